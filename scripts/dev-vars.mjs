@@ -1,0 +1,14 @@
+// Makes .dev.vars (never committed) with a random local JWT_SECRET the first time it is needed.
+import { randomBytes } from 'node:crypto';
+import { existsSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const DEV_VARS_PATH = fileURLToPath(new URL('../.dev.vars', import.meta.url));
+
+export function ensureDevVars() {
+  if (!existsSync(DEV_VARS_PATH)) {
+    const secret = randomBytes(32).toString('base64url');
+    writeFileSync(DEV_VARS_PATH, `# Local development only (made by npm start; not committed).\nJWT_SECRET="${secret}"\n`, { mode: 0o600 });
+  }
+  return DEV_VARS_PATH;
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+// Prints a bearer token the local server accepts:
+//   npm run -s token -- --tenant demo --org demo [--scope "application admin"] [--sub alice] [--ttl 3600]
+// The HS256 secret is JWT_SECRET from the environment, else from .dev.vars (made by `npm start`).
+import { readFileSync } from 'node:fs';
+import { SignJWT } from 'jose';
+import { ensureDevVars } from './dev-vars.mjs';
+
+function readArgs(argv) {
+  const args = { tenant: 'demo', org: 'demo', scope: 'application', sub: 'developer', ttl: '3600' };
+  for (let index = 0; index < argv.length; index += 1) {
+    const name = argv[index];
+    if (!name.startsWith('--')) throw new Error(`Unexpected argument ${name}`);
+    const value = argv[index + 1];
+    if (value === undefined) throw new Error(`${name} needs a value`);
+    args[name.slice(2)] = value;
+    index += 1;
+  }
+  return args;
+}
+
+function readSecret() {
+  if (process.env.JWT_SECRET) return process.env.JWT_SECRET;
+  const path = ensureDevVars();
+  const match = /^JWT_SECRET\s*=\s*"?([^"\n]+)"?/m.exec(readFileSync(path, 'utf8'));
+  if (!match) throw new Error(`No JWT_SECRET in ${path}`);
+  return match[1];
+}
+
+const args = readArgs(process.argv.slice(2));
+const orgs = (args.orgs ?? `${args.tenant}/${args.org}`).split(',');
+const token = await new SignJWT({ scope: args.scope, orgs })
+  .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+  .setSubject(args.sub)
+  .setIssuedAt()
+  .setExpirationTime(`${Number(args.ttl)}s`)
+  .sign(new TextEncoder().encode(readSecret()));
+process.stdout.write(`${token}\n`);

@@ -1,0 +1,130 @@
+import { createRemoteJWKSet, jwtVerify } from 'jose';
+import type { JWTPayload, JWTVerifyGetKey } from 'jose';
+import { ApiError } from '../http/errors';
+import type { AppConfig } from '../platform/types';
+
+export type Scope = 'application' | 'admin';
+
+export interface Principal {
+  subject: string;
+  scopes: ReadonlySet<Scope>;
+  /** Patterns of `tenantKey/orgKey` the token may use; `*` matches any run of characters. */
+  orgs: readonly string[];
+}
+
+const REALM = 'Bearer realm="erp-edge-api"';
+
+function unauthorized(detail: string, error: 'invalid_request' | 'invalid_token'): ApiError {
+  return new ApiError('Unauthorized', detail, {
+    headers: { 'www-authenticate': `${REALM}, error="${error}", error_description="${detail.replace(/"/g, "'")}"` },
+  });
+}
+
+let hmacKey: { secret: string; key: CryptoKey } | undefined;
+let jwks: { url: string; getKey: JWTVerifyGetKey } | undefined;
+
+async function readHmacKey(secret: string): Promise<CryptoKey> {
+  if (hmacKey?.secret === secret) return hmacKey.key;
+  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+  hmacKey = { secret, key };
+  return key;
+}
+
+function readJwks(url: string): JWTVerifyGetKey {
+  if (jwks?.url !== url) jwks = { url, getKey: createRemoteJWKSet(new URL(url)) };
+  return jwks.getKey;
+}
+
+function readAlgorithm(token: string): string | undefined {
+  const header = token.split('.')[0];
+  if (!header) return undefined;
+  try {
+    const decoded = JSON.parse(atob(header.replace(/-/g, '+').replace(/_/g, '/'))) as { alg?: unknown };
+    return typeof decoded.alg === 'string' ? decoded.alg : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function verifyJwt(token: string, config: AppConfig): Promise<JWTPayload> {
+  const options = {
+    ...(config.issuer ? { issuer: config.issuer } : {}),
+    ...(config.audience ? { audience: config.audience } : {}),
+  };
+  const alg = readAlgorithm(token);
+  if (alg === 'HS256' && config.jwtSecret) {
+    const { payload } = await jwtVerify(token, await readHmacKey(config.jwtSecret), { ...options, algorithms: ['HS256'] });
+    return payload;
+  }
+  if (config.jwksUrl && alg !== undefined && alg !== 'HS256' && alg !== 'none') {
+    const { payload } = await jwtVerify(token, readJwks(config.jwksUrl), { ...options, algorithms: ['RS256', 'ES256', 'EdDSA', 'PS256'] });
+    return payload;
+  }
+  throw new Error(`Unsupported token algorithm ${alg ?? '(none)'}`);
+}
+
+function readScopes(payload: JWTPayload): Set<Scope> {
+  const raw = payload.scope ?? payload.scp;
+  const list = typeof raw === 'string' ? raw.split(' ') : Array.isArray(raw) ? raw : [];
+  const scopes = new Set<Scope>();
+  for (const item of list) {
+    if (item === 'application' || item === 'admin') scopes.add(item);
+  }
+  // admin manages reference data and can do everything application can.
+  if (scopes.has('admin')) scopes.add('application');
+  return scopes;
+}
+
+function readOrgs(payload: JWTPayload): string[] {
+  const raw = payload.orgs;
+  if (!Array.isArray(raw)) return [];
+  return raw.filter((item): item is string => typeof item === 'string');
+}
+
+/** Verifies `Authorization: Bearer <JWT>` offline. Throws 401 with `WWW-Authenticate` on any failure. */
+export async function authenticate(request: Request, config: AppConfig): Promise<Principal> {
+  const header = request.headers.get('authorization');
+  if (!header) throw unauthorized('A bearer token is required.', 'invalid_request');
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  const token = match?.[1];
+  if (!token) throw unauthorized('The Authorization header must be "Bearer <token>".', 'invalid_request');
+  let payload: JWTPayload;
+  try {
+    payload = await verifyJwt(token, config);
+  } catch (error) {
+    const expired = error instanceof Error && 'code' in error && error.code === 'ERR_JWT_EXPIRED';
+    throw unauthorized(expired ? 'The token has expired.' : 'The token is not valid.', 'invalid_token');
+  }
+  return { subject: typeof payload.sub === 'string' ? payload.sub : 'unknown', scopes: readScopes(payload), orgs: readOrgs(payload) };
+}
+
+const patternCache = new Map<string, RegExp>();
+
+function compileOrgPattern(pattern: string): RegExp {
+  let compiled = patternCache.get(pattern);
+  if (!compiled) {
+    const source = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+    compiled = new RegExp(`^${source}$`);
+    if (patternCache.size > 1000) patternCache.clear();
+    patternCache.set(pattern, compiled);
+  }
+  return compiled;
+}
+
+/** True when one of the token's `orgs` patterns (with `*` wildcards) matches `tenantKey/orgKey`. */
+export function allowsOrg(principal: Principal, tenantKey: string, orgKey: string): boolean {
+  const target = `${tenantKey}/${orgKey}`;
+  return principal.orgs.some((pattern) => compileOrgPattern(pattern).test(target));
+}
+
+/** 403 unless the token names this tenant/org and holds the scope. */
+export function authorize(principal: Principal, tenantKey: string, orgKey: string, scope: Scope): void {
+  if (!allowsOrg(principal, tenantKey, orgKey)) {
+    throw new ApiError('Forbidden', `The token is not allowed to use ${tenantKey}/${orgKey}.`);
+  }
+  if (!principal.scopes.has(scope)) {
+    throw new ApiError('Forbidden', `The token lacks the "${scope}" scope.`, {
+      headers: { 'www-authenticate': `${REALM}, error="insufficient_scope", scope="${scope}"` },
+    });
+  }
+}

@@ -1,0 +1,42 @@
+import * as v from 'valibot';
+import type { AppConfig } from '../platform/types';
+
+const EnvSchema = v.pipe(
+  v.object({
+    JWT_SECRET: v.optional(v.string(), ''),
+    JWT_JWKS_URL: v.optional(v.string(), ''),
+    JWT_ISSUER: v.optional(v.string(), ''),
+    JWT_AUDIENCE: v.optional(v.string(), ''),
+  }),
+  v.check(
+    (env) => env.JWT_SECRET.length >= 32 || env.JWT_JWKS_URL !== '',
+    'Configure JWT_SECRET (at least 32 characters) or JWT_JWKS_URL so bearer tokens can be verified.',
+  ),
+  v.check((env) => env.JWT_JWKS_URL === '' || /^https?:\/\//.test(env.JWT_JWKS_URL), 'JWT_JWKS_URL must be an http(s) URL.'),
+);
+
+export type RawEnv = Record<string, unknown>;
+
+let cached: { source: RawEnv; config: AppConfig } | undefined;
+
+/** Validates configuration once per isolate; a misconfigured deployment fails loudly at its first request. */
+export function readConfig(env: RawEnv): AppConfig {
+  if (cached && cached.source === env) return cached.config;
+  const result = v.safeParse(EnvSchema, {
+    JWT_SECRET: env.JWT_SECRET,
+    JWT_JWKS_URL: env.JWT_JWKS_URL,
+    JWT_ISSUER: env.JWT_ISSUER,
+    JWT_AUDIENCE: env.JWT_AUDIENCE,
+  });
+  if (!result.success) {
+    throw new Error(`Invalid configuration: ${result.issues.map((issue) => issue.message).join(' ')}`);
+  }
+  const config: AppConfig = {
+    jwtSecret: result.output.JWT_SECRET,
+    jwksUrl: result.output.JWT_JWKS_URL,
+    issuer: result.output.JWT_ISSUER,
+    audience: result.output.JWT_AUDIENCE,
+  };
+  cached = { source: env, config };
+  return config;
+}

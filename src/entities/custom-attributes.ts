@@ -1,0 +1,99 @@
+/** Custom attributes (CONTRACT 6): `custom_<name>` values, checked against definitions when there are any. */
+import { and, eq } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import type { FieldError } from '../http/errors';
+import { readReferenceTable } from '../reference/tables';
+import { normalizeDateTime } from './values';
+import type { TenantScope } from './repository';
+
+export const CUSTOM_PREFIX = 'custom_';
+const NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+
+export type CustomValues = Record<string, unknown>;
+
+export interface CustomAttributeDefinition {
+  readonly name: string;
+  readonly type: 'string' | 'number' | 'boolean' | 'date' | 'object';
+  readonly required: boolean;
+}
+
+export async function readCustomDefinitions(db: Database, scope: TenantScope, entity: string): Promise<CustomAttributeDefinition[]> {
+  const table = readReferenceTable('customAttributes');
+  const columns = table as unknown as Record<string, Parameters<typeof eq>[0]>;
+  const rows = await db
+    .select()
+    .from(table)
+    .where(
+      and(
+        eq(columns.tenantKey as Parameters<typeof eq>[0], scope.tenantKey),
+        eq(columns.orgKey as Parameters<typeof eq>[0], scope.orgKey),
+        eq(columns.entity as Parameters<typeof eq>[0], entity),
+      ),
+    );
+  return rows.map((row) => ({
+    name: String(row.name),
+    type: row.type as CustomAttributeDefinition['type'],
+    required: Boolean(row.required),
+  }));
+}
+
+/** Strips the `custom_` prefix; undefined when the name is not a valid custom attribute name. */
+export function readCustomName(raw: string): string | undefined {
+  const name = raw.startsWith(CUSTOM_PREFIX) ? raw.slice(CUSTOM_PREFIX.length) : raw;
+  return NAME_PATTERN.test(name) ? name : undefined;
+}
+
+function checkType(definition: CustomAttributeDefinition, value: unknown): { value?: unknown; message?: string } {
+  if (value === null) return definition.required ? { message: 'is required and cannot be null' } : { value: null };
+  switch (definition.type) {
+    case 'string':
+      return typeof value === 'string' ? { value } : { message: 'must be a string' };
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value) ? { value } : { message: 'must be a number' };
+    case 'boolean':
+      return typeof value === 'boolean' ? { value } : { message: 'must be true or false' };
+    case 'date': {
+      const normalized = typeof value === 'string' ? normalizeDateTime(value) : undefined;
+      return normalized ? { value: normalized } : { message: 'must be an ISO 8601 date-time' };
+    }
+    case 'object':
+      return typeof value === 'object' && !Array.isArray(value) ? { value } : { message: 'must be a JSON object' };
+  }
+}
+
+/**
+ * Validates custom attribute values. With no definitions any valid name is accepted; with definitions,
+ * unknown names are refused, types are checked and (on create) required ones must be present.
+ */
+export function validateCustomValues(
+  input: CustomValues,
+  definitions: readonly CustomAttributeDefinition[],
+  mode: 'create' | 'update',
+): { values: CustomValues; errors: FieldError[] } {
+  const values: CustomValues = {};
+  const errors: FieldError[] = [];
+  const byName = new Map(definitions.map((definition) => [definition.name.toLowerCase(), definition]));
+  for (const [name, value] of Object.entries(input)) {
+    const path = `${CUSTOM_PREFIX}${name}`;
+    if (definitions.length === 0) {
+      values[name] = value;
+      continue;
+    }
+    const definition = byName.get(name.toLowerCase());
+    if (!definition) {
+      errors.push({ path, message: `Unknown custom attribute; defined: ${definitions.map((d) => CUSTOM_PREFIX + d.name).join(', ')}` });
+      continue;
+    }
+    const checked = checkType(definition, value);
+    if (checked.message) errors.push({ path, message: `${path} ${checked.message}` });
+    else values[definition.name] = checked.value;
+  }
+  if (mode === 'create') {
+    for (const definition of definitions) {
+      if (definition.required && (values[definition.name] === undefined || values[definition.name] === null)) {
+        errors.push({ path: `${CUSTOM_PREFIX}${definition.name}`, message: `${CUSTOM_PREFIX}${definition.name} is required` });
+      }
+    }
+  }
+  return { values, errors };
+}

@@ -1,0 +1,145 @@
+/** Derives an entity's HTTP routes from its description. */
+import type { ApiContext } from '../http/context';
+import type { ApiRoute } from '../http/route';
+import { createRecord, deleteRecord, listRecords, readRecord, updateAttribute, updateCustomAttribute } from './handlers';
+import type { CreateOptions, Decorate } from './handlers';
+import { readKeyLookup, readSegmentLookup } from './lookup';
+import type { EntityStore } from './repository';
+
+export interface EntityRouteOptions {
+  readonly create?: CreateOptions;
+  /** Adds related data (route members, rate lines) to read and list answers. */
+  readonly decorate?: Decorate;
+  /** Service checks of an attribute's new value, by attribute name. */
+  readonly checkAttribute?: Readonly<Record<string, (ctx: ApiContext, value: unknown) => Promise<void>>>;
+}
+
+function tagOf(store: EntityStore): string[] {
+  return [store.spec.title + 's'];
+}
+
+function keyParams(store: EntityStore): string {
+  return store.spec.key.map((name) => `/:${name}`).join('');
+}
+
+function keyLookupOf(store: EntityStore, ctx: ApiContext) {
+  return readKeyLookup(store.spec, store.spec.key.map((name) => ctx.params[name] ?? ''));
+}
+
+/** The path of one record by id: single-key entities share `/{segment}`, composite keys add `/{id}`. */
+function readRoutes(store: EntityStore, options: EntityRouteOptions): ApiRoute[] {
+  const { spec } = store;
+  const base = spec.basePath;
+  const tags = tagOf(store);
+  if (spec.key.length === 1) {
+    const keyName = spec.key[0] as string;
+    return [
+      {
+        method: 'GET',
+        path: `${base}/:segment`,
+        scope: 'application',
+        doc: { summary: `Read a ${spec.title.toLowerCase()} by id or by ${keyName}`, tags, operationId: `read${spec.resourceName}`, kind: 'read', segment: true },
+        handle: (ctx) => readRecord(ctx, store, readSegmentLookup(spec, ctx.params.segment ?? ''), options.decorate),
+      },
+      {
+        method: 'DELETE',
+        path: `${base}/:segment`,
+        scope: 'application',
+        doc: { summary: `Delete a ${spec.title.toLowerCase()} by id or by ${keyName}`, tags, operationId: `delete${spec.resourceName}`, kind: 'delete', segment: true },
+        handle: (ctx) => deleteRecord(ctx, store, readSegmentLookup(spec, ctx.params.segment ?? '')),
+      },
+    ];
+  }
+  return [
+    {
+      method: 'GET',
+      path: `${base}/:id`,
+      scope: 'application',
+      doc: { summary: `Read a ${spec.title.toLowerCase()} by id`, tags, operationId: `read${spec.resourceName}ById`, kind: 'read' },
+      handle: (ctx) => readRecord(ctx, store, readIdLookup(ctx), options.decorate),
+    },
+    {
+      method: 'DELETE',
+      path: `${base}/:id`,
+      scope: 'application',
+      doc: { summary: `Delete a ${spec.title.toLowerCase()} by id`, tags, operationId: `delete${spec.resourceName}ById`, kind: 'delete' },
+      handle: (ctx) => deleteRecord(ctx, store, readIdLookup(ctx)),
+    },
+    {
+      method: 'GET',
+      path: `${base}${keyParams(store)}`,
+      scope: 'application',
+      doc: { summary: `Read a ${spec.title.toLowerCase()} by key`, tags, operationId: `read${spec.resourceName}ByKey`, kind: 'read' },
+      handle: (ctx) => readRecord(ctx, store, keyLookupOf(store, ctx), options.decorate),
+    },
+    {
+      method: 'DELETE',
+      path: `${base}${keyParams(store)}`,
+      scope: 'application',
+      doc: { summary: `Delete a ${spec.title.toLowerCase()} by key`, tags, operationId: `delete${spec.resourceName}ByKey`, kind: 'delete' },
+      handle: (ctx) => deleteRecord(ctx, store, keyLookupOf(store, ctx)),
+    },
+  ];
+}
+
+function readIdLookup(ctx: ApiContext) {
+  return { by: 'id' as const, id: (ctx.params.id ?? '').toLowerCase() };
+}
+
+function attributeRoutes(store: EntityStore, options: EntityRouteOptions): ApiRoute[] {
+  const { spec } = store;
+  const tags = tagOf(store);
+  const updatable = Object.entries(spec.fields)
+    .filter(([, field]) => field.updatable)
+    .map(([name]) => name);
+  const routes: ApiRoute[] = [...updatable, 'isActive'].map((name) => ({
+    method: 'PUT',
+    path: `${spec.basePath}${keyParams(store)}/${name}`,
+    scope: 'application',
+    doc: {
+      summary: `Set the ${name} of a ${spec.title.toLowerCase()}`,
+      tags,
+      operationId: `update${spec.resourceName}${name.charAt(0).toUpperCase()}${name.slice(1)}`,
+      kind: 'attribute',
+      attribute: name,
+    },
+    handle: (ctx: ApiContext) => {
+      const check = options.checkAttribute?.[name];
+      return updateAttribute(ctx, store, keyLookupOf(store, ctx), name, { listed404: name === 'isActive', ...(check ? { check } : {}) });
+    },
+  }));
+  if (spec.customAttributes) {
+    routes.push({
+      method: 'PUT',
+      path: `${spec.basePath}${keyParams(store)}/:customAttributeName`,
+      scope: 'application',
+      doc: { summary: `Set a custom attribute (custom_<name>) of a ${spec.title.toLowerCase()}`, tags, operationId: `update${spec.resourceName}CustomAttribute`, kind: 'customAttribute' },
+      handle: (ctx) => updateCustomAttribute(ctx, store, keyLookupOf(store, ctx), ctx.params.customAttributeName ?? ''),
+    });
+  }
+  return routes;
+}
+
+/** Every route of an entity. Service-specific routes with literal segments must be registered before these. */
+export function buildEntityRoutes(store: EntityStore, options: EntityRouteOptions = {}): ApiRoute[] {
+  const { spec } = store;
+  const tags = tagOf(store);
+  return [
+    {
+      method: 'GET',
+      path: `${spec.basePath}/odata`,
+      scope: 'application',
+      doc: { summary: `List ${spec.title.toLowerCase()}s (OData)`, tags, operationId: `list${spec.resourceName}s`, kind: 'list' },
+      handle: (ctx) => listRecords(ctx, store, options.decorate),
+    },
+    {
+      method: 'POST',
+      path: spec.basePath,
+      scope: 'application',
+      doc: { summary: `Create a ${spec.title.toLowerCase()}`, tags, operationId: `create${spec.resourceName}`, kind: 'create' },
+      handle: (ctx) => createRecord(ctx, store, options.create),
+    },
+    ...readRoutes(store, options),
+    ...attributeRoutes(store, options),
+  ];
+}

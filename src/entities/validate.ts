@@ -1,0 +1,98 @@
+/** Validation derived from the entity description: create bodies and attribute values. */
+import * as v from 'valibot';
+import type { FieldError } from '../http/errors';
+import { validationError } from '../http/errors';
+import { CUSTOM_PREFIX, readCustomName } from './custom-attributes';
+import type { CustomValues } from './custom-attributes';
+import type { EntitySpec, FieldSpec, Values } from './spec';
+import { buildFieldSchema, issuesToErrors } from './values';
+
+type ObjectSchema = v.ObjectSchema<Record<string, v.GenericSchema<unknown, unknown>>, undefined>;
+
+const createSchemas = new WeakMap<EntitySpec, ObjectSchema>();
+
+/** The valibot schema of a create body's fields, derived once per entity. */
+export function buildCreateSchema(spec: EntitySpec): ObjectSchema {
+  let schema = createSchemas.get(spec);
+  if (!schema) {
+    const entries: Record<string, v.GenericSchema<unknown, unknown>> = {};
+    for (const [name, field] of Object.entries(spec.fields)) {
+      const base = buildFieldSchema(name, field);
+      entries[name] = field.required
+        ? (v.pipe(v.unknown(), v.check((value) => value !== undefined && value !== null, `${name} is required`), base) as v.GenericSchema<unknown, unknown>)
+        : (v.optional(v.nullable(base)) as v.GenericSchema<unknown, unknown>);
+    }
+    schema = v.object(entries);
+    createSchemas.set(spec, schema);
+  }
+  return schema;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export interface CreateInput {
+  readonly values: Values;
+  readonly custom: CustomValues;
+  /** Properties the entity's own rules read (e.g. nested lines), left for the service. */
+  readonly extra: Record<string, unknown>;
+}
+
+/**
+ * Splits and validates a create body: declared fields, `custom_*` properties (top level or inside
+ * `customAttributes`), and `extraProperties` the service handles itself. Unknown properties are refused.
+ * Throws one ValidationFailed naming every bad field.
+ */
+export function readCreateBody(spec: EntitySpec, body: unknown, extraProperties: readonly string[] = []): CreateInput {
+  if (!isPlainObject(body)) throw validationError([{ path: '', message: 'The body must be a JSON object.' }]);
+  const errors: FieldError[] = [];
+  const fieldInput: Record<string, unknown> = {};
+  const custom: CustomValues = {};
+  const extra: Record<string, unknown> = {};
+  const addCustom = (raw: string, value: unknown, path: string) => {
+    const name = readCustomName(raw);
+    if (!spec.customAttributes) errors.push({ path, message: `${spec.title} records have no custom attributes.` });
+    else if (!name) errors.push({ path, message: 'Custom attribute names are letters, digits and _ (at most 64).' });
+    else custom[name] = value;
+  };
+  for (const [key, value] of Object.entries(body)) {
+    if (key in spec.fields) fieldInput[key] = value;
+    else if (extraProperties.includes(key)) extra[key] = value;
+    else if (key.startsWith(CUSTOM_PREFIX)) addCustom(key, value, key);
+    else if (key === 'customAttributes' && spec.customAttributes) {
+      if (value === null || value === undefined) continue;
+      if (!isPlainObject(value)) errors.push({ path: key, message: 'customAttributes must be a JSON object.' });
+      else for (const [name, item] of Object.entries(value)) addCustom(name, item, `customAttributes.${name}`);
+    } else errors.push({ path: key, message: `Unknown property '${key}'.` });
+  }
+  const result = v.safeParse(buildCreateSchema(spec), fieldInput, { abortEarly: false });
+  if (!result.success) errors.push(...issuesToErrors(result.issues));
+  if (errors.length > 0) throw validationError(errors);
+  const values: Values = {};
+  for (const [name, value] of Object.entries(result.output as Values)) if (value !== undefined) values[name] = value;
+  return { values, custom, extra };
+}
+
+/** Attribute PUT bodies are the bare value or `{"value": X}`. */
+export function unwrapValue(body: unknown): unknown {
+  if (isPlainObject(body) && 'value' in body && Object.keys(body).length === 1) return body.value;
+  return body;
+}
+
+const attributeSchemas = new WeakMap<FieldSpec, v.GenericSchema<unknown, unknown>>();
+
+/** Validates one attribute's new value (null clears an optional attribute). */
+export function readAttributeValue(name: string, field: FieldSpec, body: unknown): unknown {
+  let schema = attributeSchemas.get(field);
+  if (!schema) {
+    const base = buildFieldSchema(name, field);
+    schema = field.required
+      ? (v.pipe(v.unknown(), v.check((value) => value !== undefined && value !== null, `${name} is required`), base) as v.GenericSchema<unknown, unknown>)
+      : (v.nullable(base) as v.GenericSchema<unknown, unknown>);
+    attributeSchemas.set(field, schema);
+  }
+  const result = v.safeParse(schema, unwrapValue(body), { abortEarly: false });
+  if (!result.success) throw validationError(issuesToErrors(result.issues).map((error) => ({ ...error, path: error.path || name })));
+  return result.output;
+}

@@ -1,0 +1,29 @@
+import type { Principal } from '../auth/token';
+import type { Platform } from '../platform/types';
+
+/** Everything a handler needs about one request, after routing, auth and tenant scoping. */
+export interface ApiContext {
+  readonly request: Request;
+  readonly url: URL;
+  /** Decoded path parameters. */
+  readonly params: Readonly<Record<string, string>>;
+  readonly platform: Platform;
+  readonly requestId: string;
+  /** Present on `/api/{tenantKey}/{orgKey}` routes. */
+  readonly tenantKey: string;
+  readonly orgKey: string;
+  readonly principal: Principal;
+  /** Absolute `{origin}/api/{tenantKey}/{orgKey}`. */
+  readonly apiBase: string;
+  /** Culture chosen by `Accept-Language` (default en-US). */
+  readonly language: string;
+}
+
+/** A public route's context (no tenant, no principal). */
+export interface PublicContext {
+  readonly request: Request;
+  readonly url: URL;
+  readonly params: Readonly<Record<string, string>>;
+  readonly platform: Platform;
+  readonly requestId: string;
+}

@@ -1,0 +1,128 @@
+/** One error type for the whole API; `handleError` turns it into application/problem+json. */
+
+export const ERROR_STATUS = {
+  ValidationFailed: 400,
+  RecordNotFound: 400,
+  DuplicateKey: 400,
+  UnknownReference: 400,
+  ReferenceInUse: 400,
+  InvalidStateTransition: 400,
+  InvalidODataQuery: 400,
+  InvalidAddress: 400,
+  AmbiguousKey: 400,
+  Unauthorized: 401,
+  Forbidden: 403,
+  NotFound: 404,
+  MethodNotAllowed: 405,
+  PreconditionFailed: 412,
+  PayloadTooLarge: 413,
+  UnsupportedMediaType: 415,
+  RateLimited: 429,
+  InternalError: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+const TITLES: Record<ErrorCode, string> = {
+  ValidationFailed: 'The request is not valid',
+  RecordNotFound: 'The record does not exist',
+  DuplicateKey: 'A record with this key already exists',
+  UnknownReference: 'A referenced record does not exist',
+  ReferenceInUse: 'The record is still referenced',
+  InvalidStateTransition: 'The state change is not allowed',
+  InvalidODataQuery: 'The OData query is not valid',
+  InvalidAddress: 'The tenant or organization segment is not valid',
+  AmbiguousKey: 'The key matches more than one record',
+  Unauthorized: 'Authentication is required',
+  Forbidden: 'Access to this resource is forbidden',
+  NotFound: 'Not found',
+  MethodNotAllowed: 'Method not allowed',
+  PreconditionFailed: 'The record has changed',
+  PayloadTooLarge: 'The request body is too large',
+  UnsupportedMediaType: 'The request body must be JSON',
+  RateLimited: 'Too many requests',
+  InternalError: 'Internal server error',
+};
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export interface ApiErrorOptions {
+  errors?: FieldError[];
+  /** Overrides the code's default status (a missing record is 404 only where SPEC lists it). */
+  status?: number;
+  headers?: Record<string, string>;
+}
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly errors: FieldError[];
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, detail: string, options: ApiErrorOptions = {}) {
+    super(detail);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = options.status ?? ERROR_STATUS[code];
+    this.errors = options.errors ?? [];
+    this.headers = options.headers ?? {};
+  }
+}
+
+/** A failed validation naming every bad field. */
+export function validationError(errors: FieldError[], detail?: string): ApiError {
+  const summary = detail ?? `${errors.length} field(s) are not valid: ${errors.map((e) => e.path || '(body)').join(', ')}`;
+  return new ApiError('ValidationFailed', summary, { errors });
+}
+
+/** A record that does not exist: 404 where SPEC.md lists 404 for the operation, else 400 RecordNotFound. */
+export function recordNotFound(what: string, listed404: boolean): ApiError {
+  return new ApiError('RecordNotFound', `${what} does not exist.`, { status: listed404 ? 404 : 400 });
+}
+
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ErrorCode;
+  errors: FieldError[];
+  instance: string;
+  requestId: string;
+}
+
+export function toProblem(error: ApiError, instance: string, requestId: string): ProblemBody {
+  return {
+    type: `https://errors.erp-edge-api.dev/${error.code}`,
+    title: TITLES[error.code],
+    status: error.status,
+    detail: error.message,
+    code: error.code,
+    errors: error.errors,
+    instance,
+    requestId,
+  };
+}
+
+export function problemResponse(error: ApiError, instance: string, requestId: string): Response {
+  const headers = new Headers(error.headers);
+  headers.set('content-type', 'application/problem+json; charset=utf-8');
+  return new Response(JSON.stringify(toProblem(error, instance, requestId)), { status: error.status, headers });
+}
+
+/** The single catch: any thrown value becomes problem+json; unknown errors never leak internals. */
+export function handleError(thrown: unknown, request: Request, requestId: string): Response {
+  const instance = new URL(request.url).pathname;
+  if (thrown instanceof ApiError) return problemResponse(thrown, instance, requestId);
+  console.error(JSON.stringify({ level: 'error', requestId, path: instance, error: describeThrown(thrown) }));
+  const internal = new ApiError('InternalError', `An unexpected error occurred. Quote request id ${requestId} when reporting it.`);
+  return problemResponse(internal, instance, requestId);
+}
+
+function describeThrown(thrown: unknown): string {
+  if (thrown instanceof Error) return `${thrown.name}: ${thrown.message}\n${thrown.stack ?? ''}`;
+  return String(thrown);
+}

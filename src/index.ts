@@ -1,0 +1,20 @@
+/** The Worker: `fetch` (router), `scheduled` (cron) and the per-tenant/org Durable Object. */
+import { buildApp } from './http/app';
+import { publicRoutes } from './health';
+import { buildWorkerPlatform } from './platform/cloudflare';
+import { runScheduledJobs } from './scheduler';
+import { scheduledJobs } from './services/jobs';
+import { apiRoutes } from './services/registry';
+
+export { TenantCoordinator } from './coordinator/durable-object';
+
+export const app = buildApp(publicRoutes, apiRoutes);
+
+export default {
+  fetch(request, env, ctx) {
+    return app.fetch(request, buildWorkerPlatform(env, ctx));
+  },
+  scheduled(_controller, env, ctx) {
+    ctx.waitUntil(runScheduledJobs(buildWorkerPlatform(env, ctx), scheduledJobs));
+  },
+} satisfies ExportedHandler<Env>;

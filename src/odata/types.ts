@@ -1,0 +1,59 @@
+/** The OData query model shared by the parser (pure) and the SQL compiler. */
+import type { FieldKind } from '../entities/spec';
+
+/** A property a list may be filtered, ordered or selected by. */
+export interface ODataField {
+  /** API name (camelCase); matched case-insensitively. */
+  readonly name: string;
+  readonly kind: FieldKind;
+  /** SQL column name. */
+  readonly column: string;
+  /** Enum members (name -> number) so filters may name them. */
+  readonly enumMembers?: Readonly<Record<string, number>>;
+}
+
+export type Literal =
+  | { readonly type: 'string'; readonly value: string }
+  | { readonly type: 'number'; readonly value: number; readonly raw: string }
+  | { readonly type: 'boolean'; readonly value: boolean }
+  | { readonly type: 'null' }
+  | { readonly type: 'datetime'; readonly value: string }
+  | { readonly type: 'guid'; readonly value: string };
+
+export type ComparisonOperator = 'eq' | 'ne' | 'gt' | 'ge' | 'lt' | 'le';
+
+export type FilterNode =
+  | { readonly type: 'and' | 'or'; readonly left: FilterNode; readonly right: FilterNode }
+  | { readonly type: 'not'; readonly operand: FilterNode }
+  | { readonly type: 'compare'; readonly operator: ComparisonOperator; readonly left: ValueNode; readonly right: ValueNode }
+  | { readonly type: 'in'; readonly operand: ValueNode; readonly values: readonly ValueNode[] }
+  | { readonly type: 'call'; readonly name: 'contains' | 'startswith' | 'endswith'; readonly args: readonly ValueNode[] }
+  | { readonly type: 'value'; readonly value: ValueNode };
+
+export type ValueNode =
+  | { readonly type: 'property'; readonly field: ODataField; readonly position: number }
+  | { readonly type: 'literal'; readonly literal: Literal; readonly position: number }
+  | {
+      readonly type: 'function';
+      readonly name: 'tolower' | 'toupper' | 'length' | 'year' | 'month' | 'day';
+      readonly args: readonly ValueNode[];
+      readonly position: number;
+    };
+
+export interface OrderTerm {
+  readonly field: ODataField;
+  readonly descending: boolean;
+}
+
+export interface ODataQuery {
+  readonly filter?: FilterNode;
+  readonly orderBy: readonly OrderTerm[];
+  /** Undefined = every field. */
+  readonly select?: readonly ODataField[];
+  readonly top: number;
+  readonly skip: number;
+  readonly count: boolean;
+}
+
+export const DEFAULT_PAGE_SIZE = 100;
+export const MAX_PAGE_SIZE = 1000;

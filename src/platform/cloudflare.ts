@@ -1,0 +1,40 @@
+/** The Cloudflare side of the platform boundary: bindings -> Platform. */
+import { readConfig } from '../config/env';
+import type { Coordinator, CoordinatorCommand, Platform } from './types';
+
+interface CoordinatorStub {
+  handle(command: CoordinatorCommand): Promise<unknown>;
+}
+
+function buildCoordinator(env: Env, tenantKey: string, orgKey: string): Coordinator {
+  const namespace = env.COORDINATOR;
+  const stub = namespace.get(namespace.idFromName(`${tenantKey}/${orgKey}`)) as unknown as CoordinatorStub;
+  return {
+    send: async <T>(command: CoordinatorCommand) => (await stub.handle(command)) as T,
+  };
+}
+
+export function buildWorkerPlatform(env: Env, ctx: ExecutionContext): Platform {
+  return {
+    db: env.DB,
+    cache: env.CACHE,
+    config: readConfig(env as unknown as Record<string, unknown>),
+    coordinator: (tenantKey, orgKey) => buildCoordinator(env, tenantKey, orgKey),
+    now: () => new Date(),
+    waitUntil: (promise) => ctx.waitUntil(promise),
+  };
+}
+
+/** Inside the Durable Object: the same bindings; commands never call back into a coordinator. */
+export function buildDurableObjectPlatform(env: Env, ctx: DurableObjectState): Platform {
+  return {
+    db: env.DB,
+    cache: env.CACHE,
+    config: readConfig(env as unknown as Record<string, unknown>),
+    coordinator: () => {
+      throw new Error('A coordinator command cannot send commands to a coordinator.');
+    },
+    now: () => new Date(),
+    waitUntil: (promise) => ctx.waitUntil(promise),
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * The platform boundary: everything the application needs from its runtime, in one small interface.
+ * The Worker entry builds it from Cloudflare bindings (`cloudflare.ts`); another runtime (Deno) can
+ * supply its own implementations with the same guarantees.
+ */
+
+/** The per-tenant/org serial coordinator (a Durable Object on Cloudflare). */
+export interface Coordinator {
+  /** Sends one command to the tenant/org's coordinator; commands for one tenant/org run one at a time. */
+  send<T>(command: CoordinatorCommand): Promise<T>;
+}
+
+export interface CoordinatorCommand {
+  readonly type: string;
+  readonly tenantKey: string;
+  readonly orgKey: string;
+  readonly [name: string]: unknown;
+}
+
+export interface AppConfig {
+  /** HS256 secret for bearer tokens (may be empty when only JWKS is used). */
+  readonly jwtSecret: string;
+  readonly jwksUrl: string;
+  readonly issuer: string;
+  readonly audience: string;
+}
+
+export interface Platform {
+  readonly db: D1Database;
+  readonly cache: KVNamespace;
+  readonly config: AppConfig;
+  coordinator(tenantKey: string, orgKey: string): Coordinator;
+  /** The clock (injectable for tests). */
+  now(): Date;
+  /** Lets work finish after the response is sent (ctx.waitUntil on Workers). */
+  waitUntil(promise: Promise<unknown>): void;
+}

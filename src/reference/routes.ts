@@ -1,0 +1,89 @@
+/** `GET|PUT /referenceData/{kind}` and `DELETE /referenceData/{kind}/{key}` (CONTRACT 9). */
+import { readDatabase } from '../db/client';
+import { readJsonBody } from '../http/body';
+import type { ApiContext } from '../http/context';
+import { ApiError, recordNotFound } from '../http/errors';
+import type { ApiRoute } from '../http/route';
+import { emptyResponse, jsonResponse } from '../http/responses';
+import { findReferenceKind, REFERENCE_KINDS } from './kinds';
+import type { ReferenceKindSpec } from './spec';
+import { assertReferencesExist, listReferenceRecords } from './store';
+import type { ReferenceUse } from './store';
+import { readReferenceRecords } from './validate';
+import { deleteReferenceRecord, upsertReferenceRecords } from './write';
+import { assertReferenceUnused } from './usage';
+import type { ReferenceUser } from './usage';
+
+function readKind(ctx: ApiContext, writing: boolean): ReferenceKindSpec {
+  const spec = findReferenceKind(ctx.params.kind ?? '');
+  if (!spec) {
+    throw new ApiError('NotFound', `Unknown reference data kind '${ctx.params.kind ?? ''}'. Known: ${REFERENCE_KINDS.map((kind) => kind.kind).join(', ')}.`);
+  }
+  if (writing && spec.standard) {
+    throw new ApiError('MethodNotAllowed', `${spec.kind} is a standard read-only list.`, { headers: { allow: 'GET' } });
+  }
+  return spec;
+}
+
+function scopeOf(ctx: ApiContext) {
+  return { tenantKey: ctx.tenantKey, orgKey: ctx.orgKey };
+}
+
+async function upsert(ctx: ApiContext): Promise<Response> {
+  const spec = readKind(ctx, true);
+  const records = readReferenceRecords(spec, await readJsonBody(ctx.request));
+  const uses: ReferenceUse[] = [];
+  records.forEach((record, index) => {
+    for (const [name, field] of Object.entries(spec.fields)) {
+      if (!field.reference) continue;
+      const value = record[name];
+      const keys = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
+      keys.forEach((key, position) => {
+        if (typeof key === 'string') uses.push({ kind: field.reference as string, key, path: Array.isArray(value) ? `[${index}].${name}[${position}]` : `[${index}].${name}` });
+      });
+    }
+  });
+  const db = readDatabase(ctx.platform.db);
+  if (uses.length > 0) await assertReferencesExist(db, scopeOf(ctx), uses);
+  const upserted = await upsertReferenceRecords(db, spec, scopeOf(ctx), records);
+  return jsonResponse({ upserted });
+}
+
+async function remove(ctx: ApiContext, users: readonly ReferenceUser[]): Promise<Response> {
+  const spec = readKind(ctx, true);
+  const key = ctx.params.key ?? '';
+  const db = readDatabase(ctx.platform.db);
+  await assertReferenceUnused(db, scopeOf(ctx), spec, key, users);
+  const deleted = await deleteReferenceRecord(db, spec, scopeOf(ctx), key);
+  if (!deleted) throw recordNotFound(`${spec.kind} record '${key}'`, true);
+  return emptyResponse(204);
+}
+
+const tags = ['Reference data'];
+
+/** `users` lists every column that holds reference keys (for the in-use check of deletes). */
+export function buildReferenceDataRoutes(users: readonly ReferenceUser[]): ApiRoute[] {
+  return [
+  {
+    method: 'GET',
+    path: '/referenceData/:kind',
+    scope: 'application',
+    doc: { summary: 'List the reference records of a kind', tags, operationId: 'listReferenceData', kind: 'referenceList' },
+    handle: async (ctx) => jsonResponse({ items: await listReferenceRecords(readDatabase(ctx.platform.db), readKind(ctx, false), scopeOf(ctx)) }),
+  },
+  {
+    method: 'PUT',
+    path: '/referenceData/:kind',
+    scope: 'admin',
+    doc: { summary: 'Bulk upsert reference records by key (at most 5000, all-or-nothing)', tags, operationId: 'upsertReferenceData', kind: 'referenceUpsert' },
+    handle: upsert,
+  },
+  {
+    method: 'DELETE',
+    path: '/referenceData/:kind/:key',
+    scope: 'admin',
+    doc: { summary: 'Delete a reference record (400 ReferenceInUse while something uses it)', tags, operationId: 'deleteReferenceData', kind: 'referenceDelete' },
+    handle: (ctx) => remove(ctx, users),
+  },
+  ];
+}

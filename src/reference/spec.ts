@@ -1,0 +1,27 @@
+/** Reference data kinds (CONTRACT 9), described once: fields, table, references. */
+
+export type ReferenceFieldKind = 'string' | 'int' | 'bool' | 'stringList' | 'choice';
+
+export interface ReferenceFieldSpec {
+  readonly kind: ReferenceFieldKind;
+  readonly column: string;
+  readonly required?: boolean;
+  /** For `choice`: the allowed values (matched case-insensitively, stored as written here). */
+  readonly choices?: readonly string[];
+  /** The value (or each list item) is the key of a record of this kind. */
+  readonly reference?: string;
+  readonly maxLength?: number;
+}
+
+export interface ReferenceKindSpec {
+  /** URL segment and name (`companies`). */
+  readonly kind: string;
+  readonly table: string;
+  /** Standard lists (cultures, currencies) are global, read-only and cached in memory. */
+  readonly standard: boolean;
+  readonly fields: Readonly<Record<string, ReferenceFieldSpec>>;
+  /** Description of the key (`KPI code`). */
+  readonly keyDescription?: string;
+}
+
+export type ReferenceRecord = { id: string; key: string } & Record<string, unknown>;

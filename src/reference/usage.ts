@@ -1,0 +1,48 @@
+/** Who uses a reference record: a delete is refused (400 ReferenceInUse) while something still does. */
+import { and, eq, sql } from 'drizzle-orm';
+import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
+import type { Database } from '../db/client';
+import type { TenantScope } from '../entities/repository';
+import { ApiError } from '../http/errors';
+import type { ReferenceKindSpec } from './spec';
+
+/** A column that holds keys of a reference kind. `list` columns hold a JSON array of keys. */
+export interface ReferenceUser {
+  readonly kind: string;
+  readonly name: string;
+  readonly table: SQLiteTable;
+  readonly column: SQLiteColumn;
+  readonly tenantKey: SQLiteColumn;
+  readonly orgKey: SQLiteColumn;
+  readonly list?: boolean;
+}
+
+export async function assertReferenceUnused(
+  db: Database,
+  scope: TenantScope,
+  spec: ReferenceKindSpec,
+  key: string,
+  users: readonly ReferenceUser[],
+): Promise<void> {
+  const relevant = users.filter((user) => user.kind === spec.kind);
+  if (relevant.length === 0) return;
+  const queries = relevant.map((user) => {
+    const match = user.list
+      ? sql`EXISTS (SELECT 1 FROM json_each(${user.column}) WHERE json_each.value = ${key})`
+      : eq(user.column, key);
+    return db
+      .select({ found: sql<number>`1` })
+      .from(user.table)
+      .where(and(eq(user.tenantKey, scope.tenantKey), eq(user.orgKey, scope.orgKey), match))
+      .limit(1);
+  });
+  const [first, ...rest] = queries;
+  if (!first) return;
+  const results = await db.batch([first, ...rest]);
+  const usedBy = relevant.filter((_, index) => (results[index] as unknown[]).length > 0).map((user) => user.name);
+  if (usedBy.length > 0) {
+    throw new ApiError('ReferenceInUse', `${spec.kind} '${key}' is still used by ${usedBy.join(', ')}.`, {
+      errors: usedBy.map((name) => ({ path: 'key', message: `used by ${name}` })),
+    });
+  }
+}

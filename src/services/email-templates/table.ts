@@ -1,0 +1,4 @@
+import { defineEntityTable } from '../../entities/table';
+import { emailTemplateSpec } from './entity';
+
+export const emailTemplates = defineEntityTable(emailTemplateSpec);

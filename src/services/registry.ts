@@ -1,0 +1,50 @@
+/** Every service's routes and entity stores, in registration order (literal paths before parameters). */
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import type { EntityStore } from '../entities/repository';
+import type { ApiRoute } from '../http/route';
+import { REFERENCE_KINDS } from '../reference/kinds';
+import { buildReferenceDataRoutes } from '../reference/routes';
+import { readReferenceTable } from '../reference/tables';
+import type { ReferenceUser } from '../reference/usage';
+import { emailTemplateRoutes, emailTemplateStore } from './email-templates/routes';
+
+export const entityStores: readonly EntityStore[] = [emailTemplateStore];
+
+
+/** Columns that hold reference keys, derived from the entity and reference kind descriptions. */
+export function listReferenceUsers(): ReferenceUser[] {
+  const users: ReferenceUser[] = [];
+  for (const store of entityStores) {
+    for (const [name, field] of Object.entries(store.spec.fields)) {
+      const column = store.columns[name];
+      const tenantKey = store.columns.tenantKey;
+      const orgKey = store.columns.orgKey;
+      if (field.reference && column && tenantKey && orgKey) {
+        users.push({ kind: field.reference, name: `${store.spec.name}.${name}`, table: store.table, column, tenantKey, orgKey });
+      }
+    }
+  }
+  for (const spec of REFERENCE_KINDS) {
+    if (spec.standard) continue;
+    const table = readReferenceTable(spec.kind);
+    const columns = table as unknown as Record<string, SQLiteColumn>;
+    for (const [name, field] of Object.entries(spec.fields)) {
+      const column = columns[name];
+      if (field.reference && column && columns.tenantKey && columns.orgKey) {
+        users.push({
+          kind: field.reference,
+          name: `${spec.kind}.${name}`,
+          table,
+          column,
+          tenantKey: columns.tenantKey,
+          orgKey: columns.orgKey,
+          ...(field.kind === 'stringList' ? { list: true } : {}),
+        });
+      }
+    }
+  }
+  return users;
+}
+
+
+export const apiRoutes: readonly ApiRoute[] = [...buildReferenceDataRoutes(listReferenceUsers()), ...emailTemplateRoutes];

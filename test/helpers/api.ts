@@ -1,0 +1,93 @@
+/** Test helpers: tokens signed with the test secret and requests through the Worker's own fetch. */
+import { env, SELF } from 'cloudflare:test';
+import { SignJWT } from 'jose';
+
+export const ORIGIN = 'https://api.test';
+
+export interface TokenOptions {
+  tenant?: string;
+  org?: string;
+  orgs?: string[];
+  scope?: string;
+  sub?: string;
+  expiresIn?: string;
+  secret?: string;
+}
+
+export async function mintToken(options: TokenOptions = {}): Promise<string> {
+  const orgs = options.orgs ?? [`${options.tenant ?? 'acme'}/${options.org ?? 'main'}`];
+  return new SignJWT({ scope: options.scope ?? 'application', orgs })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(options.sub ?? 'tester')
+    .setIssuedAt()
+    .setExpirationTime(options.expiresIn ?? '1h')
+    .sign(new TextEncoder().encode(options.secret ?? env.JWT_SECRET));
+}
+
+export interface CallOptions {
+  token?: string | null;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface CallResult<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export async function call<T = unknown>(method: string, path: string, options: CallOptions = {}): Promise<CallResult<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body: string | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await SELF.fetch(`${ORIGIN}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const text = await response.text();
+  let parsed: unknown = undefined;
+  if (text !== '') {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = text;
+    }
+  }
+  return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
+
+/** A client bound to one tenant/org and token. */
+export interface TenantClient {
+  readonly tenant: string;
+  readonly org: string;
+  readonly token: string;
+  readonly base: string;
+  call<T = unknown>(method: string, path: string, options?: Omit<CallOptions, 'token'>): Promise<CallResult<T>>;
+}
+
+export async function tenantClient(tenant: string, org: string, scope = 'application admin'): Promise<TenantClient> {
+  const token = await mintToken({ tenant, org, scope });
+  const base = `/api/${tenant}/${org}`;
+  return {
+    tenant,
+    org,
+    token,
+    base,
+    call: (method, path, options = {}) => call(method, `${base}${path}`, { ...options, token }),
+  };
+}
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: string;
+  errors: { path: string; message: string }[];
+  instance: string;
+  requestId: string;
+}
