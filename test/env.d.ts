@@ -1,6 +1,10 @@
-declare namespace Cloudflare {
-  interface Env {
-    TEST_MIGRATIONS: import('cloudflare:test').D1Migration[];
-    JWT_SECRET: string;
+import type { D1Migration } from 'cloudflare:test';
+
+declare global {
+  namespace Cloudflare {
+    interface Env {
+      TEST_MIGRATIONS: D1Migration[];
+      JWT_SECRET: string;
+    }
   }
 }

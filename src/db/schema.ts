@@ -8,4 +8,15 @@ export { emailTemplates } from '../services/email-templates/table';
 
 export const refCultures = readReferenceTable('cultures');
 export const refCurrencies = readReferenceTable('currencies');
+export const refCompanies = readReferenceTable('companies');
+export const refEmployees = readReferenceTable('employees');
+export const refLocations = readReferenceTable('locations');
+export const refEquipmentItems = readReferenceTable('equipmentItems');
+export const refTools = readReferenceTable('tools');
+export const refLocationFunctions = readReferenceTable('locationFunctions');
+export const refFamilies = readReferenceTable('families');
+export const refBrands = readReferenceTable('brands');
+export const refBrandModels = readReferenceTable('brandModels');
+export const refKpiDefinitions = readReferenceTable('kpiDefinitions');
+export const refWorkerConfigurations = readReferenceTable('workerConfigurations');
 export const refCustomAttributes = readReferenceTable('customAttributes');

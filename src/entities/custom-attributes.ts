@@ -90,7 +90,8 @@ export function validateCustomValues(
   }
   if (mode === 'create') {
     for (const definition of definitions) {
-      if (definition.required && (values[definition.name] === undefined || values[definition.name] === null)) {
+      const reported = errors.some((error) => error.path.toLowerCase() === `${CUSTOM_PREFIX}${definition.name}`.toLowerCase());
+      if (definition.required && !reported && (values[definition.name] === undefined || values[definition.name] === null)) {
         errors.push({ path: `${CUSTOM_PREFIX}${definition.name}`, message: `${CUSTOM_PREFIX}${definition.name} is required` });
       }
     }

@@ -51,7 +51,7 @@ export interface CreateOptions {
   /** Body properties handled by the service (e.g. nested rate lines). */
   readonly extraProperties?: readonly string[];
   /** Further validation and normalisation of the create input; may add reference uses. */
-  prepare?(ctx: ApiContext, values: Values, extra: Record<string, unknown>): Promise<{ uses?: ReferenceUse[] } | void>;
+  prepare?(ctx: ApiContext, values: Values, extra: Record<string, unknown>): Promise<{ uses?: ReferenceUse[] } | undefined>;
   /** Statements written in the same batch as the insert (one transaction). */
   statements?(ctx: ApiContext, id: string, values: Values, extra: Record<string, unknown>): BatchItem<'sqlite'>[];
 }

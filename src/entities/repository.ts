@@ -8,7 +8,7 @@ import type { Database } from '../db/client';
 import { ApiError } from '../http/errors';
 import type { CompiledQuery } from '../odata/compile';
 import type { EntityTable } from './table';
-import type { EntitySpec, Values } from './spec';
+import type { EntitySpec } from './spec';
 
 export interface TenantScope {
   readonly tenantKey: string;

@@ -23,6 +23,10 @@ export const customAttributesKind: ReferenceKindSpec = {
   table: 'ref_custom_attributes',
   standard: false,
   keyDescription: '<entity>.<name>',
+  check: (record) =>
+    record.key === `${String(record.entity)}.${String(record.name)}`
+      ? undefined
+      : { path: 'key', message: `key must be '<entity>.<name>' (${String(record.entity)}.${String(record.name)})` },
   fields: {
     entity: { kind: 'choice', column: 'entity', required: true, choices: ['emailTemplates', 'routes', 'exchangeRatesDocuments'] },
     name: { kind: 'string', column: 'name', required: true, maxLength: 64 },
@@ -31,8 +35,88 @@ export const customAttributesKind: ReferenceKindSpec = {
   },
 };
 
+const describedKind = (kind: string, table: string, extra: ReferenceKindSpec['fields'] = {}): ReferenceKindSpec => ({
+  kind,
+  table,
+  standard: false,
+  fields: { description: { kind: 'string', column: 'description', required: true }, ...extra },
+});
+
+export const companiesKind: ReferenceKindSpec = {
+  kind: 'companies',
+  table: 'ref_companies',
+  standard: false,
+  fields: {
+    name: { kind: 'string', column: 'name', required: true },
+    baseCurrency: { kind: 'string', column: 'base_currency', required: true, reference: 'currencies' },
+  },
+};
+
+export const employeesKind: ReferenceKindSpec = {
+  kind: 'employees',
+  table: 'ref_employees',
+  standard: false,
+  fields: {
+    name: { kind: 'string', column: 'name', required: true },
+    company: { kind: 'string', column: 'company', reference: 'companies' },
+  },
+};
+
+export const locationsKind = describedKind('locations', 'ref_locations', {
+  company: { kind: 'string', column: 'company', required: true, reference: 'companies' },
+});
+export const equipmentItemsKind = describedKind('equipmentItems', 'ref_equipment_items', {
+  company: { kind: 'string', column: 'company', required: true, reference: 'companies' },
+});
+export const toolsKind = describedKind('tools', 'ref_tools');
+export const locationFunctionsKind = describedKind('locationFunctions', 'ref_location_functions');
+export const familiesKind = describedKind('families', 'ref_families');
+export const brandsKind = describedKind('brands', 'ref_brands');
+export const brandModelsKind = describedKind('brandModels', 'ref_brand_models', {
+  brand: { kind: 'string', column: 'brand', required: true, reference: 'brands' },
+});
+
+export const kpiDefinitionsKind: ReferenceKindSpec = {
+  kind: 'kpiDefinitions',
+  table: 'ref_kpi_definitions',
+  standard: false,
+  keyDescription: 'KPI code',
+  fields: {
+    name: { kind: 'string', column: 'name', required: true },
+    valueType: { kind: 'choice', column: 'value_type', required: true, choices: ['Number', 'Percentage', 'Currency', 'Duration'] },
+    valueFractionDigits: { kind: 'int', column: 'value_fraction_digits', required: true },
+    aggregation: { kind: 'choice', column: 'aggregation', required: true, choices: ['sum', 'avg', 'min', 'max', 'last', 'count'] },
+    higherIsBetter: { kind: 'bool', column: 'higher_is_better' },
+  },
+};
+
+export const workerConfigurationsKind: ReferenceKindSpec = {
+  kind: 'workerConfigurations',
+  table: 'ref_worker_configurations',
+  standard: false,
+  fields: {
+    companies: { kind: 'stringList', column: 'companies', reference: 'companies' },
+    codes: { kind: 'stringList', column: 'codes', reference: 'kpiDefinitions' },
+  },
+};
+
 /** Every reference kind, in dependency order (a kind only references kinds before it). */
-export const REFERENCE_KINDS: readonly ReferenceKindSpec[] = [culturesKind, currenciesKind, customAttributesKind];
+export const REFERENCE_KINDS: readonly ReferenceKindSpec[] = [
+  culturesKind,
+  currenciesKind,
+  companiesKind,
+  employeesKind,
+  locationsKind,
+  equipmentItemsKind,
+  toolsKind,
+  locationFunctionsKind,
+  familiesKind,
+  brandsKind,
+  brandModelsKind,
+  kpiDefinitionsKind,
+  workerConfigurationsKind,
+  customAttributesKind,
+];
 
 export function findReferenceKind(kind: string): ReferenceKindSpec | undefined {
   return REFERENCE_KINDS.find((spec) => spec.kind === kind);

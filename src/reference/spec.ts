@@ -22,6 +22,8 @@ export interface ReferenceKindSpec {
   readonly fields: Readonly<Record<string, ReferenceFieldSpec>>;
   /** Description of the key (`KPI code`). */
   readonly keyDescription?: string;
+  /** A rule across fields of one record; returns the problem, if any. */
+  readonly check?: (record: Record<string, unknown> & { key: string }) => { path: string; message: string } | undefined;
 }
 
 export type ReferenceRecord = { id: string; key: string } & Record<string, unknown>;

@@ -72,6 +72,8 @@ export function readReferenceRecords(spec: ReferenceKindSpec, body: unknown): Re
       return;
     }
     const record = result.output as ReferenceInput;
+    const problem = spec.check?.(record);
+    if (problem) errors.push({ path: `[${index}].${problem.path}`, message: problem.message });
     if (seen.has(record.key)) errors.push({ path: `[${index}].key`, message: `Key '${record.key}' appears more than once.` });
     seen.add(record.key);
     records.push(record);

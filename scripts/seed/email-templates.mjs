@@ -1,0 +1,26 @@
+// Demo data of the email templates service.
+export const referenceData = {};
+
+export const records = [
+  {
+    path: '/operations/emailTemplates',
+    body: {
+      templateKey: 'maintenance-notification',
+      subject: 'Maintenance on route {{routeKey}} ({{date}})',
+      emailTemplateType: 'HTML',
+      notificationBody: '<p>Route <b>{{routeKey}}</b> ({{description}}) of {{company}} is due for maintenance on {{date}}.</p>',
+      culture: 'en-US',
+      description: 'Sent to the responsible employee before a route is maintained',
+    },
+  },
+  {
+    path: '/operations/emailTemplates',
+    body: {
+      templateKey: 'aviso-manutencao',
+      subject: 'Manutenção da rota {{routeKey}}',
+      emailTemplateType: 'Text',
+      notificationBody: 'A rota {{routeKey}} ({{description}}) tem manutenção marcada para {{date}}.',
+      culture: 'pt-PT',
+    },
+  },
+];
