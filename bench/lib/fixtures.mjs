@@ -1,0 +1,43 @@
+// Bench data: tokens, bulk rows loaded with SQL, and the records each scenario needs.
+import { SignJWT } from 'jose';
+import { executeSql } from './servers.mjs';
+
+export const SECRET = 'bench-secret-of-at-least-thirty-two-characters';
+export const TENANT = 'bench';
+export const ORG = 'main';
+
+export async function mintToken() {
+  return new SignJWT({ scope: 'application admin', orgs: ['*'] })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject('bench')
+    .setIssuedAt()
+    .setExpirationTime('6h')
+    .sign(new TextEncoder().encode(SECRET));
+}
+
+/** Email template rows tpl-<from>..tpl-<to> in bench/main, one culture in four, created one second apart. */
+export function loadTemplateRows(worker, from, to) {
+  executeSql(
+    worker,
+    `WITH RECURSIVE seq(n) AS (SELECT ${from} UNION ALL SELECT n + 1 FROM seq WHERE n < ${to})
+     INSERT INTO email_templates (id, tenant_key, org_key, template_key, subject, email_template_type, notification_body, culture,
+       description, custom_attributes, is_active, version, created_on, created_by, modified_on, modified_by)
+     SELECT lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-a' ||
+       substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6))), '${TENANT}', '${ORG}', 'tpl-' || n, 'Subject ' || n, 1 + n % 2,
+       '<p>Body ' || n || '</p>', CASE n % 4 WHEN 0 THEN 'pt-PT' WHEN 1 THEN 'en-US' WHEN 2 THEN 'de-DE' ELSE 'fr-FR' END,
+       'Bench row', '{}', 1, 1, strftime('%Y-%m-%dT%H:%M:%fZ', '2026-01-01', '+' || n || ' seconds'), 'bench',
+       strftime('%Y-%m-%dT%H:%M:%fZ', '2026-01-01', '+' || n || ' seconds'), 'bench'
+     FROM seq`,
+  );
+}
+
+export async function send(api, token, method, path, body) {
+  const response = await fetch(`${api.url}/api/${TENANT}/${ORG}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await response.text();
+  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return text === '' ? undefined : JSON.parse(text);
+}

@@ -1,0 +1,64 @@
+// Starts `wrangler dev` for a config on a port with fresh local state, and stops it.
+import { spawn, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const wrangler = fileURLToPath(new URL('../../node_modules/wrangler/bin/wrangler.js', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+export function runWrangler(args, { quiet = true } = {}) {
+  const result = spawnSync(process.execPath, [wrangler, ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false' },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.status !== 0) throw new Error(`wrangler ${args.join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
+  if (!quiet) process.stdout.write(result.stdout);
+  return result.stdout;
+}
+
+export async function waitFor(url, timeoutMs = 90_000) {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    try {
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      if (response.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+/** Applies migrations to fresh local state in `persistTo`, starts `wrangler dev`, waits for `probePath`. */
+export async function startWorker({ config, port, persistTo, vars = {}, probePath = '/' }) {
+  runWrangler(['d1', 'migrations', 'apply', 'DB', '--local', '-c', config, '--persist-to', persistTo]);
+  const args = ['dev', '-c', config, '--ip', '127.0.0.1', '--port', String(port), '--persist-to', persistTo, '--log-level', 'error'];
+  for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
+  const child = spawn(process.execPath, [wrangler, ...args], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}${probePath}`);
+  return {
+    url,
+    persistTo,
+    config,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+      }),
+  };
+}
+
+/** Runs SQL against a worker's local D1 (used to bulk-load rows for the table-size scenarios). */
+export function executeSql(worker, sql) {
+  runWrangler(['d1', 'execute', 'DB', '--local', '-c', worker.config, '--persist-to', worker.persistTo, '--command', sql]);
+}

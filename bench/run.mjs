@@ -1,0 +1,153 @@
+#!/usr/bin/env node
+// npm run bench [-- --quick | --full]: the API and a raw baseline worker side by side, same runtime and bindings.
+// Prints a markdown table and writes bench/results/latest.json. Timing is not a test: not part of npm test.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { compareRounds } from './lib/load.mjs';
+import { loadTemplateRows, mintToken, ORG, SECRET, send, TENANT } from './lib/fixtures.mjs';
+import { startWorker } from './lib/servers.mjs';
+import { measureRecalculation } from './lib/kpi.mjs';
+
+const args = new Set(process.argv.slice(2));
+const quick = args.has('--quick');
+const full = args.has('--full');
+const settings = quick
+  ? { rounds: 2, seconds: 2, small: 10_000, large: 50_000, measurements: 20_000 }
+  : { rounds: 3, seconds: 5, small: 10_000, large: 200_000, measurements: full ? 1_000_000 : 100_000 };
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const state = mkdtempSync(path.join(os.tmpdir(), 'erp-bench-'));
+const scenarios = [];
+
+function record(name, measured, baseline, baselineName) {
+  const entry = {
+    name,
+    rps: round(measured.rps),
+    p50_ms: measured.p50,
+    p99_ms: measured.p99,
+    baseline: baseline ? { name: baselineName, rps: round(baseline.rps), p50_ms: baseline.p50, p99_ms: baseline.p99 } : null,
+    ratio: baseline ? round(measured.rps / baseline.rps, 3) : null,
+  };
+  scenarios.push(entry);
+  console.error(`  ${name}: ${entry.rps} req/s (p50 ${entry.p50_ms} ms, p99 ${entry.p99_ms} ms)${entry.ratio === null ? '' : `, ratio ${entry.ratio}`}`);
+}
+
+function round(value, digits = 1) {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+async function main() {
+  console.error(`bench: ${quick ? 'quick' : full ? 'full' : 'standard'} run, state in ${state}`);
+  const [api, raw] = await Promise.all([
+    startWorker({ config: path.join(root, 'wrangler.toml'), port: 8890, persistTo: path.join(state, 'api'), vars: { JWT_SECRET: SECRET }, probePath: '/health' }),
+    startWorker({ config: path.join(root, 'bench/raw/wrangler.toml'), port: 8891, persistTo: path.join(state, 'raw'), probePath: '/constant' }),
+  ]);
+  try {
+    const token = await mintToken();
+    const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const base = `${api.url}/api/${TENANT}/${ORG}`;
+    const opts = [settings.rounds, settings.seconds];
+
+    let h = await compareRounds({ url: `${api.url}/health` }, { url: `${raw.url}/constant` }, ...opts);
+    record('health vs constant', h.a, h.b, 'constant');
+
+    for (const worker of [api, raw]) loadTemplateRows(worker, 1, settings.small);
+    const point = { url: `${base}/operations/emailTemplates/tpl-5`, headers: auth };
+    const rawPoint = { url: `${raw.url}/d1/point?tenant=${TENANT}&org=${ORG}&key=tpl-5` };
+    const page = { url: `${base}/operations/emailTemplates/odata?$filter=${encodeURIComponent("culture eq 'pt-PT'")}&$orderby=createdOn&$top=50`, headers: auth };
+    const rawPage = { url: `${raw.url}/d1/page?tenant=${TENANT}&org=${ORG}&culture=pt-PT` };
+    h = await compareRounds(point, rawPoint, ...opts);
+    record(`get by key (${settings.small} rows)`, h.a, h.b, 'D1 point read');
+    const small = { point: h.a };
+    h = await compareRounds(page, rawPage, ...opts);
+    record(`OData page of 50, filtered and ordered (${settings.small} rows)`, h.a, h.b, 'D1 50-row read');
+    small.page = h.a;
+
+    let counter = 0;
+    const create = {
+      url: `${base}/operations/emailTemplates`,
+      method: 'POST',
+      headers: auth,
+      requests: [
+        {
+          method: 'POST',
+          setupRequest: (request) => ({
+            ...request,
+            body: JSON.stringify({ templateKey: `new-${process.pid}-${(counter += 1)}`, subject: 'S', emailTemplateType: 1, notificationBody: 'B', culture: 'en-US' }),
+          }),
+        },
+      ],
+    };
+    h = await compareRounds(create, undefined, ...opts);
+    record('create (email template)', h.a);
+    h = await compareRounds({ url: `${base}/operations/emailTemplates/tpl-7/subject`, method: 'PUT', headers: auth, body: '"Updated"' }, undefined, ...opts);
+    record('attribute PUT (subject)', h.a);
+
+    await send(api, token, 'POST', '/businessCore/exchangeRatesDocuments', {
+      number: 1,
+      validFrom: '2026-01-01T00:00:00Z',
+      exchangeRateType: 1,
+      isExternallyManaged: false,
+      exchangeRateDocumentRates: [{ fromCurrency: 'EUR', toCurrency: 'USD', conversionFactor: 1.0834 }],
+    });
+    const lookupBody = JSON.stringify({ currencyFromKey: 'EUR', currencyToKey: 'USD', referencedDate: '2026-06-01T00:00:00Z' });
+    await fetch(`${raw.url}/kv/put?key=bench`, { method: 'POST', body: JSON.stringify({ currencyFromKey: 'EUR', currencyToKey: 'USD', exchangeRate: 1.0834, exchangeRateDate: '2026-01-01T00:00:00.000Z' }) });
+    h = await compareRounds(
+      { url: `${base}/businessCore/exchangeRatesDocuments/getCurrencyExchangeRates`, method: 'POST', headers: auth, body: lookupBody },
+      { url: `${raw.url}/kv?key=bench` },
+      ...opts,
+    );
+    record('cached exchange-rate lookup', h.a, h.b, 'KV read');
+
+    const importId = await send(api, token, 'POST', '/corePatterns/importDataInfos', { importDataTemplate: 'bench' });
+    await send(api, token, 'POST', '/corePatterns/importDataInfos/changeDataImport', { importId, importDataState: 2 });
+    h = await compareRounds(
+      { url: `${base}/corePatterns/importDataInfos/changeDataImport`, method: 'POST', headers: auth, body: JSON.stringify({ importId, importDataState: 2, detailLog: 'progress' }) },
+      undefined,
+      ...opts,
+    );
+    record('changeDataImport (progress)', h.a);
+
+    const kpi = await measureRecalculation(api, token, settings.measurements);
+    h = await compareRounds({ url: `${base}/maintenance/indicators/getIndicatorSummaryByCode/${kpi.company}/${kpi.code}`, headers: auth }, undefined, ...opts);
+    record('indicator summary', h.a);
+    scenarios.push({ name: `KPI recalculation of ${settings.measurements} measurements`, rps: null, p50_ms: null, p99_ms: null, seconds: kpi.seconds, ingest_seconds: kpi.ingestSeconds, baseline: null, ratio: null });
+    console.error(`  KPI recalculation of ${settings.measurements}: ${kpi.seconds} s (ingest ${kpi.ingestSeconds} s)`);
+
+    for (const worker of [api, raw]) loadTemplateRows(worker, settings.small + 1, settings.large);
+    h = await compareRounds(point, rawPoint, ...opts);
+    record(`get by key (${settings.large} rows)`, h.a, h.b, 'D1 point read');
+    const pointLoss = 1 - h.a.rps / small.point.rps;
+    h = await compareRounds(page, rawPage, ...opts);
+    record(`OData page of 50, filtered and ordered (${settings.large} rows)`, h.a, h.b, 'D1 50-row read');
+    const pageLoss = 1 - h.a.rps / small.page.rps;
+
+    const result = {
+      scenarios,
+      growth: { rows: [settings.small, settings.large], get_by_key_throughput_loss: round(pointLoss, 3), odata_page_throughput_loss: round(pageLoss, 3) },
+      settings: { mode: quick ? 'quick' : full ? 'full' : 'standard', ...settings },
+      machine: { platform: `${os.type()} ${os.release()}`, arch: os.arch(), cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memory_gb: round(os.totalmem() / 2 ** 30), node: process.version },
+      date: new Date().toISOString(),
+    };
+    writeFileSync(path.join(root, 'bench/results/latest.json'), `${JSON.stringify(result, null, 2)}\n`);
+    printTable(result);
+  } finally {
+    await Promise.all([api.stop(), raw.stop()]);
+    rmSync(state, { recursive: true, force: true });
+  }
+}
+
+function printTable(result) {
+  const lines = ['| scenario | req/s | p50 ms | p99 ms | baseline | baseline req/s | ratio |', '|---|---:|---:|---:|---|---:|---:|'];
+  for (const s of result.scenarios) {
+    if (s.seconds !== undefined) lines.push(`| ${s.name} | ${s.seconds} s | | | | | |`);
+    else lines.push(`| ${s.name} | ${s.rps} | ${s.p50_ms} | ${s.p99_ms} | ${s.baseline?.name ?? ''} | ${s.baseline?.rps ?? ''} | ${s.ratio ?? ''} |`);
+  }
+  lines.push('', `Throughput loss from ${result.growth.rows[0]} to ${result.growth.rows[1]} rows: get by key ${(result.growth.get_by_key_throughput_loss * 100).toFixed(1)}%, OData page ${(result.growth.odata_page_throughput_loss * 100).toFixed(1)}%.`);
+  console.log(lines.join('\n'));
+}
+
+await main();
