@@ -1,6 +1,7 @@
 // Seeds the demo tenant/org (demo/demo) through the API itself, idempotently: reference data is a
 // bulk upsert by key; creates that answer 400 DuplicateKey were seeded by an earlier start.
-// Each service's data lives in scripts/seed/<service>.mjs ({ referenceData, records }).
+// Each service's data lives in scripts/seed/<service>.mjs ({ referenceData, records }, and optionally
+// `seed(send)` for data that needs its own idempotency check; it returns how many records it created).
 import { seedModules } from './seed/index.mjs';
 
 export const DEMO = { tenant: 'demo', org: 'demo' };
@@ -28,6 +29,7 @@ export async function seedDemo(baseUrl, token) {
         throw new Error(`Seeding ${record.method ?? 'POST'} ${record.path} failed: ${result.status} ${result.text}`);
       }
     }
+    if (module.seed) created += await module.seed((method, path, body) => send(baseUrl, token, method, path, body));
   }
   return created;
 }

@@ -1,5 +1,7 @@
 /** Commands the per-tenant/org coordinator runs one at a time, by type. */
 import type { CoordinatorCommand, Platform } from '../platform/types';
+import { importCommandHandlers } from '../services/imports/commands';
+import { indicatorCommandHandlers } from '../services/indicators/commands';
 
 /** Durable per-tenant/org state of the coordinator (Durable Object storage on Cloudflare). */
 export interface CoordinatorState {
@@ -20,7 +22,7 @@ const generationHandlers: Record<string, CommandHandler> = {
   },
 };
 
-export const commandHandlers: Readonly<Record<string, CommandHandler>> = { ...generationHandlers };
+export const commandHandlers: Readonly<Record<string, CommandHandler>> = { ...generationHandlers, ...importCommandHandlers, ...indicatorCommandHandlers };
 
 export async function runCommand(platform: Platform, command: CoordinatorCommand, state: CoordinatorState): Promise<unknown> {
   const handler = commandHandlers[command.type];

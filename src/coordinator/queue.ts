@@ -15,6 +15,23 @@ export class SerialQueue {
     });
   }
 
+  private readonly waiting = new Map<string, Promise<unknown>>();
+
+  /**
+   * Like `run`, but a call with the same `key` while an earlier one is queued and not yet started joins it
+   * (same result, no second run). Once a task starts, later calls queue a new run: they may carry newer data.
+   */
+  runJoined<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const waiting = this.waiting.get(key);
+    if (waiting) return waiting as Promise<T>;
+    const result = this.run(() => {
+      this.waiting.delete(key);
+      return task();
+    });
+    this.waiting.set(key, result);
+    return result;
+  }
+
   /** Tasks queued or running. */
   get size(): number {
     return this.pending;

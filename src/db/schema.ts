@@ -5,6 +5,10 @@
 import { readReferenceTable } from '../reference/tables';
 
 export { emailTemplates } from '../services/email-templates/table';
+export { routeEquipmentItems, routeLocations, routes, routeTools } from '../services/routes/table';
+export { importDataInfoChanges, importDataInfos } from '../services/imports/table';
+export { kpiMeasurements, kpiPendingOrgs, kpiPeriods, kpiSeries, kpiSummaries } from '../services/indicators/tables';
+export { exchangeRateLines, exchangeRatesDocuments } from '../services/exchange-rates/table';
 
 export const refCultures = readReferenceTable('cultures');
 export const refCurrencies = readReferenceTable('currencies');

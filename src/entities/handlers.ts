@@ -2,8 +2,10 @@
 import type { BatchItem } from 'drizzle-orm/batch';
 import { readDatabase } from '../db/client';
 import { readJsonBody } from '../http/body';
+import type { JsonBodyOptions } from '../http/body';
 import type { ApiContext } from '../http/context';
 import { ApiError, recordNotFound, validationError } from '../http/errors';
+import type { FieldError } from '../http/errors';
 import { createdResponse, emptyResponse, etagOf, jsonResponse } from '../http/responses';
 import { compileODataQuery } from '../odata/compile';
 import { parseODataQuery } from '../odata/parse-query';
@@ -50,6 +52,10 @@ async function checkCustomValues(ctx: ApiContext, store: EntityStore, input: Cus
 export interface CreateOptions {
   /** Body properties handled by the service (e.g. nested rate lines). */
   readonly extraProperties?: readonly string[];
+  /** Options of the JSON body reader (e.g. `exactNumberKeys` for decimals kept digit for digit). */
+  readonly body?: JsonBodyOptions;
+  /** Validates the extra properties together with the declared fields (every bad field in one answer). */
+  validateExtra?(extra: Record<string, unknown>): FieldError[];
   /** Further validation and normalisation of the create input; may add reference uses. */
   prepare?(ctx: ApiContext, values: Values, extra: Record<string, unknown>): Promise<{ uses?: ReferenceUse[] } | undefined>;
   /** Statements written in the same batch as the insert (one transaction). */
@@ -57,8 +63,8 @@ export interface CreateOptions {
 }
 
 export async function createRecord(ctx: ApiContext, store: EntityStore, options: CreateOptions = {}): Promise<Response> {
-  const body = await readJsonBody(ctx.request);
-  const input = readCreateBody(store.spec, body, options.extraProperties);
+  const body = await readJsonBody(ctx.request, options.body);
+  const input = readCreateBody(store.spec, body, options.extraProperties, options.validateExtra);
   const db = readDatabase(ctx.platform.db);
   const prepared = (await options.prepare?.(ctx, input.values, input.extra)) ?? {};
   const custom = await checkCustomValues(ctx, store, input.custom, 'create');

@@ -3,9 +3,10 @@ import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
-import { isUniqueViolation, readDatabase } from '../db/client';
+import { D1_MAX_PARAMETERS, isUniqueViolation, readDatabase } from '../db/client';
 import type { Database } from '../db/client';
 import { ApiError } from '../http/errors';
+import { assertParameterLimit } from '../odata/compile';
 import type { CompiledQuery } from '../odata/compile';
 import type { EntityTable } from './table';
 import type { EntitySpec } from './spec';
@@ -152,23 +153,38 @@ export interface ListPage {
   readonly count?: number;
 }
 
-/** One page (LIMIT top+1 tells whether more rows exist); the count rides in the same batch when asked. */
-export async function listRows(
-  db: Database,
-  store: EntityStore,
-  scope: TenantScope,
-  compiled: CompiledQuery,
-  page: { top: number; skip: number; count: boolean; select?: readonly string[] },
-): Promise<ListPage> {
+export interface ListRequest {
+  readonly top: number;
+  readonly skip: number;
+  readonly count: boolean;
+  readonly select?: readonly string[];
+}
+
+/**
+ * The page query (LIMIT top+1 tells whether more rows exist) and the count query of one OData list.
+ * Refuses, with 400 InvalidODataQuery, a page query that would bind more parameters than D1 allows.
+ */
+export function buildListQueries(db: Database, store: EntityStore, scope: TenantScope, compiled: CompiledQuery, page: ListRequest) {
   const where = compiled.where ? and(scopeCondition(store, scope), compiled.where) : scopeCondition(store, scope);
   const selection = page.select ? Object.fromEntries(page.select.map((name) => [name, column(store, name)])) : undefined;
   const base = selection ? db.select(selection).from(store.table) : db.select().from(store.table);
   const rowsQuery = base.where(where).orderBy(compiled.orderBy).limit(page.top + 1).offset(page.skip);
+  assertParameterLimit(rowsQuery.toSQL().params.length, compiled, D1_MAX_PARAMETERS);
+  const countQuery = db.select({ count: sql<number>`count(*)` }).from(store.table).where(where);
+  return { rowsQuery, countQuery };
+}
+
+/** One page in one D1 query; with `count`, the count rides in the same batch as a second statement. */
+export async function listRows(db: Database, store: EntityStore, scope: TenantScope, compiled: CompiledQuery, page: ListRequest): Promise<ListPage> {
+  const { rowsQuery, countQuery } = buildListQueries(db, store, scope, compiled, page);
   if (!page.count) {
     const rows = (page.top === 0 ? [] : await rowsQuery) as Row[];
-    return { rows: rows.slice(0, page.top), hasMore: rows.length > page.top };
+    return { rows: rows.slice(0, page.top), hasMore: page.top > 0 && rows.length > page.top };
   }
-  const countQuery = db.select({ count: sql<number>`count(*)` }).from(store.table).where(where);
+  if (page.top === 0) {
+    const counted = await countQuery;
+    return { rows: [], hasMore: false, count: Number(counted[0]?.count ?? 0) };
+  }
   const [rows, counted] = await db.batch([rowsQuery, countQuery]);
   const list = rows as Row[];
   return { rows: list.slice(0, page.top), hasMore: list.length > page.top, count: Number(counted[0]?.count ?? 0) };

@@ -18,12 +18,17 @@ function tagOf(store: EntityStore): string[] {
   return [store.spec.title + 's'];
 }
 
+/** Path parameter names of the key (the spec's `keyParams`, else the key field names). */
+function keyParamNames(store: EntityStore): readonly string[] {
+  return store.spec.keyParams ?? store.spec.key;
+}
+
 function keyParams(store: EntityStore): string {
-  return store.spec.key.map((name) => `/:${name}`).join('');
+  return keyParamNames(store).map((name) => `/:${name}`).join('');
 }
 
 function keyLookupOf(store: EntityStore, ctx: ApiContext) {
-  return readKeyLookup(store.spec, store.spec.key.map((name) => ctx.params[name] ?? ''));
+  return readKeyLookup(store.spec, keyParamNames(store).map((name) => ctx.params[name] ?? ''));
 }
 
 /** The path of one record by id: single-key entities share `/{segment}`, composite keys add `/{id}`. */

@@ -61,6 +61,8 @@ export interface EntitySpec {
   readonly fields: Readonly<Record<string, FieldSpec>>;
   /** Natural key: one or more field names, in path order. */
   readonly key: readonly string[];
+  /** Path parameter names of the key, when SPEC names them differently from the fields (`companyKey` for `company`). */
+  readonly keyParams?: readonly string[];
   /** Single-segment lookup rule for `/{id}` paths (single-field keys only). */
   readonly segmentLookup?: SegmentLookup;
   readonly customAttributes: boolean;

@@ -51,10 +51,13 @@ export function defineEntityTable(spec: EntitySpec) {
     const keyColumns = spec.key.map(col);
     const [firstKey, ...restKey] = keyColumns;
     if (!firstKey) throw new Error(`${spec.table}: an entity needs a key`);
+    // Each declared index ends with (created_on, id), the default order's tie-breakers, so a filter on its
+    // columns is also read in the default (or reversed) order without a sort.
     const extra = (spec.indexes ?? []).map((fields) => {
-      const [first, ...rest] = fields.map(col);
+      const names = [...fields, ...['createdOn', 'id'].filter((name) => !fields.includes(name))];
+      const [first, ...rest] = names.map(col);
       if (!first) throw new Error(`${spec.table}: empty index`);
-      return index(`${spec.table}_${fields.map((name) => spec.fields[name]?.column ?? name).join('_')}_idx`).on(...scope, first, ...rest);
+      return index(`${spec.table}_${fields.map((name) => col(name).name).join('_')}_idx`).on(...scope, first, ...rest);
     });
     return [
       uniqueIndex(`${spec.table}_key_uq`).on(...scope, firstKey, ...restKey),

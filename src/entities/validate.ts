@@ -44,7 +44,12 @@ export interface CreateInput {
  * `customAttributes`), and `extraProperties` the service handles itself. Unknown properties are refused.
  * Throws one ValidationFailed naming every bad field.
  */
-export function readCreateBody(spec: EntitySpec, body: unknown, extraProperties: readonly string[] = []): CreateInput {
+export function readCreateBody(
+  spec: EntitySpec,
+  body: unknown,
+  extraProperties: readonly string[] = [],
+  validateExtra?: (extra: Record<string, unknown>) => FieldError[],
+): CreateInput {
   if (!isPlainObject(body)) throw validationError([{ path: '', message: 'The body must be a JSON object.' }]);
   const errors: FieldError[] = [];
   const fieldInput: Record<string, unknown> = {};
@@ -68,6 +73,7 @@ export function readCreateBody(spec: EntitySpec, body: unknown, extraProperties:
   }
   const result = v.safeParse(buildCreateSchema(spec), fieldInput, { abortEarly: false });
   if (!result.success) errors.push(...issuesToErrors(result.issues));
+  if (validateExtra) errors.push(...validateExtra(extra));
   if (errors.length > 0) throw validationError(errors);
   const values: Values = {};
   for (const [name, value] of Object.entries(result.output as Values)) if (value !== undefined) values[name] = value;

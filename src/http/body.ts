@@ -39,11 +39,36 @@ function tooLarge(): ApiError {
   return new ApiError('PayloadTooLarge', `The request body exceeds ${MAX_BODY_BYTES} bytes (1 MiB).`);
 }
 
+export interface JsonBodyOptions {
+  /** An empty body is answered as `undefined` instead of 400. */
+  readonly optional?: boolean;
+  /**
+   * Property names whose JSON number values are returned as their exact source text (a string), so that
+   * decimals keep every digit that was sent (`''` is the bare top-level value). Other numbers parse as usual.
+   */
+  readonly exactNumberKeys?: readonly string[];
+}
+
+/** The JSON.parse reviver's third argument (source text access; supported by the Workers runtime). */
+interface ReviverContext {
+  readonly source?: string;
+}
+
+type SourceReviver = (this: unknown, key: string, value: unknown, context?: ReviverContext) => unknown;
+
+function parseJson(text: string, exactNumberKeys: readonly string[] | undefined): unknown {
+  if (!exactNumberKeys || exactNumberKeys.length === 0) return JSON.parse(text) as unknown;
+  const keys = new Set(exactNumberKeys);
+  const reviver: SourceReviver = (key, value, context) =>
+    typeof value === 'number' && keys.has(key) && typeof context?.source === 'string' ? context.source : value;
+  return JSON.parse(text, reviver as (key: string, value: unknown) => unknown) as unknown;
+}
+
 /**
  * Reads a JSON body: 413 over 1 MiB, 415 when the body is not declared as JSON, 400 when it does not parse.
  * `optional` bodies may be empty (answered as `undefined`).
  */
-export async function readJsonBody(request: Request, options: { optional?: boolean } = {}): Promise<unknown> {
+export async function readJsonBody(request: Request, options: JsonBodyOptions = {}): Promise<unknown> {
   const contentType = request.headers.get('content-type');
   const text = await readLimitedText(request);
   if (text.trim() === '') {
@@ -54,7 +79,7 @@ export async function readJsonBody(request: Request, options: { optional?: boole
     throw new ApiError('UnsupportedMediaType', `Send the body as application/json (received ${contentType ?? 'no content type'}).`);
   }
   try {
-    return JSON.parse(text) as unknown;
+    return parseJson(text, options.exactNumberKeys);
   } catch (error) {
     const reason = error instanceof Error ? error.message : 'invalid JSON';
     throw new ApiError('ValidationFailed', `The body is not valid JSON: ${reason}`, { errors: [{ path: '', message: 'Malformed JSON.' }] });

@@ -1,121 +1,255 @@
-/** Compiles a parsed OData query to parameterized SQL with drizzle's `sql` builder. Values are always bound. */
+/**
+ * Compiles a parsed OData query to parameterized SQL with drizzle's `sql` builder. Values are always bound,
+ * never spliced; only column names from the allow-list and fixed SQL keywords are written into the text.
+ *
+ * Null semantics follow OData: comparisons are two-valued (`null eq null` is true, `null ne 'x'` is true,
+ * `null gt 1` is false) while boolean properties and functions of null are null. Outside `not`, SQL's
+ * NULL already behaves as false, so plain (indexable) comparisons are used; under `not` every comparison
+ * is made null-free first so that `not (x gt 1)` keeps the rows where `x` is null.
+ */
 import { sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { odataError } from './lexer';
-import { valueTypeOf } from './parse-filter';
-import type { FilterNode, Literal, ODataQuery, OrderTerm, ValueNode } from './types';
+import { joinBalanced, leaf, node } from './sql-expr';
+import type { Expr } from './sql-expr';
+import { valueTypeOf } from './typing';
+import { MAX_FILTER_SQL_HEIGHT } from './types';
+import type { BoolFunction, ComparisonOperator, FilterNode, Literal, ODataQuery, OrderTerm, ValueNode } from './types';
 
-/** D1 binds at most 100 parameters per statement; the list query adds its own (scope, limit, offset). */
-export const MAX_FILTER_PARAMETERS = 90;
+const ORDERING = { gt: '>', ge: '>=', lt: '<', le: '<=' } as const;
 
-const OPERATORS = { eq: '=', ne: '<>', gt: '>', ge: '>=', lt: '<', le: '<=' } as const;
+/** GLOB is case-sensitive like OData; its wildcards in the searched text are escaped as character classes. */
+export function escapeGlob(text: string): string {
+  return text.replace(/[*?[]/g, (char) => `[${char}]`);
+}
+
+function globPattern(name: BoolFunction, text: string): string {
+  const escaped = escapeGlob(text);
+  if (name === 'contains') return `*${escaped}*`;
+  return name === 'startswith' ? `${escaped}*` : `*${escaped}`;
+}
+
+function isNullLiteral(value: ValueNode): boolean {
+  return valueTypeOf(value) === 'null';
+}
+
+/** `(left op right)`. */
+function binary(left: Expr, operator: SQL, right: Expr): Expr {
+  return node(sql`(${left.sql} ${operator} ${right.sql})`, left, right);
+}
+
+/** `CAST(substr(x, start, length) AS INTEGER)`: a part of an ISO 8601 date-time as a number. */
+function castPart(value: Expr, start: number, length: number): Expr {
+  const part = node(sql`substr(${value.sql}, ${sql.raw(String(start))}, ${sql.raw(String(length))})`, value);
+  return node(sql`CAST(${part.sql} AS INTEGER)`, part);
+}
 
 class Compiler {
-  parameters = 0;
+  /** 0-based `$filter` position of every bound value, in binding order. */
+  readonly positions: number[] = [];
 
-  private bind(value: unknown): SQL {
-    this.parameters += 1;
-    if (this.parameters > MAX_FILTER_PARAMETERS) {
-      throw odataError('$filter', undefined, `the filter has more than ${MAX_FILTER_PARAMETERS} values; split the query`);
-    }
-    return sql`${value}`;
+  private bind(value: string | number, position: number): Expr {
+    this.positions.push(position);
+    return leaf(sql`${value}`);
   }
 
-  private literal(literal: Literal): SQL {
+  private literal(literal: Literal, position: number): Expr {
     switch (literal.type) {
       case 'null':
-        return sql`NULL`;
+        return leaf(sql`NULL`);
       case 'boolean':
-        return this.bind(literal.value ? 1 : 0);
+        return this.bind(literal.value ? 1 : 0, position);
       default:
-        return this.bind(literal.value);
+        return this.bind(literal.value, position);
     }
   }
 
-  value(node: ValueNode): SQL {
-    switch (node.type) {
+  value(value: ValueNode): Expr {
+    switch (value.type) {
       case 'property': {
-        const column = sql`${sql.identifier(node.field.column)}`;
-        return node.field.kind === 'decimal' ? sql`CAST(${column} AS NUMERIC)` : column;
+        const column = leaf(sql`${sql.identifier(value.field.column)}`);
+        return value.field.kind === 'decimal' ? node(sql`CAST(${column.sql} AS NUMERIC)`, column) : column;
       }
       case 'literal':
-        return this.literal(node.literal);
+        return this.literal(value.literal, value.position);
       case 'function': {
-        const arg = this.value(node.args[0] as ValueNode);
-        switch (node.name) {
+        const arg = this.value(value.arg);
+        switch (value.name) {
           case 'tolower':
-            return sql`lower(${arg})`;
+            return node(sql`lower(${arg.sql})`, arg);
           case 'toupper':
-            return sql`upper(${arg})`;
+            return node(sql`upper(${arg.sql})`, arg);
           case 'length':
-            return sql`length(${arg})`;
+            return node(sql`length(${arg.sql})`, arg);
           case 'year':
-            return sql`CAST(substr(${arg}, 1, 4) AS INTEGER)`;
+            return castPart(arg, 1, 4);
           case 'month':
-            return sql`CAST(substr(${arg}, 6, 2) AS INTEGER)`;
+            return castPart(arg, 6, 2);
           case 'day':
-            return sql`CAST(substr(${arg}, 9, 2) AS INTEGER)`;
+            return castPart(arg, 9, 2);
         }
       }
     }
   }
 
-  filter(node: FilterNode): SQL {
-    switch (node.type) {
+  /** `exact`: inside a `not`, where a comparison must be false rather than NULL. */
+  filter(filter: FilterNode, exact: boolean): Expr {
+    switch (filter.type) {
       case 'and':
-        return sql`(${this.filter(node.left)} AND ${this.filter(node.right)})`;
-      case 'or':
-        return sql`(${this.filter(node.left)} OR ${this.filter(node.right)})`;
-      case 'not':
-        return sql`(NOT ${this.filter(node.operand)})`;
-      case 'value':
-        return sql`(${this.value(node.value)} = 1)`;
-      case 'in': {
-        const values = node.values.map((value) => this.value(value));
-        return sql`(${this.value(node.operand)} IN (${sql.join(values, sql`, `)}))`;
+      case 'or': {
+        const parts = collectChain(filter, filter.type).map((part) => this.filter(part, exact));
+        return joinBalanced(parts, filter.type === 'and' ? 'AND' : 'OR');
       }
-      case 'call': {
-        const [target, search] = node.args.map((arg) => this.value(arg));
-        if (node.name === 'contains') return sql`(instr(${target}, ${search}) > 0)`;
-        if (node.name === 'startswith') return sql`(instr(${target}, ${search}) = 1)`;
-        return sql`(length(${search}) <= length(${target}) AND substr(${target}, length(${target}) - length(${search}) + 1) = ${search})`;
+      case 'not': {
+        const operand = this.filter(filter.operand, true);
+        return node(sql`(NOT ${operand.sql})`, operand);
       }
+      case 'value': {
+        const value = this.value(filter.value);
+        return node(sql`(${value.sql} = 1)`, value);
+      }
+      case 'in':
+        return this.in(filter.operand, filter.values, exact);
+      case 'call':
+        return this.call(filter.name, filter.args);
       case 'compare':
-        return this.compare(node.operator, node.left, node.right);
+        return this.compare(filter.operator, filter.left, filter.right, exact);
     }
   }
 
-  private compare(operator: keyof typeof OPERATORS, left: ValueNode, right: ValueNode): SQL {
-    const leftNull = valueTypeOf(left) === 'null';
-    const rightNull = valueTypeOf(right) === 'null';
-    if (leftNull || rightNull) {
-      if (leftNull && rightNull) return operator === 'eq' ? sql`(1 = 1)` : sql`(1 = 0)`;
-      const operand = this.value(leftNull ? right : left);
-      return operator === 'eq' ? sql`(${operand} IS NULL)` : sql`(${operand} IS NOT NULL)`;
+  private in(operand: ValueNode, values: readonly ValueNode[], exact: boolean): Expr {
+    const present = values.filter((value) => !isNullLiteral(value));
+    const parts: Expr[] = [];
+    if (present.length > 0) {
+      const target = this.value(operand);
+      const items = present.map((value) => this.value(value));
+      const list = node(sql`${target.sql} IN (${sql.join(items.map((item) => item.sql), sql`, `)})`, target, ...items);
+      parts.push(exact ? node(sql`coalesce(${list.sql}, 0)`, list) : list);
     }
-    return sql`(${this.value(left)} ${sql.raw(OPERATORS[operator])} ${this.value(right)})`;
+    if (present.length < values.length) {
+      const target = this.value(operand);
+      parts.push(node(sql`${target.sql} IS NULL`, target));
+    }
+    return joinBalanced(parts, 'OR');
   }
+
+  private call(name: BoolFunction, [target, search]: readonly [ValueNode, ValueNode]): Expr {
+    if (search.type === 'literal' && search.literal.type === 'string') {
+      const t = this.value(target);
+      const pattern = this.bind(globPattern(name, search.literal.value), search.position);
+      return node(sql`(${t.sql} GLOB ${pattern.sql})`, t, pattern);
+    }
+    if (name !== 'endswith') {
+      const t = this.value(target);
+      const s = this.value(search);
+      const found = node(sql`instr(${t.sql}, ${s.sql})`, t, s);
+      return node(name === 'contains' ? sql`(${found.sql} > 0)` : sql`(${found.sql} = 1)`, found);
+    }
+    // endswith(t, s) with a non-literal s: length(s) <= length(t) AND substr(t, length(t) - length(s) + 1) = s
+    const lengthOf = (value: ValueNode) => {
+      const operand = this.value(value);
+      return node(sql`length(${operand.sql})`, operand);
+    };
+    const fits = binary(lengthOf(search), sql`<=`, lengthOf(target));
+    const t = this.value(target);
+    const start = binary(binary(lengthOf(target), sql`-`, lengthOf(search)), sql`+`, leaf(sql`1`));
+    const tail = node(sql`substr(${t.sql}, ${start.sql})`, t, start);
+    const matches = binary(tail, sql`=`, this.value(search));
+    return node(sql`(${fits.sql} AND ${matches.sql})`, fits, matches);
+  }
+
+  private compare(operator: ComparisonOperator, left: ValueNode, right: ValueNode, exact: boolean): Expr {
+    const leftNull = isNullLiteral(left);
+    const rightNull = isNullLiteral(right);
+    if (leftNull && rightNull) return binary(leaf(sql`1`), sql`=`, leaf(operator === 'eq' ? sql`1` : sql`0`));
+    if (leftNull || rightNull) {
+      const operand = this.value(leftNull ? right : left);
+      return node(operator === 'eq' ? sql`(${operand.sql} IS NULL)` : sql`(${operand.sql} IS NOT NULL)`, operand);
+    }
+    const l = this.value(left);
+    const r = this.value(right);
+    if (operator === 'eq') return node(sql`(${l.sql} IS ${r.sql})`, l, r);
+    if (operator === 'ne') return node(sql`(${l.sql} IS NOT ${r.sql})`, l, r);
+    const comparison = node(sql`${l.sql} ${sql.raw(ORDERING[operator])} ${r.sql}`, l, r);
+    return exact ? node(sql`coalesce(${comparison.sql}, 0)`, comparison) : { ...comparison, sql: sql`(${comparison.sql})` };
+  }
+}
+
+/** The operands of a chain of the same logical operator (the parser builds it left-deep). */
+function collectChain(root: FilterNode, type: 'and' | 'or'): FilterNode[] {
+  const operands: FilterNode[] = [];
+  const pending: FilterNode[] = [root];
+  while (pending.length > 0) {
+    const current = pending.pop() as FilterNode;
+    if (current.type === type) pending.push(current.right, current.left);
+    else operands.push(current);
+  }
+  return operands;
 }
 
 export interface CompiledQuery {
   readonly where?: SQL;
   readonly orderBy: SQL;
+  /** Number of values the filter binds. */
   readonly parameters: number;
+  /** 0-based `$filter` position of every bound value, in binding order. */
+  readonly boundPositions: readonly number[];
 }
 
-/** Default order is by creation then id, so paging is stable; user keys come first. */
+/**
+ * The user's keys (a repeated key counts once), then `created_on` and `id` as tie-breakers so the order is
+ * total and paging stable. The tie-breakers follow the direction of the last user key, so an index ending
+ * in (created_on, id) can be read in one direction.
+ */
 export function compileOrderBy(terms: readonly OrderTerm[]): SQL {
-  const parts = terms.map((term) => {
+  const parts: SQL[] = [];
+  const seen = new Set<string>();
+  let descending = false;
+  for (const term of terms) {
+    if (seen.has(term.field.column)) continue;
+    seen.add(term.field.column);
+    descending = term.descending;
     const column = sql.identifier(term.field.column);
-    const expression = term.field.kind === 'decimal' ? sql`CAST(${column} AS NUMERIC)` : column;
-    return term.descending ? sql`${expression} DESC` : sql`${expression} ASC`;
-  });
-  parts.push(sql`${sql.identifier('created_on')} ASC`, sql`${sql.identifier('id')} ASC`);
+    const expression = term.field.kind === 'decimal' ? sql`CAST(${column} AS NUMERIC)` : sql`${column}`;
+    parts.push(term.descending ? sql`${expression} DESC` : sql`${expression} ASC`);
+  }
+  for (const column of ['created_on', 'id']) {
+    if (!seen.has(column)) parts.push(descending ? sql`${sql.identifier(column)} DESC` : sql`${sql.identifier(column)} ASC`);
+  }
   return sql.join(parts, sql`, `);
 }
 
 export function compileODataQuery(query: ODataQuery): CompiledQuery {
   const compiler = new Compiler();
-  const where = query.filter ? compiler.filter(query.filter) : undefined;
-  return { ...(where ? { where } : {}), orderBy: compileOrderBy(query.orderBy), parameters: compiler.parameters };
+  const where = query.filter ? compiler.filter(query.filter, false) : undefined;
+  if (where && where.height > MAX_FILTER_SQL_HEIGHT) {
+    throw odataError(
+      '$filter',
+      undefined,
+      `the filter is too complex: its SQL expression would be ${where.height} levels deep and D1 allows about ${MAX_FILTER_SQL_HEIGHT}; use fewer nested not, functions or parentheses`,
+    );
+  }
+  return {
+    ...(where ? { where: where.sql } : {}),
+    orderBy: compileOrderBy(query.orderBy),
+    parameters: compiler.positions.length,
+    boundPositions: compiler.positions,
+  };
+}
+
+/**
+ * Refuses a statement that would bind more values than D1 allows (filter plus tenant/org scope plus
+ * limit/offset). `total` is the parameter count of the final statement; the error points at the first
+ * filter value that does not fit.
+ */
+export function assertParameterLimit(total: number, compiled: CompiledQuery, limit: number): void {
+  if (total <= limit) return;
+  const overhead = total - compiled.boundPositions.length;
+  const allowed = Math.max(0, limit - overhead);
+  const position = compiled.boundPositions[allowed];
+  throw odataError(
+    '$filter',
+    position,
+    `the query needs ${total} bound values but D1 allows at most ${limit} per statement; use at most ${allowed} literal values in $filter`,
+  );
 }

@@ -1,60 +1,34 @@
-/** Recursive-descent parser for `$filter`: `or` < `and` < `not` < comparison. Pure. */
+/**
+ * Recursive-descent parser for `$filter`. Precedence, loosest first: `or`, `and`, `not`, comparison / `in` /
+ * boolean function. Every error names the 1-based position of the fault. Pure.
+ */
 import { isGuid, normalizeDateTime } from '../entities/values';
 import { odataError, tokenize } from './lexer';
 import type { Token } from './lexer';
-import type { ComparisonOperator, FilterNode, Literal, ODataField, ValueNode } from './types';
+import { checkComparable, coerceLiteral, describeOperand, isValueFunction, VALUE_FUNCTIONS, valueTypeOf } from './typing';
+import { MAX_FILTER_DEPTH, MAX_FILTER_LENGTH } from './types';
+import type { BoolFunction, ComparisonOperator, FilterNode, ODataField, ValueNode } from './types';
 
 const COMPARISONS = new Set<string>(['eq', 'ne', 'gt', 'ge', 'lt', 'le']);
-const BOOL_FUNCTIONS = new Set(['contains', 'startswith', 'endswith', 'substringof']);
-const VALUE_FUNCTIONS: Record<string, { arity: number; argument: 'string' | 'datetime'; result: ValueType }> = {
-  tolower: { arity: 1, argument: 'string', result: 'string' },
-  toupper: { arity: 1, argument: 'string', result: 'string' },
-  length: { arity: 1, argument: 'string', result: 'number' },
-  year: { arity: 1, argument: 'datetime', result: 'number' },
-  month: { arity: 1, argument: 'datetime', result: 'number' },
-  day: { arity: 1, argument: 'datetime', result: 'number' },
-};
-
-type ValueType = 'string' | 'number' | 'boolean' | 'datetime' | 'guid' | 'null';
+/** `substringof('x', Field)` is the OData v2 spelling of `contains(Field, 'x')`. */
+const BOOL_FUNCTIONS = new Set<string>(['contains', 'startswith', 'endswith', 'substringof']);
+const SUPPORTED_FUNCTIONS = 'contains, startswith, endswith, substringof, tolower, toupper, length, year, month, day';
 
 export type FieldResolver = (name: string) => ODataField | undefined;
 
-export function valueTypeOf(node: ValueNode): ValueType {
-  switch (node.type) {
-    case 'property':
-      switch (node.field.kind) {
-        case 'int':
-        case 'decimal':
-        case 'enum':
-          return 'number';
-        case 'bool':
-          return 'boolean';
-        case 'datetime':
-          return 'datetime';
-        case 'guid':
-          return 'guid';
-        default:
-          return 'string';
-      }
-    case 'literal':
-      return node.literal.type;
-    case 'function':
-      return VALUE_FUNCTIONS[node.name]?.result ?? 'string';
-  }
-}
-
 class FilterParser {
   private index = 0;
+  private depth = 0;
 
   constructor(
-    private readonly tokens: Token[],
+    private readonly tokens: readonly Token[],
     private readonly resolve: FieldResolver,
   ) {}
 
   parse(): FilterNode {
     const node = this.parseOr();
     const next = this.peek();
-    if (next.type !== 'end') throw this.fail(next, `unexpected '${next.text}'`);
+    if (next.type !== 'end') throw this.fail(next, `unexpected '${next.text}'; expected and, or or the end of the expression`);
     return node;
   }
 
@@ -69,7 +43,7 @@ class FilterParser {
   }
 
   private fail(token: Token, reason: string) {
-    return odataError('$filter', token.position, token.type === 'end' ? `${reason} (unexpected end of expression)` : reason);
+    return odataError('$filter', token.position, token.type === 'end' ? `${reason} (the expression ended)` : reason);
   }
 
   private isKeyword(token: Token, word: string): boolean {
@@ -80,6 +54,15 @@ class FilterParser {
     const token = this.peek();
     if (token.type !== type) throw this.fail(token, `expected ${what}`);
     return this.advance();
+  }
+
+  /** Runs `parse` one nesting level deeper; refuses expressions nested deeper than MAX_FILTER_DEPTH. */
+  private nested<T>(at: Token, parse: () => T): T {
+    this.depth += 1;
+    if (this.depth > MAX_FILTER_DEPTH) throw this.fail(at, `the expression is nested more than ${MAX_FILTER_DEPTH} levels deep`);
+    const result = parse();
+    this.depth -= 1;
+    return result;
   }
 
   private parseOr(): FilterNode {
@@ -101,9 +84,10 @@ class FilterParser {
   }
 
   private parseUnary(): FilterNode {
-    if (this.isKeyword(this.peek(), 'not')) {
+    const token = this.peek();
+    if (this.isKeyword(token, 'not')) {
       this.advance();
-      return { type: 'not', operand: this.parseUnary() };
+      return this.nested(token, () => ({ type: 'not', operand: this.parseUnary() }));
     }
     return this.parsePredicate();
   }
@@ -112,39 +96,58 @@ class FilterParser {
     const token = this.peek();
     if (token.type === 'lparen') {
       this.advance();
-      const inner = this.parseOr();
-      this.expect('rparen', "')'");
-      return inner;
+      return this.nested(token, () => {
+        const inner = this.parseOr();
+        this.expect('rparen', "')' to close the '(' at position " + String(token.position + 1));
+        return inner;
+      });
     }
     if (token.type === 'identifier' && BOOL_FUNCTIONS.has(token.text.toLowerCase()) && this.peek(1).type === 'lparen') {
-      return this.parseBoolFunction();
+      return this.parseBoolComparison(this.parseBoolFunction());
     }
     const left = this.parseValue();
     const operatorToken = this.peek();
     if (operatorToken.type === 'identifier' && COMPARISONS.has(operatorToken.text.toLowerCase())) {
       this.advance();
+      const operator = operatorToken.text.toLowerCase() as ComparisonOperator;
       const right = this.parseValue();
-      return this.buildComparison(operatorToken, operatorToken.text.toLowerCase() as ComparisonOperator, left, right);
+      const l = coerceLiteral(left, right);
+      const r = coerceLiteral(right, left);
+      checkComparable(operatorToken.position, operator, l, r);
+      return { type: 'compare', operator, left: l, right: r };
     }
     if (this.isKeyword(operatorToken, 'in')) {
       this.advance();
       return this.parseIn(operatorToken, left);
     }
     if (valueTypeOf(left) === 'boolean') return { type: 'value', value: left };
-    throw this.fail(operatorToken, 'expected a comparison operator (eq, ne, gt, ge, lt, le) or in');
+    throw this.fail(operatorToken, `expected a comparison operator (eq, ne, gt, ge, lt, le) or in after ${describeOperand(left)}`);
+  }
+
+  /** `contains(...) eq true` / `ne false` etc., as OData v2 clients write them. */
+  private parseBoolComparison(call: FilterNode): FilterNode {
+    const operator = this.peek();
+    if (!this.isKeyword(operator, 'eq') && !this.isKeyword(operator, 'ne')) return call;
+    this.advance();
+    const value = this.advance();
+    const word = value.type === 'identifier' ? value.text.toLowerCase() : '';
+    if (word !== 'true' && word !== 'false') throw this.fail(value, 'a boolean function can only be compared with true or false');
+    const positive = (word === 'true') === this.isKeyword(operator, 'eq');
+    return positive ? call : { type: 'not', operand: call };
   }
 
   private parseIn(at: Token, operand: ValueNode): FilterNode {
-    this.expect('lparen', "'(' after in");
+    const open = this.expect('lparen', "'(' after in");
     const values: ValueNode[] = [];
     for (;;) {
-      const value = this.parseValue();
-      if (value.type !== 'literal') throw odataError('$filter', value.position, 'in (...) takes literal values only');
-      this.checkComparable(at, operand, value, 'eq');
+      const raw = this.parseValue();
+      if (raw.type !== 'literal') throw odataError('$filter', raw.position, 'in (...) takes literal values only');
+      const value = coerceLiteral(raw, operand);
+      checkComparable(raw.position, 'eq', operand, value);
       values.push(value);
       const next = this.advance();
       if (next.type === 'rparen') break;
-      if (next.type !== 'comma') throw this.fail(next, "expected ',' or ')' in the in list");
+      if (next.type !== 'comma') throw this.fail(next, `expected ',' or ')' in the in list opened at position ${open.position + 1}`);
     }
     return { type: 'in', operand, values };
   }
@@ -152,14 +155,14 @@ class FilterParser {
   private parseBoolFunction(): FilterNode {
     const nameToken = this.advance();
     const name = nameToken.text.toLowerCase();
-    const args = this.parseArguments();
-    if (args.length !== 2) throw odataError('$filter', nameToken.position, `${name} takes 2 arguments`);
-    for (const arg of args) {
-      if (valueTypeOf(arg) !== 'string') throw odataError('$filter', arg.position, `${name} takes string arguments`);
+    const args = this.nested(nameToken, () => this.parseArguments());
+    if (args.length !== 2) throw odataError('$filter', nameToken.position, `${name} takes 2 arguments, not ${args.length}`);
+    const [first, second] = args as [ValueNode, ValueNode];
+    for (const arg of [first, second]) {
+      if (valueTypeOf(arg) !== 'string') throw odataError('$filter', arg.position, `${name} takes string arguments, not ${describeOperand(arg)}`);
     }
-    // substringof('x', Field) is the OData v2 spelling of contains(Field, 'x').
-    if (name === 'substringof') return { type: 'call', name: 'contains', args: [args[1] as ValueNode, args[0] as ValueNode] };
-    return { type: 'call', name: name as 'contains' | 'startswith' | 'endswith', args };
+    if (name === 'substringof') return { type: 'call', name: 'contains', args: [second, first] };
+    return { type: 'call', name: name as BoolFunction, args: [first, second] };
   }
 
   private parseArguments(): ValueNode[] {
@@ -173,7 +176,7 @@ class FilterParser {
       args.push(this.parseValue());
       const next = this.advance();
       if (next.type === 'rparen') return args;
-      if (next.type !== 'comma') throw this.fail(next, "expected ',' or ')'");
+      if (next.type !== 'comma') throw this.fail(next, "expected ',' or ')' in the argument list");
     }
   }
 
@@ -186,7 +189,8 @@ class FilterParser {
       case 'number': {
         this.advance();
         const value = Number(token.text);
-        if (!Number.isFinite(value)) throw this.fail(token, `number ${token.text} is out of range`);
+        const outOfRange = !Number.isFinite(value) || (Number.isInteger(value) && !Number.isSafeInteger(value));
+        if (outOfRange) throw this.fail(token, `number ${token.text} is out of range`);
         return { type: 'literal', literal: { type: 'number', value, raw: token.text }, position: token.position };
       }
       case 'guid':
@@ -196,7 +200,7 @@ class FilterParser {
       case 'datetime': {
         this.advance();
         const normalized = normalizeDateTime(token.text);
-        if (!normalized) throw this.fail(token, `'${token.text}' is not a valid date-time`);
+        if (!normalized) throw this.fail(token, `'${token.text}' is not a valid ISO 8601 date-time`);
         return { type: 'literal', literal: { type: 'datetime', value: normalized }, position: token.position };
       }
       case 'identifier':
@@ -208,78 +212,42 @@ class FilterParser {
 
   private parseIdentifierValue(token: Token): ValueNode {
     const word = token.text.toLowerCase();
-    if (this.peek(1).type === 'lparen') {
-      const spec = VALUE_FUNCTIONS[word];
-      if (!spec) throw this.fail(token, `unknown function '${token.text}'`);
-      this.advance();
-      const args = this.parseArguments();
-      if (args.length !== spec.arity) throw odataError('$filter', token.position, `${word} takes ${spec.arity} argument(s)`);
-      const argument = args[0] as ValueNode;
-      const type = valueTypeOf(argument);
-      if (type !== spec.argument) throw odataError('$filter', argument.position, `${word} needs a ${spec.argument} argument, not ${type}`);
-      return { type: 'function', name: word as 'tolower', args, position: token.position };
-    }
+    if (this.peek(1).type === 'lparen') return this.parseValueFunction(token, word);
     this.advance();
-    if (word === 'true' || word === 'false') {
-      return { type: 'literal', literal: { type: 'boolean', value: word === 'true' }, position: token.position };
-    }
+    if (word === 'true' || word === 'false') return { type: 'literal', literal: { type: 'boolean', value: word === 'true' }, position: token.position };
     if (word === 'null') return { type: 'literal', literal: { type: 'null' }, position: token.position };
     const field = this.resolve(token.text);
     if (!field) throw this.fail(token, `unknown property '${token.text}'`);
     return { type: 'property', field, position: token.position };
   }
 
-  private buildComparison(at: Token, operator: ComparisonOperator, left: ValueNode, right: ValueNode): FilterNode {
-    const [l, r] = this.coerce(left, right);
-    this.checkComparable(at, l, r, operator);
-    return { type: 'compare', operator, left: l, right: r };
-  }
-
-  /** A string literal compared with a date-time or GUID property is read as that type. */
-  private coerce(left: ValueNode, right: ValueNode): [ValueNode, ValueNode] {
-    return [this.coerceLiteral(left, right), this.coerceLiteral(right, left)];
-  }
-
-  private coerceLiteral(node: ValueNode, other: ValueNode): ValueNode {
-    if (node.type !== 'literal' || node.literal.type !== 'string') return node;
-    const target = valueTypeOf(other);
-    if (target === 'datetime') {
-      const normalized = normalizeDateTime(node.literal.value);
-      if (!normalized) throw odataError('$filter', node.position, `'${node.literal.value}' is not a valid date-time`);
-      return { ...node, literal: { type: 'datetime', value: normalized } };
-    }
-    if (target === 'guid' && isGuid(node.literal.value)) {
-      return { ...node, literal: { type: 'guid', value: node.literal.value.toLowerCase() } };
-    }
-    if (target === 'number' && other.type === 'property' && other.field.enumMembers) {
-      const wanted = node.literal.value.toLowerCase();
-      const match = Object.entries(other.field.enumMembers).find(([name]) => name.toLowerCase() === wanted);
-      if (match) return { ...node, literal: { type: 'number', value: match[1], raw: String(match[1]) } };
-    }
-    return node;
-  }
-
-  private checkComparable(at: Token, left: ValueNode, right: ValueNode, operator: ComparisonOperator): void {
-    const lt = valueTypeOf(left);
-    const rt = valueTypeOf(right);
-    if (lt === 'null' || rt === 'null') {
-      if (operator !== 'eq' && operator !== 'ne') throw this.fail(at, `null can only be compared with eq or ne`);
-      return;
-    }
-    const same = lt === rt || (lt === 'guid' && rt === 'string') || (lt === 'string' && rt === 'guid');
-    if (!same) throw this.fail(at, `cannot compare ${describe(left, lt)} with ${describe(right, rt)}`);
-    if (lt === 'boolean' && operator !== 'eq' && operator !== 'ne') throw this.fail(at, 'booleans can only be compared with eq or ne');
+  private parseValueFunction(token: Token, word: string): ValueNode {
+    if (BOOL_FUNCTIONS.has(word)) throw this.fail(token, `${word}(...) is a condition, not a value`);
+    if (!isValueFunction(word)) throw this.fail(token, `unknown function '${token.text}'; supported: ${SUPPORTED_FUNCTIONS}`);
+    this.advance();
+    const args = this.nested(token, () => this.parseArguments());
+    if (args.length !== 1) throw odataError('$filter', token.position, `${word} takes 1 argument, not ${args.length}`);
+    const spec = VALUE_FUNCTIONS[word];
+    const raw = args[0] as ValueNode;
+    const arg = spec.argument === 'datetime' && raw.type === 'literal' && raw.literal.type === 'string' ? coerceToDateTime(raw) : raw;
+    const type = valueTypeOf(arg);
+    if (type !== spec.argument) throw odataError('$filter', arg.position, `${word} needs a ${spec.argument} argument, not ${describeOperand(arg)}`);
+    return { type: 'function', name: word, arg, position: token.position };
   }
 }
 
-function describe(node: ValueNode, type: ValueType): string {
-  return node.type === 'property' ? `${node.field.name} (${type})` : `a ${type}`;
+function coerceToDateTime(node: ValueNode & { type: 'literal' }): ValueNode {
+  const text = node.literal.type === 'string' ? node.literal.value : '';
+  const normalized = normalizeDateTime(text);
+  if (!normalized) throw odataError('$filter', node.position, `'${text}' is not a valid ISO 8601 date-time`);
+  return { type: 'literal', literal: { type: 'datetime', value: normalized }, position: node.position };
 }
 
 export function parseFilter(expression: string, resolve: FieldResolver): FilterNode {
+  if (expression.length > MAX_FILTER_LENGTH) {
+    throw odataError('$filter', MAX_FILTER_LENGTH, `the expression is longer than ${MAX_FILTER_LENGTH} characters`);
+  }
   const tokens = tokenize(expression);
   if (tokens.length === 1) throw odataError('$filter', 0, 'the expression is empty');
   return new FilterParser(tokens, resolve).parse();
 }
-
-export type { Literal };

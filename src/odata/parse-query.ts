@@ -1,29 +1,63 @@
 /** Parses the OData system query options of a list request into an `ODataQuery`. Pure. */
 import { odataError } from './lexer';
 import { parseFilter } from './parse-filter';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './types';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_SKIP } from './types';
 import type { ODataField, ODataQuery, OrderTerm } from './types';
 
-const KNOWN_OPTIONS = new Set(['$filter', '$select', '$orderby', '$top', '$skip', '$count', '$inlinecount', '$format']);
+/** Query options the engine reads; names are matched case-insensitively (`$Filter`, `pagesize`). */
+export const QUERY_OPTIONS = ['$filter', '$select', '$orderby', '$top', '$skip', '$count', '$inlinecount', '$format', 'page', 'pagesize'] as const;
+
+type OptionName = (typeof QUERY_OPTIONS)[number];
+
+const OPTION_NAMES = new Set<string>(QUERY_OPTIONS);
+
+/** Canonical spelling of each option in error paths and links. */
+const DISPLAY: Readonly<Record<OptionName, string>> = {
+  $filter: '$filter',
+  $select: '$select',
+  $orderby: '$orderby',
+  $top: '$top',
+  $skip: '$skip',
+  $count: '$count',
+  $inlinecount: '$inlinecount',
+  $format: '$format',
+  page: 'page',
+  pagesize: 'pageSize',
+};
+
+export type ODataOptions = Partial<Record<OptionName, string>>;
+
+/**
+ * Collects the known options; any other `$` option is refused, and so is an option given twice
+ * (in any spelling). Other parameters are ignored.
+ */
+export function readODataOptions(params: URLSearchParams): ODataOptions {
+  const options: ODataOptions = {};
+  for (const [rawName, value] of params) {
+    const name = rawName.toLowerCase();
+    if (!OPTION_NAMES.has(name)) {
+      if (rawName.startsWith('$')) throw odataError(rawName, undefined, `the query option ${rawName} is not supported`);
+      continue;
+    }
+    const option = name as OptionName;
+    if (options[option] !== undefined) throw odataError(DISPLAY[option], undefined, 'given more than once');
+    options[option] = value;
+  }
+  return options;
+}
 
 export function buildFieldResolver(fields: readonly ODataField[]): (name: string) => ODataField | undefined {
   const byName = new Map(fields.map((field) => [field.name.toLowerCase(), field]));
   return (name) => byName.get(name.toLowerCase());
 }
 
-function readInteger(option: string, raw: string, min: number, max?: number): number {
+function readInteger(option: OptionName, raw: string, min: number, max: number): number {
   const text = raw.trim();
-  if (!/^\d+$/.test(text)) throw odataError(option, undefined, `'${raw}' is not a non-negative integer`);
+  if (!/^\d+$/.test(text)) throw odataError(DISPLAY[option], undefined, `'${raw}' is not a whole number of ${min} or more`);
   const value = Number(text);
-  if (value < min) throw odataError(option, undefined, `must be at least ${min}`);
-  if (max !== undefined && value > max) throw odataError(option, undefined, `must be at most ${max} (got ${value})`);
+  if (value < min) throw odataError(DISPLAY[option], undefined, `must be at least ${min} (got ${value})`);
+  if (value > max) throw odataError(DISPLAY[option], undefined, `must be at most ${max} (got ${text})`);
   return value;
-}
-
-function readSingle(params: URLSearchParams, name: string): string | undefined {
-  const values = params.getAll(name);
-  if (values.length > 1) throw odataError(name, undefined, 'given more than once');
-  return values[0];
 }
 
 function splitList(raw: string): { text: string; position: number }[] {
@@ -37,7 +71,9 @@ function splitList(raw: string): { text: string; position: number }[] {
   return parts;
 }
 
-function parseSelect(raw: string, resolve: (name: string) => ODataField | undefined): ODataField[] {
+type Resolver = (name: string) => ODataField | undefined;
+
+function parseSelect(raw: string, resolve: Resolver): ODataField[] {
   const selected: ODataField[] = [];
   for (const part of splitList(raw)) {
     if (part.text === '') throw odataError('$select', part.position, 'empty property name');
@@ -49,7 +85,7 @@ function parseSelect(raw: string, resolve: (name: string) => ODataField | undefi
   return selected;
 }
 
-function parseOrderBy(raw: string, resolve: (name: string) => ODataField | undefined): OrderTerm[] {
+function parseOrderBy(raw: string, resolve: Resolver): OrderTerm[] {
   const terms: OrderTerm[] = [];
   for (const part of splitList(raw)) {
     const match = /^(\S+)(?:\s+(asc|desc))?$/i.exec(part.text);
@@ -61,61 +97,59 @@ function parseOrderBy(raw: string, resolve: (name: string) => ODataField | undef
   return terms;
 }
 
-function parseCount(params: URLSearchParams): boolean {
-  const count = readSingle(params, '$count');
-  const inline = readSingle(params, '$inlinecount');
+function parseCount(options: ODataOptions): boolean {
   let wanted = false;
-  if (count !== undefined) {
-    const value = count.trim().toLowerCase();
-    if (value !== 'true' && value !== 'false') throw odataError('$count', undefined, "must be 'true' or 'false'");
+  if (options.$count !== undefined) {
+    const value = options.$count.trim().toLowerCase();
+    if (value !== 'true' && value !== 'false') throw odataError('$count', undefined, `must be 'true' or 'false' (got '${options.$count}')`);
     wanted = value === 'true';
   }
-  if (inline !== undefined) {
-    const value = inline.trim().toLowerCase();
-    if (value !== 'allpages' && value !== 'none') throw odataError('$inlinecount', undefined, "must be 'allpages' or 'none'");
+  if (options.$inlinecount !== undefined) {
+    const value = options.$inlinecount.trim().toLowerCase();
+    if (value !== 'allpages' && value !== 'none') throw odataError('$inlinecount', undefined, `must be 'allpages' or 'none' (got '${options.$inlinecount}')`);
     wanted = wanted || value === 'allpages';
   }
   return wanted;
 }
 
-function parsePaging(params: URLSearchParams): { top: number; skip: number } {
-  const top = readSingle(params, '$top');
-  const skip = readSingle(params, '$skip');
-  const page = readSingle(params, 'page');
-  const pageSize = readSingle(params, 'pageSize');
+function parsePaging(options: ODataOptions): { top: number; skip: number } {
+  const { $top: top, $skip: skip, page, pagesize: pageSize } = options;
   if ((page !== undefined || pageSize !== undefined) && (top !== undefined || skip !== undefined)) {
     throw odataError(page !== undefined ? 'page' : 'pageSize', undefined, 'page/pageSize cannot be combined with $top/$skip');
   }
   if (page !== undefined || pageSize !== undefined) {
-    const size = pageSize === undefined ? DEFAULT_PAGE_SIZE : readInteger('pageSize', pageSize, 1, MAX_PAGE_SIZE);
-    const number = page === undefined ? 1 : readInteger('page', page, 1);
+    const size = pageSize === undefined ? DEFAULT_PAGE_SIZE : readInteger('pagesize', pageSize, 1, MAX_PAGE_SIZE);
+    const number = page === undefined ? 1 : readInteger('page', page, 1, Math.floor(MAX_SKIP / size) + 1);
     return { top: size, skip: (number - 1) * size };
   }
   return {
     top: top === undefined ? DEFAULT_PAGE_SIZE : readInteger('$top', top, 0, MAX_PAGE_SIZE),
-    skip: skip === undefined ? 0 : readInteger('$skip', skip, 0),
+    skip: skip === undefined ? 0 : readInteger('$skip', skip, 0, MAX_SKIP),
   };
 }
 
-/** Reads `$filter $select $orderby $top $skip $count $inlinecount page pageSize` against the allowed fields. */
+/** The option's text, or undefined when absent or blank (a blank option is the same as none). */
+function readText(text: string | undefined): string | undefined {
+  return text === undefined || text.trim() === '' ? undefined : text;
+}
+
+/** Reads `$filter $select $orderby $top $skip $count $inlinecount $format page pageSize` against the allowed fields. */
 export function parseODataQuery(params: URLSearchParams, fields: readonly ODataField[]): ODataQuery {
-  for (const name of new Set(params.keys())) {
-    if (name.startsWith('$') && !KNOWN_OPTIONS.has(name.toLowerCase())) {
-      throw odataError(name, undefined, `the query option ${name} is not supported`);
-    }
+  const options = readODataOptions(params);
+  const format = options.$format?.trim().toLowerCase();
+  if (format !== undefined && format !== 'json' && format !== 'application/json') {
+    throw odataError('$format', undefined, "only 'json' is supported");
   }
-  const format = readSingle(params, '$format');
-  if (format !== undefined && format.trim().toLowerCase() !== 'json') throw odataError('$format', undefined, "only 'json' is supported");
   const resolve = buildFieldResolver(fields);
-  const filterText = readSingle(params, '$filter');
-  const selectText = readSingle(params, '$select');
-  const orderText = readSingle(params, '$orderby');
-  const select = selectText === undefined ? undefined : parseSelect(selectText, resolve);
+  const filterText = readText(options.$filter);
+  const selectText = readText(options.$select);
+  const orderText = readText(options.$orderby);
+  const select = selectText === undefined ? [] : parseSelect(selectText, resolve);
   return {
-    ...(filterText !== undefined && filterText.trim() !== '' ? { filter: parseFilter(filterText, resolve) } : {}),
-    ...(select !== undefined && select.length > 0 ? { select } : {}),
-    orderBy: orderText === undefined || orderText.trim() === '' ? [] : parseOrderBy(orderText, resolve),
-    ...parsePaging(params),
-    count: parseCount(params),
+    ...(filterText === undefined ? {} : { filter: parseFilter(filterText, resolve) }),
+    ...(select.length > 0 ? { select } : {}),
+    orderBy: orderText === undefined ? [] : parseOrderBy(orderText, resolve),
+    ...parsePaging(options),
+    count: parseCount(options),
   };
 }

@@ -22,12 +22,16 @@ export type Literal =
 
 export type ComparisonOperator = 'eq' | 'ne' | 'gt' | 'ge' | 'lt' | 'le';
 
+export type ValueFunction = 'tolower' | 'toupper' | 'length' | 'year' | 'month' | 'day';
+
+export type BoolFunction = 'contains' | 'startswith' | 'endswith';
+
 export type FilterNode =
   | { readonly type: 'and' | 'or'; readonly left: FilterNode; readonly right: FilterNode }
   | { readonly type: 'not'; readonly operand: FilterNode }
   | { readonly type: 'compare'; readonly operator: ComparisonOperator; readonly left: ValueNode; readonly right: ValueNode }
   | { readonly type: 'in'; readonly operand: ValueNode; readonly values: readonly ValueNode[] }
-  | { readonly type: 'call'; readonly name: 'contains' | 'startswith' | 'endswith'; readonly args: readonly ValueNode[] }
+  | { readonly type: 'call'; readonly name: BoolFunction; readonly args: readonly [ValueNode, ValueNode] }
   | { readonly type: 'value'; readonly value: ValueNode };
 
 export type ValueNode =
@@ -35,8 +39,8 @@ export type ValueNode =
   | { readonly type: 'literal'; readonly literal: Literal; readonly position: number }
   | {
       readonly type: 'function';
-      readonly name: 'tolower' | 'toupper' | 'length' | 'year' | 'month' | 'day';
-      readonly args: readonly ValueNode[];
+      readonly name: ValueFunction;
+      readonly arg: ValueNode;
       readonly position: number;
     };
 
@@ -57,3 +61,14 @@ export interface ODataQuery {
 
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;
+/** Largest `$skip` (and `(page - 1) * pageSize`). */
+export const MAX_SKIP = 2_147_483_647;
+/** Longest `$filter` expression, in characters. */
+export const MAX_FILTER_LENGTH = 8192;
+/** Deepest nesting of parentheses, `not` and function calls in `$filter`. */
+export const MAX_FILTER_DEPTH = 24;
+/**
+ * Highest SQL expression tree a filter may compile to. SQLite/D1 refuse trees over 100 levels; the list
+ * query adds one level (the tenant/org scope AND), and a few are kept in reserve.
+ */
+export const MAX_FILTER_SQL_HEIGHT = 96;

@@ -14,6 +14,8 @@ export interface CoordinatorCommand {
   readonly type: string;
   readonly tenantKey: string;
   readonly orgKey: string;
+  /** Optional: a command sent while one with the same joinKey is queued and not yet started shares its result. */
+  readonly joinKey?: string;
   readonly [name: string]: unknown;
 }
 

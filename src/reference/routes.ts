@@ -1,8 +1,11 @@
 /** `GET|PUT /referenceData/{kind}` and `DELETE /referenceData/{kind}/{key}` (CONTRACT 9). */
 import { readDatabase } from '../db/client';
+import type { Database } from '../db/client';
+import type { TenantScope } from '../entities/repository';
 import { readJsonBody } from '../http/body';
 import type { ApiContext } from '../http/context';
 import { ApiError, recordNotFound } from '../http/errors';
+import type { FieldError } from '../http/errors';
 import type { ApiRoute } from '../http/route';
 import { emptyResponse, jsonResponse } from '../http/responses';
 import { findReferenceKind, REFERENCE_KINDS } from './kinds';
@@ -10,9 +13,16 @@ import type { ReferenceKindSpec } from './spec';
 import { assertReferencesExist, listReferenceRecords } from './store';
 import type { ReferenceUse } from './store';
 import { readReferenceRecords } from './validate';
+import type { ReferenceInput } from './validate';
 import { deleteReferenceRecord, upsertReferenceRecords } from './write';
 import { assertReferenceUnused } from './usage';
 import type { ReferenceUser } from './usage';
+
+/**
+ * A service's rule on upserts of a kind it depends on (e.g. a route member's company may not change while it
+ * is in a route of that company). Returns every problem, paths like `[3].company`; any problem refuses the whole request.
+ */
+export type UpsertGuard = (db: Database, scope: TenantScope, kind: string, records: readonly ReferenceInput[]) => Promise<FieldError[]>;
 
 function readKind(ctx: ApiContext, writing: boolean): ReferenceKindSpec {
   const spec = findReferenceKind(ctx.params.kind ?? '');
@@ -29,7 +39,7 @@ function scopeOf(ctx: ApiContext) {
   return { tenantKey: ctx.tenantKey, orgKey: ctx.orgKey };
 }
 
-async function upsert(ctx: ApiContext): Promise<Response> {
+async function upsert(ctx: ApiContext, guards: readonly UpsertGuard[]): Promise<Response> {
   const spec = readKind(ctx, true);
   const records = readReferenceRecords(spec, await readJsonBody(ctx.request));
   const uses: ReferenceUse[] = [];
@@ -45,6 +55,10 @@ async function upsert(ctx: ApiContext): Promise<Response> {
   });
   const db = readDatabase(ctx.platform.db);
   if (uses.length > 0) await assertReferencesExist(db, scopeOf(ctx), uses);
+  const problems = (await Promise.all(guards.map((guard) => guard(db, scopeOf(ctx), spec.kind, records)))).flat();
+  if (problems.length > 0) {
+    throw new ApiError('ReferenceInUse', `The change conflicts with records that use it: ${problems.map((problem) => problem.message).join(' ')}`, { errors: problems });
+  }
   const upserted = await upsertReferenceRecords(db, spec, scopeOf(ctx), records);
   return jsonResponse({ upserted });
 }
@@ -61,8 +75,8 @@ async function remove(ctx: ApiContext, users: readonly ReferenceUser[]): Promise
 
 const tags = ['Reference data'];
 
-/** `users` lists every column that holds reference keys (for the in-use check of deletes). */
-export function buildReferenceDataRoutes(users: readonly ReferenceUser[]): ApiRoute[] {
+/** `users` lists every column that holds reference keys (for the in-use check of deletes); `guards` check upserts. */
+export function buildReferenceDataRoutes(users: readonly ReferenceUser[], guards: readonly UpsertGuard[] = []): ApiRoute[] {
   return [
   {
     method: 'GET',
@@ -76,7 +90,7 @@ export function buildReferenceDataRoutes(users: readonly ReferenceUser[]): ApiRo
     path: '/referenceData/:kind',
     scope: 'admin',
     doc: { summary: 'Bulk upsert reference records by key (at most 5000, all-or-nothing)', tags, operationId: 'upsertReferenceData', kind: 'referenceUpsert' },
-    handle: upsert,
+    handle: (ctx) => upsert(ctx, guards),
   },
   {
     method: 'DELETE',

@@ -1,5 +1,5 @@
 /** Derives each reference kind's D1 table from its description. */
-import { integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type { SQLiteColumnBuilderBase } from 'drizzle-orm/sqlite-core';
 import type { ReferenceFieldSpec, ReferenceKindSpec } from './spec';
 
@@ -31,7 +31,15 @@ export function defineReferenceTable(spec: ReferenceKindSpec) {
     const tenant = table.tenantKey;
     const org = table.orgKey;
     if (!tenant || !org) throw new Error(`${spec.table} has no scope`);
-    return [uniqueIndex(`${spec.table}_key_uq`).on(tenant, org, key)];
+    // Columns holding keys of another kind are indexed for the in-use check of deletes (usage.ts).
+    const referenceIndexes = Object.entries(spec.fields)
+      .filter(([, field]) => field.reference && field.kind !== 'stringList')
+      .map(([name, field]) => {
+        const column = table[name];
+        if (!column) throw new Error(`${spec.table} has no column ${name}`);
+        return index(`${spec.table}_${field.column}_idx`).on(tenant, org, column);
+      });
+    return [uniqueIndex(`${spec.table}_key_uq`).on(tenant, org, key), ...referenceIndexes];
   });
 }
 

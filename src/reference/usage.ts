@@ -1,5 +1,6 @@
 /** Who uses a reference record: a delete is refused (400 ReferenceInUse) while something still does. */
 import { and, eq, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
 import type { TenantScope } from '../entities/repository';
@@ -15,6 +16,8 @@ export interface ReferenceUser {
   readonly tenantKey: SQLiteColumn;
   readonly orgKey: SQLiteColumn;
   readonly list?: boolean;
+  /** Names the using record in the error (e.g. its natural key); evaluated on `table`. */
+  readonly label?: SQL;
 }
 
 export async function assertReferenceUnused(
@@ -31,7 +34,7 @@ export async function assertReferenceUnused(
       ? sql`EXISTS (SELECT 1 FROM json_each(${user.column}) WHERE json_each.value = ${key})`
       : eq(user.column, key);
     return db
-      .select({ found: sql<number>`1` })
+      .select({ label: user.label ?? sql<string>`''` })
       .from(user.table)
       .where(and(eq(user.tenantKey, scope.tenantKey), eq(user.orgKey, scope.orgKey), match))
       .limit(1);
@@ -39,7 +42,12 @@ export async function assertReferenceUnused(
   const [first, ...rest] = queries;
   if (!first) return;
   const results = await db.batch([first, ...rest]);
-  const usedBy = relevant.filter((_, index) => (results[index] as unknown[]).length > 0).map((user) => user.name);
+  const usedBy = relevant.flatMap((user, index) => {
+    const [row] = results[index] as { label: unknown }[];
+    if (!row) return [];
+    const label = row.label === null || row.label === undefined || row.label === '' ? '' : ` (${String(row.label)})`;
+    return [`${user.name}${label}`];
+  });
   if (usedBy.length > 0) {
     throw new ApiError('ReferenceInUse', `${spec.kind} '${key}' is still used by ${usedBy.join(', ')}.`, {
       errors: usedBy.map((name) => ({ path: 'key', message: `used by ${name}` })),

@@ -1,4 +1,5 @@
 import type { ScheduledJob } from '../scheduler';
+import { indicatorRecalculationJob } from './indicators/job';
 
 /** The cron trigger's jobs (KPI recalculation joins here). */
-export const scheduledJobs: readonly ScheduledJob[] = [];
+export const scheduledJobs: readonly ScheduledJob[] = [indicatorRecalculationJob];

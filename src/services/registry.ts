@@ -1,4 +1,5 @@
 /** Every service's routes and entity stores, in registration order (literal paths before parameters). */
+import { sql } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { EntityStore } from '../entities/repository';
 import type { ApiRoute } from '../http/route';
@@ -7,8 +8,14 @@ import { buildReferenceDataRoutes } from '../reference/routes';
 import { readReferenceTable } from '../reference/tables';
 import type { ReferenceUser } from '../reference/usage';
 import { emailTemplateRoutes, emailTemplateStore } from './email-templates/routes';
+import { guardRouteReferences } from './routes/reference-guard';
+import { routeReferenceUsers, routeRoutes, routeStore } from './routes/routes';
+import { importRoutes } from './imports/routes';
+import { indicatorRoutes } from './indicators/routes';
+import { indicatorReferenceUsers } from './indicators/usage';
+import { exchangeRatesDocumentStore, exchangeRatesRoutes, invalidateRatesOnCompanyWrite } from './exchange-rates/routes';
 
-export const entityStores: readonly EntityStore[] = [emailTemplateStore];
+export const entityStores: readonly EntityStore[] = [emailTemplateStore, routeStore, exchangeRatesDocumentStore];
 
 
 /** Columns that hold reference keys, derived from the entity and reference kind descriptions. */
@@ -20,10 +27,14 @@ export function listReferenceUsers(): ReferenceUser[] {
       const tenantKey = store.columns.tenantKey;
       const orgKey = store.columns.orgKey;
       if (field.reference && column && tenantKey && orgKey) {
-        users.push({ kind: field.reference, name: `${store.spec.name}.${name}`, table: store.table, column, tenantKey, orgKey });
+        const keyColumns = store.spec.key.map((keyName) => store.columns[keyName]).filter((keyColumn) => keyColumn !== undefined);
+        const label = sql.join(keyColumns, sql.raw(" || '/' || "));
+        users.push({ kind: field.reference, name: `${store.spec.name}.${name}`, table: store.table, column, tenantKey, orgKey, label });
       }
     }
   }
+  users.push(...routeReferenceUsers);
+  users.push(...indicatorReferenceUsers);
   for (const spec of REFERENCE_KINDS) {
     if (spec.standard) continue;
     const table = readReferenceTable(spec.kind);
@@ -38,6 +49,7 @@ export function listReferenceUsers(): ReferenceUser[] {
           column,
           tenantKey: columns.tenantKey,
           orgKey: columns.orgKey,
+          ...(columns.key ? { label: sql`${columns.key}` } : {}),
           ...(field.kind === 'stringList' ? { list: true } : {}),
         });
       }
@@ -47,4 +59,4 @@ export function listReferenceUsers(): ReferenceUser[] {
 }
 
 
-export const apiRoutes: readonly ApiRoute[] = [...buildReferenceDataRoutes(listReferenceUsers()), ...emailTemplateRoutes];
+export const apiRoutes: readonly ApiRoute[] = [...buildReferenceDataRoutes(listReferenceUsers(), [guardRouteReferences]).map(invalidateRatesOnCompanyWrite), ...emailTemplateRoutes, ...routeRoutes, ...importRoutes, ...indicatorRoutes, ...exchangeRatesRoutes];

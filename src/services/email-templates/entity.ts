@@ -42,5 +42,5 @@ export const emailTemplateSpec: EntitySpec = {
     },
     description: { kind: 'string', column: 'description', updatable: true, maxLength: 1000, description: 'Description' },
   },
-  indexes: [['culture'], ['emailTemplateType'], ['modifiedOn']],
+  indexes: [['culture'], ['emailTemplateType'], ['modifiedOn'], ['isActive']],
 };

@@ -1,0 +1,30 @@
+// The Deno runtime from npm (the `deno` devDependency) and the flags the Deno entry runs with.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+
+export const DENO_ENTRY = fileURLToPath(new URL('../src/deno.ts', import.meta.url));
+
+/** Path of the deno executable; installs it from the platform package when npm skipped install scripts. */
+export function resolveDenoExecutable() {
+  const packageDir = dirname(require.resolve('deno/package.json'));
+  const executable = join(packageDir, process.platform === 'win32' ? 'deno.exe' : 'deno');
+  if (existsSync(executable)) return executable;
+  return require('deno/install_api.cjs').runInstall();
+}
+
+/**
+ * `deno run` arguments for src/deno.ts. Sloppy imports: the application's imports have no file
+ * extensions (as Wrangler's bundler allows). Writes only into the database's directory.
+ */
+export function buildDenoArgs(writableDirectory) {
+  return ['run', '--no-prompt', '--unstable-sloppy-imports', '--allow-net', '--allow-env', '--allow-read', `--allow-write=${writableDirectory}`, DENO_ENTRY];
+}
+
+/** Environment for the Deno process (no update check noise). */
+export function buildDenoEnv(extra) {
+  return { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1', ...extra };
+}

@@ -1,0 +1,100 @@
+/**
+ * The per-tenant/org coordinator of the Deno platform: the Durable Object's guarantees in one process.
+ * Commands of one tenant/org run one at a time in arrival order (the same SerialQueue, joinKey included);
+ * commands and answers are structured-cloned as across the Durable Object's RPC; the durable state lives in the
+ * same SQLite file (`_deno_coordinator_state`, values in the structured-clone format). One process
+ * per database file (the file is opened with an exclusive lock).
+ */
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { deserialize, serialize } from 'node:v8';
+import { runCommand } from '../../coordinator/commands';
+import type { CoordinatorState } from '../../coordinator/commands';
+import { SerialQueue } from '../../coordinator/queue';
+import type { Coordinator, CoordinatorCommand, Platform } from '../types';
+
+const STATE_TABLE = `CREATE TABLE IF NOT EXISTS _deno_coordinator_state (
+  coordinator TEXT NOT NULL,
+  key TEXT NOT NULL,
+  value BLOB NOT NULL,
+  PRIMARY KEY (coordinator, key)
+) WITHOUT ROWID`;
+
+/** The durable state of one tenant/org's coordinator (Durable Object storage on Cloudflare). */
+class SqliteCoordinatorState implements CoordinatorState {
+  constructor(
+    private readonly name: string,
+    private readonly select: StatementSync,
+    private readonly upsert: StatementSync,
+  ) {}
+
+  async get<T>(key: string): Promise<T | undefined> {
+    const row = this.select.all(this.name, key)[0] as { value: Uint8Array } | undefined;
+    return row ? (deserialize(row.value) as T) : undefined;
+  }
+
+  async put(key: string, value: unknown): Promise<void> {
+    this.upsert.all(this.name, key, serialize(value));
+  }
+}
+
+function cloneError(error: unknown): unknown {
+  try {
+    return structuredClone(error);
+  } catch {
+    return new Error(String(error));
+  }
+}
+
+export class LocalCoordinators {
+  private readonly queues = new Map<string, SerialQueue>();
+  private readonly select: StatementSync;
+  private readonly upsert: StatementSync;
+
+  /** `commandPlatform` is what commands see; it must refuse to send commands to a coordinator. */
+  constructor(
+    sqlite: DatabaseSync,
+    private readonly commandPlatform: () => Platform,
+  ) {
+    sqlite.exec(STATE_TABLE);
+    this.select = sqlite.prepare('SELECT value FROM _deno_coordinator_state WHERE coordinator = ? AND key = ?');
+    this.upsert = sqlite.prepare(
+      'INSERT INTO _deno_coordinator_state (coordinator, key, value) VALUES (?, ?, ?) ON CONFLICT (coordinator, key) DO UPDATE SET value = excluded.value',
+    );
+  }
+
+  private readQueue(name: string): SerialQueue {
+    let queue = this.queues.get(name);
+    if (!queue) {
+      queue = new SerialQueue();
+      this.queues.set(name, queue);
+    }
+    return queue;
+  }
+
+  private async runQueued(name: string, command: CoordinatorCommand): Promise<unknown> {
+    const queue = this.readQueue(name);
+    const state = new SqliteCoordinatorState(name, this.select, this.upsert);
+    const task = () => runCommand(this.commandPlatform(), structuredClone(command), state);
+    try {
+      // As in the Durable Object: a command with a joinKey joins an identical one still waiting its turn.
+      const result = typeof command.joinKey === 'string' ? queue.runJoined(command.joinKey, task) : queue.run(task);
+      return structuredClone(await result);
+    } catch (error) {
+      // Across RPC an error keeps its message and standard type, not its class or own properties.
+      throw cloneError(error);
+    } finally {
+      if (queue.size === 0 && this.queues.get(name) === queue) this.queues.delete(name);
+    }
+  }
+
+  /** The coordinator of one tenant/org (the Durable Object named `tenantKey/orgKey` on Cloudflare). */
+  readCoordinator(tenantKey: string, orgKey: string): Coordinator {
+    const name = `${tenantKey}/${orgKey}`;
+    return { send: async <T>(command: CoordinatorCommand) => (await this.runQueued(name, command)) as T };
+  }
+
+  /** Resolves when every queued command has finished. */
+  async drain(): Promise<void> {
+    await Promise.all([...this.queues.values()].map((queue) => queue.run(async () => undefined)));
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * The few Deno APIs the Deno entry uses, typed here so the Worker's type check covers the Deno code
+ * without Deno's own type library (which clashes with the Workers types).
+ */
+
+export interface DenoListenAddress {
+  readonly hostname: string;
+  readonly port: number;
+}
+
+export interface DenoServeOptions {
+  readonly hostname: string;
+  readonly port: number;
+  readonly signal?: AbortSignal;
+  onListen?(address: DenoListenAddress): void;
+}
+
+export interface DenoHttpServer {
+  readonly finished: Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+export interface DenoDirEntry {
+  readonly name: string;
+  readonly isFile: boolean;
+}
+
+export interface DenoRuntime {
+  readonly env: { get(name: string): string | undefined };
+  readonly stdin: { readonly readable: ReadableStream<Uint8Array> };
+  serve(options: DenoServeOptions, handler: (request: Request) => Promise<Response>): DenoHttpServer;
+  readDir(path: string | URL): AsyncIterable<DenoDirEntry>;
+  readTextFile(path: string | URL): Promise<string>;
+  mkdir(path: string | URL, options?: { recursive?: boolean }): Promise<void>;
+  addSignalListener(signal: 'SIGINT' | 'SIGTERM', handler: () => void): void;
+  exit(code?: number): never;
+}
+
+/** The `Deno` global; throws when not running under Deno. */
+export function readDenoRuntime(): DenoRuntime {
+  const deno = (globalThis as { Deno?: DenoRuntime }).Deno;
+  if (!deno) throw new Error('src/deno.ts runs under Deno (npm run start:deno).');
+  return deno;
+}
+
+/** Reads every `*.sql` file of a directory, by file name. */
+export async function readSqlFiles(deno: DenoRuntime, directory: URL): Promise<{ name: string; sql: string }[]> {
+  const files: { name: string; sql: string }[] = [];
+  for await (const entry of deno.readDir(directory)) {
+    if (entry.isFile && entry.name.endsWith('.sql')) files.push({ name: entry.name, sql: await deno.readTextFile(new URL(entry.name, directory)) });
+  }
+  return files.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** Resolves when standard input ends (the parent process closed the pipe or exited). */
+export async function waitForStdinEnd(deno: DenoRuntime): Promise<void> {
+  const reader = deno.stdin.readable.getReader();
+  try {
+    while (!(await reader.read()).done) {
+      // the content does not matter
+    }
+  } catch {
+    // a broken pipe ends it as well
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * Test-only (TEST_BINDINGS=1, set by the Deno test run, never in a deployment): the bindings over HTTP,
+ * so that tests using them directly (`env.DB`, `env.CACHE`, `env.COORDINATOR` of `cloudflare:test`) run
+ * against Deno as well. Values travel as JSON (text, numbers, booleans, null; no blobs or streams).
+ */
+import type { CoordinatorCommand, Platform } from '../types';
+
+export const TEST_BINDINGS_PREFIX = '/__test/';
+
+interface WireStatement {
+  readonly sql: string;
+  readonly params: unknown[];
+}
+
+interface WireCall {
+  readonly method: 'first' | 'all' | 'run' | 'raw' | 'batch' | 'exec';
+  readonly statements: WireStatement[];
+  readonly columnName?: string;
+  readonly columnNames?: boolean;
+}
+
+function prepare(db: D1Database, statement: WireStatement | undefined): D1PreparedStatement {
+  if (!statement) throw new Error('No statement given.');
+  return db.prepare(statement.sql).bind(...statement.params);
+}
+
+async function runCall(db: D1Database, call: WireCall): Promise<unknown> {
+  const [first] = call.statements;
+  switch (call.method) {
+    case 'first':
+      return call.columnName === undefined ? prepare(db, first).first() : prepare(db, first).first(call.columnName);
+    case 'all':
+      return prepare(db, first).all();
+    case 'run':
+      return prepare(db, first).run();
+    case 'raw':
+      return call.columnNames ? prepare(db, first).raw({ columnNames: true }) : prepare(db, first).raw();
+    case 'batch':
+      return db.batch(call.statements.map((statement) => prepare(db, statement)));
+    case 'exec':
+      return db.exec(first?.sql ?? '');
+  }
+}
+
+interface KvCall {
+  readonly method: 'get' | 'getWithMetadata' | 'put' | 'delete' | 'list';
+  readonly key?: string;
+  readonly value?: string;
+  readonly options?: Record<string, unknown>;
+}
+
+async function runKvCall(cache: KVNamespace, call: KvCall): Promise<unknown> {
+  const key = call.key ?? '';
+  switch (call.method) {
+    case 'get':
+      return call.options?.type === 'json' ? cache.get(key, 'json') : cache.get(key);
+    case 'getWithMetadata':
+      return call.options?.type === 'json' ? cache.getWithMetadata(key, 'json') : cache.getWithMetadata(key);
+    case 'put':
+      return cache.put(key, call.value ?? '', call.options as KVNamespacePutOptions | undefined);
+    case 'delete':
+      return cache.delete(key);
+    case 'list':
+      return cache.list(call.options as KVNamespaceListOptions | undefined);
+  }
+}
+
+/** A Durable Object name is `tenantKey/orgKey` (neither may contain a slash). */
+async function runCoordinatorCall(platform: Platform, call: { name: string; command: CoordinatorCommand }): Promise<unknown> {
+  const slash = call.name.indexOf('/');
+  if (slash < 0) throw new Error(`Coordinator names are tenantKey/orgKey, not ${call.name}.`);
+  return platform.coordinator(call.name.slice(0, slash), call.name.slice(slash + 1)).send(call.command);
+}
+
+/** Answers one binding call (`/__test/d1`, `/__test/kv`, `/__test/coordinator`): 200 `{result}` or 500 `{error}`. */
+export async function handleTestBinding(request: Request, platform: Platform): Promise<Response> {
+  const binding = new URL(request.url).pathname.slice(TEST_BINDINGS_PREFIX.length);
+  try {
+    const call: unknown = await request.json();
+    let result: unknown;
+    if (binding === 'd1') result = await runCall(platform.db, call as WireCall);
+    else if (binding === 'kv') result = await runKvCall(platform.cache, call as KvCall);
+    else if (binding === 'coordinator') result = await runCoordinatorCall(platform, call as { name: string; command: CoordinatorCommand });
+    else return Response.json({ error: `No test binding ${binding}.` }, { status: 404 });
+    return Response.json({ result: result ?? null });
+  } catch (error) {
+    return Response.json({ error: error instanceof Error ? error.message : String(error) }, { status: 500 });
+  }
+}

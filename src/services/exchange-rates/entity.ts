@@ -1,0 +1,69 @@
+/** Exchange rates documents (SPEC 2.5, 4.5; CONTRACT 7): the document entity and the rate line description. */
+import type { EntitySpec } from '../../entities/spec';
+
+export const ExchangeRateType = { name: 'ExchangeRateType', members: { Market: 1, Organization: 2, User: 3 } } as const;
+
+export const EXCHANGE_RATES_BASE = '/businessCore/exchangeRatesDocuments';
+
+export const exchangeRatesDocumentSpec: EntitySpec = {
+  name: 'exchangeRatesDocuments',
+  title: 'Exchange rates document',
+  resourceName: 'ExchangeRatesDocument',
+  basePath: EXCHANGE_RATES_BASE,
+  table: 'exchange_rates_documents',
+  key: ['number'],
+  segmentLookup: 'intKeyOrId',
+  customAttributes: true,
+  fields: {
+    number: { kind: 'int', column: 'number', required: true, updatable: true, description: 'Document number' },
+    validFrom: { kind: 'datetime', column: 'valid_from', required: true, updatable: true, description: 'Start of the validity period' },
+    exchangeRateType: {
+      kind: 'enum',
+      column: 'exchange_rate_type',
+      required: true,
+      updatable: true,
+      enum: ExchangeRateType,
+      description: 'Type of the document: 1 Market, 2 Organization, 3 User',
+    },
+    isExternallyManaged: {
+      kind: 'bool',
+      column: 'is_externally_managed',
+      required: true,
+      updatable: true,
+      description: 'Whether the document is managed externally',
+    },
+    externalId: { kind: 'string', column: 'external_id', updatable: true, maxLength: 255, description: 'External id' },
+    externalVersion: { kind: 'string', column: 'external_version', updatable: true, maxLength: 255, description: 'External version' },
+  },
+  indexes: [['validFrom', 'number']],
+};
+
+/**
+ * A rate line (ApiExchangeRatesDocumentExchangeRateDocumentRatesResource). Not an entity of its own: the
+ * description drives validation of line bodies and attribute values with the generic machinery.
+ */
+export const rateLineSpec: EntitySpec = {
+  name: 'exchangeRateDocumentRates',
+  title: 'Exchange rate line',
+  resourceName: 'ExchangeRateDocumentRate',
+  basePath: `${EXCHANGE_RATES_BASE}/{number}/exchangeRateDocumentRates`,
+  table: 'exchange_rate_lines',
+  key: ['fromCurrency', 'toCurrency'],
+  customAttributes: true,
+  fields: {
+    conversionFactor: {
+      kind: 'decimal',
+      column: 'conversion_factor',
+      required: true,
+      updatable: true,
+      description: 'Price of one unit of fromCurrency expressed in toCurrency (> 0, exact decimal)',
+    },
+    toCurrency: { kind: 'string', column: 'to_currency', required: true, updatable: true, maxLength: 64, reference: 'currencies', description: 'Target currency' },
+    fromCurrency: { kind: 'string', column: 'from_currency', required: true, updatable: true, maxLength: 64, reference: 'currencies', description: 'Source currency' },
+    fromExchangeRateId: { kind: 'guid', column: 'from_exchange_rate_id', updatable: true, description: 'Identifier of the source exchange rate' },
+    toExchangeRateId: { kind: 'guid', column: 'to_exchange_rate_id', updatable: true, description: 'Identifier of the target exchange rate' },
+  },
+};
+
+/** Attributes of a line with their own PUT operation. */
+export const LINE_ATTRIBUTES = Object.keys(rateLineSpec.fields);

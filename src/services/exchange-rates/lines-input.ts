@@ -1,0 +1,125 @@
+/** Validation of rate line bodies (create's `exchangeRateDocumentRates` and the line insert). */
+import type { CustomValues } from '../../entities/custom-attributes';
+import { isPlainObject, readCreateBody } from '../../entities/validate';
+import { ApiError } from '../../http/errors';
+import type { FieldError } from '../../http/errors';
+import type { ReferenceUse } from '../../reference/store';
+import { canonicalizeDecimal, isPositiveDecimal } from './decimal';
+import { rateLineSpec } from './entity';
+
+export const LINES_PROPERTY = 'exchangeRateDocumentRates';
+/** Most lines one document may be created with. */
+export const MAX_LINES = 1000;
+
+export interface LineInput {
+  readonly conversionFactor: string;
+  readonly fromCurrency: string;
+  readonly toCurrency: string;
+  readonly fromExchangeRateId: string | null;
+  readonly toExchangeRateId: string | null;
+  readonly custom: CustomValues;
+}
+
+function joinPath(prefix: string, path: string): string {
+  return [prefix, path].filter((part) => part !== '').join('.');
+}
+
+/** A conversion factor -> its canonical exact text, or the problem with it. */
+export function readFactor(value: unknown): { factor?: string; message?: string } {
+  const factor = typeof value === 'string' ? canonicalizeDecimal(value) : undefined;
+  if (factor === undefined) return { message: 'conversionFactor must be a decimal number (at most 64 characters)' };
+  if (!isPositiveDecimal(factor)) return { message: 'conversionFactor must be greater than 0' };
+  return { factor };
+}
+
+/** The line rules beyond field types (factor > 0, currencies differ), checked on the raw body. */
+function checkLineRules(body: Record<string, unknown>, prefix: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const raw = body.conversionFactor;
+  if (typeof raw === 'string' || typeof raw === 'number') {
+    const { message } = readFactor(String(raw));
+    if (message) errors.push({ path: joinPath(prefix, 'conversionFactor'), message });
+  }
+  if (typeof body.fromCurrency === 'string' && body.fromCurrency === body.toCurrency) {
+    errors.push({ path: joinPath(prefix, 'toCurrency'), message: 'toCurrency must differ from fromCurrency' });
+  }
+  return errors;
+}
+
+/** Adds `more` errors for paths not already named. */
+function mergeErrors(errors: FieldError[], more: readonly FieldError[]): FieldError[] {
+  const named = new Set(errors.map((error) => error.path));
+  return [...errors, ...more.filter((error) => !named.has(error.path))];
+}
+
+/** One line body; `prefix` is the path of the line in the request (`exchangeRateDocumentRates.2`). */
+export function readLineBody(body: unknown, prefix: string): { line?: LineInput; errors: FieldError[] } {
+  const rules = isPlainObject(body) ? checkLineRules(body, prefix) : [];
+  let input: ReturnType<typeof readCreateBody>;
+  try {
+    input = readCreateBody(rateLineSpec, body);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return { errors: mergeErrors(error.errors.map((item) => ({ path: joinPath(prefix, item.path), message: item.message })), rules) };
+  }
+  if (rules.length > 0) return { errors: rules };
+  const { factor, message } = readFactor(input.values.conversionFactor);
+  if (factor === undefined) return { errors: [{ path: joinPath(prefix, 'conversionFactor'), message: message ?? 'conversionFactor is not valid' }] };
+  const values = input.values;
+  return {
+    errors: [],
+    line: {
+      conversionFactor: factor,
+      fromCurrency: String(values.fromCurrency),
+      toCurrency: String(values.toCurrency),
+      fromExchangeRateId: (values.fromExchangeRateId as string | undefined) ?? null,
+      toExchangeRateId: (values.toExchangeRateId as string | undefined) ?? null,
+      custom: input.custom,
+    },
+  };
+}
+
+const parsedLines = new WeakMap<object, { lines: LineInput[]; errors: FieldError[] }>();
+
+/** The lines of a create body (absent or null: none); every bad line and field is named. */
+export function readLinesInput(extra: Record<string, unknown>): { lines: LineInput[]; errors: FieldError[] } {
+  const cached = parsedLines.get(extra);
+  if (cached) return cached;
+  const raw = extra[LINES_PROPERTY];
+  const result: { lines: LineInput[]; errors: FieldError[] } = { lines: [], errors: [] };
+  if (raw !== undefined && raw !== null) {
+    if (!Array.isArray(raw)) result.errors.push({ path: LINES_PROPERTY, message: `${LINES_PROPERTY} must be an array of rate lines` });
+    else if (raw.length > MAX_LINES) result.errors.push({ path: LINES_PROPERTY, message: `at most ${MAX_LINES} rate lines per document` });
+    else readEachLine(raw, result);
+  }
+  parsedLines.set(extra, result);
+  return result;
+}
+
+function readEachLine(raw: readonly unknown[], result: { lines: LineInput[]; errors: FieldError[] }): void {
+  const seen = new Map<string, number>();
+  raw.forEach((item, index) => {
+    const prefix = `${LINES_PROPERTY}.${index}`;
+    if (!isPlainObject(item)) {
+      result.errors.push({ path: prefix, message: 'A rate line must be a JSON object' });
+      return;
+    }
+    const { line, errors } = readLineBody(item, prefix);
+    result.errors.push(...errors);
+    if (!line) return;
+    const pair = `${line.fromCurrency}>${line.toCurrency}`;
+    const first = seen.get(pair);
+    if (first !== undefined) {
+      result.errors.push({ path: prefix, message: `The pair ${line.fromCurrency} -> ${line.toCurrency} is already line ${first}; one line per pair` });
+    } else seen.set(pair, index);
+    result.lines.push(line);
+  });
+}
+
+/** The currency references of lines (checked against the standard currency list). */
+export function collectCurrencyUses(lines: readonly LineInput[], prefix: (index: number) => string): ReferenceUse[] {
+  return lines.flatMap((line, index) => [
+    { kind: 'currencies', key: line.fromCurrency, path: joinPath(prefix(index), 'fromCurrency') },
+    { kind: 'currencies', key: line.toCurrency, path: joinPath(prefix(index), 'toCurrency') },
+  ]);
+}

@@ -1,0 +1,120 @@
+/** `getCurrencyExchangeRates` and `getCurrencyExchangeRatesByCompany` (CONTRACT 7), served from the cache. */
+import { readDatabase } from '../../db/client';
+import { scopeOf } from '../../entities/handlers';
+import type { EntitySpec, FieldSpec } from '../../entities/spec';
+import { isPlainObject, readCreateBody } from '../../entities/validate';
+import { readJsonBody } from '../../http/body';
+import type { ApiContext } from '../../http/context';
+import { ApiError } from '../../http/errors';
+import type { FieldError } from '../../http/errors';
+import { jsonResponse } from '../../http/responses';
+import { toJsonNumber } from './decimal';
+import { readRatesGeneration, readThroughCache } from './rate-cache';
+import { buildTimeline, pickRate } from './rates';
+import type { TimelineEntry } from './rates';
+import { findUnknownCurrencies, loadCandidateLines, readBaseCurrency } from './rates-store';
+
+const currencyField = (description: string): FieldSpec => ({ kind: 'string', column: '', required: true, maxLength: 64, description });
+const referencedDate: FieldSpec = { kind: 'datetime', column: '', description: 'Moment of the rate (default: now)' };
+
+function describeInput(name: string, fields: Record<string, FieldSpec>): EntitySpec {
+  return { name, title: name, resourceName: name, basePath: '', table: '', key: [], customAttributes: true, fields };
+}
+
+const pairInput = describeInput('getCurrencyExchangeRates', {
+  currencyFromKey: currencyField('Source currency'),
+  currencyToKey: currencyField('Target currency'),
+  referencedDate,
+});
+const companyInput = describeInput('getCurrencyExchangeRatesByCompany', {
+  currencyKey: currencyField('Currency converted into the company base currency'),
+  companyKey: { kind: 'string', column: '', required: true, maxLength: 100, description: 'Company' },
+  referencedDate,
+});
+
+/** Inputs from the JSON body and/or the query string (the body wins); unknown names are refused. */
+async function readLookupInput(ctx: ApiContext, spec: EntitySpec): Promise<Record<string, unknown>> {
+  const body = await readJsonBody(ctx.request, { optional: true });
+  if (body !== undefined && body !== null && !isPlainObject(body)) {
+    throw new ApiError('ValidationFailed', 'The body must be a JSON object of named inputs.', { errors: [{ path: '', message: 'Expected a JSON object.' }] });
+  }
+  const merged: Record<string, unknown> = {};
+  for (const [name, value] of ctx.url.searchParams) merged[name] = value;
+  Object.assign(merged, body ?? {});
+  return readCreateBody(spec, merged).values;
+}
+
+/** Cached per generation and pair: unknown currencies, or every document that can answer, newest first. */
+interface PairEntry {
+  readonly unknown: string[];
+  readonly timeline: TimelineEntry[];
+}
+
+async function loadPair(ctx: ApiContext, from: string, to: string): Promise<PairEntry> {
+  const db = readDatabase(ctx.platform.db);
+  const unknown = await findUnknownCurrencies(db, [from, to]);
+  if (unknown.length > 0 || from === to) return { unknown, timeline: [] };
+  return { unknown, timeline: buildTimeline(from, to, await loadCandidateLines(db, scopeOf(ctx), from, to)) };
+}
+
+interface RateQuestion {
+  readonly from: string;
+  readonly to: string;
+  readonly date: string;
+  readonly fromPath: string;
+  readonly toPath: string;
+}
+
+async function answerRate(ctx: ApiContext, generation: number, question: RateQuestion): Promise<Response> {
+  const { from, to, date } = question;
+  const entry = await readThroughCache(ctx, generation, `pair/${encodeURIComponent(from)}/${encodeURIComponent(to)}`, () => loadPair(ctx, from, to));
+  if (entry.unknown.length > 0) {
+    const errors: FieldError[] = [];
+    if (entry.unknown.includes(from)) errors.push({ path: question.fromPath, message: `Unknown currencies key '${from}'.` });
+    if (entry.unknown.includes(to) && to !== from) errors.push({ path: question.toPath, message: `Unknown currencies key '${to}'.` });
+    throw new ApiError('UnknownReference', errors.map((error) => error.message).join(' '), { errors });
+  }
+  const answer = (rate: string, rateDate: string) =>
+    jsonResponse({ currencyFromKey: from, currencyToKey: to, exchangeRate: toJsonNumber(rate), exchangeRateDate: rateDate });
+  if (from === to) return answer('1', date);
+  const picked = pickRate(entry.timeline, date);
+  if (!picked) throw new ApiError('RecordNotFound', `No active exchange rates document valid on ${date} converts ${from} to ${to}.`, { status: 404 });
+  return answer(picked.rate, picked.validFrom);
+}
+
+function readDate(ctx: ApiContext, input: Record<string, unknown>): string {
+  return typeof input.referencedDate === 'string' ? input.referencedDate : ctx.platform.now().toISOString();
+}
+
+/** POST `/getCurrencyExchangeRates`: ExchangeCurrencyRate, or 404 RecordNotFound when no document answers. */
+export async function getCurrencyExchangeRates(ctx: ApiContext): Promise<Response> {
+  const input = await readLookupInput(ctx, pairInput);
+  const generation = await readRatesGeneration(ctx);
+  return answerRate(ctx, generation, {
+    from: String(input.currencyFromKey),
+    to: String(input.currencyToKey),
+    date: readDate(ctx, input),
+    fromPath: 'currencyFromKey',
+    toPath: 'currencyToKey',
+  });
+}
+
+/** POST `/getCurrencyExchangeRatesByCompany`: `currencyKey` converted into the company's base currency. */
+export async function getCurrencyExchangeRatesByCompany(ctx: ApiContext): Promise<Response> {
+  const input = await readLookupInput(ctx, companyInput);
+  const companyKey = String(input.companyKey);
+  const generation = await readRatesGeneration(ctx);
+  const company = await readThroughCache(ctx, generation, `company/${encodeURIComponent(companyKey)}`, async () => ({
+    baseCurrency: await readBaseCurrency(readDatabase(ctx.platform.db), scopeOf(ctx), companyKey),
+  }));
+  if (company.baseCurrency === null) {
+    throw new ApiError('UnknownReference', `Unknown companies key '${companyKey}'.`, { errors: [{ path: 'companyKey', message: `Unknown companies key '${companyKey}'.` }] });
+  }
+  return answerRate(ctx, generation, {
+    from: String(input.currencyKey),
+    to: company.baseCurrency,
+    date: readDate(ctx, input),
+    fromPath: 'currencyKey',
+    toPath: 'companyKey',
+  });
+}

@@ -1,0 +1,67 @@
+/**
+ * The lookup cache (docs/storage.md, "Exchange rates"). Freshness comes from the tenant/org's Durable Object:
+ * every acknowledged write bumps the `exchangeRates` generation there, and every lookup reads it first. Cached
+ * values are keyed by that generation, so an entry can only ever be served to a lookup that started before the
+ * next write was acknowledged. KV is the shared second level; this isolate's memory is the first.
+ */
+import type { ApiContext } from '../../http/context';
+import type { Platform } from '../../platform/types';
+
+export const RATES_GENERATION = 'exchangeRates';
+/** KV keeps an entry 5 minutes: stale generations are never read again, so the TTL only frees space and bounds
+ * staleness if a generation bump ever fails after a commit (that write is answered 500, never acknowledged). */
+export const KV_TTL_SECONDS = 300;
+const MEMORY_TTL_MS = 60_000;
+const MEMORY_MAX_ENTRIES = 500;
+const BUMP_ATTEMPTS = 3;
+
+const memory = new Map<string, { value: unknown; expires: number }>();
+
+export async function readRatesGeneration(ctx: ApiContext): Promise<number> {
+  const generation = await ctx.platform
+    .coordinator(ctx.tenantKey, ctx.orgKey)
+    .send<number>({ type: 'generation.read', tenantKey: ctx.tenantKey, orgKey: ctx.orgKey, name: RATES_GENERATION });
+  return Number(generation);
+}
+
+/** Called after a write is committed and before it is acknowledged; a failure fails the request. */
+export async function bumpRatesGeneration(platform: Platform, tenantKey: string, orgKey: string): Promise<number> {
+  let failure: unknown;
+  for (let attempt = 0; attempt < BUMP_ATTEMPTS; attempt += 1) {
+    try {
+      return Number(await platform.coordinator(tenantKey, orgKey).send<number>({ type: 'generation.bump', tenantKey, orgKey, name: RATES_GENERATION }));
+    } catch (error) {
+      failure = error;
+    }
+  }
+  throw failure;
+}
+
+export function buildCacheKey(ctx: ApiContext, generation: number, name: string): string {
+  return `xr/${ctx.tenantKey}/${ctx.orgKey}/g${generation}/${name}`;
+}
+
+function remember(key: string, value: unknown, now: number): void {
+  if (memory.size >= MEMORY_MAX_ENTRIES) {
+    const oldest = memory.keys().next();
+    if (!oldest.done) memory.delete(oldest.value);
+  }
+  memory.set(key, { value, expires: now + MEMORY_TTL_MS });
+}
+
+/** Memory, then KV, then `load` (D1); a loaded value is written back to both levels. */
+export async function readThroughCache<T>(ctx: ApiContext, generation: number, name: string, load: () => Promise<T>): Promise<T> {
+  const key = buildCacheKey(ctx, generation, name);
+  const now = Date.now();
+  const held = memory.get(key);
+  if (held && held.expires > now) return held.value as T;
+  const shared = await ctx.platform.cache.get<T>(key, 'json');
+  if (shared !== null) {
+    remember(key, shared, now);
+    return shared;
+  }
+  const value = await load();
+  remember(key, value, now);
+  ctx.platform.waitUntil(ctx.platform.cache.put(key, JSON.stringify(value), { expirationTtl: KV_TTL_SECONDS }));
+  return value;
+}

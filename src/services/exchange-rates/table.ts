@@ -1,0 +1,54 @@
+/** D1 tables: the documents (derived from the entity description) and their rate lines. */
+import { getTableColumns, sql } from 'drizzle-orm';
+import { check, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { defineEntityTable } from '../../entities/table';
+import { exchangeRatesDocumentSpec } from './entity';
+
+export const exchangeRatesDocuments = defineEntityTable(exchangeRatesDocumentSpec);
+
+const documentColumns = getTableColumns(exchangeRatesDocuments) as Record<string, SQLiteColumn>;
+
+/** A column of the documents table (derived from the entity description, so typed loosely). */
+export function readDocumentColumn(name: 'id' | 'tenantKey' | 'orgKey' | 'number' | 'version'): SQLiteColumn {
+  const column = documentColumns[name];
+  if (!column) throw new Error(`exchange_rates_documents has no column ${name}`);
+  return column;
+}
+
+const documentId = readDocumentColumn('id');
+
+/**
+ * One row per rate line. `conversion_factor` is the exact decimal text that was sent (never a REAL).
+ * Lines go with their document (ON DELETE CASCADE); one line per (from, to) pair per document.
+ */
+export const exchangeRateLines = sqliteTable(
+  'exchange_rate_lines',
+  {
+    id: text('id').primaryKey(),
+    tenantKey: text('tenant_key').notNull(),
+    orgKey: text('org_key').notNull(),
+    documentId: text('document_id')
+      .notNull()
+      .references(() => documentId, { onDelete: 'cascade' }),
+    lineNo: integer('line_no').notNull(),
+    fromCurrency: text('from_currency').notNull(),
+    toCurrency: text('to_currency').notNull(),
+    conversionFactor: text('conversion_factor').notNull(),
+    fromExchangeRateId: text('from_exchange_rate_id'),
+    toExchangeRateId: text('to_exchange_rate_id'),
+    customAttributes: text('custom_attributes'),
+    createdOn: text('created_on').notNull(),
+    createdBy: text('created_by').notNull(),
+    modifiedOn: text('modified_on').notNull(),
+    modifiedBy: text('modified_by').notNull(),
+  },
+  (table) => [
+    uniqueIndex('exchange_rate_lines_pair_uq').on(table.documentId, table.fromCurrency, table.toCurrency),
+    index('exchange_rate_lines_from_idx').on(table.tenantKey, table.orgKey, table.fromCurrency, table.toCurrency),
+    index('exchange_rate_lines_to_idx').on(table.tenantKey, table.orgKey, table.toCurrency),
+    check('exchange_rate_lines_currencies_differ', sql`${table.fromCurrency} <> ${table.toCurrency}`),
+  ],
+);
+
+export type RateLineRow = typeof exchangeRateLines.$inferSelect;

@@ -1,0 +1,152 @@
+/** Import data info (SPEC 2.2, 4.2; CONTRACT 7): custom operations, every state change through the coordinator. */
+import { readDatabase } from '../../db/client';
+import { isGuid } from '../../entities/values';
+import { readJsonBody } from '../../http/body';
+import type { ApiContext } from '../../http/context';
+import { ApiError, recordNotFound, validationError } from '../../http/errors';
+import type { FieldError } from '../../http/errors';
+import { createdResponse, emptyResponse, jsonResponse } from '../../http/responses';
+import type { ApiRoute } from '../../http/route';
+import { buildCommandBase, sendImportCommand } from './client';
+import { IMPORT_COMMANDS } from './commands';
+import type {
+  ChangeImportCommand,
+  ChangeOutcome,
+  ExpireImportCommand,
+  ExpireOutcome,
+  RegisterImportCommand,
+  RegisterOutcome,
+  RevertImportCommand,
+  RevertOutcome,
+} from './commands';
+import { toImportResource } from './resource';
+import { describeState, isStaleProcessing, ReturnMessageType } from './states';
+import { listLastImports, readImport } from './store';
+import { readChangeBody, readGuidParam, readLastImportsQuery, readRegisterBody, readRevertInput } from './validate';
+
+export const IMPORTS_BASE = '/corePatterns/importDataInfos';
+const tags = ['Import data info'];
+
+function scopeOf(ctx: ApiContext): { tenantKey: string; orgKey: string } {
+  return { tenantKey: ctx.tenantKey, orgKey: ctx.orgKey };
+}
+
+async function register(ctx: ApiContext): Promise<Response> {
+  const input = readRegisterBody(await readJsonBody(ctx.request));
+  const command: RegisterImportCommand = {
+    ...buildCommandBase(ctx),
+    type: IMPORT_COMMANDS.register,
+    import: { id: crypto.randomUUID(), ...input },
+  };
+  const outcome = await sendImportCommand<RegisterOutcome>(ctx, command);
+  return createdResponse(outcome.id, `${ctx.apiBase}${IMPORTS_BASE}/${outcome.id}`);
+}
+
+async function change(ctx: ApiContext): Promise<Response> {
+  const input = readChangeBody(await readJsonBody(ctx.request));
+  const mismatches: FieldError[] = [];
+  if (input.tenant !== null && input.tenant !== ctx.tenantKey) {
+    mismatches.push({ path: 'tenant', message: `Must equal the path's tenant '${ctx.tenantKey}'.` });
+  }
+  if (input.subscription !== null && input.subscription !== ctx.orgKey) {
+    mismatches.push({ path: 'subscription', message: `Must equal the path's organization '${ctx.orgKey}'.` });
+  }
+  if (mismatches.length > 0) throw validationError(mismatches, 'The import belongs to another tenant or subscription than the path names.');
+  const command: ChangeImportCommand = { ...buildCommandBase(ctx), type: IMPORT_COMMANDS.change, change: input.change };
+  const outcome = await sendImportCommand<ChangeOutcome>(ctx, command);
+  if (outcome.status === 'notFound') throw recordNotFound(`Import ${input.change.importId}`, true);
+  if (outcome.status === 'refused') {
+    const detail = `An import cannot go from ${describeState(outcome.from)} to ${describeState(outcome.to)}.`;
+    throw new ApiError('InvalidStateTransition', detail, { errors: [{ path: 'importDataState', message: detail }] });
+  }
+  return emptyResponse(200);
+}
+
+async function validateState(ctx: ApiContext): Promise<Response> {
+  const id = readGuidParam(ctx.url.searchParams, 'id');
+  const now = ctx.platform.now();
+  const row = await readImport(readDatabase(ctx.platform.db), scopeOf(ctx), id);
+  if (!row) throw recordNotFound(`Import ${id}`, false);
+  if (!isStaleProcessing(row, now)) return jsonResponse(toImportResource(row));
+  const command: ExpireImportCommand = { ...buildCommandBase(ctx), type: IMPORT_COMMANDS.expire, importId: id, now: now.toISOString() };
+  const outcome = await sendImportCommand<ExpireOutcome>(ctx, command);
+  if (outcome.status === 'notFound') throw recordNotFound(`Import ${id}`, false);
+  return jsonResponse(toImportResource(outcome.row));
+}
+
+async function lastImports(ctx: ApiContext): Promise<Response> {
+  const query = readLastImportsQuery(ctx.url.searchParams);
+  const rows = await listLastImports(readDatabase(ctx.platform.db), scopeOf(ctx), query.templateId, query.top);
+  return jsonResponse(rows.map(toImportResource));
+}
+
+async function revert(ctx: ApiContext): Promise<Response> {
+  const templateKey = readRevertInput(await readJsonBody(ctx.request, { optional: true }), ctx.url.searchParams);
+  const command: RevertImportCommand = { ...buildCommandBase(ctx), type: IMPORT_COMMANDS.revert, templateKey };
+  const outcome = await sendImportCommand<RevertOutcome>(ctx, command);
+  if (outcome.status === 'nothing') {
+    return jsonResponse({
+      revertedTypeMessage: ReturnMessageType.members.Warning,
+      message: `Template '${templateKey}' has no succeeded import left to revert.`,
+    });
+  }
+  const file = outcome.originalFileName ? ` (${outcome.originalFileName})` : '';
+  return jsonResponse({
+    revertedTypeMessage: ReturnMessageType.members.Information,
+    message: `Import ${outcome.key}${file} of template '${templateKey}' was reverted.`,
+  });
+}
+
+async function readOne(ctx: ApiContext): Promise<Response> {
+  const id = ctx.params.id ?? '';
+  if (!isGuid(id)) throw validationError([{ path: 'id', message: 'id must be a GUID' }]);
+  const row = await readImport(readDatabase(ctx.platform.db), scopeOf(ctx), id.toLowerCase());
+  if (!row) throw recordNotFound(`Import ${id}`, true);
+  return jsonResponse(toImportResource(row));
+}
+
+/** Literal paths before `/:id`. */
+export const importRoutes: readonly ApiRoute[] = [
+  {
+    method: 'GET',
+    path: `${IMPORTS_BASE}/validateImportDataState`,
+    scope: 'application',
+    doc: { summary: 'Read an import, first marking a Processing import without progress for 30 minutes as Fatal', tags, operationId: 'validateImportDataState' },
+    handle: validateState,
+  },
+  {
+    method: 'GET',
+    path: `${IMPORTS_BASE}/getLastImports`,
+    scope: 'application',
+    doc: { summary: "A template's imports, newest first (top: default 10, at most 100)", tags, operationId: 'getLastImports' },
+    handle: lastImports,
+  },
+  {
+    method: 'POST',
+    path: `${IMPORTS_BASE}/changeDataImport`,
+    scope: 'application',
+    doc: { summary: "Change an import's state and details (CONTRACT 7 transitions)", tags, operationId: 'changeDataImport' },
+    handle: change,
+  },
+  {
+    method: 'POST',
+    path: `${IMPORTS_BASE}/revertImportFile`,
+    scope: 'application',
+    doc: { summary: "Revert the template's latest succeeded, not yet reverted import", tags, operationId: 'revertImportFile' },
+    handle: revert,
+  },
+  {
+    method: 'POST',
+    path: IMPORTS_BASE,
+    scope: 'application',
+    doc: { summary: 'Register an import (extension): 201, state Pending, next key of the tenant/org', tags, operationId: 'registerImportDataInfo' },
+    handle: register,
+  },
+  {
+    method: 'GET',
+    path: `${IMPORTS_BASE}/:id`,
+    scope: 'application',
+    doc: { summary: 'Read one import by id (extension; the Location of a registration)', tags, operationId: 'readImportDataInfo' },
+    handle: readOne,
+  },
+];

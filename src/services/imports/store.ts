@@ -1,0 +1,195 @@
+/** D1 storage of imports: every statement is scoped by tenant and org. */
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import type { TenantScope } from '../../entities/repository';
+import { PENDING, SUCCEEDED } from './states';
+import type { ImportState } from './states';
+import { importDataInfoChanges, importDataInfos } from './table';
+import type { ImportChangeRow, ImportRow } from './table';
+
+export interface AuditStamp {
+  readonly on: string;
+  readonly by: string;
+}
+
+/** Who asked for a change: the coordinator command id (idempotency) and the request id (tracing). */
+export interface ChangeOrigin {
+  readonly commandId: string;
+  readonly requestId: string;
+}
+
+export interface NewImport {
+  readonly id: string;
+  readonly importDataTemplate: string;
+  readonly originalFileName: string | null;
+  readonly importName: string | null;
+  readonly cloudFileName: string | null;
+}
+
+export type ChangeKind = 'change' | 'expire' | 'revert';
+
+/** Columns a change may set besides the state, version and audit fields. */
+export type ImportPatch = Partial<Pick<ImportRow, 'cloudFileName' | 'detailLog' | 'error' | 'drillDownOperation' | 'lastProgressUpdateOn' | 'reverted'>>;
+
+function scopeOf(scope: TenantScope): SQL {
+  return and(eq(importDataInfos.tenantKey, scope.tenantKey), eq(importDataInfos.orgKey, scope.orgKey)) as SQL;
+}
+
+export async function readImport(db: Database, scope: TenantScope, id: string): Promise<ImportRow | undefined> {
+  const rows = await db
+    .select()
+    .from(importDataInfos)
+    .where(and(scopeOf(scope), eq(importDataInfos.id, id)))
+    .limit(1);
+  return rows[0];
+}
+
+/** A template's imports, newest (highest key) first. */
+export async function listLastImports(db: Database, scope: TenantScope, template: string, top: number): Promise<ImportRow[]> {
+  return db
+    .select()
+    .from(importDataInfos)
+    .where(and(scopeOf(scope), eq(importDataInfos.importDataTemplate, template)))
+    .orderBy(desc(importDataInfos.key))
+    .limit(top);
+}
+
+/** The latest Succeeded import of a template that is not reverted yet. */
+export async function findRevertCandidate(db: Database, scope: TenantScope, template: string): Promise<ImportRow | undefined> {
+  const rows = await db
+    .select()
+    .from(importDataInfos)
+    .where(
+      and(
+        scopeOf(scope),
+        eq(importDataInfos.importDataTemplate, template),
+        eq(importDataInfos.importDataState, SUCCEEDED),
+        eq(importDataInfos.reverted, false),
+      ),
+    )
+    .orderBy(desc(importDataInfos.key))
+    .limit(1);
+  return rows[0];
+}
+
+/** The history entry a command wrote, if it already ran (a replayed command). */
+export async function readChangeByCommand(db: Database, scope: TenantScope, commandId: string): Promise<ImportChangeRow | undefined> {
+  const rows = await db
+    .select()
+    .from(importDataInfoChanges)
+    .where(
+      and(
+        eq(importDataInfoChanges.tenantKey, scope.tenantKey),
+        eq(importDataInfoChanges.orgKey, scope.orgKey),
+        eq(importDataInfoChanges.commandId, commandId),
+      ),
+    )
+    .limit(1);
+  return rows[0];
+}
+
+/**
+ * Inserts a Pending import with the next key of the tenant/org and its first history entry, in one batch
+ * (one transaction). The key is computed inside the INSERT itself, so two writers can never take the same
+ * one; the unique index (tenant_key, org_key, key) would refuse it anyway.
+ */
+export async function insertImport(db: Database, scope: TenantScope, input: NewImport, origin: ChangeOrigin, stamp: AuditStamp): Promise<number> {
+  const t = importDataInfos;
+  const literal = <T>(value: T, name: string) => sql<T>`${value}`.as(name);
+  const insertRow = db.insert(t).select((qb) =>
+    qb
+      .select({
+        id: literal(input.id, 'id'),
+        tenantKey: literal(scope.tenantKey, 'tenant_key'),
+        orgKey: literal(scope.orgKey, 'org_key'),
+        key: sql<number>`COALESCE(MAX(${t.key}), 0) + 1`.as('key'),
+        importDataTemplate: literal(input.importDataTemplate, 'import_data_template'),
+        originalFileName: literal(input.originalFileName, 'original_file_name'),
+        cloudFileName: literal(input.cloudFileName, 'cloud_file_name'),
+        importDataState: literal(PENDING, 'import_data_state'),
+        importName: literal(input.importName, 'import_name'),
+        detailLog: sql<null>`NULL`.as('detail_log'),
+        error: sql<null>`NULL`.as('error'),
+        lastProgressUpdateOn: sql<null>`NULL`.as('last_progress_update_on'),
+        drillDownOperation: sql<null>`NULL`.as('drill_down_operation'),
+        reverted: sql<number>`0`.as('reverted'),
+        version: sql<number>`1`.as('version'),
+        createdOn: literal(stamp.on, 'created_on'),
+        createdBy: literal(stamp.by, 'created_by'),
+        modifiedOn: literal(stamp.on, 'modified_on'),
+        modifiedBy: literal(stamp.by, 'modified_by'),
+      })
+      .from(t)
+      .where(scopeOf(scope)),
+  );
+  const insertChange = db.insert(importDataInfoChanges).values({
+    id: crypto.randomUUID(),
+    tenantKey: scope.tenantKey,
+    orgKey: scope.orgKey,
+    importId: input.id,
+    seq: 1,
+    kind: 'register',
+    fromState: null,
+    toState: PENDING,
+    commandId: origin.commandId,
+    requestId: origin.requestId,
+    changedOn: stamp.on,
+    changedBy: stamp.by,
+  });
+  const readKey = db.select({ key: t.key }).from(t).where(and(scopeOf(scope), eq(t.id, input.id)));
+  const [, , keys] = await db.batch([insertRow, insertChange, readKey]);
+  const key = keys[0]?.key;
+  if (key === undefined) throw new Error(`Import ${input.id} was not stored.`);
+  return key;
+}
+
+export interface ChangeRequest {
+  readonly kind: ChangeKind;
+  readonly toState: ImportState;
+  readonly patch: ImportPatch;
+}
+
+/**
+ * Writes one change of an import read at `current.version`, in one batch (one transaction): the history
+ * entry (seq = version + 1) and the row update, both conditional on that version. Returns the new row, or
+ * undefined when the row moved on meanwhile (then neither statement wrote anything).
+ */
+export async function writeImportChange(
+  db: Database,
+  scope: TenantScope,
+  current: ImportRow,
+  change: ChangeRequest,
+  origin: ChangeOrigin,
+  stamp: AuditStamp,
+): Promise<ImportRow | undefined> {
+  const t = importDataInfos;
+  const h = importDataInfoChanges;
+  const atVersion = and(scopeOf(scope), eq(t.id, current.id), eq(t.version, current.version)) as SQL;
+  const insertChange = db.insert(h).select((qb) =>
+    qb
+      .select({
+        id: sql<string>`${crypto.randomUUID()}`.as('id'),
+        tenantKey: t.tenantKey,
+        orgKey: t.orgKey,
+        importId: t.id,
+        seq: sql<number>`${t.version} + 1`.as('seq'),
+        kind: sql<string>`${change.kind}`.as('kind'),
+        fromState: t.importDataState,
+        toState: sql<number>`${change.toState}`.as('to_state'),
+        commandId: sql<string>`${origin.commandId}`.as('command_id'),
+        requestId: sql<string>`${origin.requestId}`.as('request_id'),
+        changedOn: sql<string>`${stamp.on}`.as('changed_on'),
+        changedBy: sql<string>`${stamp.by}`.as('changed_by'),
+      })
+      .from(t)
+      .where(atVersion),
+  );
+  const update = db
+    .update(t)
+    .set({ ...change.patch, importDataState: change.toState, version: sql`${t.version} + 1`, modifiedOn: stamp.on, modifiedBy: stamp.by })
+    .where(atVersion)
+    .returning();
+  const [, rows] = await db.batch([insertChange, update]);
+  return rows[0];
+}

@@ -1,0 +1,130 @@
+/** `POST /maintenance/indicators/measurements`: validation and all-or-nothing ingestion (CONTRACT 7, 9). */
+import Decimal from 'decimal.js';
+import { sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
+import * as v from 'valibot';
+import { chunkRows } from '../../db/client';
+import type { Database } from '../../db/client';
+import type { TenantScope } from '../../entities/repository';
+import { issuesToErrors, normalizeDateTime, normalizeDecimal } from '../../entities/values';
+import { validationError } from '../../http/errors';
+import type { FieldError } from '../../http/errors';
+import { assertReferencesExist } from '../../reference/store';
+import type { ReferenceUse } from '../../reference/store';
+import { VALUE_SCALE } from './kpi-math';
+import { readPeriodOfDate } from './periods';
+import { kpiMeasurements, kpiPendingOrgs, kpiSeries } from './tables';
+
+export const MAX_MEASUREMENTS = 5000;
+/** Largest magnitude of a value: its millionths stay an exact 64-bit integer. */
+const MAX_MAGNITUDE = new Decimal('1e12');
+
+const KEY = (name: string) =>
+  v.pipe(v.string(`${name} must be a string`), v.minLength(1, `${name} must not be empty`), v.maxLength(100, `${name} must be at most 100 characters`));
+
+const MeasurementSchema = v.strictObject(
+  {
+    company: KEY('company'),
+    code: KEY('code'),
+    date: v.pipe(
+      v.string('date must be an ISO 8601 date or date-time'),
+      v.transform((input) => normalizeDateTime(input)),
+      v.check((out) => out !== undefined, 'date must be an ISO 8601 date or date-time'),
+    ),
+    value: v.pipe(
+      v.union([v.number(), v.string()], 'value must be a finite decimal number'),
+      v.transform((input) => normalizeDecimal(input)),
+      v.check((out) => out !== undefined, 'value must be a finite decimal number'),
+      v.check((out) => new Decimal(out as string).decimalPlaces() <= VALUE_SCALE, `value must have at most ${VALUE_SCALE} fractional digits`),
+      v.check((out) => new Decimal(out as string).abs().lt(MAX_MAGNITUDE), 'value must be less than 1e12 in magnitude'),
+    ),
+  },
+  'Unknown property.',
+);
+
+export interface Measurement {
+  readonly company: string;
+  readonly code: string;
+  /** `YYYY-MM-DDTHH:mm:ss.sssZ` */
+  readonly measuredAt: string;
+  /** The value in millionths, as exact integer text. */
+  readonly valueMicros: string;
+}
+
+/** Validates the body: an array of at most 5000 measurements; names every bad field. */
+export function readMeasurements(body: unknown): Measurement[] {
+  if (!Array.isArray(body)) throw validationError([{ path: '', message: 'The body must be a JSON array of {company, code, date, value}.' }]);
+  if (body.length > MAX_MEASUREMENTS) {
+    throw validationError([{ path: '', message: `At most ${MAX_MEASUREMENTS} measurements per request (got ${body.length}).` }]);
+  }
+  const errors: FieldError[] = [];
+  const measurements: Measurement[] = [];
+  body.forEach((item, index) => {
+    const result = v.safeParse(MeasurementSchema, item, { abortEarly: false, abortPipeEarly: true });
+    if (!result.success) {
+      errors.push(...issuesToErrors(result.issues, `[${index}]`));
+      return;
+    }
+    const { company, code, date, value } = result.output;
+    measurements.push({ company, code, measuredAt: date as string, valueMicros: new Decimal(value as string).times(10 ** VALUE_SCALE).toFixed(0) });
+  });
+  if (errors.length > 0) throw validationError(errors);
+  return measurements;
+}
+
+/** 400 UnknownReference naming every measurement whose company or KPI code is unknown. */
+export async function assertMeasurementReferences(db: Database, scope: TenantScope, measurements: readonly Measurement[]): Promise<void> {
+  const uses: ReferenceUse[] = measurements.flatMap((measurement, index) => [
+    { kind: 'companies', key: measurement.company, path: `[${index}].company` },
+    { kind: 'kpiDefinitions', key: measurement.code, path: `[${index}].code` },
+  ]);
+  if (uses.length > 0) await assertReferencesExist(db, scope, uses);
+}
+
+/**
+ * Writes the measurements, bumps their series' versions and marks the tenant/org as pending for the
+ * cron trigger, all in one batch (one transaction), each insert chunked under D1's 100 parameters.
+ */
+export async function insertMeasurements(db: Database, scope: TenantScope, measurements: readonly Measurement[], now: Date): Promise<void> {
+  if (measurements.length === 0) return;
+  const rows = measurements.map((measurement) => ({
+    tenantKey: scope.tenantKey,
+    orgKey: scope.orgKey,
+    company: measurement.company,
+    code: measurement.code,
+    measuredAt: measurement.measuredAt,
+    period: readPeriodOfDate(measurement.measuredAt),
+    // Bound as text: SQLite's INTEGER affinity stores it as an exact 64-bit integer.
+    valueMicros: sql`${measurement.valueMicros}`,
+  }));
+  const series = new Map(measurements.map((measurement) => [JSON.stringify([measurement.company, measurement.code]), measurement]));
+  const seriesRows = [...series.values()].map((measurement) => ({
+    tenantKey: scope.tenantKey,
+    orgKey: scope.orgKey,
+    company: measurement.company,
+    code: measurement.code,
+    version: 1,
+    calculatedVersion: 0,
+  }));
+  const statements: BatchItem<'sqlite'>[] = [
+    ...chunkRows(rows, 7).map((chunk) => db.insert(kpiMeasurements).values(chunk)),
+    ...chunkRows(seriesRows, 6).map((chunk) =>
+      db
+        .insert(kpiSeries)
+        .values(chunk)
+        .onConflictDoUpdate({
+          target: [kpiSeries.tenantKey, kpiSeries.orgKey, kpiSeries.company, kpiSeries.code],
+          set: { version: sql`${kpiSeries.version} + 1` },
+        }),
+    ),
+    db
+      .insert(kpiPendingOrgs)
+      .values({ tenantKey: scope.tenantKey, orgKey: scope.orgKey, version: 1, markedOn: now.toISOString() })
+      .onConflictDoUpdate({
+        target: [kpiPendingOrgs.tenantKey, kpiPendingOrgs.orgKey],
+        set: { version: sql`${kpiPendingOrgs.version} + 1`, markedOn: now.toISOString() },
+      }),
+  ];
+  const [first, ...rest] = statements;
+  if (first) await db.batch([first, ...rest]);
+}

@@ -1,0 +1,121 @@
+/** Reads of materialized indicators: the summary and the chart series, each in one D1 batch (one round trip). */
+import { and, asc, between, eq } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import type { Database } from '../../db/client';
+import type { TenantScope } from '../../entities/repository';
+import { ApiError } from '../../http/errors';
+import type { FieldError } from '../../http/errors';
+import { readStandardList } from '../../reference/store';
+import { readReferenceTable } from '../../reference/tables';
+import { FUTURE_PERIODS } from './kpi-math';
+import type { ValueType } from './kpi-math';
+import { listPeriods, shiftPeriod } from './periods';
+import { kpiPeriods, kpiSummaries } from './tables';
+
+/** Periods of the chart up to and including the reference period. */
+export const CHART_PERIODS = 12;
+
+export interface SeriesAddress {
+  readonly company: string;
+  readonly code: string;
+  /** Request names of the two inputs, for the errors. */
+  readonly companyField: string;
+  readonly codeField: string;
+}
+
+function selectReference(db: Database, kind: string, scope: TenantScope, key: string) {
+  const table = readReferenceTable(kind);
+  const columns = table as unknown as Record<string, SQLiteColumn>;
+  return db
+    .select()
+    .from(table)
+    .where(and(eq(columns.tenantKey as SQLiteColumn, scope.tenantKey), eq(columns.orgKey as SQLiteColumn, scope.orgKey), eq(columns.key as SQLiteColumn, key)));
+}
+
+function seriesWhere<T extends { tenantKey: SQLiteColumn; orgKey: SQLiteColumn; company: SQLiteColumn; code: SQLiteColumn }>(table: T, scope: TenantScope, address: SeriesAddress) {
+  return and(eq(table.tenantKey, scope.tenantKey), eq(table.orgKey, scope.orgKey), eq(table.company, address.company), eq(table.code, address.code));
+}
+
+/** 400 RecordNotFound naming the unknown company and/or KPI code (another org's keys are unknown too). */
+function assertFound(address: SeriesAddress, company: unknown, definition: unknown): void {
+  const errors: FieldError[] = [
+    ...(company ? [] : [{ path: address.companyField, message: `Unknown company '${address.company}'.` }]),
+    ...(definition ? [] : [{ path: address.codeField, message: `Unknown KPI code '${address.code}'.` }]),
+  ];
+  if (errors.length > 0) throw new ApiError('RecordNotFound', errors.map((error) => error.message).join(' '), { errors });
+}
+
+const toNumber = (text: string | null): number | null => (text === null ? null : Number(text));
+
+export interface SummaryBody {
+  value: number | null;
+  homologValue: string | null;
+  variation: number | null;
+  trend: number | null;
+  valueType: string;
+  valueFractionDigits: number;
+  currencySymbol: string | null;
+  result: number | null;
+}
+
+/** IndicatorSummary as materialized by the last recalculation; before any, only the definition's facts. */
+export async function readIndicatorSummary(db: Database, scope: TenantScope, address: SeriesAddress): Promise<SummaryBody> {
+  const [companies, definitions, summaries] = await db.batch([
+    selectReference(db, 'companies', scope, address.company),
+    selectReference(db, 'kpiDefinitions', scope, address.code),
+    db.select().from(kpiSummaries).where(seriesWhere(kpiSummaries, scope, address)),
+  ]);
+  const company = companies[0] as Record<string, unknown> | undefined;
+  const definition = definitions[0] as Record<string, unknown> | undefined;
+  assertFound(address, company, definition);
+  const summary = summaries[0];
+  if (summary) {
+    return {
+      value: toNumber(summary.value),
+      homologValue: summary.homologValue,
+      variation: toNumber(summary.variation),
+      trend: summary.trend,
+      valueType: summary.valueType,
+      valueFractionDigits: summary.valueFractionDigits,
+      currencySymbol: summary.currencySymbol,
+      result: summary.result,
+    };
+  }
+  const valueType = String(definition?.valueType) as ValueType;
+  const symbol = valueType === 'Currency' ? (await readStandardList(db, 'currencies')).get(String(company?.baseCurrency))?.symbol : undefined;
+  return {
+    value: null,
+    homologValue: null,
+    variation: null,
+    trend: null,
+    valueType,
+    valueFractionDigits: Number(definition?.valueFractionDigits),
+    currencySymbol: typeof symbol === 'string' ? symbol : null,
+    result: null,
+  };
+}
+
+export type ChartPoint = { period: string; value: number | null; homologous: number | null; forecast: number | null } | { period: string; forecast: number | null };
+
+/** The 12 periods ending at `referencePeriod`, then 3 future periods with only the forecast. */
+export async function readKpiChart(db: Database, scope: TenantScope, address: SeriesAddress, referencePeriod: string): Promise<ChartPoint[]> {
+  const first = shiftPeriod(referencePeriod, 1 - CHART_PERIODS);
+  const last = shiftPeriod(referencePeriod, FUTURE_PERIODS);
+  const [companies, definitions, rows] = await db.batch([
+    selectReference(db, 'companies', scope, address.company),
+    selectReference(db, 'kpiDefinitions', scope, address.code),
+    db
+      .select()
+      .from(kpiPeriods)
+      .where(and(seriesWhere(kpiPeriods, scope, address), between(kpiPeriods.period, first, last)))
+      .orderBy(asc(kpiPeriods.period)),
+  ]);
+  assertFound(address, companies[0], definitions[0]);
+  const byPeriod = new Map(rows.map((row) => [row.period, row]));
+  return listPeriods(first, last).map((period, index) => {
+    const row = byPeriod.get(period);
+    const forecast = toNumber(row?.forecast ?? null);
+    if (index >= CHART_PERIODS) return { period, forecast };
+    return { period, value: toNumber(row?.value ?? null), homologous: toNumber(row?.homologous ?? null), forecast };
+  });
+}

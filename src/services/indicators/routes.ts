@@ -1,0 +1,87 @@
+/** Maintenance indicators (SPEC 2.3, 4.3; CONTRACT 7): measurements, summaries, charts, recalculation. */
+import { readDatabase } from '../../db/client';
+import { normalizeDateTime } from '../../entities/values';
+import { readJsonBody } from '../../http/body';
+import type { ApiContext } from '../../http/context';
+import { ApiError, validationError } from '../../http/errors';
+import { jsonResponse } from '../../http/responses';
+import type { ApiRoute } from '../../http/route';
+import { sendRecalculation } from './commands';
+import { assertMeasurementReferences, insertMeasurements, readMeasurements } from './measurements';
+import { readPeriodOfDate } from './periods';
+import { readIndicatorSummary, readKpiChart } from './read';
+
+export const INDICATORS_BASE = '/maintenance/indicators';
+const tags = ['Indicators'];
+
+function scopeOf(ctx: ApiContext): { tenantKey: string; orgKey: string } {
+  return { tenantKey: ctx.tenantKey, orgKey: ctx.orgKey };
+}
+
+async function ingest(ctx: ApiContext): Promise<Response> {
+  const measurements = readMeasurements(await readJsonBody(ctx.request));
+  const db = readDatabase(ctx.platform.db);
+  await assertMeasurementReferences(db, scopeOf(ctx), measurements);
+  await insertMeasurements(db, scopeOf(ctx), measurements, ctx.platform.now());
+  return jsonResponse({ accepted: measurements.length });
+}
+
+async function summary(ctx: ApiContext): Promise<Response> {
+  const address = { company: ctx.params.companyKey ?? '', code: ctx.params.code ?? '', companyField: 'companyKey', codeField: 'code' };
+  return jsonResponse(await readIndicatorSummary(readDatabase(ctx.platform.db), scopeOf(ctx), address));
+}
+
+function readReferencePeriod(ctx: ApiContext): string {
+  const raw = ctx.url.searchParams.get('referenceDate');
+  if (raw === null || raw.trim() === '') throw validationError([{ path: 'referenceDate', message: 'referenceDate is required (ISO 8601 date or date-time).' }]);
+  const normalized = normalizeDateTime(raw);
+  if (normalized === undefined) throw validationError([{ path: 'referenceDate', message: 'referenceDate must be an ISO 8601 date or date-time.' }]);
+  return readPeriodOfDate(normalized);
+}
+
+async function chart(ctx: ApiContext): Promise<Response> {
+  const period = readReferencePeriod(ctx);
+  const address = { company: ctx.params.company ?? '', code: ctx.params.code ?? '', companyField: 'company', codeField: 'code' };
+  return jsonResponse(await readKpiChart(readDatabase(ctx.platform.db), scopeOf(ctx), address, period));
+}
+
+async function recalculate(ctx: ApiContext): Promise<Response> {
+  const configurationKey = ctx.params.workerConfigurationKey ?? '';
+  const outcome = await sendRecalculation(ctx.platform, ctx.tenantKey, ctx.orgKey, { configurationKey, onlyChanged: false });
+  if (outcome.status === 'unknownConfiguration') {
+    const detail = `Worker configuration '${configurationKey}' does not exist.`;
+    throw new ApiError('RecordNotFound', detail, { errors: [{ path: 'workerConfigurationKey', message: detail }] });
+  }
+  return jsonResponse(true);
+}
+
+export const indicatorRoutes: readonly ApiRoute[] = [
+  {
+    method: 'POST',
+    path: `${INDICATORS_BASE}/measurements`,
+    scope: 'application',
+    doc: { summary: 'Ingest up to 5000 KPI measurements {company, code, date, value}, all-or-nothing', tags, operationId: 'ingestKpiMeasurements', kind: 'custom' },
+    handle: ingest,
+  },
+  {
+    method: 'GET',
+    path: `${INDICATORS_BASE}/getIndicatorSummaryByCode/:companyKey/:code`,
+    scope: 'application',
+    doc: { summary: "The indicator summary of a company's KPI, as of the last recalculation", tags, operationId: 'getIndicatorSummaryByCode', kind: 'custom' },
+    handle: summary,
+  },
+  {
+    method: 'GET',
+    path: `${INDICATORS_BASE}/kpiChart/:company/:code`,
+    scope: 'application',
+    doc: { summary: 'KPI chart: the 12 periods ending at referenceDate, then 3 forecast periods', tags, operationId: 'kpiChart', kind: 'custom' },
+    handle: chart,
+  },
+  {
+    method: 'POST',
+    path: `${INDICATORS_BASE}/assetsRecalculateKPIs/:workerConfigurationKey`,
+    scope: 'application',
+    doc: { summary: "Recalculate the KPIs of a worker configuration's companies and codes; true when materialized", tags, operationId: 'assetsRecalculateKPIs', kind: 'custom' },
+    handle: recalculate,
+  },
+];

@@ -1,0 +1,30 @@
+/** A route's brand model must be a model of the route's brand (CONTRACT 7). */
+import type { Database } from '../../db/client';
+import type { TenantScope } from '../../entities/repository';
+import type { FieldError } from '../../http/errors';
+import { resolveReferences } from '../../reference/store';
+
+/**
+ * Problems of a (brand, brandModel) pair, reported at `path`. An unknown brand model is left to the
+ * reference check (UnknownReference); a model without the route's brand, or of another brand, is refused.
+ */
+export async function checkBrandModel(
+  db: Database,
+  scope: TenantScope,
+  brand: unknown,
+  brandModel: unknown,
+  path: 'brand' | 'brandModel',
+): Promise<FieldError[]> {
+  if (typeof brandModel !== 'string' || brandModel === '') return [];
+  const found = await resolveReferences(db, scope, [{ kind: 'brandModels', key: brandModel, path }]);
+  const model = found.get('brandModels')?.get(brandModel);
+  if (!model) return [];
+  const modelBrand = String(model.brand);
+  if (typeof brand !== 'string' || brand === '') {
+    return [{ path, message: `The brand model '${brandModel}' needs the route's brand to be '${modelBrand}' (the route has no brand).` }];
+  }
+  if (brand !== modelBrand) {
+    return [{ path, message: `The brand model '${brandModel}' belongs to brand '${modelBrand}', not to '${brand}'.` }];
+  }
+  return [];
+}

@@ -1,0 +1,91 @@
+/** Every route of the routes service: its own literal routes first, then the generic entity routes. */
+import { sql } from 'drizzle-orm';
+import { readDatabase } from '../../db/client';
+import type { Decorate } from '../../entities/handlers';
+import { scopeOf } from '../../entities/handlers';
+import { buildEntityStore } from '../../entities/repository';
+import { buildEntityRoutes } from '../../entities/routes';
+import type { ApiRoute } from '../../http/route';
+import type { ReferenceUser } from '../../reference/usage';
+import { routeSpec } from './entity';
+import { changeMembership } from './membership';
+import type { MembershipAction, MembershipBy } from './membership';
+import { equipmentMembers, locationMembers, MEMBER_KINDS, readRouteMembers } from './members';
+import type { MemberKind } from './members';
+import { readNotificationParameters } from './notification';
+import { routeAttributeChecks, routeCreateOptions } from './rules';
+import { routeColumns, routes } from './table';
+
+export const routeStore = buildEntityStore(routeSpec, routes);
+
+const BASE = routeSpec.basePath;
+const tags = ['Routes'];
+
+/** Adds `locations`, `equipmentItems` and `tools` (`{id, key, description}`, by key) to reads and lists. */
+const decorateRoutes: Decorate = async (ctx, rows, resources) => {
+  const ids = rows.map((row) => String(row.id));
+  const members = await readRouteMembers(readDatabase(ctx.platform.db), scopeOf(ctx), ids);
+  resources.forEach((resource, index) => {
+    const own = members.get(ids[index] ?? '');
+    resource.locations = own?.locations ?? [];
+    resource.equipmentItems = own?.equipmentItems ?? [];
+    resource.tools = own?.tools ?? [];
+  });
+};
+
+const MEMBERSHIP_OPERATIONS: readonly { segment: string; kind: MemberKind; action: MembershipAction; by: MembershipBy; verb: string }[] = [
+  ['locations', locationMembers],
+  ['equipmentitems', equipmentMembers],
+].flatMap(([segment, kind]) =>
+  (
+    [
+      ['add', 'add', 'key'],
+      ['addById', 'add', 'id'],
+      ['remove', 'remove', 'key'],
+      ['removeById', 'remove', 'id'],
+    ] as const
+  ).map(([verb, action, by]) => ({ segment: segment as string, kind: kind as MemberKind, action, by, verb })),
+);
+
+function membershipRoutes(): ApiRoute[] {
+  return MEMBERSHIP_OPERATIONS.map(({ segment, kind, action, by, verb }) => ({
+    method: 'POST',
+    path: `${BASE}/:routeKey/${segment}/${verb}`,
+    scope: 'application',
+    doc: {
+      summary: `${action === 'add' ? 'Add' : 'Remove'} ${kind.title}s ${action === 'add' ? 'to' : 'from'} a route, by ${by === 'key' ? 'keys' : 'identifiers'}`,
+      tags,
+      operationId: `${verb}Route${kind.field === 'locations' ? 'Locations' : 'EquipmentItems'}`,
+      kind: 'membership',
+    },
+    handle: (ctx) => changeMembership(ctx, kind, action, by),
+  }));
+}
+
+export const routeRoutes: readonly ApiRoute[] = [
+  {
+    method: 'GET',
+    path: `${BASE}/getMaintenanceNotificationTemplateParameters/:companyKey/:routeKey`,
+    scope: 'application',
+    doc: {
+      summary: "The parameters of a route's maintenance notification email template, formatted for cultureKey",
+      tags,
+      operationId: 'getRouteMaintenanceNotificationTemplateParameters',
+      kind: 'custom',
+    },
+    handle: readNotificationParameters,
+  },
+  ...membershipRoutes(),
+  ...buildEntityRoutes(routeStore, { create: routeCreateOptions, decorate: decorateRoutes, checkAttribute: routeAttributeChecks }),
+];
+
+/** The member and tool tables hold reference keys: a location, equipment item or tool in a route cannot be deleted. */
+export const routeReferenceUsers: readonly ReferenceUser[] = MEMBER_KINDS.map((kind) => ({
+  kind: kind.referenceKind,
+  name: `routes.${kind.field}`,
+  table: kind.table,
+  column: kind.table.memberKey,
+  tenantKey: kind.table.tenantKey,
+  orgKey: kind.table.orgKey,
+  label: sql`(SELECT ${routeColumns.company} || '/' || ${routeColumns.routeKey} FROM ${routes} WHERE ${routeColumns.id} = ${kind.table.routeId})`,
+}));

@@ -1,0 +1,71 @@
+/** The routes service's own rules around the generic entity operations: tools on create, attribute checks. */
+import { and, count, eq } from 'drizzle-orm';
+import { readDatabase } from '../../db/client';
+import type { CreateOptions } from '../../entities/handlers';
+import { scopeOf } from '../../entities/handlers';
+import type { ApiContext } from '../../http/context';
+import { validationError } from '../../http/errors';
+import { checkBrandModel } from './brand-model';
+import { readRouteByKey } from './find-route';
+import type { RouteRow } from './find-route';
+import { buildMemberInserts } from './member-writes';
+import { equipmentMembers, locationMembers, toolMembers } from './members';
+import type { MemberKind } from './members';
+import { parseToolKeys } from './tools';
+
+/** Create: `tools` is checked with the other fields, its keys must exist, its rows go in the insert's batch. */
+export const routeCreateOptions: CreateOptions = {
+  extraProperties: ['tools'],
+  validateExtra: (extra) => parseToolKeys(extra.tools).errors,
+  prepare: async (_ctx, _values, extra) => {
+    const tools = parseToolKeys(extra.tools);
+    return { uses: tools.keys.map((key) => ({ kind: 'tools', key, path: tools.paths.get(key) ?? 'tools' })) };
+  },
+  statements: (ctx, id, _values, extra) => buildMemberInserts(readDatabase(ctx.platform.db), scopeOf(ctx), toolMembers, id, parseToolKeys(extra.tools).keys),
+};
+
+/** The route an attribute PUT addresses; undefined lets the update answer RecordNotFound. */
+function readAddressedRoute(ctx: ApiContext): Promise<RouteRow | undefined> {
+  return readRouteByKey(readDatabase(ctx.platform.db), scopeOf(ctx), ctx.params.companyKey ?? '', ctx.params.routeKey ?? '');
+}
+
+async function countMembers(ctx: ApiContext, routeId: string): Promise<{ locations: number; equipmentItems: number }> {
+  const db = readDatabase(ctx.platform.db);
+  const query = (kind: MemberKind) =>
+    db
+      .select({ n: count() })
+      .from(kind.table)
+      .where(and(eq(kind.table.tenantKey, ctx.tenantKey), eq(kind.table.orgKey, ctx.orgKey), eq(kind.table.routeId, routeId)));
+  const [locations, equipmentItems] = await db.batch([query(locationMembers), query(equipmentMembers)]);
+  return { locations: locations[0]?.n ?? 0, equipmentItems: equipmentItems[0]?.n ?? 0 };
+}
+
+/** Attribute checks, by attribute name. */
+export const routeAttributeChecks: Readonly<Record<string, (ctx: ApiContext, value: unknown) => Promise<void>>> = {
+  /** A route's company cannot change while it has members (they belong to the old company). */
+  company: async (ctx, value) => {
+    const route = await readAddressedRoute(ctx);
+    if (!route || route.company === value) return;
+    const members = await countMembers(ctx, route.id);
+    if (members.locations + members.equipmentItems > 0) {
+      throw validationError([
+        {
+          path: 'company',
+          message: `The route has ${members.locations} location(s) and ${members.equipmentItems} equipment item(s) of company '${route.company}'; remove them before changing the company.`,
+        },
+      ]);
+    }
+  },
+  brand: async (ctx, value) => {
+    const route = await readAddressedRoute(ctx);
+    if (!route) return;
+    const errors = await checkBrandModel(readDatabase(ctx.platform.db), scopeOf(ctx), value, route.brandModel, 'brand');
+    if (errors.length > 0) throw validationError(errors);
+  },
+  brandModel: async (ctx, value) => {
+    const route = await readAddressedRoute(ctx);
+    if (!route) return;
+    const errors = await checkBrandModel(readDatabase(ctx.platform.db), scopeOf(ctx), route.brand, value, 'brandModel');
+    if (errors.length > 0) throw validationError(errors);
+  },
+};

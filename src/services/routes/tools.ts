@@ -1,0 +1,36 @@
+/** A route's `tools` on create: a comma-separated string of tool keys or an array of keys (CONTRACT 7). */
+import type { FieldError } from '../../http/errors';
+
+export const MAX_TOOLS = 1000;
+const MAX_KEY_LENGTH = 100;
+
+export interface ToolKeys {
+  /** Distinct keys, in the order given. */
+  readonly keys: string[];
+  /** Where each key was given (`tools[1]`, or `tools` for the string form). */
+  readonly paths: ReadonlyMap<string, string>;
+  readonly errors: FieldError[];
+}
+
+/** `"T1, T2"`, `["T1","T2"]`, `null` or absent -> distinct keys; every bad item is named. */
+export function parseToolKeys(raw: unknown): ToolKeys {
+  if (raw === undefined || raw === null) return { keys: [], paths: new Map(), errors: [] };
+  let items: unknown[];
+  if (typeof raw === 'string') items = raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  else if (Array.isArray(raw)) items = raw;
+  else return { keys: [], paths: new Map(), errors: [{ path: 'tools', message: 'tools must be a comma-separated string of tool keys or an array of tool keys.' }] };
+  const errors: FieldError[] = [];
+  if (items.length > MAX_TOOLS) errors.push({ path: 'tools', message: `At most ${MAX_TOOLS} tools (got ${items.length}).` });
+  const keys: string[] = [];
+  const paths = new Map<string, string>();
+  items.forEach((item, index) => {
+    const path = Array.isArray(raw) ? `tools[${index}]` : 'tools';
+    if (typeof item !== 'string' || item.trim() === '') errors.push({ path, message: `${path} must be a non-empty tool key.` });
+    else if (item.trim().length > MAX_KEY_LENGTH) errors.push({ path, message: `${path} must be at most ${MAX_KEY_LENGTH} characters.` });
+    else if (!paths.has(item.trim())) {
+      keys.push(item.trim());
+      paths.set(item.trim(), path);
+    }
+  });
+  return { keys, paths, errors };
+}

@@ -1,0 +1,113 @@
+/**
+ * One Deno server per test file (fresh SQLite file, fresh KV), like the Workers run's per-file storage
+ * isolation. It listens on a free port and trusts X-Forwarded-Proto/-Host so that the tests' origin
+ * (https://api.test) is the one the API sees.
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildDenoArgs, buildDenoEnv, resolveDenoExecutable } from '../../scripts/deno-bin.mjs';
+
+export const DENO_TEST_JWT_SECRET = 'deno-test-secret-that-is-at-least-32-characters';
+
+const START_TIMEOUT_MS = 30_000;
+const LISTENING = /Deno server listening on (http:\/\/\S+)/;
+
+export interface DenoTestServer {
+  readonly baseUrl: string;
+  stop(): Promise<void>;
+}
+
+let current: DenoTestServer | undefined;
+
+/** The server of the running test file (started by test/deno/setup.ts). */
+export function readDenoServer(): DenoTestServer {
+  if (!current) throw new Error('No Deno server: the Deno test run starts one per file in test/deno/setup.ts.');
+  return current;
+}
+
+/** Resolves with the server's base URL from its "listening" line; start-up output is kept for errors. */
+function waitForListening(child: ChildProcess): Promise<string> {
+  const output: string[] = [];
+  return new Promise<string>((resolve, reject) => {
+    const settle = (error: Error | undefined, url?: string) => {
+      clearTimeout(timer);
+      child.stdout?.off('data', onData);
+      child.stderr?.off('data', onData);
+      child.off('exit', onExit);
+      if (url !== undefined) resolve(url);
+      else reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      output.push(chunk.toString());
+      const url = LISTENING.exec(output.join(''))?.[1];
+      if (url) settle(undefined, url);
+    };
+    const onExit = (code: number | null) => settle(new Error(`The Deno server exited (${String(code)}) before listening:\n${output.join('')}`));
+    const timer = setTimeout(() => settle(new Error(`The Deno server did not start within ${START_TIMEOUT_MS} ms:\n${output.join('')}`)), START_TIMEOUT_MS);
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', onExit);
+  });
+}
+
+function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+export async function startDenoServer(): Promise<DenoTestServer> {
+  const directory = mkdtempSync(join(tmpdir(), 'erp-deno-test-'));
+  const child = spawn(resolveDenoExecutable(), buildDenoArgs(directory), {
+    // stdin is the lifeline: when this worker process goes, however it goes, the server stops.
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: buildDenoEnv({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DENO_DB_PATH: join(directory, 'test.sqlite'),
+      JWT_SECRET: DENO_TEST_JWT_SECRET,
+      JWT_JWKS_URL: '',
+      JWT_ISSUER: '',
+      JWT_AUDIENCE: '',
+      TRUST_FORWARDED_HEADERS: '1',
+      TEST_SCHEDULED: '1',
+      TEST_BINDINGS: '1',
+      CRON_INTERVAL_MINUTES: '0',
+      EXIT_ON_STDIN_END: '1',
+    }),
+  });
+  // A test file that fails to load never runs its afterAll: the server still goes when the worker exits.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.stdin?.on('error', () => undefined);
+  let baseUrl: string;
+  try {
+    baseUrl = await waitForListening(child);
+  } catch (error) {
+    await stopProcess(child);
+    rmSync(directory, { recursive: true, force: true });
+    throw error;
+  }
+  // Past start-up, the server's logs (errors of failing requests) go to the test output.
+  child.stdout?.resume();
+  child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(chunk));
+  current = {
+    baseUrl,
+    async stop() {
+      process.off('exit', killOnExit);
+      await stopProcess(child);
+      rmSync(directory, { recursive: true, force: true });
+      current = undefined;
+    },
+  };
+  return current;
+}

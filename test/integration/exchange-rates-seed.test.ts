@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { records } from '../../scripts/seed/exchange-rates.mjs';
+import { referenceData as routesReferenceData } from '../../scripts/seed/routes.mjs';
+import { tenantClient } from '../helpers/api';
+import type { TenantClient } from '../helpers/api';
+
+const BASE = '/businessCore/exchangeRatesDocuments';
+
+/** Applies the exchange rates demo data the way scripts/seed.mjs does; returns how many records were written. */
+async function applySeed(client: TenantClient): Promise<number> {
+  let written = 0;
+  for (const record of records) {
+    const result = await client.call(record.method ?? 'POST', record.path, { body: record.body });
+    if (result.status === 400 && result.text.includes('"DuplicateKey"')) continue;
+    expect(result.status, `${record.path}: ${result.text}`).toBeLessThan(300);
+    written += 1;
+  }
+  return written;
+}
+
+function rawRate(text: string): string {
+  return /"exchangeRate":([^,}]+)/.exec(text)?.[1] ?? '';
+}
+
+describe('demo seed of exchange rates documents', () => {
+  it('seeds documents with their lines, idempotently, and answers lookups by company', async () => {
+    const client = await tenantClient('demo', 'xr-seed');
+    const companies = await client.call('PUT', '/referenceData/companies', { body: routesReferenceData.companies });
+    expect(companies.status).toBe(200);
+    expect(await applySeed(client)).toBe(records.length);
+    expect(await applySeed(client)).toBe(0);
+    const first = await client.call('GET', `${BASE}/1`);
+    expect(first.text).toContain('"conversionFactor":162.123456789012,');
+    const ask = (body: Record<string, string>) => client.call('POST', `${BASE}/getCurrencyExchangeRatesByCompany`, { body });
+    expect(rawRate((await ask({ currencyKey: 'USD', companyKey: 'ACME-PT', referencedDate: '2026-03-01' })).text)).toBe('0.92378752886836027714');
+    expect(rawRate((await ask({ currencyKey: 'EUR', companyKey: 'ACME-US', referencedDate: '2026-07-01' })).text)).toBe('1.1412');
+    const brl = await client.call('POST', `${BASE}/getCurrencyExchangeRates`, { body: { currencyFromKey: 'USD', currencyToKey: 'BRL', referencedDate: '2026-07-01' } });
+    expect(rawRate(brl.text)).toBe('5.52');
+  });
+});

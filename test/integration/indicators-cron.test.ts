@@ -1,0 +1,87 @@
+import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import worker from '../../src/index';
+import { tenantClient } from '../helpers/api';
+import type { TenantClient } from '../helpers/api';
+import { kpiReferenceData } from '../helpers/indicators';
+import type { Measurement } from '../helpers/indicators';
+
+const BASE = '/maintenance/indicators';
+
+async function runCron(): Promise<void> {
+  const ctx = createExecutionContext();
+  if (!worker.scheduled) throw new Error('The worker has no scheduled handler');
+  await worker.scheduled(createScheduledController({ cron: '*/15 * * * *' }), env, ctx);
+  await waitOnExecutionContext(ctx);
+}
+
+async function prepare(org: string, items: Measurement[]): Promise<TenantClient> {
+  const client = await tenantClient('cron', org);
+  await kpiReferenceData(client);
+  const result = await client.call('POST', `${BASE}/measurements`, { body: items });
+  expect(result.status, result.text).toBe(200);
+  return client;
+}
+
+async function readPendingOrgs(): Promise<string[]> {
+  const rows = await env.DB.prepare('SELECT tenant_key, org_key FROM kpi_pending_orgs ORDER BY org_key').all<{ tenant_key: string; org_key: string }>();
+  return rows.results.map((row) => `${row.tenant_key}/${row.org_key}`);
+}
+
+const valueOf = async (client: TenantClient, company: string, code: string) =>
+  (await client.call<{ value: number | null }>('GET', `${BASE}/getIndicatorSummaryByCode/${company}/${code}`)).body.value;
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('the cron trigger', () => {
+  it('recalculates every tenant/org with new measurements; one failing org is logged and does not stop the others', async () => {
+    const first = await prepare('first', [
+      { company: 'ACME-PT', code: 'COST', date: '2026-01-10', value: 10 },
+      { company: 'ACME-PT', code: 'COST', date: '2026-01-11', value: 5 },
+    ]);
+    const second = await prepare('second', [{ company: 'ACME-US', code: 'AVAIL', date: '2026-02-10', value: 97.5 }]);
+    const broken = await prepare('broken', [{ company: 'ACME-PT', code: 'FAIL', date: '2026-02-10', value: 1 }]);
+    // Simulated corruption: a period that is not a month makes this org's recalculation fail.
+    await env.DB.prepare("UPDATE kpi_measurements SET period = 'garbage' WHERE tenant_key = 'cron' AND org_key = 'broken'").run();
+    expect(await readPendingOrgs()).toEqual(['cron/broken', 'cron/first', 'cron/second']);
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+
+    await runCron();
+
+    expect(await valueOf(first, 'ACME-PT', 'COST')).toBe(15);
+    expect(await valueOf(second, 'ACME-US', 'AVAIL')).toBe(97.5);
+    expect(await valueOf(broken, 'ACME-PT', 'FAIL')).toBeNull();
+    expect(await readPendingOrgs()).toEqual(['cron/broken']);
+    const logged = errors.mock.calls.map((args) => String(args[0]));
+    expect(logged.some((line) => line.includes('"orgKey":"broken"') && line.includes('indicators.recalculate'))).toBe(true);
+    await env.DB.prepare("DELETE FROM kpi_pending_orgs WHERE tenant_key = 'cron' AND org_key = 'broken'").run();
+  });
+
+  it('recalculates only what changed since the last run, and nothing when nothing did', async () => {
+    const client = await prepare('changes', [
+      { company: 'ACME-PT', code: 'COST', date: '2026-03-01', value: 1 },
+      { company: 'ACME-US', code: 'COST', date: '2026-03-01', value: 2 },
+    ]);
+    await runCron();
+    expect(await valueOf(client, 'ACME-PT', 'COST')).toBe(1);
+    expect(await readPendingOrgs()).toEqual([]);
+    const calculated = await env.DB.prepare("SELECT company, calculated_on FROM kpi_summaries WHERE tenant_key = 'cron' AND org_key = 'changes' ORDER BY company").all<{ company: string; calculated_on: string }>();
+
+    await runCron();
+    const unchanged = await env.DB.prepare("SELECT company, calculated_on FROM kpi_summaries WHERE tenant_key = 'cron' AND org_key = 'changes' ORDER BY company").all<{ company: string; calculated_on: string }>();
+    expect(unchanged.results).toEqual(calculated.results);
+
+    const more = await client.call('POST', `${BASE}/measurements`, { body: [{ company: 'ACME-US', code: 'COST', date: '2026-03-02', value: 3 }] });
+    expect(more.status).toBe(200);
+    expect(await readPendingOrgs()).toEqual(['cron/changes']);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await runCron();
+    expect(await valueOf(client, 'ACME-US', 'COST')).toBe(5);
+    const after = await env.DB.prepare("SELECT company, calculated_on FROM kpi_summaries WHERE tenant_key = 'cron' AND org_key = 'changes' ORDER BY company").all<{ company: string; calculated_on: string }>();
+    // ACME-PT/COST had no new measurements: its materialized summary was not rewritten.
+    expect(after.results[0]).toEqual(calculated.results[0]);
+    expect(await readPendingOrgs()).toEqual([]);
+  });
+});

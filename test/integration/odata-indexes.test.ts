@@ -1,0 +1,76 @@
+/** EXPLAIN QUERY PLAN on D1: the common email template filters and orders are served by an index, without a sort. */
+import { env } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import { readDatabase } from '../../src/db/client';
+import { listODataFields } from '../../src/entities/odata-fields';
+import { buildListQueries } from '../../src/entities/repository';
+import type { EntityStore } from '../../src/entities/repository';
+import { compileODataQuery } from '../../src/odata/compile';
+import { parseODataQuery } from '../../src/odata/parse-query';
+import { emailTemplateStore } from '../../src/services/email-templates/routes';
+import { routeStore } from '../../src/services/routes/routes';
+
+interface PlanRow {
+  detail: string;
+}
+
+/** The plan of the page query and of the count query the engine builds for `search`. */
+async function explain(search: string, store: EntityStore = emailTemplateStore): Promise<{ rows: string; count: string }> {
+  const query = parseODataQuery(new URLSearchParams(search), listODataFields(store.spec));
+  const compiled = compileODataQuery(query);
+  const { rowsQuery, countQuery } = buildListQueries(readDatabase(env.DB), store, { tenantKey: 't', orgKey: 'o' }, compiled, {
+    top: query.top,
+    skip: query.skip,
+    count: true,
+  });
+  const plan = async (statement: { sql: string; params: unknown[] }) => {
+    const result = await env.DB.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`).bind(...statement.params).all<PlanRow>();
+    return result.results.map((row) => row.detail).join(' | ');
+  };
+  return { rows: await plan(rowsQuery.toSQL()), count: await plan(countQuery.toSQL()) };
+}
+
+const CASES: [string, string, string][] = [
+  ['no options (default order)', '', 'email_templates_created_idx'],
+  ['$orderby=createdOn desc', '$orderby=createdOn desc', 'email_templates_created_idx'],
+  ['createdOn range', "$filter=createdOn ge 2026-01-01 and createdOn lt 2026-02-01", 'email_templates_created_idx'],
+  ['templateKey eq', "$filter=templateKey eq 'welcome'", 'email_templates_key_uq'],
+  ['$orderby=templateKey', '$orderby=templateKey', 'email_templates_key_uq'],
+  ['culture eq', "$filter=Culture eq 'en-US'", 'email_templates_culture_idx'],
+  ['culture eq, newest first', "$filter=culture eq 'en-US'&$orderby=createdOn desc", 'email_templates_culture_idx'],
+  ['culture in', "$filter=culture in ('en-US', 'pt-PT')&$orderby=culture", 'email_templates_culture_idx'],
+  ['$orderby=culture desc', '$orderby=culture desc', 'email_templates_culture_idx'],
+  ['emailTemplateType eq', '$filter=emailTemplateType eq 1', 'email_templates_email_template_type_idx'],
+  ['emailTemplateType by name', "$filter=emailTemplateType eq 'Text'", 'email_templates_email_template_type_idx'],
+  ['isActive eq true', '$filter=isActive eq true', 'email_templates_is_active_idx'],
+  ['modifiedOn range, newest first', '$filter=modifiedOn gt 2026-01-01&$orderby=modifiedOn desc', 'email_templates_modified_on_idx'],
+  ['$orderby=modifiedOn desc', '$orderby=modifiedOn desc', 'email_templates_modified_on_idx'],
+];
+
+describe('the list query of a common filter or order uses an index and no temporary sort', () => {
+  it.each(CASES)('%s', async (_name, search, index) => {
+    const plan = await explain(search);
+    expect(plan.rows).toContain(`USING INDEX ${index}`);
+    expect(plan.rows).not.toContain('TEMP B-TREE');
+    expect(plan.rows).not.toMatch(/SCAN email_templates(?! USING)/);
+  });
+
+  it('the count query of a filtered list uses the same index', async () => {
+    const plan = await explain("$filter=culture eq 'en-US'");
+    expect(plan.count).toContain('USING COVERING INDEX email_templates_culture_idx');
+  });
+});
+
+describe('routes get the same from their declared indexes', () => {
+  const cases: [string, string, string][] = [
+    ['company and routeKey', "$filter=company eq 'C1' and routeKey eq 'R1'", 'routes_key_uq'],
+    ['routeKey eq', "$filter=routeKey eq 'R1'", 'routes_route_key_idx'],
+    ['family eq, newest first', "$filter=family eq 'F1'&$orderby=createdOn desc", 'routes_family_idx'],
+    ['default order', '', 'routes_created_idx'],
+  ];
+  it.each(cases)('%s', async (_name, search, index) => {
+    const plan = await explain(search, routeStore);
+    expect(plan.rows).toContain(index);
+    expect(plan.rows).not.toMatch(/SCAN routes(?! USING)/);
+  });
+});

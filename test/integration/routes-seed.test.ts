@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { referenceData, records } from '../../scripts/seed/routes.mjs';
+import { tenantClient } from '../helpers/api';
+import type { TenantClient } from '../helpers/api';
+import { ROUTES } from '../helpers/routes';
+
+/** Applies the routes demo data the way scripts/seed.mjs does; returns how many records were written. */
+async function applySeed(client: TenantClient): Promise<number> {
+  for (const [kind, items] of Object.entries(referenceData)) {
+    const result = await client.call('PUT', `/referenceData/${kind}`, { body: items });
+    expect(result.status, `${kind}: ${result.text}`).toBe(200);
+  }
+  let written = 0;
+  for (const record of records) {
+    const result = await client.call(record.method ?? 'POST', record.path, { body: record.body });
+    if (result.status === 400 && result.text.includes('"DuplicateKey"')) continue;
+    expect(result.status, `${record.path}: ${result.text}`).toBeLessThan(300);
+    written += 1;
+  }
+  return written;
+}
+
+describe('demo seed of routes', () => {
+  it('seeds routes with members, idempotently', async () => {
+    const client = await tenantClient('demo', 'routes-seed');
+    expect(await applySeed(client)).toBe(records.length);
+    expect(await applySeed(client)).toBe(records.length - 3);
+    const route = await client.call<{ locations: { key: string }[]; equipmentItems: { key: string }[]; tools: { key: string }[]; version: number }>(
+      'GET',
+      `${ROUTES}/ACME-PT/ROUTE-01`,
+    );
+    expect(route.status).toBe(200);
+    expect(route.body.locations.map((item) => item.key)).toEqual(['LOC-LIS-BOILER', 'LOC-LIS-ROOF']);
+    expect(route.body.equipmentItems.map((item) => item.key)).toEqual(['EQ-BOILER-01', 'EQ-CHILLER-01']);
+    expect(route.body.tools.map((item) => item.key)).toEqual(['TOOL-METER', 'TOOL-WRENCH']);
+    expect(route.body.version).toBe(3);
+    const us = await client.call<{ locations: { key: string }[] }>('GET', `${ROUTES}/ACME-US/ROUTE-01`);
+    expect(us.body.locations.map((item) => item.key)).toEqual(['LOC-NY-HALL']);
+    const ambiguous = await client.call('POST', `${ROUTES}/ROUTE-01/locations/add`, { body: ['LOC-OPO-WH'] });
+    expect(ambiguous.status).toBe(400);
+    const parameters = await client.call<{ name: string; value: string | null }[]>(
+      'GET',
+      `${ROUTES}/getMaintenanceNotificationTemplateParameters/ACME-PT/ROUTE-01?cultureKey=pt-PT`,
+    );
+    expect(parameters.status).toBe(200);
+    expect(parameters.body.find((parameter) => parameter.name === 'responsibleName')?.value).toBe('Ana Costa');
+  });
+});

@@ -1,0 +1,125 @@
+/** The SQL compiler: the exact SQL text and bound values of each construct, order terms and the D1 parameter limit. */
+import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
+import { describe, expect, it } from 'vitest';
+import { assertParameterLimit, compileODataQuery, compileOrderBy, escapeGlob } from '../../src/odata/compile';
+import { parseFilter } from '../../src/odata/parse-filter';
+import type { FilterNode } from '../../src/odata/types';
+import { catchODataError, compiled, fieldNamed, resolve } from './odata-helpers';
+
+describe('compile $filter', () => {
+  const cases: [string, string, unknown[]][] = [
+    ["subject eq 'a'", '("subject" IS ?)', ['a']],
+    ["subject ne 'a'", '("subject" IS NOT ?)', ['a']],
+    ['number gt 1', '("number" > ?)', [1]],
+    ['number ge 1 and number le 9', '(("number" >= ?) AND ("number" <= ?))', [1, 9]],
+    ['amount lt 10.5', '(CAST("amount" AS NUMERIC) < ?)', [10.5]],
+    ['isActive eq true', '("is_active" IS ?)', [1]],
+    ['isActive eq false', '("is_active" IS ?)', [0]],
+    ['isActive', '("is_active" = 1)', []],
+    ['description eq null', '("description" IS NULL)', []],
+    ['null ne description', '("description" IS NOT NULL)', []],
+    ['null eq null', '(1 = 1)', []],
+    ["createdOn ge '2026-01-01'", '("created_on" >= ?)', ['2026-01-01T00:00:00.000Z']],
+    ['id eq 0F8FAD5B-D9CB-469F-A165-70867728950E', '("id" IS ?)', ['0f8fad5b-d9cb-469f-a165-70867728950e']],
+    ["emailTemplateType eq 'Text'", '("email_template_type" IS ?)', [2]],
+    ["subject in ('a', 'b')", '("subject" IN (?, ?))', ['a', 'b']],
+    ["subject in ('a', null)", '("subject" IN (?) OR "subject" IS NULL)', ['a']],
+    ['subject in (null)', '("subject" IS NULL)', []],
+    ["contains(subject, 'a*b?[c]')", '("subject" GLOB ?)', ['*a[*]b[?][[]c]*']],
+    ["startswith(subject, 'ab')", '("subject" GLOB ?)', ['ab*']],
+    ["endswith(subject, 'ab')", '("subject" GLOB ?)', ['*ab']],
+    ["contains(tolower(subject), 'x')", '(lower("subject") GLOB ?)', ['*x*']],
+    ['contains(subject, description)', '(instr("subject", "description") > 0)', []],
+    ['startswith(subject, description)', '(instr("subject", "description") = 1)', []],
+    [
+      'endswith(subject, description)',
+      '((length("description") <= length("subject")) AND (substr("subject", ((length("subject") - length("description")) + 1)) = "description"))',
+      [],
+    ],
+    ["toupper(subject) eq 'A'", '(upper("subject") IS ?)', ['A']],
+    ['length(subject) eq 3', '(length("subject") IS ?)', [3]],
+    ['year(createdOn) eq 2026', '(CAST(substr("created_on", 1, 4) AS INTEGER) IS ?)', [2026]],
+    ['month(createdOn) eq 2', '(CAST(substr("created_on", 6, 2) AS INTEGER) IS ?)', [2]],
+    ['day(createdOn) eq 3', '(CAST(substr("created_on", 9, 2) AS INTEGER) IS ?)', [3]],
+    ['isActive or number eq 1 or number eq 2', '(("is_active" = 1) OR ("number" IS ?) OR ("number" IS ?))', [1, 2]],
+    ['not (number gt 1)', '(NOT coalesce("number" > ?, 0))', [1]],
+    ['not (number gt 1 and isActive)', '(NOT (coalesce("number" > ?, 0) AND ("is_active" = 1)))', [1]],
+    ["not (subject in ('a'))", '(NOT (coalesce("subject" IN (?), 0)))', ['a']],
+    ["not contains(subject, 'a')", '(NOT ("subject" GLOB ?))', ['*a*']],
+  ];
+  it.each(cases)('%s', (expression, sql, params) => {
+    expect(compiled(expression)).toEqual({ sql, params });
+  });
+
+  it('splits long chains in balanced halves so they stay shallow', () => {
+    const chain = Array.from({ length: 600 }, () => 'isActive').join(' or ');
+    const { sql } = compiled(chain);
+    expect(sql.split('"is_active" = 1').length - 1).toBe(600);
+    expect(compiled('isActive or isActive or isActive or isActive or isActive').sql).toBe(
+      '((("is_active" = 1) OR ("is_active" = 1) OR ("is_active" = 1)) OR (("is_active" = 1) OR ("is_active" = 1)))',
+    );
+  });
+
+  it('refuses a filter whose SQL expression would be deeper than D1 allows', () => {
+    let filter: FilterNode = { type: 'value', value: { type: 'property', field: fieldNamed('isActive'), position: 0 } };
+    for (let level = 0; level < 94; level += 1) filter = { type: 'not', operand: filter };
+    expect(() => compileODataQuery({ filter, orderBy: [], top: 1, skip: 0, count: false })).not.toThrow();
+    const deeper: FilterNode = { type: 'not', operand: filter };
+    const error = catchODataError(() => compileODataQuery({ filter: deeper, orderBy: [], top: 1, skip: 0, count: false }));
+    expect(error.message).toContain('the filter is too complex: its SQL expression would be 97 levels deep');
+  });
+
+  it('records the position of every bound value in binding order', () => {
+    const query = compileODataQuery({ filter: parseFilter("number eq 1 or subject in ('a', 'b')", resolve), orderBy: [], top: 1, skip: 0, count: false });
+    expect(query.boundPositions).toEqual([10, 27, 32]);
+    expect(query.parameters).toBe(3);
+  });
+
+  it('never writes a literal into the SQL text', () => {
+    const { sql } = compiled("subject eq 'x'' OR 1=1 --' or contains(description, ''';DROP TABLE t;')");
+    expect(sql).toBe('(("subject" IS ?) OR ("description" GLOB ?))');
+  });
+});
+
+describe('escapeGlob', () => {
+  it('turns each GLOB wildcard into a one-character class', () => {
+    expect(escapeGlob('a*b?c[d]e')).toBe('a[*]b[?]c[[]d]e');
+    expect(escapeGlob('plain text')).toBe('plain text');
+  });
+});
+
+describe('compile $orderby', () => {
+  const dialect = new SQLiteAsyncDialect();
+  const order = (...terms: [string, boolean][]) =>
+    dialect.sqlToQuery(compileOrderBy(terms.map(([name, descending]) => ({ field: fieldNamed(name), descending })))).sql;
+
+  it('defaults to creation order with id as the tie-breaker', () => {
+    expect(order()).toBe('"created_on" ASC, "id" ASC');
+  });
+
+  it('puts the user keys first and follows the last key direction for the tie-breakers', () => {
+    expect(order(['subject', false])).toBe('"subject" ASC, "created_on" ASC, "id" ASC');
+    expect(order(['subject', false], ['number', true])).toBe('"subject" ASC, "number" DESC, "created_on" DESC, "id" DESC');
+    expect(order(['amount', true])).toBe('CAST("amount" AS NUMERIC) DESC, "created_on" DESC, "id" DESC');
+  });
+
+  it('does not repeat a column', () => {
+    expect(order(['createdOn', true])).toBe('"created_on" DESC, "id" DESC');
+    expect(order(['subject', false], ['subject', true])).toBe('"subject" ASC, "created_on" ASC, "id" ASC');
+  });
+});
+
+describe('D1 parameter limit', () => {
+  const query = compileODataQuery({ filter: parseFilter("subject in ('a', 'b', 'c')", resolve), orderBy: [], top: 1, skip: 0, count: false });
+
+  it('accepts a statement at the limit', () => {
+    expect(() => assertParameterLimit(7, query, 7)).not.toThrow();
+  });
+
+  it('refuses a statement over the limit, pointing at the first value that does not fit', () => {
+    const error = catchODataError(() => assertParameterLimit(7, query, 6));
+    expect(error.message).toBe(
+      '$filter at position 23: the query needs 7 bound values but D1 allows at most 6 per statement; use at most 2 literal values in $filter',
+    );
+  });
+});

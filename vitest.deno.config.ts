@@ -1,0 +1,27 @@
+/**
+ * The Deno test run (`npm run test:deno`): the HTTP integration tests (test/integration/) against the
+ * API served by Deno (src/deno.ts), one Deno server with a fresh database per test file. `cloudflare:test`
+ * is a shim whose SELF.fetch goes to that server. Files named *.workers.test.ts need Workers-only APIs
+ * (runInDurableObject, createScheduledController, ...) and run in the Workers run only.
+ */
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      'cloudflare:test': fileURLToPath(new URL('./test/deno/cloudflare-test.ts', import.meta.url)),
+      'cloudflare:workers': fileURLToPath(new URL('./test/deno/cloudflare-workers.ts', import.meta.url)),
+    },
+  },
+  test: {
+    name: 'deno',
+    environment: 'node',
+    pool: 'forks',
+    include: ['test/integration/**/*.test.ts'],
+    exclude: ['**/node_modules/**', 'test/integration/**/*.workers.test.ts'],
+    setupFiles: ['./test/deno/setup.ts'],
+    hookTimeout: 60_000,
+    testTimeout: 15_000,
+  },
+});
