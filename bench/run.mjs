@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compareRounds } from './lib/load.mjs';
 import { loadTemplateRows, mintToken, ORG, SECRET, send, TENANT } from './lib/fixtures.mjs';
-import { startWorker } from './lib/servers.mjs';
+import { findFreePort, snapshotWorker, startWorker } from './lib/servers.mjs';
 import { measureRecalculation } from './lib/kpi.mjs';
 
 const args = new Set(process.argv.slice(2));
@@ -41,9 +41,11 @@ function round(value, digits = 1) {
 
 async function main() {
   console.error(`bench: ${quick ? 'quick' : full ? 'full' : 'standard'} run, state in ${state}`);
+  const config = snapshotWorker(path.join(state, 'worker'));
+  const [apiPort, rawPort] = [await findFreePort(), await findFreePort()];
   const [api, raw] = await Promise.all([
-    startWorker({ config: path.join(root, 'wrangler.toml'), port: 8890, persistTo: path.join(state, 'api'), vars: { JWT_SECRET: SECRET }, probePath: '/health' }),
-    startWorker({ config: path.join(root, 'bench/raw/wrangler.toml'), port: 8891, persistTo: path.join(state, 'raw'), probePath: '/constant' }),
+    startWorker({ config, port: apiPort, persistTo: path.join(state, 'api'), vars: { JWT_SECRET: SECRET }, probePath: '/health' }),
+    startWorker({ config: path.join(root, 'bench/raw/wrangler.toml'), port: rawPort, persistTo: path.join(state, 'raw'), probePath: '/constant' }),
   ]);
   try {
     const token = await mintToken();

@@ -1,5 +1,8 @@
 // Starts `wrangler dev` for a config on a port with fresh local state, and stops it.
 import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const wrangler = fileURLToPath(new URL('../../node_modules/wrangler/bin/wrangler.js', import.meta.url));
@@ -61,4 +64,27 @@ export async function startWorker({ config, port, persistTo, vars = {}, probePat
 /** Runs SQL against a worker's local D1 (used to bulk-load rows for the table-size scenarios). */
 export function executeSql(worker, sql) {
   runWrangler(['d1', 'execute', 'DB', '--local', '-c', worker.config, '--persist-to', worker.persistTo, '--command', sql]);
+}
+
+export function findFreePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * A frozen copy of the API Worker in `directory`: the bundle, the migrations and a config pointing at them,
+ * so edits to src/ during a long run do not restart it. Returns the copied config's path.
+ */
+export function snapshotWorker(directory) {
+  runWrangler(['deploy', '--dry-run', '--outdir', path.join(directory, 'dist'), '-c', path.join(root, 'wrangler.toml')]);
+  cpSync(path.join(root, 'migrations'), path.join(directory, 'migrations'), { recursive: true });
+  const config = readFileSync(path.join(root, 'wrangler.toml'), 'utf8').replace(/^main = .*$/m, 'main = "dist/index.js"');
+  writeFileSync(path.join(directory, 'wrangler.toml'), config);
+  return path.join(directory, 'wrangler.toml');
 }

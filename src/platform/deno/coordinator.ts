@@ -1,6 +1,6 @@
 /**
  * The per-tenant/org coordinator of the Deno platform: the Durable Object's guarantees in one process.
- * Commands of one tenant/org run one at a time in arrival order (the same SerialQueue, joinKey included);
+ * Commands of one tenant/org are ordered exactly as in the Durable Object (the same CommandLanes);
  * commands and answers are structured-cloned as across the Durable Object's RPC; the durable state lives in the
  * same SQLite file (`_deno_coordinator_state`, values in the structured-clone format). One process
  * per database file (the file is opened with an exclusive lock).
@@ -9,7 +9,7 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { deserialize, serialize } from 'node:v8';
 import { runCommand } from '../../coordinator/commands';
 import type { CoordinatorState } from '../../coordinator/commands';
-import { SerialQueue } from '../../coordinator/queue';
+import { CommandLanes } from '../../coordinator/lanes';
 import type { Coordinator, CoordinatorCommand, Platform } from '../types';
 
 const STATE_TABLE = `CREATE TABLE IF NOT EXISTS _deno_coordinator_state (
@@ -46,7 +46,7 @@ function cloneError(error: unknown): unknown {
 }
 
 export class LocalCoordinators {
-  private readonly queues = new Map<string, SerialQueue>();
+  private readonly queues = new Map<string, CommandLanes>();
   private readonly select: StatementSync;
   private readonly upsert: StatementSync;
 
@@ -62,10 +62,10 @@ export class LocalCoordinators {
     );
   }
 
-  private readQueue(name: string): SerialQueue {
+  private readQueue(name: string): CommandLanes {
     let queue = this.queues.get(name);
     if (!queue) {
-      queue = new SerialQueue();
+      queue = new CommandLanes();
       this.queues.set(name, queue);
     }
     return queue;
@@ -76,9 +76,7 @@ export class LocalCoordinators {
     const state = new SqliteCoordinatorState(name, this.select, this.upsert);
     const task = () => runCommand(this.commandPlatform(), structuredClone(command), state);
     try {
-      // As in the Durable Object: a command with a joinKey joins an identical one still waiting its turn.
-      const result = typeof command.joinKey === 'string' ? queue.runJoined(command.joinKey, task) : queue.run(task);
-      return structuredClone(await result);
+      return structuredClone(await queue.dispatch(command, task));
     } catch (error) {
       // Across RPC an error keeps its message and standard type, not its class or own properties.
       throw cloneError(error);
@@ -95,6 +93,6 @@ export class LocalCoordinators {
 
   /** Resolves when every queued command has finished. */
   async drain(): Promise<void> {
-    await Promise.all([...this.queues.values()].map((queue) => queue.run(async () => undefined)));
+    await Promise.all([...this.queues.values()].map((queue) => queue.drain()));
   }
 }

@@ -42,5 +42,5 @@ export const routeSpec: EntitySpec = {
     validateCreate: (ctx, values) =>
       checkBrandModel(readDatabase(ctx.platform.db), { tenantKey: ctx.tenantKey, orgKey: ctx.orgKey }, values.brand, values.brandModel, 'brandModel'),
   },
-  indexes: [['routeKey'], ['locationFunction'], ['family'], ['brand'], ['brandModel'], ['responsible']],
+  indexes: [['company'], ['routeKey'], ['locationFunction'], ['family'], ['brand'], ['brandModel'], ['responsible']],
 };
