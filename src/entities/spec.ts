@@ -43,8 +43,6 @@ export type Values = Record<string, unknown>;
 export interface EntityHooks {
   /** Extra validation of a complete create body (after field validation); returns every problem. */
   validateCreate?(ctx: ApiContext, values: Values): Promise<FieldError[]>;
-  /** Extra validation of one attribute's new value. */
-  validateAttribute?(ctx: ApiContext, field: string, value: unknown, current: Values): Promise<FieldError[]>;
 }
 
 export interface EntitySpec {

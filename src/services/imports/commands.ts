@@ -16,6 +16,7 @@ import {
   insertImport,
   readChangeByCommand,
   readImport,
+  readImportForChange,
   writeImportChange,
 } from './store';
 import type { AuditStamp, ChangeOrigin, ChangeRequest, ImportPatch, NewImport } from './store';
@@ -113,9 +114,9 @@ export async function registerImport(platform: Platform, command: RegisterImport
 
 export async function changeImport(platform: Platform, command: ChangeImportCommand): Promise<ChangeOutcome> {
   const context = prepare(platform, command);
-  if (await readChangeByCommand(context.db, context.scope, command.commandId)) return { status: 'applied' };
   const { change } = command;
-  const row = await readImport(context.db, context.scope, change.importId);
+  const { row, replayed } = await readImportForChange(context.db, context.scope, change.importId, command.commandId);
+  if (replayed) return { status: 'applied' };
   if (!row) return { status: 'notFound' };
   const from = readState(row);
   const to = change.importDataState ?? from;

@@ -19,6 +19,7 @@ import type {
   RevertImportCommand,
   RevertOutcome,
 } from './commands';
+import { changeDoc, lastImportsDoc, readImportDoc, registerDoc, revertDoc, validateStateDoc } from './docs';
 import { toImportResource } from './resource';
 import { describeState, isStaleProcessing, ReturnMessageType } from './states';
 import { listLastImports, readImport } from './store';
@@ -111,42 +112,42 @@ export const importRoutes: readonly ApiRoute[] = [
     method: 'GET',
     path: `${IMPORTS_BASE}/validateImportDataState`,
     scope: 'application',
-    doc: { summary: 'Read an import, first marking a Processing import without progress for 30 minutes as Fatal', tags, operationId: 'validateImportDataState' },
+    doc: { summary: 'Read an import, first marking a Processing import without progress for 30 minutes as Fatal', tags, operationId: 'validateImportDataState', ...validateStateDoc },
     handle: validateState,
   },
   {
     method: 'GET',
     path: `${IMPORTS_BASE}/getLastImports`,
     scope: 'application',
-    doc: { summary: "A template's imports, newest first (top: default 10, at most 100)", tags, operationId: 'getLastImports' },
+    doc: { summary: "A template's imports, newest first (top: default 10, at most 100)", tags, operationId: 'getLastImports', ...lastImportsDoc },
     handle: lastImports,
   },
   {
     method: 'POST',
     path: `${IMPORTS_BASE}/changeDataImport`,
     scope: 'application',
-    doc: { summary: "Change an import's state and details (CONTRACT 7 transitions)", tags, operationId: 'changeDataImport' },
+    doc: { summary: "Change an import's state and details (CONTRACT 7 transitions)", tags, operationId: 'changeDataImport', ...changeDoc },
     handle: change,
   },
   {
     method: 'POST',
     path: `${IMPORTS_BASE}/revertImportFile`,
     scope: 'application',
-    doc: { summary: "Revert the template's latest succeeded, not yet reverted import", tags, operationId: 'revertImportFile' },
+    doc: { summary: "Revert the template's latest succeeded, not yet reverted import", tags, operationId: 'revertImportFile', ...revertDoc },
     handle: revert,
   },
   {
     method: 'POST',
     path: IMPORTS_BASE,
     scope: 'application',
-    doc: { summary: 'Register an import (extension): 201, state Pending, next key of the tenant/org', tags, operationId: 'registerImportDataInfo' },
+    doc: { summary: 'Register an import (extension): 201, state Pending, next key of the tenant/org', tags, operationId: 'registerImportDataInfo', ...registerDoc },
     handle: register,
   },
   {
     method: 'GET',
     path: `${IMPORTS_BASE}/:id`,
     scope: 'application',
-    doc: { summary: 'Read one import by id (extension; the Location of a registration)', tags, operationId: 'readImportDataInfo' },
+    doc: { summary: 'Read one import by id (extension; the Location of a registration)', tags, operationId: 'readImportDataInfo', ...readImportDoc },
     handle: readOne,
   },
 ];

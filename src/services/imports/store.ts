@@ -74,6 +74,30 @@ export async function findRevertCandidate(db: Database, scope: TenantScope, temp
 }
 
 /** The history entry a command wrote, if it already ran (a replayed command). */
+/** The import and whether `commandId` was already applied, in one D1 round trip (one batch). */
+export async function readImportForChange(
+  db: Database,
+  scope: TenantScope,
+  id: string,
+  commandId: string,
+): Promise<{ row: ImportRow | undefined; replayed: boolean }> {
+  const [rows, changes] = await db.batch([
+    db.select().from(importDataInfos).where(and(scopeOf(scope), eq(importDataInfos.id, id))).limit(1),
+    db
+      .select({ id: importDataInfoChanges.id })
+      .from(importDataInfoChanges)
+      .where(
+        and(
+          eq(importDataInfoChanges.tenantKey, scope.tenantKey),
+          eq(importDataInfoChanges.orgKey, scope.orgKey),
+          eq(importDataInfoChanges.commandId, commandId),
+        ),
+      )
+      .limit(1),
+  ]);
+  return { row: rows[0], replayed: changes.length > 0 };
+}
+
 export async function readChangeByCommand(db: Database, scope: TenantScope, commandId: string): Promise<ImportChangeRow | undefined> {
   const rows = await db
     .select()

@@ -31,14 +31,14 @@ function optional(name: string, field: FieldSpec): AnySchema {
   return v.optional(v.nullable(buildFieldSchema(name, field))) as AnySchema;
 }
 
-const registerFields = {
+export const registerFields = {
   importDataTemplate: required('importDataTemplate', describe('string', 'Template of the import', { maxLength: 255 })),
   originalFileName: optional('originalFileName', describe('string', 'Original file name', { maxLength: TEXT_MAX })),
   importName: optional('importName', describe('string', 'Name of the import', { maxLength: TEXT_MAX })),
   cloudFileName: optional('cloudFileName', describe('string', 'Name of the file in cloud storage', { maxLength: TEXT_MAX })),
 };
 
-const changeFields = {
+export const changeFields = {
   importId: required('importId', describe('guid', 'Identifier of the import')),
   tenant: optional('tenant', describe('string', 'Tenant', { maxLength: 64 })),
   subscription: optional('subscription', describe('string', 'Subscription (organization)', { maxLength: 64 })),
