@@ -88,6 +88,8 @@ export async function authenticate(request: Request, config: AppConfig): Promise
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   const token = match?.[1];
   if (!token) throw unauthorized('The Authorization header must be "Bearer <token>".', 'invalid_request');
+  const known = readVerified(token, config);
+  if (known) return known;
   let payload: JWTPayload;
   try {
     payload = await verifyJwt(token, config);
@@ -95,7 +97,35 @@ export async function authenticate(request: Request, config: AppConfig): Promise
     const expired = error instanceof Error && 'code' in error && error.code === 'ERR_JWT_EXPIRED';
     throw unauthorized(expired ? 'The token has expired.' : 'The token is not valid.', 'invalid_token');
   }
-  return { subject: typeof payload.sub === 'string' ? payload.sub : 'unknown', scopes: readScopes(payload), orgs: readOrgs(payload) };
+  const principal = { subject: typeof payload.sub === 'string' ? payload.sub : 'unknown', scopes: readScopes(payload), orgs: readOrgs(payload) };
+  rememberVerified(token, config, principal, payload.exp);
+  return principal;
+}
+
+/**
+ * Tokens already verified in this isolate, until they expire (at most 5 minutes): a client sends the same
+ * token many times, and its signature cannot change. Bounded; cleared when the configuration changes.
+ */
+const VERIFIED_LIMIT = 1024;
+const VERIFIED_MAX_MS = 5 * 60 * 1000;
+let verified: { config: AppConfig; entries: Map<string, { principal: Principal; until: number }> } | undefined;
+
+function readVerified(token: string, config: AppConfig): Principal | undefined {
+  if (verified?.config !== config) return undefined;
+  const entry = verified.entries.get(token);
+  if (!entry) return undefined;
+  if (Date.now() >= entry.until) {
+    verified.entries.delete(token);
+    return undefined;
+  }
+  return entry.principal;
+}
+
+function rememberVerified(token: string, config: AppConfig, principal: Principal, exp: number | undefined): void {
+  if (verified?.config !== config) verified = { config, entries: new Map() };
+  if (verified.entries.size >= VERIFIED_LIMIT) verified.entries.clear();
+  const until = Math.min(Date.now() + VERIFIED_MAX_MS, exp === undefined ? Infinity : exp * 1000);
+  verified.entries.set(token, { principal, until });
 }
 
 const patternCache = new Map<string, RegExp>();
