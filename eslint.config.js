@@ -19,7 +19,19 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
-    files: ['scripts/**/*.mjs', 'bench/**/*.mjs'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', fetch: 'readonly', URL: 'readonly', TextEncoder: 'readonly', setTimeout: 'readonly', Intl: 'readonly', Response: 'readonly' } },
+    files: ['scripts/**/*.mjs', 'bench/**/*.mjs', 'bench/**/*.js'],
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        fetch: 'readonly',
+        URL: 'readonly',
+        TextEncoder: 'readonly',
+        setTimeout: 'readonly',
+        Intl: 'readonly',
+        Response: 'readonly',
+        performance: 'readonly',
+      },
+    },
   },
 );

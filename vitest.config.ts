@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long';
 
@@ -18,6 +18,8 @@ export default defineConfig(async () => {
     ],
     test: {
       include: ['test/**/*.test.ts'],
+      // Node-only tooling checks (test/tooling/) run in the Deno run (vitest.deno.config.ts).
+      exclude: [...configDefaults.exclude, 'test/tooling/**'],
       setupFiles: ['./test/setup/apply-migrations.ts'],
     },
   };

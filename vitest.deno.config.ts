@@ -2,7 +2,8 @@
  * The Deno test run (`npm run test:deno`): the HTTP integration tests (test/integration/) against the
  * API served by Deno (src/deno.ts), one Deno server with a fresh database per test file. `cloudflare:test`
  * is a shim whose SELF.fetch goes to that server. Files named *.workers.test.ts need Workers-only APIs
- * (runInDurableObject, createScheduledController, ...) and run in the Workers run only.
+ * (runInDurableObject, createScheduledController, ...) and run in the Workers run only. test/tooling/ holds
+ * Node-only checks (OpenAPI validation, generated client types) against the same Deno server.
  */
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
@@ -18,7 +19,7 @@ export default defineConfig({
     name: 'deno',
     environment: 'node',
     pool: 'forks',
-    include: ['test/integration/**/*.test.ts'],
+    include: ['test/integration/**/*.test.ts', 'test/tooling/**/*.test.ts'],
     exclude: ['**/node_modules/**', 'test/integration/**/*.workers.test.ts'],
     setupFiles: ['./test/deno/setup.ts'],
     hookTimeout: 60_000,

@@ -1,6 +1,6 @@
 // Makes .dev.vars (never committed) with a random local JWT_SECRET the first time it is needed.
 import { randomBytes } from 'node:crypto';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const DEV_VARS_PATH = fileURLToPath(new URL('../.dev.vars', import.meta.url));
@@ -11,4 +11,11 @@ export function ensureDevVars() {
     writeFileSync(DEV_VARS_PATH, `# Local development only (made by npm start; not committed).\nJWT_SECRET="${secret}"\n`, { mode: 0o600 });
   }
   return DEV_VARS_PATH;
+}
+
+/** A variable from the environment, else from .dev.vars (made on first use). */
+export function readDevVar(name) {
+  if (process.env[name] !== undefined) return process.env[name];
+  const text = readFileSync(ensureDevVars(), 'utf8');
+  return new RegExp(`^${name}\\s*=\\s*"?([^"\\n]*)"?`, 'm').exec(text)?.[1];
 }

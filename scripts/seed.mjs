@@ -2,6 +2,7 @@
 // bulk upsert by key; creates that answer 400 DuplicateKey were seeded by an earlier start.
 // Each service's data lives in scripts/seed/<service>.mjs ({ referenceData, records }, and optionally
 // `seed(send)` for data that needs its own idempotency check; it returns how many records it created).
+import { SignJWT } from 'jose';
 import { seedModules } from './seed/index.mjs';
 
 export const DEMO = { tenant: 'demo', org: 'demo' };
@@ -32,4 +33,29 @@ export async function seedDemo(baseUrl, token) {
     if (module.seed) created += await module.seed((method, path, body) => send(baseUrl, token, method, path, body));
   }
   return created;
+}
+
+async function waitForHealth(baseUrl) {
+  for (let attempt = 0; attempt < 300; attempt += 1) {
+    try {
+      const response = await fetch(`${baseUrl}/health`);
+      if (response.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`The server did not answer ${baseUrl}/health within 60 s`);
+}
+
+/** Waits for /health, then seeds the demo tenant/org with a short-lived admin token signed with `secret`. */
+export async function seedWhenReady(baseUrl, secret) {
+  await waitForHealth(baseUrl);
+  const token = await new SignJWT({ scope: 'application admin', orgs: [`${DEMO.tenant}/${DEMO.org}`] })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject('seed')
+    .setIssuedAt()
+    .setExpirationTime('10m')
+    .sign(new TextEncoder().encode(secret));
+  return seedDemo(baseUrl, token);
 }

@@ -2,12 +2,11 @@
 // npm run start:deno: the same API served by Deno on 127.0.0.1:$PORT (default 8788), with a local
 // SQLite file (.deno-data/erp.sqlite, or DENO_DB_PATH), the .dev.vars secret and the same demo seed.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { SignJWT } from 'jose';
 import { buildDenoArgs, buildDenoEnv, resolveDenoExecutable } from './deno-bin.mjs';
-import { ensureDevVars } from './dev-vars.mjs';
-import { DEMO, seedDemo } from './seed.mjs';
+import { readDevVar } from './dev-vars.mjs';
+import { DEMO, seedWhenReady } from './seed.mjs';
 
 const port = Number(process.env.PORT ?? 8788);
 const host = '127.0.0.1';
@@ -15,15 +14,10 @@ const baseUrl = `http://${host}:${port}`;
 const databasePath = resolve(process.env.DENO_DB_PATH ?? '.deno-data/erp.sqlite');
 mkdirSync(dirname(databasePath), { recursive: true });
 
-function readDevVar(text, name) {
-  return new RegExp(`^${name}\\s*=\\s*"?([^"\\n]*)"?`, 'm').exec(text)?.[1];
-}
-
-const devVars = readFileSync(ensureDevVars(), 'utf8');
-const secret = process.env.JWT_SECRET ?? readDevVar(devVars, 'JWT_SECRET') ?? '';
+const secret = readDevVar('JWT_SECRET') ?? '';
 const config = {};
 for (const name of ['JWT_JWKS_URL', 'JWT_ISSUER', 'JWT_AUDIENCE']) {
-  const value = process.env[name] ?? readDevVar(devVars, name);
+  const value = readDevVar(name);
   if (value !== undefined) config[name] = value;
 }
 
@@ -34,28 +28,8 @@ const server = spawn(resolveDenoExecutable(), buildDenoArgs(dirname(databasePath
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? process.exitCode ?? 0));
 
-async function waitForHealth() {
-  for (let attempt = 0; attempt < 300; attempt += 1) {
-    try {
-      const response = await fetch(`${baseUrl}/health`);
-      if (response.ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`The Deno server did not answer ${baseUrl}/health within 60 s`);
-}
-
 try {
-  await waitForHealth();
-  const token = await new SignJWT({ scope: 'application admin', orgs: [`${DEMO.tenant}/${DEMO.org}`] })
-    .setProtectedHeader({ alg: 'HS256' })
-    .setSubject('seed')
-    .setIssuedAt()
-    .setExpirationTime('10m')
-    .sign(new TextEncoder().encode(secret));
-  const created = await seedDemo(baseUrl, token);
+  const created = await seedWhenReady(baseUrl, secret);
   console.log(
     `\nDemo data ready on ${DEMO.tenant}/${DEMO.org} (${created} new records). API (Deno): ${baseUrl}  Database: ${databasePath}  Token: npm run -s token -- --tenant demo --org demo\n`,
   );

@@ -2,9 +2,8 @@
 // Prints a bearer token the local server accepts:
 //   npm run -s token -- --tenant demo --org demo [--scope "application admin"] [--sub alice] [--ttl 3600]
 // The HS256 secret is JWT_SECRET from the environment, else from .dev.vars (made by `npm start`).
-import { readFileSync } from 'node:fs';
 import { SignJWT } from 'jose';
-import { ensureDevVars } from './dev-vars.mjs';
+import { readDevVar } from './dev-vars.mjs';
 
 function readArgs(argv) {
   const args = { tenant: 'demo', org: 'demo', scope: 'application', sub: 'developer', ttl: '3600' };
@@ -20,11 +19,9 @@ function readArgs(argv) {
 }
 
 function readSecret() {
-  if (process.env.JWT_SECRET) return process.env.JWT_SECRET;
-  const path = ensureDevVars();
-  const match = /^JWT_SECRET\s*=\s*"?([^"\n]+)"?/m.exec(readFileSync(path, 'utf8'));
-  if (!match) throw new Error(`No JWT_SECRET in ${path}`);
-  return match[1];
+  const secret = readDevVar('JWT_SECRET');
+  if (!secret) throw new Error('No JWT_SECRET in the environment or .dev.vars');
+  return secret;
 }
 
 const args = readArgs(process.argv.slice(2));

@@ -1,6 +1,8 @@
 /** Derives an entity's HTTP routes from its description. */
 import type { ApiContext } from '../http/context';
 import type { ApiRoute } from '../http/route';
+import { describeEntityRoute, segmentParamName } from '../openapi/entity-docs';
+import type { EntityDocOptions } from '../openapi/entity-schemas';
 import { createRecord, deleteRecord, listRecords, readRecord, updateAttribute, updateCustomAttribute } from './handlers';
 import type { CreateOptions, Decorate } from './handlers';
 import { readKeyLookup, readSegmentLookup } from './lookup';
@@ -12,6 +14,8 @@ export interface EntityRouteOptions {
   readonly decorate?: Decorate;
   /** Service checks of an attribute's new value, by attribute name. */
   readonly checkAttribute?: Readonly<Record<string, (ctx: ApiContext, value: unknown) => Promise<void>>>;
+  /** For the OpenAPI document: what `decorate` adds to answers, extra create properties, schema names. */
+  readonly doc?: EntityDocOptions;
 }
 
 function tagOf(store: EntityStore): string[] {
@@ -31,27 +35,29 @@ function keyLookupOf(store: EntityStore, ctx: ApiContext) {
   return readKeyLookup(store.spec, keyParamNames(store).map((name) => ctx.params[name] ?? ''));
 }
 
-/** The path of one record by id: single-key entities share `/{segment}`, composite keys add `/{id}`. */
+/** The path of one record by id: single-key entities share `/{idOr<Key>}` (both meanings), composite keys add `/{id}`. */
 function readRoutes(store: EntityStore, options: EntityRouteOptions): ApiRoute[] {
   const { spec } = store;
   const base = spec.basePath;
   const tags = tagOf(store);
+  const describe = (kind: string, by: 'segment' | 'id' | 'key') => describeEntityRoute(spec, kind, options.doc ?? {}, { by });
   if (spec.key.length === 1) {
     const keyName = spec.key[0] as string;
+    const segment = segmentParamName(spec);
     return [
       {
         method: 'GET',
-        path: `${base}/:segment`,
+        path: `${base}/:${segment}`,
         scope: 'application',
-        doc: { summary: `Read a ${spec.title.toLowerCase()} by id or by ${keyName}`, tags, operationId: `read${spec.resourceName}`, kind: 'read', segment: true },
-        handle: (ctx) => readRecord(ctx, store, readSegmentLookup(spec, ctx.params.segment ?? ''), options.decorate),
+        doc: { summary: `Read a ${spec.title.toLowerCase()} by id or by ${keyName}`, tags, operationId: `read${spec.resourceName}`, ...describe('read', 'segment'), segment: true },
+        handle: (ctx) => readRecord(ctx, store, readSegmentLookup(spec, ctx.params[segment] ?? ''), options.decorate),
       },
       {
         method: 'DELETE',
-        path: `${base}/:segment`,
+        path: `${base}/:${segment}`,
         scope: 'application',
-        doc: { summary: `Delete a ${spec.title.toLowerCase()} by id or by ${keyName}`, tags, operationId: `delete${spec.resourceName}`, kind: 'delete', segment: true },
-        handle: (ctx) => deleteRecord(ctx, store, readSegmentLookup(spec, ctx.params.segment ?? '')),
+        doc: { summary: `Delete a ${spec.title.toLowerCase()} by id or by ${keyName}`, tags, operationId: `delete${spec.resourceName}`, ...describe('delete', 'segment'), segment: true },
+        handle: (ctx) => deleteRecord(ctx, store, readSegmentLookup(spec, ctx.params[segment] ?? '')),
       },
     ];
   }
@@ -60,28 +66,28 @@ function readRoutes(store: EntityStore, options: EntityRouteOptions): ApiRoute[]
       method: 'GET',
       path: `${base}/:id`,
       scope: 'application',
-      doc: { summary: `Read a ${spec.title.toLowerCase()} by id`, tags, operationId: `read${spec.resourceName}ById`, kind: 'read' },
+      doc: { summary: `Read a ${spec.title.toLowerCase()} by id`, tags, operationId: `read${spec.resourceName}ById`, ...describe('read', 'id') },
       handle: (ctx) => readRecord(ctx, store, readIdLookup(ctx), options.decorate),
     },
     {
       method: 'DELETE',
       path: `${base}/:id`,
       scope: 'application',
-      doc: { summary: `Delete a ${spec.title.toLowerCase()} by id`, tags, operationId: `delete${spec.resourceName}ById`, kind: 'delete' },
+      doc: { summary: `Delete a ${spec.title.toLowerCase()} by id`, tags, operationId: `delete${spec.resourceName}ById`, ...describe('delete', 'id') },
       handle: (ctx) => deleteRecord(ctx, store, readIdLookup(ctx)),
     },
     {
       method: 'GET',
       path: `${base}${keyParams(store)}`,
       scope: 'application',
-      doc: { summary: `Read a ${spec.title.toLowerCase()} by key`, tags, operationId: `read${spec.resourceName}ByKey`, kind: 'read' },
+      doc: { summary: `Read a ${spec.title.toLowerCase()} by key`, tags, operationId: `read${spec.resourceName}ByKey`, ...describe('read', 'key') },
       handle: (ctx) => readRecord(ctx, store, keyLookupOf(store, ctx), options.decorate),
     },
     {
       method: 'DELETE',
       path: `${base}${keyParams(store)}`,
       scope: 'application',
-      doc: { summary: `Delete a ${spec.title.toLowerCase()} by key`, tags, operationId: `delete${spec.resourceName}ByKey`, kind: 'delete' },
+      doc: { summary: `Delete a ${spec.title.toLowerCase()} by key`, tags, operationId: `delete${spec.resourceName}ByKey`, ...describe('delete', 'key') },
       handle: (ctx) => deleteRecord(ctx, store, keyLookupOf(store, ctx)),
     },
   ];
@@ -105,8 +111,7 @@ function attributeRoutes(store: EntityStore, options: EntityRouteOptions): ApiRo
       summary: `Set the ${name} of a ${spec.title.toLowerCase()}`,
       tags,
       operationId: `update${spec.resourceName}${name.charAt(0).toUpperCase()}${name.slice(1)}`,
-      kind: 'attribute',
-      attribute: name,
+      ...describeEntityRoute(spec, 'attribute', options.doc ?? {}, { attribute: name }),
     },
     handle: (ctx: ApiContext) => {
       const check = options.checkAttribute?.[name];
@@ -118,7 +123,7 @@ function attributeRoutes(store: EntityStore, options: EntityRouteOptions): ApiRo
       method: 'PUT',
       path: `${spec.basePath}${keyParams(store)}/:customAttributeName`,
       scope: 'application',
-      doc: { summary: `Set a custom attribute (custom_<name>) of a ${spec.title.toLowerCase()}`, tags, operationId: `update${spec.resourceName}CustomAttribute`, kind: 'customAttribute' },
+      doc: { summary: `Set a custom attribute (custom_<name>) of a ${spec.title.toLowerCase()}`, tags, operationId: `update${spec.resourceName}CustomAttribute`, ...describeEntityRoute(spec, 'customAttribute', options.doc ?? {}) },
       handle: (ctx) => updateCustomAttribute(ctx, store, keyLookupOf(store, ctx), ctx.params.customAttributeName ?? ''),
     });
   }
@@ -134,14 +139,14 @@ export function buildEntityRoutes(store: EntityStore, options: EntityRouteOption
       method: 'GET',
       path: `${spec.basePath}/odata`,
       scope: 'application',
-      doc: { summary: `List ${spec.title.toLowerCase()}s (OData)`, tags, operationId: `list${spec.resourceName}s`, kind: 'list' },
+      doc: { summary: `List ${spec.title.toLowerCase()}s (OData)`, tags, operationId: `list${spec.resourceName}s`, ...describeEntityRoute(spec, 'list', options.doc ?? {}) },
       handle: (ctx) => listRecords(ctx, store, options.decorate),
     },
     {
       method: 'POST',
       path: spec.basePath,
       scope: 'application',
-      doc: { summary: `Create a ${spec.title.toLowerCase()}`, tags, operationId: `create${spec.resourceName}`, kind: 'create' },
+      doc: { summary: `Create a ${spec.title.toLowerCase()}`, tags, operationId: `create${spec.resourceName}`, ...describeEntityRoute(spec, 'create', options.doc ?? {}) },
       handle: (ctx) => createRecord(ctx, store, options.create),
     },
     ...readRoutes(store, options),

@@ -8,6 +8,8 @@ export const GUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0
 const DECIMAL_PATTERN = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 const ISO_DATE_PATTERN = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 export const DEFAULT_STRING_MAX = 255;
+/** Metadata key marking an enum's schema with its EnumSpec (the OpenAPI document names the members). */
+export const ENUM_METADATA = 'enumSpec';
 
 export function isGuid(value: string): boolean {
   return GUID_PATTERN.test(value);
@@ -101,6 +103,7 @@ export function buildFieldSchema(name: string, field: FieldSpec): AnySchema {
       const message = `${name} must be one of ${describeEnum(spec)}`;
       return v.pipe(
         v.union([v.number(), v.string()], message),
+        v.metadata({ [ENUM_METADATA]: spec }),
         v.transform((input) => readEnumValue(spec, input)),
         v.check((out) => out !== undefined, message),
       );

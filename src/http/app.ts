@@ -76,8 +76,8 @@ function wrapPublicRoute(route: PublicRoute): Handler {
 
 export interface App {
   fetch(request: Request, platform: Platform): Promise<Response>;
-  /** Every routed method and path pattern (for OpenAPI checks). */
-  readonly routes: readonly { method: string; path: string }[];
+  /** Every routed method and path pattern with its regular expression, in matching order (for OpenAPI checks). */
+  readonly routes: readonly { method: string; path: string; match: RegExp }[];
 }
 
 export function buildApp(publicRoutes: readonly PublicRoute[], apiRoutes: readonly ApiRoute[]): App {
@@ -110,7 +110,7 @@ export function buildApp(publicRoutes: readonly PublicRoute[], apiRoutes: readon
   });
 
   return {
-    routes: patterns.map(({ method, path }) => ({ method, path })),
+    routes: patterns.map(({ method, path, match }) => ({ method, path, match })),
     async fetch(request, platform) {
       const incoming = request.headers.get('x-request-id');
       const requestId = incoming && REQUEST_ID_PATTERN.test(incoming) ? incoming : crypto.randomUUID();

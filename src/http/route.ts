@@ -1,14 +1,74 @@
+import type { GenericSchema } from 'valibot';
 import type { Scope } from '../auth/token';
 import type { ApiContext, PublicContext } from './context';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-/** Documentation carried by a route, read by the OpenAPI generator. */
-export interface RouteDoc {
+/**
+ * A schema in the OpenAPI document: a valibot schema (converted with @valibot/to-json-schema; a schema listed in
+ * some route's `schemas` becomes a named component and is referenced wherever it appears) or a JSON Schema.
+ */
+export type DocSchema = GenericSchema<unknown, unknown> | { readonly json: Readonly<Record<string, unknown>> };
+
+export interface ParameterDoc {
+  readonly name: string;
+  readonly in: 'path' | 'query';
+  readonly description: string;
+  /** Path parameters are always required. */
+  readonly required?: boolean;
+  readonly schema: DocSchema;
+}
+
+export interface BodyDoc {
+  readonly description: string;
+  readonly schema: DocSchema;
+  /** false: the body may be empty (inputs may come from the query string instead). */
+  readonly required?: boolean;
+}
+
+/** Response headers the document knows (see src/openapi/components.ts). */
+export type HeaderName = 'Location' | 'ETag' | 'Allow' | 'WWW-Authenticate';
+
+export interface ResponseDoc {
+  readonly description: string;
+  /** Media type of the body (default application/json; problem+json for errors). */
+  readonly contentType?: string;
+  /** JSON body (problem+json for 4xx/5xx statuses); none: an empty body. */
+  readonly schema?: DocSchema;
+  readonly headers?: readonly HeaderName[];
+}
+
+/** What every documented operation says. */
+export interface OperationDoc {
   readonly summary: string;
-  readonly tags: readonly string[];
   readonly operationId: string;
-  /** Extra facts (status codes, body and answer schemas) for the OpenAPI document. */
+  readonly description?: string;
+  /** What kind of operation (entity routes: list, create, read, delete, attribute, customAttribute). */
+  readonly kind?: string;
+  readonly attribute?: string;
+  /** Path and query parameters (path parameters not listed are documented as strings). */
+  readonly parameters?: readonly ParameterDoc[];
+  readonly requestBody?: BodyDoc;
+  /** Responses by status: the success answer and errors with a meaning of their own (e.g. 404). */
+  readonly responses?: Readonly<Record<number, ResponseDoc>>;
+  /** Further error statuses (problem+json) besides the ones every operation of its kind has. */
+  readonly errors?: readonly number[];
+  /** Named valibot schemas (components) this operation's schemas use. */
+  readonly schemas?: Readonly<Record<string, GenericSchema<unknown, unknown>>>;
+}
+
+/** One documented operation of a route whose path parameter takes fixed values (one per attribute). */
+export interface RouteDocVariant extends OperationDoc {
+  /** Path parameter -> the literal segment, or `{name}` to document the parameter under another name. */
+  readonly pathParams: Readonly<Record<string, string>>;
+}
+
+/** Documentation carried by a route, read by the OpenAPI generator (src/openapi/). */
+export interface RouteDoc extends OperationDoc {
+  readonly tags: readonly string[];
+  /** One documented operation per value of a path parameter (e.g. one per attribute), instead of this doc. */
+  readonly variants?: readonly RouteDocVariant[];
+  /** Other facts for the document. */
   readonly [name: string]: unknown;
 }
 

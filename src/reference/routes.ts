@@ -9,6 +9,7 @@ import type { FieldError } from '../http/errors';
 import type { ApiRoute } from '../http/route';
 import { emptyResponse, jsonResponse } from '../http/responses';
 import { findReferenceKind, REFERENCE_KINDS } from './kinds';
+import { referenceDeleteDoc, referenceListDoc, referenceUpsertDoc } from './docs';
 import type { ReferenceKindSpec } from './spec';
 import { assertReferencesExist, listReferenceRecords } from './store';
 import type { ReferenceUse } from './store';
@@ -82,21 +83,21 @@ export function buildReferenceDataRoutes(users: readonly ReferenceUser[], guards
     method: 'GET',
     path: '/referenceData/:kind',
     scope: 'application',
-    doc: { summary: 'List the reference records of a kind', tags, operationId: 'listReferenceData', kind: 'referenceList' },
+    doc: { summary: 'List the reference records of a kind', tags, operationId: 'listReferenceData', kind: 'referenceList', ...referenceListDoc },
     handle: async (ctx) => jsonResponse({ items: await listReferenceRecords(readDatabase(ctx.platform.db), readKind(ctx, false), scopeOf(ctx)) }),
   },
   {
     method: 'PUT',
     path: '/referenceData/:kind',
     scope: 'admin',
-    doc: { summary: 'Bulk upsert reference records by key (at most 5000, all-or-nothing)', tags, operationId: 'upsertReferenceData', kind: 'referenceUpsert' },
+    doc: { summary: 'Bulk upsert reference records by key (at most 5000, all-or-nothing)', tags, operationId: 'upsertReferenceData', kind: 'referenceUpsert', ...referenceUpsertDoc },
     handle: (ctx) => upsert(ctx, guards),
   },
   {
     method: 'DELETE',
     path: '/referenceData/:kind/:key',
     scope: 'admin',
-    doc: { summary: 'Delete a reference record (400 ReferenceInUse while something uses it)', tags, operationId: 'deleteReferenceData', kind: 'referenceDelete' },
+    doc: { summary: 'Delete a reference record (400 ReferenceInUse while something uses it)', tags, operationId: 'deleteReferenceData', kind: 'referenceDelete', ...referenceDeleteDoc },
     handle: (ctx) => remove(ctx, users),
   },
   ];

@@ -1,6 +1,7 @@
 /** Test helpers: tokens signed with the test secret and requests through the Worker's own fetch. */
 import { env, SELF } from 'cloudflare:test';
 import { SignJWT } from 'jose';
+import { assertDocumentedResponse } from './contract';
 
 export const ORIGIN = 'https://api.test';
 
@@ -49,6 +50,8 @@ export async function call<T = unknown>(method: string, path: string, options: C
   }
   const response = await SELF.fetch(`${ORIGIN}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
   const text = await response.text();
+  // Every response must be the documented one (status, media type, body schema, headers): see ./contract.ts.
+  await assertDocumentedResponse(method, `${ORIGIN}${path}`, response.status, response.headers, text);
   let parsed: unknown = undefined;
   if (text !== '') {
     try {

@@ -21,12 +21,12 @@ function describeInput(name: string, fields: Record<string, FieldSpec>): EntityS
   return { name, title: name, resourceName: name, basePath: '', table: '', key: [], customAttributes: true, fields };
 }
 
-const pairInput = describeInput('getCurrencyExchangeRates', {
+export const pairInput = describeInput('getCurrencyExchangeRates', {
   currencyFromKey: currencyField('Source currency'),
   currencyToKey: currencyField('Target currency'),
   referencedDate,
 });
-const companyInput = describeInput('getCurrencyExchangeRatesByCompany', {
+export const companyInput = describeInput('getCurrencyExchangeRatesByCompany', {
   currencyKey: currencyField('Currency converted into the company base currency'),
   companyKey: { kind: 'string', column: '', required: true, maxLength: 100, description: 'Company' },
   referencedDate,

@@ -9,6 +9,7 @@ import { buildEntityRoutes } from '../../entities/routes';
 import type { ApiContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import type { ApiRoute } from '../../http/route';
+import { companyLookupDoc, deleteLineDoc, documentEntityDoc, insertLineDoc, lineAttributeVariants, pairLookupDoc } from './docs';
 import { EXCHANGE_RATES_BASE, exchangeRatesDocumentSpec } from './entity';
 import { collectCurrencyUses, LINES_PROPERTY, readLinesInput } from './lines-input';
 import { deleteLine, insertLine, updateLineAttribute } from './lines-routes';
@@ -72,14 +73,14 @@ const lookupRoutes: ApiRoute[] = [
     method: 'POST',
     path: `${EXCHANGE_RATES_BASE}/getCurrencyExchangeRates`,
     scope: 'application',
-    doc: { summary: 'Exchange rate from one currency to another on a date (direct, inverse or cross)', tags, operationId: 'getCurrencyExchangeRates', kind: 'custom' },
+    doc: { summary: 'Exchange rate from one currency to another on a date (direct, inverse or cross)', tags, operationId: 'getCurrencyExchangeRates', kind: 'custom', ...pairLookupDoc },
     handle: getCurrencyExchangeRates,
   },
   {
     method: 'POST',
     path: `${EXCHANGE_RATES_BASE}/getCurrencyExchangeRatesByCompany`,
     scope: 'application',
-    doc: { summary: "Exchange rate from a currency into a company's base currency", tags, operationId: 'getCurrencyExchangeRatesByCompany', kind: 'custom' },
+    doc: { summary: "Exchange rate from a currency into a company's base currency", tags, operationId: 'getCurrencyExchangeRatesByCompany', kind: 'custom', ...companyLookupDoc },
     handle: getCurrencyExchangeRatesByCompany,
   },
 ];
@@ -89,27 +90,28 @@ const lineRoutes: ApiRoute[] = [
     method: 'POST',
     path: LINES_PATH,
     scope: 'application',
-    doc: { summary: 'Insert a rate line into a document (204)', tags, operationId: 'insertExchangeRateDocumentRate', kind: 'custom' },
+    doc: { summary: 'Insert a rate line into a document (204)', tags, operationId: 'insertExchangeRateDocumentRate', kind: 'custom', ...insertLineDoc },
     handle: insertLine,
   },
   {
     method: 'PUT',
     path: `${LINES_PATH}/:lineId/:attribute`,
     scope: 'application',
-    doc: { summary: 'Set an attribute (or custom_<name>) of a rate line', tags, operationId: 'updateExchangeRateDocumentRate', kind: 'custom' },
+    doc: { summary: 'Set an attribute (or custom_<name>) of a rate line', tags, operationId: 'updateExchangeRateDocumentRate', kind: 'custom', variants: lineAttributeVariants },
     handle: updateLineAttribute,
   },
   {
     method: 'DELETE',
     path: `${LINES_PATH}/:lineId`,
     scope: 'application',
-    doc: { summary: 'Delete a rate line', tags, operationId: 'deleteExchangeRateDocumentRate', kind: 'custom' },
+    doc: { summary: 'Delete a rate line', tags, operationId: 'deleteExchangeRateDocumentRate', kind: 'custom', ...deleteLineDoc },
     handle: deleteLine,
   },
 ];
 
 const entityRoutes = buildEntityRoutes(exchangeRatesDocumentStore, {
   decorate: decorateWithLines,
+  doc: documentEntityDoc,
   create: {
     extraProperties: [LINES_PROPERTY],
     body: { exactNumberKeys: ['conversionFactor'] },

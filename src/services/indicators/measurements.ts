@@ -22,7 +22,7 @@ const MAX_MAGNITUDE = new Decimal('1e12');
 const KEY = (name: string) =>
   v.pipe(v.string(`${name} must be a string`), v.minLength(1, `${name} must not be empty`), v.maxLength(100, `${name} must be at most 100 characters`));
 
-const MeasurementSchema = v.strictObject(
+export const MeasurementSchema = v.strictObject(
   {
     company: KEY('company'),
     code: KEY('code'),

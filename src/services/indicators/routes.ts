@@ -7,6 +7,7 @@ import { ApiError, validationError } from '../../http/errors';
 import { jsonResponse } from '../../http/responses';
 import type { ApiRoute } from '../../http/route';
 import { sendRecalculation } from './commands';
+import { chartDoc, measurementsDoc, recalculateDoc, summaryDoc } from './docs';
 import { assertMeasurementReferences, insertMeasurements, readMeasurements } from './measurements';
 import { readPeriodOfDate } from './periods';
 import { readIndicatorSummary, readKpiChart } from './read';
@@ -60,28 +61,28 @@ export const indicatorRoutes: readonly ApiRoute[] = [
     method: 'POST',
     path: `${INDICATORS_BASE}/measurements`,
     scope: 'application',
-    doc: { summary: 'Ingest up to 5000 KPI measurements {company, code, date, value}, all-or-nothing', tags, operationId: 'ingestKpiMeasurements', kind: 'custom' },
+    doc: { summary: 'Ingest up to 5000 KPI measurements {company, code, date, value}, all-or-nothing', tags, operationId: 'ingestKpiMeasurements', kind: 'custom', ...measurementsDoc },
     handle: ingest,
   },
   {
     method: 'GET',
     path: `${INDICATORS_BASE}/getIndicatorSummaryByCode/:companyKey/:code`,
     scope: 'application',
-    doc: { summary: "The indicator summary of a company's KPI, as of the last recalculation", tags, operationId: 'getIndicatorSummaryByCode', kind: 'custom' },
+    doc: { summary: "The indicator summary of a company's KPI, as of the last recalculation", tags, operationId: 'getIndicatorSummaryByCode', kind: 'custom', ...summaryDoc },
     handle: summary,
   },
   {
     method: 'GET',
     path: `${INDICATORS_BASE}/kpiChart/:company/:code`,
     scope: 'application',
-    doc: { summary: 'KPI chart: the 12 periods ending at referenceDate, then 3 forecast periods', tags, operationId: 'kpiChart', kind: 'custom' },
+    doc: { summary: 'KPI chart: the 12 periods ending at referenceDate, then 3 forecast periods', tags, operationId: 'kpiChart', kind: 'custom', ...chartDoc },
     handle: chart,
   },
   {
     method: 'POST',
     path: `${INDICATORS_BASE}/assetsRecalculateKPIs/:workerConfigurationKey`,
     scope: 'application',
-    doc: { summary: "Recalculate the KPIs of a worker configuration's companies and codes; true when materialized", tags, operationId: 'assetsRecalculateKPIs', kind: 'custom' },
+    doc: { summary: "Recalculate the KPIs of a worker configuration's companies and codes; true when materialized", tags, operationId: 'assetsRecalculateKPIs', kind: 'custom', ...recalculateDoc },
     handle: recalculate,
   },
 ];

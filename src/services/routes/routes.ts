@@ -7,6 +7,7 @@ import { buildEntityStore } from '../../entities/repository';
 import { buildEntityRoutes } from '../../entities/routes';
 import type { ApiRoute } from '../../http/route';
 import type { ReferenceUser } from '../../reference/usage';
+import { describeMembership, notificationDoc, routeEntityDoc } from './docs';
 import { routeSpec } from './entity';
 import { changeMembership } from './membership';
 import type { MembershipAction, MembershipBy } from './membership';
@@ -56,6 +57,7 @@ function membershipRoutes(): ApiRoute[] {
       summary: `${action === 'add' ? 'Add' : 'Remove'} ${kind.title}s ${action === 'add' ? 'to' : 'from'} a route, by ${by === 'key' ? 'keys' : 'identifiers'}`,
       tags,
       operationId: `${verb}Route${kind.field === 'locations' ? 'Locations' : 'EquipmentItems'}`,
+      ...describeMembership(by),
       kind: 'membership',
     },
     handle: (ctx) => changeMembership(ctx, kind, action, by),
@@ -72,11 +74,12 @@ export const routeRoutes: readonly ApiRoute[] = [
       tags,
       operationId: 'getRouteMaintenanceNotificationTemplateParameters',
       kind: 'custom',
+      ...notificationDoc,
     },
     handle: readNotificationParameters,
   },
   ...membershipRoutes(),
-  ...buildEntityRoutes(routeStore, { create: routeCreateOptions, decorate: decorateRoutes, checkAttribute: routeAttributeChecks }),
+  ...buildEntityRoutes(routeStore, { create: routeCreateOptions, decorate: decorateRoutes, checkAttribute: routeAttributeChecks, doc: routeEntityDoc }),
 ];
 
 /** The member and tool tables hold reference keys: a location, equipment item or tool in a route cannot be deleted. */

@@ -1,0 +1,124 @@
+/** The documentation of entity-derived routes (src/entities/routes.ts): parameters, bodies and answers from the EntitySpec. */
+import * as v from 'valibot';
+import type { EntitySpec, FieldSpec } from '../entities/spec';
+import { buildFieldSchema } from '../entities/values';
+import type { ParameterDoc, RouteDoc } from '../http/route';
+import { buildEntitySchemas } from './entity-schemas';
+import type { EntityDocOptions } from './entity-schemas';
+import { GUID } from './values';
+
+type AnySchema = v.GenericSchema<unknown, unknown>;
+type DocParts = Omit<RouteDoc, 'summary' | 'tags' | 'operationId'>;
+
+const ODATA_PARAMETERS: readonly ParameterDoc[] = [
+  ['$filter', 'Filter: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower/toupper/length/year/month/day'],
+  ['$select', 'Comma-separated properties to answer'],
+  ['$orderby', 'Comma-separated properties, each optionally asc or desc (default: by creation)'],
+  ['$top', 'Rows per page (default 100, at most 1000)'],
+  ['$skip', 'Rows to skip'],
+  ['$count', 'true: answer the total as count'],
+  ['$inlinecount', 'allpages: answer the total as count'],
+  ['page', '1-based page number (with pageSize)'],
+  ['pageSize', 'Rows per page (with page)'],
+].map(([name, description]) => ({ name: name as string, in: 'query', description: description as string, schema: { json: { type: 'string' } } }));
+
+function capitalize(name: string): string {
+  return `${name.charAt(0).toUpperCase()}${name.slice(1)}`;
+}
+
+/** Path parameter name of the shared single-segment read/delete path (`idOrTemplateKey`). */
+export function segmentParamName(spec: EntitySpec): string {
+  return `idOr${capitalize(spec.key[0] ?? 'Key')}`;
+}
+
+function segmentParameter(spec: EntitySpec): ParameterDoc {
+  const key = spec.key[0] ?? 'key';
+  if (spec.segmentLookup === 'intKeyOrId') {
+    return {
+      name: segmentParamName(spec),
+      in: 'path',
+      description: `Two operations share this path: by ${key} (an integer) or by id (a GUID); anything else is 400.`,
+      schema: { json: { anyOf: [{ type: 'string', pattern: '^-?\\d+$' }, { type: 'string', format: 'uuid' }] } },
+    };
+  }
+  return {
+    name: segmentParamName(spec),
+    in: 'path',
+    description: `Two operations share this path: by id or by ${key}. A GUID is looked up as an id first, then as a ${key}; anything else is a ${key}.`,
+    schema: { json: { type: 'string' } },
+  };
+}
+
+function keyParameters(spec: EntitySpec): ParameterDoc[] {
+  const names = spec.keyParams ?? spec.key;
+  return spec.key.map((field, index) => ({
+    name: names[index] ?? field,
+    in: 'path',
+    description: `${spec.fields[field]?.description ?? field} (key)`,
+    schema: { json: spec.fields[field]?.kind === 'int' ? { type: 'integer' } : { type: 'string' } },
+  }));
+}
+
+const ID_PARAMETER: ParameterDoc = { name: 'id', in: 'path', description: 'Record identifier (GUID)', schema: GUID };
+
+/** Parameters of a record path: `segment` (single-key read/delete), `id`, or the key. */
+export function describeRecordPath(spec: EntitySpec, by: 'segment' | 'id' | 'key'): ParameterDoc[] {
+  if (by === 'segment') return [segmentParameter(spec)];
+  return by === 'id' ? [ID_PARAMETER] : keyParameters(spec);
+}
+
+const IS_ACTIVE: FieldSpec = { kind: 'bool', column: 'is_active', description: 'Whether the record is active', required: true };
+
+function attributeValue(name: string, field: FieldSpec): AnySchema {
+  const base = buildFieldSchema(name, field);
+  return field.required ? base : (v.nullable(base) as AnySchema);
+}
+
+/** Parts of the doc of one entity route. */
+export function describeEntityRoute(spec: EntitySpec, kind: string, options: EntityDocOptions, extra: { by?: 'segment' | 'id' | 'key'; attribute?: string } = {}): DocParts {
+  const schemas = buildEntitySchemas(spec, options);
+  const base = { kind, schemas: schemas.named };
+  const record = describeRecordPath(spec, extra.by ?? 'key');
+  switch (kind) {
+    case 'list':
+      return { ...base, parameters: ODATA_PARAMETERS, responses: { 200: { description: 'A page of records', schema: schemas.page } } };
+    case 'create':
+      return {
+        ...base,
+        requestBody: { description: 'The new record; custom_<name> properties (or a customAttributes object) set custom attributes', schema: schemas.create },
+        responses: { 201: { description: 'Created: the body is the new record identifier', schema: GUID, headers: ['Location'] } },
+      };
+    case 'read':
+      return {
+        ...base,
+        parameters: record,
+        responses: { 200: { description: 'The record', schema: schemas.resource, headers: ['ETag'] }, 404: { description: 'The record does not exist' } },
+      };
+    case 'delete':
+      return { ...base, parameters: record, responses: { 204: { description: 'Deleted' }, 404: { description: 'The record does not exist' } }, errors: [412] };
+    case 'customAttribute':
+      return {
+        ...base,
+        parameters: [...record, { name: 'customAttributeName', in: 'path', description: 'custom_<name> of a custom attribute', schema: { json: { type: 'string', pattern: '^custom_[A-Za-z][A-Za-z0-9_]{0,63}$' } } }],
+        requestBody: { description: 'ExtensibilityCustomAttributeValueResource ({"value": X}); a bare value is accepted too', schema: v.union([schemas.customValue, v.unknown()]) as AnySchema },
+        responses: { 200: { description: 'Updated (empty body)', headers: ['ETag'] }, 404: { description: 'The record does not exist, or the entity has no such attribute' } },
+        errors: [412],
+      };
+    default: {
+      const name = extra.attribute ?? '';
+      const field = name === 'isActive' ? IS_ACTIVE : spec.fields[name];
+      const value = field ? attributeValue(name, field) : (v.unknown() as AnySchema);
+      return {
+        ...base,
+        attribute: name,
+        parameters: record,
+        requestBody: { description: `The new ${name}: the bare JSON value, or {"value": ...}`, schema: v.union([value, v.strictObject({ value })]) as AnySchema },
+        responses: {
+          200: { description: 'Updated (empty body)', headers: ['ETag'] },
+          ...(name === 'isActive' ? { 404: { description: 'The record does not exist' } } : {}),
+        },
+        errors: [412],
+      };
+    }
+  }
+}

@@ -1,0 +1,53 @@
+/** `GET /openapi.json` and `GET /docs` (no token needed). */
+import type { ApiRoute, PublicRoute } from '../http/route';
+import { renderDocsPage } from './docs-page';
+import { API_TITLE, buildOpenApiDocument } from './document';
+import type { JsonObject } from './schema';
+
+export const OPENAPI_PATH = '/openapi.json';
+export const DOCS_PATH = '/docs';
+
+export interface DocumentedRoutes {
+  readonly publicRoutes: readonly PublicRoute[];
+  readonly apiRoutes: readonly ApiRoute[];
+}
+
+/** `readRoutes` is called on the first request: the document covers these routes too. */
+export function buildOpenApiRoutes(readRoutes: () => DocumentedRoutes): PublicRoute[] {
+  let document: JsonObject | undefined;
+  const readDocument = () => {
+    if (!document) {
+      const { publicRoutes, apiRoutes } = readRoutes();
+      document = buildOpenApiDocument(publicRoutes, apiRoutes);
+    }
+    return document;
+  };
+  return [
+    {
+      method: 'GET',
+      path: OPENAPI_PATH,
+      doc: {
+        summary: 'This OpenAPI 3.1 document (no token needed)',
+        tags: ['Documentation'],
+        operationId: 'readOpenApiDocument',
+        responses: { 200: { description: 'The OpenAPI document', schema: { json: { type: 'object', description: 'An OpenAPI 3.1 document' } } } },
+      },
+      handle: (ctx) =>
+        new Response(JSON.stringify({ ...readDocument(), servers: [{ url: ctx.url.origin }] }), {
+          headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=300' },
+        }),
+    },
+    {
+      method: 'GET',
+      path: DOCS_PATH,
+      doc: {
+        summary: 'The API reference for people, rendered from /openapi.json (no token needed)',
+        tags: ['Documentation'],
+        operationId: 'readApiReference',
+        responses: { 200: { description: 'An HTML page', contentType: 'text/html', schema: { json: { type: 'string' } } } },
+      },
+      handle: () =>
+        new Response(renderDocsPage(API_TITLE, OPENAPI_PATH), { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=300' } }),
+    },
+  ];
+}

@@ -1,0 +1,70 @@
+/**
+ * Every operation of SPEC.md section 4 (70), as `METHOD path` of the OpenAPI document. Two SPEC operations that
+ * share one path template (`/{id}` and `/{templateKey}`; `/{id}` and `/{number}`) are one documented path.
+ */
+const A = '/api/{tenantKey}/{orgKey}';
+const ET = `${A}/operations/emailTemplates`;
+const IM = `${A}/corePatterns/importDataInfos`;
+const IN = `${A}/maintenance/indicators`;
+const RO = `${A}/assetManagementCore/routes`;
+const EX = `${A}/businessCore/exchangeRatesDocuments`;
+const LINE = `${EX}/{number}/exchangeRateDocumentRates`;
+
+const put = (base: string, names: readonly string[]) => names.map((name) => `PUT ${base}/${name}`);
+
+export const SPEC_OPERATIONS: readonly string[] = [
+  // 4.1 Email templates (13)
+  `GET ${ET}/odata`,
+  `GET ${ET}/{idOrTemplateKey}`, // GET /{id}
+  `GET ${ET}/{idOrTemplateKey}`, // GET /{templateKey}
+  `POST ${ET}`,
+  ...put(`${ET}/{templateKey}`, ['culture', 'description', 'emailTemplateType', 'isActive', 'notificationBody', 'subject', 'templateKey']),
+  `DELETE ${ET}/{idOrTemplateKey}`, // DELETE /{id}
+  `DELETE ${ET}/{idOrTemplateKey}`, // DELETE /{templateKey}
+  // 4.2 Import data info (4)
+  `GET ${IM}/validateImportDataState`,
+  `GET ${IM}/getLastImports`,
+  `POST ${IM}/changeDataImport`,
+  `POST ${IM}/revertImportFile`,
+  // 4.3 Indicators (3)
+  `GET ${IN}/getIndicatorSummaryByCode/{companyKey}/{code}`,
+  `GET ${IN}/kpiChart/{company}/{code}`,
+  `POST ${IN}/assetsRecalculateKPIs/{workerConfigurationKey}`,
+  // 4.4 Routes (26)
+  `GET ${RO}/odata`,
+  `GET ${RO}/{id}`,
+  `GET ${RO}/{companyKey}/{routeKey}`,
+  `GET ${RO}/getMaintenanceNotificationTemplateParameters/{companyKey}/{routeKey}`,
+  `POST ${RO}`,
+  ...['locations', 'equipmentitems'].flatMap((kind) => ['add', 'addById', 'remove', 'removeById'].map((verb) => `POST ${RO}/{routeKey}/${kind}/${verb}`)),
+  ...put(`${RO}/{companyKey}/{routeKey}`, ['brand', 'brandModel', 'company', 'description', 'family', 'isActive', 'locationFunction', 'remarks', 'responsible', 'routeKey', '{customAttributeName}']),
+  `DELETE ${RO}/{id}`,
+  `DELETE ${RO}/{companyKey}/{routeKey}`,
+  // 4.5 Exchange rates documents (24)
+  `GET ${EX}/odata`,
+  `GET ${EX}/{idOrNumber}`, // GET /{id}
+  `GET ${EX}/{idOrNumber}`, // GET /{number}
+  `POST ${EX}`,
+  `POST ${LINE}`,
+  `POST ${EX}/getCurrencyExchangeRates`,
+  `POST ${EX}/getCurrencyExchangeRatesByCompany`,
+  ...put(`${EX}/{number}`, ['exchangeRateType', 'externalId', 'externalVersion', 'isActive', 'isExternallyManaged', 'number', 'validFrom', '{customAttributeName}']),
+  ...put(`${LINE}/{lineId}`, ['conversionFactor', 'fromCurrency', 'fromExchangeRateId', 'toCurrency', 'toExchangeRateId', '{customAttributeName}']),
+  `DELETE ${LINE}/{lineId}`,
+  `DELETE ${EX}/{idOrNumber}`, // DELETE /{id}
+  `DELETE ${EX}/{idOrNumber}`, // DELETE /{number}
+];
+
+/** Operations beyond SPEC.md: public routes, email template custom attributes (CONTRACT 6), imports, measurements, reference data. */
+export const EXTENSION_OPERATIONS: readonly string[] = [
+  `PUT ${ET}/{templateKey}/{customAttributeName}`,
+  'GET /health',
+  'GET /openapi.json',
+  'GET /docs',
+  `POST ${IM}`,
+  `GET ${IM}/{id}`,
+  `POST ${IN}/measurements`,
+  `GET ${A}/referenceData/{kind}`,
+  `PUT ${A}/referenceData/{kind}`,
+  `DELETE ${A}/referenceData/{kind}/{key}`,
+];
