@@ -17,7 +17,6 @@ import { exchangeRatesDocumentStore, exchangeRatesRoutes, invalidateRatesOnCompa
 
 export const entityStores: readonly EntityStore[] = [emailTemplateStore, routeStore, exchangeRatesDocumentStore];
 
-
 /** Columns that hold reference keys, derived from the entity and reference kind descriptions. */
 export function listReferenceUsers(): ReferenceUser[] {
   const users: ReferenceUser[] = [];
@@ -58,5 +57,13 @@ export function listReferenceUsers(): ReferenceUser[] {
   return users;
 }
 
+const referenceDataRoutes = buildReferenceDataRoutes(listReferenceUsers(), [guardRouteReferences]).map(invalidateRatesOnCompanyWrite);
 
-export const apiRoutes: readonly ApiRoute[] = [...buildReferenceDataRoutes(listReferenceUsers(), [guardRouteReferences]).map(invalidateRatesOnCompanyWrite), ...emailTemplateRoutes, ...routeRoutes, ...importRoutes, ...indicatorRoutes, ...exchangeRatesRoutes];
+export const apiRoutes: readonly ApiRoute[] = [
+  ...referenceDataRoutes,
+  ...emailTemplateRoutes,
+  ...routeRoutes,
+  ...importRoutes,
+  ...indicatorRoutes,
+  ...exchangeRatesRoutes,
+];
