@@ -29,9 +29,10 @@ function record(name, measured, baseline, baselineName) {
     p99_ms: measured.p99,
     baseline: baseline ? { name: baselineName, rps: round(baseline.rps), p50_ms: baseline.p50, p99_ms: baseline.p99 } : null,
     ratio: baseline ? round(measured.rps / baseline.rps, 3) : null,
+    failed: measured.failed,
   };
   scenarios.push(entry);
-  console.error(`  ${name}: ${entry.rps} req/s (p50 ${entry.p50_ms} ms, p99 ${entry.p99_ms} ms)${entry.ratio === null ? '' : `, ratio ${entry.ratio}`}`);
+  console.error(`  ${name}: ${entry.rps} req/s (p50 ${entry.p50_ms} ms, p99 ${entry.p99_ms} ms)${entry.ratio === null ? '' : `, ratio ${entry.ratio}`}${entry.failed ? `, ${entry.failed} FAILED` : ''}`);
 }
 
 function round(value, digits = 1) {
@@ -63,10 +64,11 @@ async function main() {
     const rawPage = { url: `${raw.url}/d1/page?tenant=${TENANT}&org=${ORG}&culture=pt-PT` };
     h = await compareRounds(point, rawPoint, ...opts);
     record(`get by key (${settings.small} rows)`, h.a, h.b, 'D1 point read');
-    const small = { point: h.a };
+    const small = { point: h.a, rawPoint: h.b };
     h = await compareRounds(page, rawPage, ...opts);
     record(`OData page of 50, filtered and ordered (${settings.small} rows)`, h.a, h.b, 'D1 50-row read');
     small.page = h.a;
+    small.rawPage = h.b;
 
     let counter = 0;
     const create = {
@@ -123,13 +125,21 @@ async function main() {
     h = await compareRounds(point, rawPoint, ...opts);
     record(`get by key (${settings.large} rows)`, h.a, h.b, 'D1 point read');
     const pointLoss = 1 - h.a.rps / small.point.rps;
+    const rawPointLoss = 1 - h.b.rps / small.rawPoint.rps;
     h = await compareRounds(page, rawPage, ...opts);
     record(`OData page of 50, filtered and ordered (${settings.large} rows)`, h.a, h.b, 'D1 50-row read');
     const pageLoss = 1 - h.a.rps / small.page.rps;
+    const rawPageLoss = 1 - h.b.rps / small.rawPage.rps;
 
     const result = {
       scenarios,
-      growth: { rows: [settings.small, settings.large], get_by_key_throughput_loss: round(pointLoss, 3), odata_page_throughput_loss: round(pageLoss, 3) },
+      growth: {
+        rows: [settings.small, settings.large],
+        get_by_key_throughput_loss: round(pointLoss, 3),
+        odata_page_throughput_loss: round(pageLoss, 3),
+        raw_point_read_throughput_loss: round(rawPointLoss, 3),
+        raw_page_read_throughput_loss: round(rawPageLoss, 3),
+      },
       settings: { mode: quick ? 'quick' : full ? 'full' : 'standard', ...settings },
       machine: { platform: `${os.type()} ${os.release()}`, arch: os.arch(), cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memory_gb: round(os.totalmem() / 2 ** 30), node: process.version },
       date: new Date().toISOString(),
@@ -143,12 +153,12 @@ async function main() {
 }
 
 function printTable(result) {
-  const lines = ['| scenario | req/s | p50 ms | p99 ms | baseline | baseline req/s | ratio |', '|---|---:|---:|---:|---|---:|---:|'];
+  const lines = ['| scenario | req/s | p50 ms | p99 ms | baseline | baseline req/s | ratio | failed |', '|---|---:|---:|---:|---|---:|---:|---:|'];
   for (const s of result.scenarios) {
-    if (s.seconds !== undefined) lines.push(`| ${s.name} | ${s.seconds} s | | | | | |`);
-    else lines.push(`| ${s.name} | ${s.rps} | ${s.p50_ms} | ${s.p99_ms} | ${s.baseline?.name ?? ''} | ${s.baseline?.rps ?? ''} | ${s.ratio ?? ''} |`);
+    if (s.seconds !== undefined) lines.push(`| ${s.name} | ${s.seconds} s (ingest ${s.ingest_seconds} s) | | | | | | |`);
+    else lines.push(`| ${s.name} | ${s.rps} | ${s.p50_ms} | ${s.p99_ms} | ${s.baseline?.name ?? ''} | ${s.baseline?.rps ?? ''} | ${s.ratio ?? ''} | ${s.failed} |`);
   }
-  lines.push('', `Throughput loss from ${result.growth.rows[0]} to ${result.growth.rows[1]} rows: get by key ${(result.growth.get_by_key_throughput_loss * 100).toFixed(1)}%, OData page ${(result.growth.odata_page_throughput_loss * 100).toFixed(1)}%.`);
+  lines.push('', `Throughput loss from ${result.growth.rows[0]} to ${result.growth.rows[1]} rows: get by key ${(result.growth.get_by_key_throughput_loss * 100).toFixed(1)}%, OData page ${(result.growth.odata_page_throughput_loss * 100).toFixed(1)}% (raw baseline: point read ${(result.growth.raw_point_read_throughput_loss * 100).toFixed(1)}%, 50-row read ${(result.growth.raw_page_read_throughput_loss * 100).toFixed(1)}%).`);
   console.log(lines.join('\n'));
 }
 

@@ -73,7 +73,15 @@ export async function findRevertCandidate(db: Database, scope: TenantScope, temp
   return rows[0];
 }
 
-/** The history entry a command wrote, if it already ran (a replayed command). */
+/** The history entry of `commandId` (a replayed command finds the entry its first run wrote). */
+function changeOfCommand(scope: TenantScope, commandId: string) {
+  return and(
+    eq(importDataInfoChanges.tenantKey, scope.tenantKey),
+    eq(importDataInfoChanges.orgKey, scope.orgKey),
+    eq(importDataInfoChanges.commandId, commandId),
+  );
+}
+
 /** The import and whether `commandId` was already applied, in one D1 round trip (one batch). */
 export async function readImportForChange(
   db: Database,
@@ -83,33 +91,14 @@ export async function readImportForChange(
 ): Promise<{ row: ImportRow | undefined; replayed: boolean }> {
   const [rows, changes] = await db.batch([
     db.select().from(importDataInfos).where(and(scopeOf(scope), eq(importDataInfos.id, id))).limit(1),
-    db
-      .select({ id: importDataInfoChanges.id })
-      .from(importDataInfoChanges)
-      .where(
-        and(
-          eq(importDataInfoChanges.tenantKey, scope.tenantKey),
-          eq(importDataInfoChanges.orgKey, scope.orgKey),
-          eq(importDataInfoChanges.commandId, commandId),
-        ),
-      )
-      .limit(1),
+    db.select({ id: importDataInfoChanges.id }).from(importDataInfoChanges).where(changeOfCommand(scope, commandId)).limit(1),
   ]);
   return { row: rows[0], replayed: changes.length > 0 };
 }
 
+/** The history entry a command wrote, if it already ran (a replayed command). */
 export async function readChangeByCommand(db: Database, scope: TenantScope, commandId: string): Promise<ImportChangeRow | undefined> {
-  const rows = await db
-    .select()
-    .from(importDataInfoChanges)
-    .where(
-      and(
-        eq(importDataInfoChanges.tenantKey, scope.tenantKey),
-        eq(importDataInfoChanges.orgKey, scope.orgKey),
-        eq(importDataInfoChanges.commandId, commandId),
-      ),
-    )
-    .limit(1);
+  const rows = await db.select().from(importDataInfoChanges).where(changeOfCommand(scope, commandId)).limit(1);
   return rows[0];
 }
 
