@@ -17,8 +17,13 @@ export async function runRound({ url, method = 'GET', headers = {}, body, reques
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total, failed };
 }
 
-/** Alternating rounds A, B, A, B...: the median of each side, so drift on a shared machine hits both alike. */
+/**
+ * Alternating rounds A, B, A, B...: the median of each side, so drift on a shared machine hits both alike.
+ * A one-second warm-up of each side comes first and is not counted (isolates, statement caches).
+ */
 export async function compareRounds(a, b, rounds, seconds) {
+  await runRound({ ...a, seconds: 1 });
+  if (b) await runRound({ ...b, seconds: 1 });
   const results = { a: [], b: [] };
   for (let round = 0; round < rounds; round += 1) {
     results.a.push(await runRound({ ...a, seconds }));
