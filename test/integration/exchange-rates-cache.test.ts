@@ -2,31 +2,8 @@ import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { tenantClient } from '../helpers/api';
 import type { Problem, TenantClient } from '../helpers/api';
-
-const BASE = '/businessCore/exchangeRatesDocuments';
-const LOOKUP = `${BASE}/getCurrencyExchangeRates`;
-const BY_COMPANY = `${BASE}/getCurrencyExchangeRatesByCompany`;
-
-interface Answer {
-  currencyFromKey: string;
-  currencyToKey: string;
-  exchangeRate: number;
-  exchangeRateDate: string;
-}
-
-async function createDocument(as: TenantClient, number: number, validFrom: string, lines: [string, string, string][]): Promise<string> {
-  const result = await as.call<string>('POST', BASE, {
-    body: {
-      number,
-      validFrom,
-      exchangeRateType: 1,
-      isExternallyManaged: false,
-      exchangeRateDocumentRates: lines.map(([fromCurrency, toCurrency, conversionFactor]) => ({ fromCurrency, toCurrency, conversionFactor })),
-    },
-  });
-  expect(result.status, result.text).toBe(201);
-  return result.body;
-}
+import { BASE, BY_COMPANY, createDocument, LOOKUP } from '../helpers/exchange-rates';
+import type { Answer } from '../helpers/exchange-rates';
 
 function rawRate(text: string): string {
   return /"exchangeRate":([^,}]+)/.exec(text)?.[1] ?? '';

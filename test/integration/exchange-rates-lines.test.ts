@@ -2,18 +2,9 @@ import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tenantClient } from '../helpers/api';
 import type { Problem, TenantClient } from '../helpers/api';
+import { BASE } from '../helpers/exchange-rates';
+import type { LineResource } from '../helpers/exchange-rates';
 
-const BASE = '/businessCore/exchangeRatesDocuments';
-
-interface LineResource {
-  id: string;
-  conversionFactor: number;
-  fromCurrency: string;
-  toCurrency: string;
-  fromExchangeRateId: string | null;
-  toExchangeRateId: string | null;
-  [name: string]: unknown;
-}
 type DocumentResource = Record<string, unknown> & { exchangeRateDocumentRates: LineResource[]; version: number };
 
 let client: TenantClient;

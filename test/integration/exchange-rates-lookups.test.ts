@@ -1,33 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tenantClient } from '../helpers/api';
 import type { Problem, TenantClient } from '../helpers/api';
-
-const BASE = '/businessCore/exchangeRatesDocuments';
-const LOOKUP = `${BASE}/getCurrencyExchangeRates`;
-
-interface Answer {
-  currencyFromKey: string;
-  currencyToKey: string;
-  exchangeRate: number;
-  exchangeRateDate: string;
-}
-
-type Lines = [string, string, string | number][];
-
-async function createDocument(as: TenantClient, number: number, validFrom: string, lines: Lines, extra: Record<string, unknown> = {}): Promise<string> {
-  const result = await as.call<string>('POST', BASE, {
-    body: {
-      number,
-      validFrom,
-      exchangeRateType: 1,
-      isExternallyManaged: false,
-      exchangeRateDocumentRates: lines.map(([fromCurrency, toCurrency, conversionFactor]) => ({ fromCurrency, toCurrency, conversionFactor })),
-      ...extra,
-    },
-  });
-  expect(result.status, result.text).toBe(201);
-  return result.body;
-}
+import { BASE, createDocument, LOOKUP } from '../helpers/exchange-rates';
+import type { Answer } from '../helpers/exchange-rates';
 
 async function lookup(as: TenantClient, from: string, to: string, date?: string) {
   return as.call<Answer>('POST', LOOKUP, { body: { currencyFromKey: from, currencyToKey: to, ...(date ? { referencedDate: date } : {}) } });
