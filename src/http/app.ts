@@ -1,5 +1,5 @@
 /** The HTTP application: router -> auth and tenant scope -> handler, with one catch for every error. */
-import { Router } from 'itty-router';
+import { Router } from 'itty-router/Router';
 import type { IRequest } from 'itty-router';
 import { authenticate, authorize } from '../auth/token';
 import type { Platform } from '../platform/types';
