@@ -1,8 +1,8 @@
-// Seeds the demo tenant/org (demo/demo) through the API itself, idempotently: reference data is a
-// bulk upsert by key; creates that answer 400 DuplicateKey were seeded by an earlier start.
+// Seeds the demo tenant/org (demo/demo) through the API itself, idempotently (rules in seed/apply.mjs).
 // Each service's data lives in scripts/seed/<service>.mjs ({ referenceData, records }, and optionally
 // `seed(send)` for data that needs its own idempotency check; it returns how many records it created).
 import { SignJWT } from 'jose';
+import { applySeedModule } from './seed/apply.mjs';
 import { seedModules } from './seed/index.mjs';
 
 export const DEMO = { tenant: 'demo', org: 'demo' };
@@ -18,20 +18,7 @@ async function send(baseUrl, token, method, path, body) {
 
 export async function seedDemo(baseUrl, token) {
   let created = 0;
-  for (const module of seedModules) {
-    for (const [kind, items] of Object.entries(module.referenceData ?? {})) {
-      const result = await send(baseUrl, token, 'PUT', `/referenceData/${kind}`, items);
-      if (result.status !== 200) throw new Error(`Seeding ${kind} failed: ${result.status} ${result.text}`);
-    }
-    for (const record of module.records ?? []) {
-      const result = await send(baseUrl, token, record.method ?? 'POST', record.path, record.body);
-      if (result.status >= 200 && result.status < 300) created += 1;
-      else if (!(result.status === 400 && result.text.includes('"DuplicateKey"'))) {
-        throw new Error(`Seeding ${record.method ?? 'POST'} ${record.path} failed: ${result.status} ${result.text}`);
-      }
-    }
-    if (module.seed) created += await module.seed((method, path, body) => send(baseUrl, token, method, path, body));
-  }
+  for (const module of seedModules) created += await applySeedModule(module, (method, path, body) => send(baseUrl, token, method, path, body));
   return created;
 }
 

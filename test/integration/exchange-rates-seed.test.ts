@@ -1,21 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { records } from '../../scripts/seed/exchange-rates.mjs';
 import { referenceData as routesReferenceData } from '../../scripts/seed/routes.mjs';
+import { applySeedModule } from '../../scripts/seed/apply.mjs';
+import type { SeedModule } from '../../scripts/seed/apply.mjs';
 import { tenantClient } from '../helpers/api';
 import type { TenantClient } from '../helpers/api';
 
 const BASE = '/businessCore/exchangeRatesDocuments';
 
-/** Applies the exchange rates demo data the way scripts/seed.mjs does; returns how many records were written. */
-async function applySeed(client: TenantClient): Promise<number> {
-  let written = 0;
-  for (const record of records) {
-    const result = await client.call(record.method ?? 'POST', record.path, { body: record.body });
-    if (result.status === 400 && result.text.includes('"DuplicateKey"')) continue;
-    expect(result.status, `${record.path}: ${result.text}`).toBeLessThan(300);
-    written += 1;
-  }
-  return written;
+/** Applies a service's demo data with the seeder of scripts/seed.mjs, through the Worker; returns how many records were written. */
+function applySeed(client: TenantClient, module: SeedModule): Promise<number> {
+  return applySeedModule(module, async (method, path, body) => {
+    const result = await client.call(method, path, body === undefined ? {} : { body });
+    return { status: result.status, text: result.text };
+  });
 }
 
 function rawRate(text: string): string {
@@ -27,8 +25,8 @@ describe('demo seed of exchange rates documents', () => {
     const client = await tenantClient('demo', 'xr-seed');
     const companies = await client.call('PUT', '/referenceData/companies', { body: routesReferenceData.companies });
     expect(companies.status).toBe(200);
-    expect(await applySeed(client)).toBe(records.length);
-    expect(await applySeed(client)).toBe(0);
+    expect(await applySeed(client, { records })).toBe(records.length);
+    expect(await applySeed(client, { records })).toBe(0);
     const first = await client.call('GET', `${BASE}/1`);
     expect(first.text).toContain('"conversionFactor":162.123456789012,');
     const ask = (body: Record<string, string>) => client.call('POST', `${BASE}/getCurrencyExchangeRatesByCompany`, { body });

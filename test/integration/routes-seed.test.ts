@@ -1,30 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { referenceData, records } from '../../scripts/seed/routes.mjs';
+import { applySeedModule } from '../../scripts/seed/apply.mjs';
+import type { SeedModule } from '../../scripts/seed/apply.mjs';
 import { tenantClient } from '../helpers/api';
 import type { TenantClient } from '../helpers/api';
 import { ROUTES } from '../helpers/routes';
 
-/** Applies the routes demo data the way scripts/seed.mjs does; returns how many records were written. */
-async function applySeed(client: TenantClient): Promise<number> {
-  for (const [kind, items] of Object.entries(referenceData)) {
-    const result = await client.call('PUT', `/referenceData/${kind}`, { body: items });
-    expect(result.status, `${kind}: ${result.text}`).toBe(200);
-  }
-  let written = 0;
-  for (const record of records) {
-    const result = await client.call(record.method ?? 'POST', record.path, { body: record.body });
-    if (result.status === 400 && result.text.includes('"DuplicateKey"')) continue;
-    expect(result.status, `${record.path}: ${result.text}`).toBeLessThan(300);
-    written += 1;
-  }
-  return written;
+/** Applies a service's demo data with the seeder of scripts/seed.mjs, through the Worker; returns how many records were written. */
+function applySeed(client: TenantClient, module: SeedModule): Promise<number> {
+  return applySeedModule(module, async (method, path, body) => {
+    const result = await client.call(method, path, body === undefined ? {} : { body });
+    return { status: result.status, text: result.text };
+  });
 }
 
 describe('demo seed of routes', () => {
   it('seeds routes with members, idempotently', async () => {
     const client = await tenantClient('demo', 'routes-seed');
-    expect(await applySeed(client)).toBe(records.length);
-    expect(await applySeed(client)).toBe(records.length - 3);
+    expect(await applySeed(client, { referenceData, records })).toBe(records.length);
+    expect(await applySeed(client, { referenceData, records })).toBe(records.length - 3);
     const route = await client.call<{ locations: { key: string }[]; equipmentItems: { key: string }[]; tools: { key: string }[]; version: number }>(
       'GET',
       `${ROUTES}/ACME-PT/ROUTE-01`,
