@@ -15,7 +15,13 @@ if (!Number.isInteger(count) || count <= 0) throw new Error(`N must be a positiv
 
 const state = mkdtempSync(path.join(os.tmpdir(), 'erp-kpi-bench-'));
 const config = snapshotWorker(state);
-const api = await startWorker({ config, port: await findFreePort(), persistTo: path.join(state, 'state'), vars: { JWT_SECRET: SECRET }, probePath: '/health' });
+const api = await startWorker({
+  config,
+  port: await findFreePort(),
+  persistTo: path.join(state, 'state'),
+  vars: { JWT_SECRET: SECRET },
+  probePath: '/health',
+});
 try {
   const result = await measureRecalculation(api, await mintToken(), count);
   const figures = { measurements: count, ingestSeconds: result.ingestSeconds, recalculationSeconds: result.seconds };

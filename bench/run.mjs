@@ -32,7 +32,9 @@ function record(name, measured, baseline, baselineName) {
     failed: measured.failed,
   };
   scenarios.push(entry);
-  console.error(`  ${name}: ${entry.rps} req/s (p50 ${entry.p50_ms} ms, p99 ${entry.p99_ms} ms)${entry.ratio === null ? '' : `, ratio ${entry.ratio}`}${entry.failed ? `, ${entry.failed} FAILED` : ''}`);
+  console.error(
+    `  ${name}: ${entry.rps} req/s (p50 ${entry.p50_ms} ms, p99 ${entry.p99_ms} ms)${entry.ratio === null ? '' : `, ratio ${entry.ratio}`}${entry.failed ? `, ${entry.failed} FAILED` : ''}`,
+  );
 }
 
 function round(value, digits = 1) {
@@ -46,7 +48,12 @@ async function main() {
   const [apiPort, rawPort] = [await findFreePort(), await findFreePort()];
   const [api, raw] = await Promise.all([
     startWorker({ config, port: apiPort, persistTo: path.join(state, 'api'), vars: { JWT_SECRET: SECRET }, probePath: '/health' }),
-    startWorker({ config: path.join(root, 'bench/raw/wrangler.toml'), port: rawPort, persistTo: path.join(state, 'raw'), probePath: '/constant' }),
+    startWorker({
+      config: path.join(root, 'bench/raw/wrangler.toml'),
+      port: rawPort,
+      persistTo: path.join(state, 'raw'),
+      probePath: '/constant',
+    }),
   ]);
   try {
     const token = await mintToken();
@@ -60,7 +67,10 @@ async function main() {
     for (const worker of [api, raw]) loadTemplateRows(worker, 1, settings.small);
     const point = { url: `${base}/operations/emailTemplates/tpl-5`, headers: auth };
     const rawPoint = { url: `${raw.url}/d1/point?tenant=${TENANT}&org=${ORG}&key=tpl-5` };
-    const page = { url: `${base}/operations/emailTemplates/odata?$filter=${encodeURIComponent("culture eq 'pt-PT'")}&$orderby=createdOn&$top=50`, headers: auth };
+    const page = {
+      url: `${base}/operations/emailTemplates/odata?$filter=${encodeURIComponent("culture eq 'pt-PT'")}&$orderby=createdOn&$top=50`,
+      headers: auth,
+    };
     const rawPage = { url: `${raw.url}/d1/page?tenant=${TENANT}&org=${ORG}&culture=pt-PT` };
     h = await compareRounds(point, rawPoint, ...opts);
     record(`get by key (${settings.small} rows)`, h.a, h.b, 'D1 point read');
@@ -80,14 +90,24 @@ async function main() {
           method: 'POST',
           setupRequest: (request) => ({
             ...request,
-            body: JSON.stringify({ templateKey: `new-${process.pid}-${(counter += 1)}`, subject: 'S', emailTemplateType: 1, notificationBody: 'B', culture: 'en-US' }),
+            body: JSON.stringify({
+              templateKey: `new-${process.pid}-${(counter += 1)}`,
+              subject: 'S',
+              emailTemplateType: 1,
+              notificationBody: 'B',
+              culture: 'en-US',
+            }),
           }),
         },
       ],
     };
     h = await compareRounds(create, undefined, ...opts);
     record('create (email template)', h.a);
-    h = await compareRounds({ url: `${base}/operations/emailTemplates/tpl-7/subject`, method: 'PUT', headers: auth, body: '"Updated"' }, undefined, ...opts);
+    h = await compareRounds(
+      { url: `${base}/operations/emailTemplates/tpl-7/subject`, method: 'PUT', headers: auth, body: '"Updated"' },
+      undefined,
+      ...opts,
+    );
     record('attribute PUT (subject)', h.a);
 
     await send(api, token, 'POST', '/businessCore/exchangeRatesDocuments', {
@@ -98,7 +118,15 @@ async function main() {
       exchangeRateDocumentRates: [{ fromCurrency: 'EUR', toCurrency: 'USD', conversionFactor: 1.0834 }],
     });
     const lookupBody = JSON.stringify({ currencyFromKey: 'EUR', currencyToKey: 'USD', referencedDate: '2026-06-01T00:00:00Z' });
-    await fetch(`${raw.url}/kv/put?key=bench`, { method: 'POST', body: JSON.stringify({ currencyFromKey: 'EUR', currencyToKey: 'USD', exchangeRate: 1.0834, exchangeRateDate: '2026-01-01T00:00:00.000Z' }) });
+    await fetch(`${raw.url}/kv/put?key=bench`, {
+      method: 'POST',
+      body: JSON.stringify({
+        currencyFromKey: 'EUR',
+        currencyToKey: 'USD',
+        exchangeRate: 1.0834,
+        exchangeRateDate: '2026-01-01T00:00:00.000Z',
+      }),
+    });
     h = await compareRounds(
       { url: `${base}/businessCore/exchangeRatesDocuments/getCurrencyExchangeRates`, method: 'POST', headers: auth, body: lookupBody },
       { url: `${raw.url}/kv?key=bench` },
@@ -109,16 +137,34 @@ async function main() {
     const importId = await send(api, token, 'POST', '/corePatterns/importDataInfos', { importDataTemplate: 'bench' });
     await send(api, token, 'POST', '/corePatterns/importDataInfos/changeDataImport', { importId, importDataState: 2 });
     h = await compareRounds(
-      { url: `${base}/corePatterns/importDataInfos/changeDataImport`, method: 'POST', headers: auth, body: JSON.stringify({ importId, importDataState: 2, detailLog: 'progress' }) },
+      {
+        url: `${base}/corePatterns/importDataInfos/changeDataImport`,
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ importId, importDataState: 2, detailLog: 'progress' }),
+      },
       undefined,
       ...opts,
     );
     record('changeDataImport (progress)', h.a);
 
     const kpi = await measureRecalculation(api, token, settings.measurements);
-    h = await compareRounds({ url: `${base}/maintenance/indicators/getIndicatorSummaryByCode/${kpi.company}/${kpi.code}`, headers: auth }, undefined, ...opts);
+    h = await compareRounds(
+      { url: `${base}/maintenance/indicators/getIndicatorSummaryByCode/${kpi.company}/${kpi.code}`, headers: auth },
+      undefined,
+      ...opts,
+    );
     record('indicator summary', h.a);
-    scenarios.push({ name: `KPI recalculation of ${settings.measurements} measurements`, rps: null, p50_ms: null, p99_ms: null, seconds: kpi.seconds, ingest_seconds: kpi.ingestSeconds, baseline: null, ratio: null });
+    scenarios.push({
+      name: `KPI recalculation of ${settings.measurements} measurements`,
+      rps: null,
+      p50_ms: null,
+      p99_ms: null,
+      seconds: kpi.seconds,
+      ingest_seconds: kpi.ingestSeconds,
+      baseline: null,
+      ratio: null,
+    });
     console.error(`  KPI recalculation of ${settings.measurements}: ${kpi.seconds} s (ingest ${kpi.ingestSeconds} s)`);
 
     for (const worker of [api, raw]) loadTemplateRows(worker, settings.small + 1, settings.large);
@@ -141,7 +187,14 @@ async function main() {
         raw_page_read_throughput_loss: round(rawPageLoss, 3),
       },
       settings: { mode: quick ? 'quick' : full ? 'full' : 'standard', ...settings },
-      machine: { platform: `${os.type()} ${os.release()}`, arch: os.arch(), cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memory_gb: round(os.totalmem() / 2 ** 30), node: process.version },
+      machine: {
+        platform: `${os.type()} ${os.release()}`,
+        arch: os.arch(),
+        cpus: os.cpus().length,
+        cpu: os.cpus()[0]?.model,
+        memory_gb: round(os.totalmem() / 2 ** 30),
+        node: process.version,
+      },
       date: new Date().toISOString(),
     };
     writeFileSync(path.join(root, 'bench/results/latest.json'), `${JSON.stringify(result, null, 2)}\n`);
@@ -153,12 +206,21 @@ async function main() {
 }
 
 function printTable(result) {
-  const lines = ['| scenario | req/s | p50 ms | p99 ms | baseline | baseline req/s | ratio | failed |', '|---|---:|---:|---:|---|---:|---:|---:|'];
+  const lines = [
+    '| scenario | req/s | p50 ms | p99 ms | baseline | baseline req/s | ratio | failed |',
+    '|---|---:|---:|---:|---|---:|---:|---:|',
+  ];
   for (const s of result.scenarios) {
     if (s.seconds !== undefined) lines.push(`| ${s.name} | ${s.seconds} s (ingest ${s.ingest_seconds} s) | | | | | | |`);
-    else lines.push(`| ${s.name} | ${s.rps} | ${s.p50_ms} | ${s.p99_ms} | ${s.baseline?.name ?? ''} | ${s.baseline?.rps ?? ''} | ${s.ratio ?? ''} | ${s.failed} |`);
+    else
+      lines.push(
+        `| ${s.name} | ${s.rps} | ${s.p50_ms} | ${s.p99_ms} | ${s.baseline?.name ?? ''} | ${s.baseline?.rps ?? ''} | ${s.ratio ?? ''} | ${s.failed} |`,
+      );
   }
-  lines.push('', `Throughput loss from ${result.growth.rows[0]} to ${result.growth.rows[1]} rows: get by key ${(result.growth.get_by_key_throughput_loss * 100).toFixed(1)}%, OData page ${(result.growth.odata_page_throughput_loss * 100).toFixed(1)}% (raw baseline: point read ${(result.growth.raw_point_read_throughput_loss * 100).toFixed(1)}%, 50-row read ${(result.growth.raw_page_read_throughput_loss * 100).toFixed(1)}%).`);
+  lines.push(
+    '',
+    `Throughput loss from ${result.growth.rows[0]} to ${result.growth.rows[1]} rows: get by key ${(result.growth.get_by_key_throughput_loss * 100).toFixed(1)}%, OData page ${(result.growth.odata_page_throughput_loss * 100).toFixed(1)}% (raw baseline: point read ${(result.growth.raw_point_read_throughput_loss * 100).toFixed(1)}%, 50-row read ${(result.growth.raw_page_read_throughput_loss * 100).toFixed(1)}%).`,
+  );
   console.log(lines.join('\n'));
 }
 

@@ -21,7 +21,16 @@ export function resolveDenoExecutable() {
  * extensions (as Wrangler's bundler allows). Writes only into the database's directory.
  */
 export function buildDenoArgs(writableDirectory) {
-  return ['run', '--no-prompt', '--unstable-sloppy-imports', '--allow-net', '--allow-env', '--allow-read', `--allow-write=${writableDirectory}`, DENO_ENTRY];
+  return [
+    'run',
+    '--no-prompt',
+    '--unstable-sloppy-imports',
+    '--allow-net',
+    '--allow-env',
+    '--allow-read',
+    `--allow-write=${writableDirectory}`,
+    DENO_ENTRY,
+  ];
 }
 
 /** Environment for the Deno process (no update check noise). */

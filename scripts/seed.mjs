@@ -18,7 +18,8 @@ async function send(baseUrl, token, method, path, body) {
 
 export async function seedDemo(baseUrl, token) {
   let created = 0;
-  for (const module of seedModules) created += await applySeedModule(module, (method, path, body) => send(baseUrl, token, method, path, body));
+  for (const module of seedModules)
+    created += await applySeedModule(module, (method, path, body) => send(baseUrl, token, method, path, body));
   return created;
 }
 

@@ -25,7 +25,9 @@ server.on('exit', (code) => process.exit(code ?? 0));
 
 try {
   const created = await seedWhenReady(baseUrl, readDevVar('JWT_SECRET') ?? '');
-  console.log(`\nDemo data ready on ${DEMO.tenant}/${DEMO.org} (${created} new records). API: ${baseUrl}  Token: npm run -s token -- --tenant demo --org demo\n`);
+  console.log(
+    `\nDemo data ready on ${DEMO.tenant}/${DEMO.org} (${created} new records). API: ${baseUrl}  Token: npm run -s token -- --tenant demo --org demo\n`,
+  );
 } catch (error) {
   console.error(String(error));
   server.kill('SIGTERM');

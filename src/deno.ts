@@ -49,7 +49,8 @@ function buildHandler(deno: DenoRuntime, host: DenoHost): (request: Request) => 
       await runScheduledJobs(host.platform, scheduledJobs);
       return new Response('Ran scheduled event');
     }
-    if (testBindings && path.startsWith(TEST_BINDINGS_PREFIX) && request.method === 'POST') return handleTestBinding(request, host.platform);
+    if (testBindings && path.startsWith(TEST_BINDINGS_PREFIX) && request.method === 'POST')
+      return handleTestBinding(request, host.platform);
     return app.fetch(request, host.platform);
   };
 }
@@ -63,7 +64,12 @@ async function main(): Promise<void> {
   const host = openDenoHost({
     databasePath,
     migrations: await readSqlFiles(deno, new URL('../migrations/', (import.meta as ImportMeta & { url: string }).url)),
-    env: { JWT_SECRET: env('JWT_SECRET'), JWT_JWKS_URL: env('JWT_JWKS_URL'), JWT_ISSUER: env('JWT_ISSUER'), JWT_AUDIENCE: env('JWT_AUDIENCE') },
+    env: {
+      JWT_SECRET: env('JWT_SECRET'),
+      JWT_JWKS_URL: env('JWT_JWKS_URL'),
+      JWT_ISSUER: env('JWT_ISSUER'),
+      JWT_AUDIENCE: env('JWT_AUDIENCE'),
+    },
   });
   if (host.appliedMigrations.length > 0) console.log(`Applied migrations to ${databasePath}: ${host.appliedMigrations.join(', ')}`);
 

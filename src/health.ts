@@ -11,7 +11,12 @@ const healthRoute: PublicRoute = {
     summary: 'Liveness check (no token needed)',
     tags: ['Health'],
     operationId: 'readHealth',
-    responses: { 200: { description: 'The service is up', schema: { json: { type: 'object', properties: { status: { const: 'ok' } }, required: ['status'], additionalProperties: false } } } },
+    responses: {
+      200: {
+        description: 'The service is up',
+        schema: { json: { type: 'object', properties: { status: { const: 'ok' } }, required: ['status'], additionalProperties: false } },
+      },
+    },
   },
   handle: () => jsonResponse({ status: 'ok' }),
 };

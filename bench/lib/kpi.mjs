@@ -7,7 +7,14 @@ const CODES = ['MTBF', 'MTTR', 'AVAIL', 'COST'];
 export async function measureRecalculation(api, token, count) {
   await send(api, token, 'PUT', '/referenceData/companies', [{ key: COMPANY, name: 'Bench company', baseCurrency: 'EUR' }]);
   await send(api, token, 'PUT', '/referenceData/kpiDefinitions', [
-    { key: 'MTBF', name: 'Mean time between failures', valueType: 'Duration', valueFractionDigits: 1, aggregation: 'avg', higherIsBetter: true },
+    {
+      key: 'MTBF',
+      name: 'Mean time between failures',
+      valueType: 'Duration',
+      valueFractionDigits: 1,
+      aggregation: 'avg',
+      higherIsBetter: true,
+    },
     { key: 'MTTR', name: 'Mean time to repair', valueType: 'Duration', valueFractionDigits: 1, aggregation: 'avg', higherIsBetter: false },
     { key: 'AVAIL', name: 'Availability', valueType: 'Percentage', valueFractionDigits: 2, aggregation: 'avg', higherIsBetter: true },
     { key: 'COST', name: 'Maintenance cost', valueType: 'Currency', valueFractionDigits: 2, aggregation: 'sum', higherIsBetter: false },
@@ -19,7 +26,7 @@ export async function measureRecalculation(api, token, count) {
   for (let offset = 0; offset < count; offset += 5000) {
     const batch = [];
     for (let index = offset; index < Math.min(count, offset + 5000); index += 1) {
-      const date = new Date(start + Math.floor(((index * 7919) % count) / count * span)).toISOString();
+      const date = new Date(start + Math.floor((((index * 7919) % count) / count) * span)).toISOString();
       batch.push({ company: COMPANY, code: CODES[index % CODES.length], date, value: 50 + ((index * 31) % 100) / 2 });
     }
     await send(api, token, 'POST', '/maintenance/indicators/measurements', batch);

@@ -8,11 +8,16 @@ export async function runRound({ url, method = 'GET', headers = {}, body, reques
     const key = `${status} ${String(responseBody ?? '').slice(0, 200)}`;
     failures.set(key, (failures.get(key) ?? 0) + 1);
   };
-  const list = (requests ?? [{ method, ...(body !== undefined ? { body } : {}) }]).map((request) => ({ ...request, onResponse: noteFailure }));
+  const list = (requests ?? [{ method, ...(body !== undefined ? { body } : {}) }]).map((request) => ({
+    ...request,
+    onResponse: noteFailure,
+  }));
   const result = await autocannon({ url, method, headers, requests: list, connections, duration: seconds });
   const failed = result.non2xx + result.errors + result.timeouts;
   if (failed > 0) {
-    console.error(`    ${method} ${url}: ${failed} of ${result.requests.total} failed (errors ${result.errors}, timeouts ${result.timeouts}): ${JSON.stringify([...failures])}`);
+    console.error(
+      `    ${method} ${url}: ${failed} of ${result.requests.total} failed (errors ${result.errors}, timeouts ${result.timeouts}): ${JSON.stringify([...failures])}`,
+    );
   }
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total, failed };
 }

@@ -38,7 +38,19 @@ export async function waitFor(url, timeoutMs = 90_000) {
 /** Applies migrations to fresh local state in `persistTo`, starts `wrangler dev`, waits for `probePath`. */
 export async function startWorker({ config, port, persistTo, vars = {}, probePath = '/' }) {
   runWrangler(['d1', 'migrations', 'apply', 'DB', '--local', '-c', config, '--persist-to', persistTo]);
-  const args = ['dev', '-c', config, '--ip', '127.0.0.1', '--port', String(port), '--persist-to', persistTo, '--log-level', process.env.BENCH_WRANGLER_LOG ?? 'error'];
+  const args = [
+    'dev',
+    '-c',
+    config,
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--persist-to',
+    persistTo,
+    '--log-level',
+    process.env.BENCH_WRANGLER_LOG ?? 'error',
+  ];
   for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
   // Run from the config's own folder: `wrangler dev` reloads on changes under its working directory, and a
   // reload mid-run answers in-flight writes with 503 "worker restarted mid-request".

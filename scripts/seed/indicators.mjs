@@ -2,8 +2,22 @@
 // measurements for ACME-PT (companies ACME-PT and ACME-US come from routes.mjs), then one recalculation.
 export const referenceData = {
   kpiDefinitions: [
-    { key: 'MTBF', name: 'Mean time between failures (h)', valueType: 'Duration', valueFractionDigits: 1, aggregation: 'avg', higherIsBetter: true },
-    { key: 'MTTR', name: 'Mean time to repair (h)', valueType: 'Duration', valueFractionDigits: 1, aggregation: 'avg', higherIsBetter: false },
+    {
+      key: 'MTBF',
+      name: 'Mean time between failures (h)',
+      valueType: 'Duration',
+      valueFractionDigits: 1,
+      aggregation: 'avg',
+      higherIsBetter: true,
+    },
+    {
+      key: 'MTTR',
+      name: 'Mean time to repair (h)',
+      valueType: 'Duration',
+      valueFractionDigits: 1,
+      aggregation: 'avg',
+      higherIsBetter: false,
+    },
     { key: 'AVAIL', name: 'Availability', valueType: 'Percentage', valueFractionDigits: 2, aggregation: 'avg', higherIsBetter: true },
     { key: 'COST', name: 'Maintenance cost', valueType: 'Currency', valueFractionDigits: 2, aggregation: 'sum', higherIsBetter: false },
     { key: 'FAILURES', name: 'Failures', valueType: 'Number', valueFractionDigits: 0, aggregation: 'count', higherIsBetter: false },
@@ -30,7 +44,12 @@ export function buildMeasurements(now = new Date()) {
       const date = `${year}-${month}-${String(1 + week * 7).padStart(2, '0')}`;
       items.push({ company: 'ACME-PT', code: 'MTBF', date, value: 150 + offset * 2 + seasonal * 3 + week });
       items.push({ company: 'ACME-PT', code: 'MTTR', date, value: (6 - offset * 0.1 + seasonal * 0.25 + week * 0.5).toFixed(2) });
-      items.push({ company: 'ACME-PT', code: 'AVAIL', date, value: (96 + offset * 0.1 - Math.abs(seasonal) * 0.4 + week * 0.05).toFixed(2) });
+      items.push({
+        company: 'ACME-PT',
+        code: 'AVAIL',
+        date,
+        value: (96 + offset * 0.1 - Math.abs(seasonal) * 0.4 + week * 0.05).toFixed(2),
+      });
       items.push({ company: 'ACME-PT', code: 'COST', date, value: (1200 + seasonal * 150 + week * 35.5 - offset * 10).toFixed(2) });
     }
     for (let failure = 0; failure < 3 + ((offset * 5) % 4); failure += 1) {

@@ -67,11 +67,24 @@ export const records = [
   },
   {
     path: ROUTES,
-    body: { routeKey: 'ROUTE-02', description: 'Porto warehouse monthly check', company: 'ACME-PT', tools: ['TOOL-LADDER'], responsible: 'EMP-ANA' },
+    body: {
+      routeKey: 'ROUTE-02',
+      description: 'Porto warehouse monthly check',
+      company: 'ACME-PT',
+      tools: ['TOOL-LADDER'],
+      responsible: 'EMP-ANA',
+    },
   },
   {
     path: ROUTES,
-    body: { routeKey: 'ROUTE-01', description: 'New York hall forklift round', company: 'ACME-US', family: 'FAM-LIFT', brand: 'BR-LIFTCO', responsible: 'EMP-JOHN' },
+    body: {
+      routeKey: 'ROUTE-01',
+      description: 'New York hall forklift round',
+      company: 'ACME-US',
+      family: 'FAM-LIFT',
+      brand: 'BR-LIFTCO',
+      responsible: 'EMP-JOHN',
+    },
   },
   { path: `${ROUTES}/ROUTE-01/locations/add?companyKey=ACME-PT`, body: ['LOC-LIS-BOILER', 'LOC-LIS-ROOF'] },
   { path: `${ROUTES}/ROUTE-01/equipmentitems/add?companyKey=ACME-PT`, body: ['EQ-BOILER-01', 'EQ-CHILLER-01'] },

@@ -97,7 +97,11 @@ export async function authenticate(request: Request, config: AppConfig): Promise
     const expired = error instanceof Error && 'code' in error && error.code === 'ERR_JWT_EXPIRED';
     throw unauthorized(expired ? 'The token has expired.' : 'The token is not valid.', 'invalid_token');
   }
-  const principal = { subject: typeof payload.sub === 'string' ? payload.sub : 'unknown', scopes: readScopes(payload), orgs: readOrgs(payload) };
+  const principal = {
+    subject: typeof payload.sub === 'string' ? payload.sub : 'unknown',
+    scopes: readScopes(payload),
+    orgs: readOrgs(payload),
+  };
   rememberVerified(token, config, principal, payload.exp);
   return principal;
 }
@@ -133,7 +137,10 @@ const patternCache = new Map<string, RegExp>();
 function compileOrgPattern(pattern: string): RegExp {
   let compiled = patternCache.get(pattern);
   if (!compiled) {
-    const source = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+    const source = pattern
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*');
     compiled = new RegExp(`^${source}$`);
     if (patternCache.size > 1000) patternCache.clear();
     patternCache.set(pattern, compiled);

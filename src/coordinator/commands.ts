@@ -22,7 +22,11 @@ const generationHandlers: Record<string, CommandHandler> = {
   },
 };
 
-export const commandHandlers: Readonly<Record<string, CommandHandler>> = { ...generationHandlers, ...importCommandHandlers, ...indicatorCommandHandlers };
+export const commandHandlers: Readonly<Record<string, CommandHandler>> = {
+  ...generationHandlers,
+  ...importCommandHandlers,
+  ...indicatorCommandHandlers,
+};
 
 export async function runCommand(platform: Platform, command: CoordinatorCommand, state: CoordinatorState): Promise<unknown> {
   const handler = commandHandlers[command.type];

@@ -41,7 +41,12 @@ export function collectReferenceUses(store: EntityStore, values: Values): Refere
   return uses;
 }
 
-async function checkCustomValues(ctx: ApiContext, store: EntityStore, input: CustomValues, mode: 'create' | 'update'): Promise<CustomValues> {
+async function checkCustomValues(
+  ctx: ApiContext,
+  store: EntityStore,
+  input: CustomValues,
+  mode: 'create' | 'update',
+): Promise<CustomValues> {
   if (!store.spec.customAttributes) return {};
   const definitions = await readCustomDefinitions(readDatabase(ctx.platform.db), scopeOf(ctx), store.spec.name);
   const { values, errors } = validateCustomValues(input, definitions, mode);
@@ -148,7 +153,15 @@ export async function updateAttribute(
     if (uses.length > 0) await assertReferencesExist(readDatabase(ctx.platform.db), scopeOf(ctx), uses);
   }
   await options.check?.(ctx, value);
-  const version = await updateRow(readDatabase(ctx.platform.db), store, scopeOf(ctx), lookup, { [name]: value }, stampOf(ctx), readIfMatch(ctx.request));
+  const version = await updateRow(
+    readDatabase(ctx.platform.db),
+    store,
+    scopeOf(ctx),
+    lookup,
+    { [name]: value },
+    stampOf(ctx),
+    readIfMatch(ctx.request),
+  );
   if (version === undefined) return explainMiss(ctx, store, lookup, options.listed404);
   return emptyResponse(200, { etag: etagOf(version) });
 }
@@ -160,14 +173,23 @@ export async function updateCustomAttribute(ctx: ApiContext, store: EntityStore,
     throw new ApiError('NotFound', `${store.spec.title} has no attribute '${rawName}'.`);
   }
   const body = await readJsonBody(ctx.request);
-  const value = body !== null && typeof body === 'object' && !Array.isArray(body) && 'value' in body ? (body as { value: unknown }).value : body;
+  const value =
+    body !== null && typeof body === 'object' && !Array.isArray(body) && 'value' in body ? (body as { value: unknown }).value : body;
   const checked = await checkCustomValues(ctx, store, { [name]: value }, 'update');
   const db = readDatabase(ctx.platform.db);
   const row = await readRow(db, store, scopeOf(ctx), lookup);
   if (!row) throw recordNotFound(store.spec.title, true);
   const merged = { ...parseCustomColumn(row.customAttributes), ...checked };
   const expected = readIfMatch(ctx.request) ?? Number(row.version);
-  const version = await updateRow(db, store, scopeOf(ctx), { by: 'id', id: String(row.id) }, { customAttributes: JSON.stringify(merged) }, stampOf(ctx), expected);
+  const version = await updateRow(
+    db,
+    store,
+    scopeOf(ctx),
+    { by: 'id', id: String(row.id) },
+    { customAttributes: JSON.stringify(merged) },
+    stampOf(ctx),
+    expected,
+  );
   if (version === undefined) return explainMiss(ctx, store, lookup, true);
   return emptyResponse(200, { etag: etagOf(version) });
 }

@@ -11,7 +11,12 @@ export function listODataFields(spec: EntitySpec): ODataField[] {
       { name: 'id', kind: 'guid', column: 'id' },
       ...Object.entries(spec.fields)
         .filter(([, field]) => !field.notQueryable)
-        .map(([name, field]) => ({ name, kind: field.kind, column: field.column, ...(field.enum ? { enumMembers: field.enum.members } : {}) })),
+        .map(([name, field]) => ({
+          name,
+          kind: field.kind,
+          column: field.column,
+          ...(field.enum ? { enumMembers: field.enum.members } : {}),
+        })),
       { name: 'isActive', kind: 'bool', column: 'is_active' },
       { name: 'createdOn', kind: 'datetime', column: 'created_on' },
       { name: 'createdBy', kind: 'string', column: 'created_by' },

@@ -66,9 +66,11 @@ export function lookupIdSubquery(store: EntityStore, scope: TenantScope, lookup:
 }
 
 export async function readRow(db: Database, store: EntityStore, scope: TenantScope, lookup: RecordLookup): Promise<Row | undefined> {
-  const query = db.select().from(store.table).where(lookupCondition(store, scope, lookup));
-  const ordered =
-    lookup.by === 'idOrKey' ? query.orderBy(sql`CASE WHEN ${column(store, 'id')} = ${lookup.id} THEN 0 ELSE 1 END`) : query;
+  const query = db
+    .select()
+    .from(store.table)
+    .where(lookupCondition(store, scope, lookup));
+  const ordered = lookup.by === 'idOrKey' ? query.orderBy(sql`CASE WHEN ${column(store, 'id')} = ${lookup.id} THEN 0 ELSE 1 END`) : query;
   const rows = await ordered.limit(1);
   return rows[0] as Row | undefined;
 }
@@ -80,7 +82,11 @@ export async function insertRow(db: Database, store: EntityStore, row: Row, extr
     if (extra.length === 0) await insert;
     else await db.batch([insert, ...extra]);
   } catch (error) {
-    if (isUniqueViolation(error)) throw duplicateKey(store.spec, store.spec.key.map((name) => row[name]));
+    if (isUniqueViolation(error))
+      throw duplicateKey(
+        store.spec,
+        store.spec.key.map((name) => row[name]),
+      );
     throw error;
   }
 }
@@ -143,7 +149,10 @@ export async function deleteRow(
     eq(column(store, 'id'), lookupIdSubquery(store, scope, lookup)),
     ...(expectedVersion === undefined ? [] : [eq(column(store, 'version'), expectedVersion)]),
   );
-  const rows = await db.delete(store.table).where(condition).returning({ id: column(store, 'id') });
+  const rows = await db
+    .delete(store.table)
+    .where(condition)
+    .returning({ id: column(store, 'id') });
   return rows.length > 0;
 }
 
@@ -168,14 +177,27 @@ export function buildListQueries(db: Database, store: EntityStore, scope: Tenant
   const where = compiled.where ? and(scopeCondition(store, scope), compiled.where) : scopeCondition(store, scope);
   const selection = page.select ? Object.fromEntries(page.select.map((name) => [name, column(store, name)])) : undefined;
   const base = selection ? db.select(selection).from(store.table) : db.select().from(store.table);
-  const rowsQuery = base.where(where).orderBy(compiled.orderBy).limit(page.top + 1).offset(page.skip);
+  const rowsQuery = base
+    .where(where)
+    .orderBy(compiled.orderBy)
+    .limit(page.top + 1)
+    .offset(page.skip);
   assertParameterLimit(rowsQuery.toSQL().params.length, compiled, D1_MAX_PARAMETERS);
-  const countQuery = db.select({ count: sql<number>`count(*)` }).from(store.table).where(where);
+  const countQuery = db
+    .select({ count: sql<number>`count(*)` })
+    .from(store.table)
+    .where(where);
   return { rowsQuery, countQuery };
 }
 
 /** One page in one D1 query; with `count`, the count rides in the same batch as a second statement. */
-export async function listRows(db: Database, store: EntityStore, scope: TenantScope, compiled: CompiledQuery, page: ListRequest): Promise<ListPage> {
+export async function listRows(
+  db: Database,
+  store: EntityStore,
+  scope: TenantScope,
+  compiled: CompiledQuery,
+  page: ListRequest,
+): Promise<ListPage> {
   const { rowsQuery, countQuery } = buildListQueries(db, store, scope, compiled, page);
   if (!page.count) {
     const rows = (page.top === 0 ? [] : await rowsQuery) as Row[];

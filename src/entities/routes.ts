@@ -28,11 +28,16 @@ function keyParamNames(store: EntityStore): readonly string[] {
 }
 
 function keyParams(store: EntityStore): string {
-  return keyParamNames(store).map((name) => `/:${name}`).join('');
+  return keyParamNames(store)
+    .map((name) => `/:${name}`)
+    .join('');
 }
 
 function keyLookupOf(store: EntityStore, ctx: ApiContext) {
-  return readKeyLookup(store.spec, keyParamNames(store).map((name) => ctx.params[name] ?? ''));
+  return readKeyLookup(
+    store.spec,
+    keyParamNames(store).map((name) => ctx.params[name] ?? ''),
+  );
 }
 
 /** The path of one record by id: single-key entities share `/{idOr<Key>}` (both meanings), composite keys add `/{id}`. */
@@ -49,14 +54,26 @@ function readRoutes(store: EntityStore, options: EntityRouteOptions): ApiRoute[]
         method: 'GET',
         path: `${base}/:${segment}`,
         scope: 'application',
-        doc: { summary: `Read a ${spec.title.toLowerCase()} by id or by ${keyName}`, tags, operationId: `read${spec.resourceName}`, ...describe('read', 'segment'), segment: true },
+        doc: {
+          summary: `Read a ${spec.title.toLowerCase()} by id or by ${keyName}`,
+          tags,
+          operationId: `read${spec.resourceName}`,
+          ...describe('read', 'segment'),
+          segment: true,
+        },
         handle: (ctx) => readRecord(ctx, store, readSegmentLookup(spec, ctx.params[segment] ?? ''), options.decorate),
       },
       {
         method: 'DELETE',
         path: `${base}/:${segment}`,
         scope: 'application',
-        doc: { summary: `Delete a ${spec.title.toLowerCase()} by id or by ${keyName}`, tags, operationId: `delete${spec.resourceName}`, ...describe('delete', 'segment'), segment: true },
+        doc: {
+          summary: `Delete a ${spec.title.toLowerCase()} by id or by ${keyName}`,
+          tags,
+          operationId: `delete${spec.resourceName}`,
+          ...describe('delete', 'segment'),
+          segment: true,
+        },
         handle: (ctx) => deleteRecord(ctx, store, readSegmentLookup(spec, ctx.params[segment] ?? '')),
       },
     ];
@@ -66,28 +83,48 @@ function readRoutes(store: EntityStore, options: EntityRouteOptions): ApiRoute[]
       method: 'GET',
       path: `${base}/:id`,
       scope: 'application',
-      doc: { summary: `Read a ${spec.title.toLowerCase()} by id`, tags, operationId: `read${spec.resourceName}ById`, ...describe('read', 'id') },
+      doc: {
+        summary: `Read a ${spec.title.toLowerCase()} by id`,
+        tags,
+        operationId: `read${spec.resourceName}ById`,
+        ...describe('read', 'id'),
+      },
       handle: (ctx) => readRecord(ctx, store, readIdLookup(ctx), options.decorate),
     },
     {
       method: 'DELETE',
       path: `${base}/:id`,
       scope: 'application',
-      doc: { summary: `Delete a ${spec.title.toLowerCase()} by id`, tags, operationId: `delete${spec.resourceName}ById`, ...describe('delete', 'id') },
+      doc: {
+        summary: `Delete a ${spec.title.toLowerCase()} by id`,
+        tags,
+        operationId: `delete${spec.resourceName}ById`,
+        ...describe('delete', 'id'),
+      },
       handle: (ctx) => deleteRecord(ctx, store, readIdLookup(ctx)),
     },
     {
       method: 'GET',
       path: `${base}${keyParams(store)}`,
       scope: 'application',
-      doc: { summary: `Read a ${spec.title.toLowerCase()} by key`, tags, operationId: `read${spec.resourceName}ByKey`, ...describe('read', 'key') },
+      doc: {
+        summary: `Read a ${spec.title.toLowerCase()} by key`,
+        tags,
+        operationId: `read${spec.resourceName}ByKey`,
+        ...describe('read', 'key'),
+      },
       handle: (ctx) => readRecord(ctx, store, keyLookupOf(store, ctx), options.decorate),
     },
     {
       method: 'DELETE',
       path: `${base}${keyParams(store)}`,
       scope: 'application',
-      doc: { summary: `Delete a ${spec.title.toLowerCase()} by key`, tags, operationId: `delete${spec.resourceName}ByKey`, ...describe('delete', 'key') },
+      doc: {
+        summary: `Delete a ${spec.title.toLowerCase()} by key`,
+        tags,
+        operationId: `delete${spec.resourceName}ByKey`,
+        ...describe('delete', 'key'),
+      },
       handle: (ctx) => deleteRecord(ctx, store, keyLookupOf(store, ctx)),
     },
   ];
@@ -123,7 +160,12 @@ function attributeRoutes(store: EntityStore, options: EntityRouteOptions): ApiRo
       method: 'PUT',
       path: `${spec.basePath}${keyParams(store)}/:customAttributeName`,
       scope: 'application',
-      doc: { summary: `Set a custom attribute (custom_<name>) of a ${spec.title.toLowerCase()}`, tags, operationId: `update${spec.resourceName}CustomAttribute`, ...describeEntityRoute(spec, 'customAttribute', options.doc ?? {}) },
+      doc: {
+        summary: `Set a custom attribute (custom_<name>) of a ${spec.title.toLowerCase()}`,
+        tags,
+        operationId: `update${spec.resourceName}CustomAttribute`,
+        ...describeEntityRoute(spec, 'customAttribute', options.doc ?? {}),
+      },
       handle: (ctx) => updateCustomAttribute(ctx, store, keyLookupOf(store, ctx), ctx.params.customAttributeName ?? ''),
     });
   }
@@ -139,14 +181,24 @@ export function buildEntityRoutes(store: EntityStore, options: EntityRouteOption
       method: 'GET',
       path: `${spec.basePath}/odata`,
       scope: 'application',
-      doc: { summary: `List ${spec.title.toLowerCase()}s (OData)`, tags, operationId: `list${spec.resourceName}s`, ...describeEntityRoute(spec, 'list', options.doc ?? {}) },
+      doc: {
+        summary: `List ${spec.title.toLowerCase()}s (OData)`,
+        tags,
+        operationId: `list${spec.resourceName}s`,
+        ...describeEntityRoute(spec, 'list', options.doc ?? {}),
+      },
       handle: (ctx) => listRecords(ctx, store, options.decorate),
     },
     {
       method: 'POST',
       path: spec.basePath,
       scope: 'application',
-      doc: { summary: `Create a ${spec.title.toLowerCase()}`, tags, operationId: `create${spec.resourceName}`, ...describeEntityRoute(spec, 'create', options.doc ?? {}) },
+      doc: {
+        summary: `Create a ${spec.title.toLowerCase()}`,
+        tags,
+        operationId: `create${spec.resourceName}`,
+        ...describeEntityRoute(spec, 'create', options.doc ?? {}),
+      },
       handle: (ctx) => createRecord(ctx, store, options.create),
     },
     ...readRoutes(store, options),

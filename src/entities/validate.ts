@@ -19,7 +19,11 @@ export function buildCreateSchema(spec: EntitySpec): ObjectSchema {
     for (const [name, field] of Object.entries(spec.fields)) {
       const base = buildFieldSchema(name, field);
       entries[name] = field.required
-        ? (v.pipe(v.unknown(), v.check((value) => value !== undefined && value !== null, `${name} is required`), base) as v.GenericSchema<unknown, unknown>)
+        ? (v.pipe(
+            v.unknown(),
+            v.check((value) => value !== undefined && value !== null, `${name} is required`),
+            base,
+          ) as v.GenericSchema<unknown, unknown>)
         : (v.optional(v.nullable(base)) as v.GenericSchema<unknown, unknown>);
     }
     schema = v.object(entries);
@@ -94,7 +98,11 @@ export function readAttributeValue(name: string, field: FieldSpec, body: unknown
   if (!schema) {
     const base = buildFieldSchema(name, field);
     schema = field.required
-      ? (v.pipe(v.unknown(), v.check((value) => value !== undefined && value !== null, `${name} is required`), base) as v.GenericSchema<unknown, unknown>)
+      ? (v.pipe(
+          v.unknown(),
+          v.check((value) => value !== undefined && value !== null, `${name} is required`),
+          base,
+        ) as v.GenericSchema<unknown, unknown>)
       : (v.nullable(base) as v.GenericSchema<unknown, unknown>);
     attributeSchemas.set(field, schema);
   }

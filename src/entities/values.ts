@@ -69,7 +69,12 @@ export function buildFieldSchema(name: string, field: FieldSpec): AnySchema {
     case 'string': {
       const max = field.maxLength ?? DEFAULT_STRING_MAX;
       const base = v.pipe(v.string(`${name} must be a string`), v.maxLength(max, `${name} must be at most ${max} characters`));
-      return field.required ? v.pipe(base, v.check((s) => s.trim() !== '', `${name} must not be empty`)) : base;
+      return field.required
+        ? v.pipe(
+            base,
+            v.check((s) => s.trim() !== '', `${name} must not be empty`),
+          )
+        : base;
     }
     case 'int':
       return v.pipe(

@@ -19,7 +19,9 @@ function decodeParams(raw: Record<string, string>): Record<string, string> {
     try {
       decoded[name] = decodeURIComponent(value);
     } catch {
-      throw new ApiError('ValidationFailed', `Path segment ${name} is not valid percent-encoding.`, { errors: [{ path: name, message: 'Invalid encoding.' }] });
+      throw new ApiError('ValidationFailed', `Path segment ${name} is not valid percent-encoding.`, {
+        errors: [{ path: name, message: 'Invalid encoding.' }],
+      });
     }
   }
   return decoded;
@@ -43,7 +45,12 @@ function readLanguage(request: Request): string {
 }
 
 /** Authenticates and scopes one `/api/{tenantKey}/{orgKey}` request. */
-export async function buildApiContext(request: IRequest, platform: Platform, requestId: string, scope: ApiRoute['scope']): Promise<ApiContext> {
+export async function buildApiContext(
+  request: IRequest,
+  platform: Platform,
+  requestId: string,
+  scope: ApiRoute['scope'],
+): Promise<ApiContext> {
   const params = decodeParams(request.params);
   const { tenantKey, orgKey } = checkAddress(params);
   const principal = await authenticate(request, platform.config);
@@ -104,7 +111,9 @@ export function buildApp(publicRoutes: readonly PublicRoute[], apiRoutes: readon
       authorize(principal, params.tenantKey ?? '', params.orgKey ?? '', 'application');
     }
     if (allowed.length > 0) {
-      throw new ApiError('MethodNotAllowed', `${request.method} is not allowed here; use ${allowed.join(', ')}.`, { headers: { allow: allowed.join(', ') } });
+      throw new ApiError('MethodNotAllowed', `${request.method} is not allowed here; use ${allowed.join(', ')}.`, {
+        headers: { allow: allowed.join(', ') },
+      });
     }
     throw new ApiError('NotFound', `No resource at ${path}.`);
   });

@@ -123,7 +123,14 @@ class Compiler {
     if (present.length > 0) {
       const target = this.value(operand);
       const items = present.map((value) => this.value(value));
-      const list = node(sql`${target.sql} IN (${sql.join(items.map((item) => item.sql), sql`, `)})`, target, ...items);
+      const list = node(
+        sql`${target.sql} IN (${sql.join(
+          items.map((item) => item.sql),
+          sql`, `,
+        )})`,
+        target,
+        ...items,
+      );
       parts.push(exact ? node(sql`coalesce(${list.sql}, 0)`, list) : list);
     }
     if (present.length < values.length) {

@@ -159,7 +159,8 @@ class FilterParser {
     if (args.length !== 2) throw odataError('$filter', nameToken.position, `${name} takes 2 arguments, not ${args.length}`);
     const [first, second] = args as [ValueNode, ValueNode];
     for (const arg of [first, second]) {
-      if (valueTypeOf(arg) !== 'string') throw odataError('$filter', arg.position, `${name} takes string arguments, not ${describeOperand(arg)}`);
+      if (valueTypeOf(arg) !== 'string')
+        throw odataError('$filter', arg.position, `${name} takes string arguments, not ${describeOperand(arg)}`);
     }
     if (name === 'substringof') return { type: 'call', name: 'contains', args: [second, first] };
     return { type: 'call', name: name as BoolFunction, args: [first, second] };
@@ -214,7 +215,8 @@ class FilterParser {
     const word = token.text.toLowerCase();
     if (this.peek(1).type === 'lparen') return this.parseValueFunction(token, word);
     this.advance();
-    if (word === 'true' || word === 'false') return { type: 'literal', literal: { type: 'boolean', value: word === 'true' }, position: token.position };
+    if (word === 'true' || word === 'false')
+      return { type: 'literal', literal: { type: 'boolean', value: word === 'true' }, position: token.position };
     if (word === 'null') return { type: 'literal', literal: { type: 'null' }, position: token.position };
     const field = this.resolve(token.text);
     if (!field) throw this.fail(token, `unknown property '${token.text}'`);
@@ -231,7 +233,8 @@ class FilterParser {
     const raw = args[0] as ValueNode;
     const arg = spec.argument === 'datetime' && raw.type === 'literal' && raw.literal.type === 'string' ? coerceToDateTime(raw) : raw;
     const type = valueTypeOf(arg);
-    if (type !== spec.argument) throw odataError('$filter', arg.position, `${word} needs a ${spec.argument} argument, not ${describeOperand(arg)}`);
+    if (type !== spec.argument)
+      throw odataError('$filter', arg.position, `${word} needs a ${spec.argument} argument, not ${describeOperand(arg)}`);
     return { type: 'function', name: word, arg, position: token.position };
   }
 }

@@ -5,7 +5,18 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_SKIP } from './types';
 import type { ODataField, ODataQuery, OrderTerm } from './types';
 
 /** Query options the engine reads; names are matched case-insensitively (`$Filter`, `pagesize`). */
-export const QUERY_OPTIONS = ['$filter', '$select', '$orderby', '$top', '$skip', '$count', '$inlinecount', '$format', 'page', 'pagesize'] as const;
+export const QUERY_OPTIONS = [
+  '$filter',
+  '$select',
+  '$orderby',
+  '$top',
+  '$skip',
+  '$count',
+  '$inlinecount',
+  '$format',
+  'page',
+  'pagesize',
+] as const;
 
 type OptionName = (typeof QUERY_OPTIONS)[number];
 
@@ -106,7 +117,8 @@ function parseCount(options: ODataOptions): boolean {
   }
   if (options.$inlinecount !== undefined) {
     const value = options.$inlinecount.trim().toLowerCase();
-    if (value !== 'allpages' && value !== 'none') throw odataError('$inlinecount', undefined, `must be 'allpages' or 'none' (got '${options.$inlinecount}')`);
+    if (value !== 'allpages' && value !== 'none')
+      throw odataError('$inlinecount', undefined, `must be 'allpages' or 'none' (got '${options.$inlinecount}')`);
     wanted = wanted || value === 'allpages';
   }
   return wanted;

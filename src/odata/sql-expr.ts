@@ -27,7 +27,13 @@ export function joinBalanced(parts: readonly Expr[], operator: 'AND' | 'OR'): Ex
   const glue = operator === 'AND' ? sql` AND ` : sql` OR `;
   if (parts.length <= FLAT_CHAIN) {
     const height = parts.length - 1 + Math.max(0, ...parts.map((part) => part.height));
-    return { sql: sql`(${sql.join(parts.map((part) => part.sql), glue)})`, height };
+    return {
+      sql: sql`(${sql.join(
+        parts.map((part) => part.sql),
+        glue,
+      )})`,
+      height,
+    };
   }
   const middle = Math.ceil(parts.length / 2);
   const left = joinBalanced(parts.slice(0, middle), operator);

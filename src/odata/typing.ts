@@ -90,7 +90,8 @@ export function checkComparable(position: number, operator: ComparisonOperator, 
   const lt = valueTypeOf(left);
   const rt = valueTypeOf(right);
   if (lt === 'null' || rt === 'null') {
-    if (operator !== 'eq' && operator !== 'ne') throw odataError('$filter', position, `null can only be compared with eq or ne, not ${operator}`);
+    if (operator !== 'eq' && operator !== 'ne')
+      throw odataError('$filter', position, `null can only be compared with eq or ne, not ${operator}`);
     return;
   }
   const same = lt === rt || (lt === 'guid' && rt === 'string') || (lt === 'string' && rt === 'guid');

@@ -1,7 +1,16 @@
 /** The OpenAPI 3.1 document, generated from the routes' docs (the same descriptions that drive routing and validation). */
 import type { GenericSchema } from 'valibot';
 import type { ApiRoute, PublicRoute, RouteDoc } from '../http/route';
-import { describeError, ERROR_RESPONSES, HEADERS, refToError, PARAMETERS, PROBLEM_SCHEMA_NAME, SECURITY_SCHEME, SECURITY_SCHEMES } from './components';
+import {
+  describeError,
+  ERROR_RESPONSES,
+  HEADERS,
+  refToError,
+  PARAMETERS,
+  PROBLEM_SCHEMA_NAME,
+  SECURITY_SCHEME,
+  SECURITY_SCHEMES,
+} from './components';
 import { listDocumentedOperations } from './operations';
 import type { DocumentedOperation } from './operations';
 import { buildSchemaConverter } from './schema';
@@ -44,7 +53,12 @@ function describeParameters(operation: DocumentedOperation, converter: SchemaCon
 function describeResponses(operation: DocumentedOperation, converter: SchemaConverter): JsonObject {
   const { doc } = operation;
   const responses: JsonObject = {};
-  const errors = new Set<number>([...(operation.scope ? [400, 401, 403] : []), ...(doc.requestBody ? [413, 415] : []), ...(doc.errors ?? []), 500]);
+  const errors = new Set<number>([
+    ...(operation.scope ? [400, 401, 403] : []),
+    ...(doc.requestBody ? [413, 415] : []),
+    ...(doc.errors ?? []),
+    500,
+  ]);
   for (const [key, response] of Object.entries(doc.responses ?? {})) {
     const status = Number(key);
     if (status >= 400) {
@@ -56,7 +70,9 @@ function describeResponses(operation: DocumentedOperation, converter: SchemaConv
     responses[key] = {
       description: response.description,
       ...(response.headers?.length ? { headers } : {}),
-      ...(response.schema ? { content: { [response.contentType ?? 'application/json']: { schema: converter.convert(response.schema) } } } : {}),
+      ...(response.schema
+        ? { content: { [response.contentType ?? 'application/json']: { schema: converter.convert(response.schema) } } }
+        : {}),
     };
   }
   for (const status of [...errors].sort()) responses[String(status)] = refToError(status);
@@ -73,7 +89,13 @@ function describeOperation(operation: DocumentedOperation, converter: SchemaConv
     tags: [...doc.tags],
     parameters: describeParameters(operation, converter),
     ...(body
-      ? { requestBody: { description: body.description, required: body.required ?? true, content: { 'application/json': { schema: converter.convert(body.schema) } } } }
+      ? {
+          requestBody: {
+            description: body.description,
+            required: body.required ?? true,
+            content: { 'application/json': { schema: converter.convert(body.schema) } },
+          },
+        }
       : {}),
     responses: describeResponses(operation, converter),
     security: operation.scope ? [{ [SECURITY_SCHEME]: [operation.scope] }] : [],

@@ -20,7 +20,12 @@ const ODATA_PARAMETERS: readonly ParameterDoc[] = [
   ['$inlinecount', 'allpages: answer the total as count'],
   ['page', '1-based page number (with pageSize)'],
   ['pageSize', 'Rows per page (with page)'],
-].map(([name, description]) => ({ name: name as string, in: 'query', description: description as string, schema: { json: { type: 'string' } } }));
+].map(([name, description]) => ({
+  name: name as string,
+  in: 'query',
+  description: description as string,
+  schema: { json: { type: 'string' } },
+}));
 
 function capitalize(name: string): string {
   return `${name.charAt(0).toUpperCase()}${name.slice(1)}`;
@@ -38,7 +43,14 @@ function segmentParameter(spec: EntitySpec): ParameterDoc {
       name: segmentParamName(spec),
       in: 'path',
       description: `Two operations share this path: by ${key} (an integer) or by id (a GUID); anything else is 400.`,
-      schema: { json: { anyOf: [{ type: 'string', pattern: '^-?\\d+$' }, { type: 'string', format: 'uuid' }] } },
+      schema: {
+        json: {
+          anyOf: [
+            { type: 'string', pattern: '^-?\\d+$' },
+            { type: 'string', format: 'uuid' },
+          ],
+        },
+      },
     };
   }
   return {
@@ -75,7 +87,12 @@ function attributeValue(name: string, field: FieldSpec): AnySchema {
 }
 
 /** Parts of the doc of one entity route. */
-export function describeEntityRoute(spec: EntitySpec, kind: string, options: EntityDocOptions, extra: { by?: 'segment' | 'id' | 'key'; attribute?: string } = {}): DocParts {
+export function describeEntityRoute(
+  spec: EntitySpec,
+  kind: string,
+  options: EntityDocOptions,
+  extra: { by?: 'segment' | 'id' | 'key'; attribute?: string } = {},
+): DocParts {
   const schemas = buildEntitySchemas(spec, options);
   const base = { kind, schemas: schemas.named };
   const record = describeRecordPath(spec, extra.by ?? 'key');
@@ -85,23 +102,48 @@ export function describeEntityRoute(spec: EntitySpec, kind: string, options: Ent
     case 'create':
       return {
         ...base,
-        requestBody: { description: 'The new record; custom_<name> properties (or a customAttributes object) set custom attributes', schema: schemas.create },
+        requestBody: {
+          description: 'The new record; custom_<name> properties (or a customAttributes object) set custom attributes',
+          schema: schemas.create,
+        },
         responses: { 201: { description: 'Created: the body is the new record identifier', schema: GUID, headers: ['Location'] } },
       };
     case 'read':
       return {
         ...base,
         parameters: record,
-        responses: { 200: { description: 'The record', schema: schemas.resource, headers: ['ETag'] }, 404: { description: 'The record does not exist' } },
+        responses: {
+          200: { description: 'The record', schema: schemas.resource, headers: ['ETag'] },
+          404: { description: 'The record does not exist' },
+        },
       };
     case 'delete':
-      return { ...base, parameters: record, responses: { 204: { description: 'Deleted' }, 404: { description: 'The record does not exist' } }, errors: [412] };
+      return {
+        ...base,
+        parameters: record,
+        responses: { 204: { description: 'Deleted' }, 404: { description: 'The record does not exist' } },
+        errors: [412],
+      };
     case 'customAttribute':
       return {
         ...base,
-        parameters: [...record, { name: 'customAttributeName', in: 'path', description: 'custom_<name> of a custom attribute', schema: { json: { type: 'string', pattern: '^custom_[A-Za-z][A-Za-z0-9_]{0,63}$' } } }],
-        requestBody: { description: 'ExtensibilityCustomAttributeValueResource ({"value": X}); a bare value is accepted too', schema: v.union([schemas.customValue, v.unknown()]) as AnySchema },
-        responses: { 200: { description: 'Updated (empty body)', headers: ['ETag'] }, 404: { description: 'The record does not exist, or the entity has no such attribute' } },
+        parameters: [
+          ...record,
+          {
+            name: 'customAttributeName',
+            in: 'path',
+            description: 'custom_<name> of a custom attribute',
+            schema: { json: { type: 'string', pattern: '^custom_[A-Za-z][A-Za-z0-9_]{0,63}$' } },
+          },
+        ],
+        requestBody: {
+          description: 'ExtensibilityCustomAttributeValueResource ({"value": X}); a bare value is accepted too',
+          schema: v.union([schemas.customValue, v.unknown()]) as AnySchema,
+        },
+        responses: {
+          200: { description: 'Updated (empty body)', headers: ['ETag'] },
+          404: { description: 'The record does not exist, or the entity has no such attribute' },
+        },
         errors: [412],
       };
     default: {
@@ -112,7 +154,10 @@ export function describeEntityRoute(spec: EntitySpec, kind: string, options: Ent
         ...base,
         attribute: name,
         parameters: record,
-        requestBody: { description: `The new ${name}: the bare JSON value, or {"value": ...}`, schema: v.union([value, v.strictObject({ value })]) as AnySchema },
+        requestBody: {
+          description: `The new ${name}: the bare JSON value, or {"value": ...}`,
+          schema: v.union([value, v.strictObject({ value })]) as AnySchema,
+        },
         responses: {
           200: { description: 'Updated (empty body)', headers: ['ETag'] },
           ...(name === 'isActive' ? { 404: { description: 'The record does not exist' } } : {}),

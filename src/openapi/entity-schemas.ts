@@ -27,7 +27,9 @@ export interface EntitySchemas {
 }
 
 /** `{"value": X}` of a custom attribute PUT (SPEC 2.4). */
-export const CUSTOM_ATTRIBUTE_VALUE = v.strictObject({ value: v.pipe(v.unknown(), v.description('The custom attribute value')) }) as AnySchema;
+export const CUSTOM_ATTRIBUTE_VALUE = v.strictObject({
+  value: v.pipe(v.unknown(), v.description('The custom attribute value')),
+}) as AnySchema;
 
 export function withCustom(schema: AnySchema, custom: boolean): AnySchema {
   return custom ? (v.pipe(schema, v.metadata({ patternProperties: CUSTOM_PROPERTIES })) as AnySchema) : schema;
@@ -35,8 +37,13 @@ export function withCustom(schema: AnySchema, custom: boolean): AnySchema {
 
 /** A create body: the spec's fields (their validation schemas), custom attributes when the entity has them, and `extras`. */
 export function buildCreateBody(spec: EntitySpec, extras: Readonly<Record<string, AnySchema>> = {}): AnySchema {
-  const customEntries: Record<string, AnySchema> = spec.customAttributes ? { customAttributes: v.optional(v.nullable(v.record(v.string(), v.unknown()))) as AnySchema } : {};
-  return withCustom(v.strictObject({ ...buildCreateSchema(spec).entries, ...customEntries, ...extras }) as AnySchema, spec.customAttributes);
+  const customEntries: Record<string, AnySchema> = spec.customAttributes
+    ? { customAttributes: v.optional(v.nullable(v.record(v.string(), v.unknown()))) as AnySchema }
+    : {};
+  return withCustom(
+    v.strictObject({ ...buildCreateSchema(spec).entries, ...customEntries, ...extras }) as AnySchema,
+    spec.customAttributes,
+  );
 }
 
 function buildResourceEntries(spec: EntitySpec, extras: Readonly<Record<string, AnySchema>>): Record<string, AnySchema> {

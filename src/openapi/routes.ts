@@ -30,7 +30,9 @@ export function buildOpenApiRoutes(readRoutes: () => DocumentedRoutes): PublicRo
         summary: 'This OpenAPI 3.1 document (no token needed)',
         tags: ['Documentation'],
         operationId: 'readOpenApiDocument',
-        responses: { 200: { description: 'The OpenAPI document', schema: { json: { type: 'object', description: 'An OpenAPI 3.1 document' } } } },
+        responses: {
+          200: { description: 'The OpenAPI document', schema: { json: { type: 'object', description: 'An OpenAPI 3.1 document' } } },
+        },
       },
       handle: (ctx) =>
         new Response(JSON.stringify({ ...readDocument(), servers: [{ url: ctx.url.origin }] }), {
@@ -47,7 +49,9 @@ export function buildOpenApiRoutes(readRoutes: () => DocumentedRoutes): PublicRo
         responses: { 200: { description: 'An HTML page', contentType: 'text/html', schema: { json: { type: 'string' } } } },
       },
       handle: () =>
-        new Response(renderDocsPage(API_TITLE, OPENAPI_PATH), { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=300' } }),
+        new Response(renderDocsPage(API_TITLE, OPENAPI_PATH), {
+          headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=300' },
+        }),
     },
   ];
 }

@@ -24,7 +24,13 @@ function isEnumSpec(value: unknown): value is EnumSpec {
 
 /** `HTML` -> `[Hh][Tt][Mm][Ll]` (JSON Schema patterns have no case-insensitive flag). */
 function caseInsensitive(text: string): string {
-  return [...text].map((char) => (char.toLowerCase() !== char.toUpperCase() ? `[${char.toUpperCase()}${char.toLowerCase()}]` : char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('');
+  return [...text]
+    .map((char) =>
+      char.toLowerCase() !== char.toUpperCase()
+        ? `[${char.toUpperCase()}${char.toLowerCase()}]`
+        : char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
+    .join('');
 }
 
 /** The enum's component: the numbers written on the wire, with their names. */
@@ -84,7 +90,10 @@ export function buildSchemaConverter(named: Readonly<Record<string, GenericSchem
     ignoreActions: ['check'],
     overrideRef: ({ referenceId }) => `${COMPONENTS_PATH}${referenceId}`,
     overrideAction: ({ valibotAction, jsonSchema }: OverrideActionContext) => {
-      const spec = valibotAction.type === 'metadata' ? (valibotAction as unknown as { metadata: Record<string, unknown> }).metadata[ENUM_METADATA] : undefined;
+      const spec =
+        valibotAction.type === 'metadata'
+          ? (valibotAction as unknown as { metadata: Record<string, unknown> }).metadata[ENUM_METADATA]
+          : undefined;
       if (!isEnumSpec(spec)) return undefined;
       enums.set(spec.name, spec);
       // A schema that takes strings too is a request's (number or name); otherwise it is an answer's number.

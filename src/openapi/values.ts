@@ -48,7 +48,10 @@ export const PROBLEM = v.strictObject({
   title: v.string(),
   status: INTEGER,
   detail: v.string(),
-  code: v.pipe(v.picklist(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]), v.description('Stable machine-readable name of the error')),
+  code: v.pipe(
+    v.picklist(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]),
+    v.description('Stable machine-readable name of the error'),
+  ),
   errors: v.pipe(v.array(v.strictObject({ path: v.string(), message: v.string() })), v.description('Every invalid field')),
   instance: v.string(),
   requestId: v.string(),

@@ -27,13 +27,18 @@ function answerOf(field: ReferenceFieldSpec): AnySchema {
 }
 
 function recordOf(spec: ReferenceKindSpec): AnySchema {
-  const entries: Record<string, AnySchema> = { id: v.string() as AnySchema, key: v.pipe(v.string(), v.description(spec.keyDescription ?? 'Natural key')) as AnySchema };
+  const entries: Record<string, AnySchema> = {
+    id: v.string() as AnySchema,
+    key: v.pipe(v.string(), v.description(spec.keyDescription ?? 'Natural key')) as AnySchema,
+  };
   for (const [name, field] of Object.entries(spec.fields)) entries[name] = answerOf(field);
   return v.pipe(v.strictObject(entries), v.description(`A ${spec.kind} record`)) as AnySchema;
 }
 
 const records = REFERENCE_KINDS.map((spec) => [nameOf(spec), recordOf(spec)] as const);
-const inputs = REFERENCE_KINDS.filter((spec) => !spec.standard).map((spec) => [`${nameOf(spec)}Input`, buildReferenceSchema(spec)] as const);
+const inputs = REFERENCE_KINDS.filter((spec) => !spec.standard).map(
+  (spec) => [`${nameOf(spec)}Input`, buildReferenceSchema(spec)] as const,
+);
 
 const schemas: Record<string, AnySchema> = Object.fromEntries([...records, ...inputs]);
 
@@ -51,7 +56,10 @@ export const referenceListDoc: Parts = {
   schemas,
   parameters: [KIND],
   responses: {
-    200: { description: 'Every record of the kind, by key', schema: v.strictObject({ items: v.array(v.union(records.map(([, schema]) => schema))) }) as AnySchema },
+    200: {
+      description: 'Every record of the kind, by key',
+      schema: v.strictObject({ items: v.array(v.union(records.map(([, schema]) => schema))) }) as AnySchema,
+    },
     404: UNKNOWN_KIND,
   },
 };
@@ -64,7 +72,10 @@ export const referenceUpsertDoc: Parts = {
     schema: v.pipe(v.array(v.union(inputs.map(([, schema]) => schema))), v.maxLength(MAX_REFERENCE_RECORDS)) as AnySchema,
   },
   responses: {
-    200: { description: 'How many records were written', schema: v.strictObject({ upserted: v.pipe(v.number(), v.integer()) }) as AnySchema },
+    200: {
+      description: 'How many records were written',
+      schema: v.strictObject({ upserted: v.pipe(v.number(), v.integer()) }) as AnySchema,
+    },
     404: UNKNOWN_KIND,
     405: READ_ONLY,
   },

@@ -28,7 +28,10 @@ export type UpsertGuard = (db: Database, scope: TenantScope, kind: string, recor
 function readKind(ctx: ApiContext, writing: boolean): ReferenceKindSpec {
   const spec = findReferenceKind(ctx.params.kind ?? '');
   if (!spec) {
-    throw new ApiError('NotFound', `Unknown reference data kind '${ctx.params.kind ?? ''}'. Known: ${REFERENCE_KINDS.map((kind) => kind.kind).join(', ')}.`);
+    throw new ApiError(
+      'NotFound',
+      `Unknown reference data kind '${ctx.params.kind ?? ''}'. Known: ${REFERENCE_KINDS.map((kind) => kind.kind).join(', ')}.`,
+    );
   }
   if (writing && spec.standard) {
     throw new ApiError('MethodNotAllowed', `${spec.kind} is a standard read-only list.`, { headers: { allow: 'GET' } });
@@ -50,7 +53,12 @@ async function upsert(ctx: ApiContext, guards: readonly UpsertGuard[]): Promise<
       const value = record[name];
       const keys = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
       keys.forEach((key, position) => {
-        if (typeof key === 'string') uses.push({ kind: field.reference as string, key, path: Array.isArray(value) ? `[${index}].${name}[${position}]` : `[${index}].${name}` });
+        if (typeof key === 'string')
+          uses.push({
+            kind: field.reference as string,
+            key,
+            path: Array.isArray(value) ? `[${index}].${name}[${position}]` : `[${index}].${name}`,
+          });
       });
     }
   });
@@ -58,7 +66,11 @@ async function upsert(ctx: ApiContext, guards: readonly UpsertGuard[]): Promise<
   if (uses.length > 0) await assertReferencesExist(db, scopeOf(ctx), uses);
   const problems = (await Promise.all(guards.map((guard) => guard(db, scopeOf(ctx), spec.kind, records)))).flat();
   if (problems.length > 0) {
-    throw new ApiError('ReferenceInUse', `The change conflicts with records that use it: ${problems.map((problem) => problem.message).join(' ')}`, { errors: problems });
+    throw new ApiError(
+      'ReferenceInUse',
+      `The change conflicts with records that use it: ${problems.map((problem) => problem.message).join(' ')}`,
+      { errors: problems },
+    );
   }
   const upserted = await upsertReferenceRecords(db, spec, scopeOf(ctx), records);
   return jsonResponse({ upserted });
@@ -79,26 +91,45 @@ const tags = ['Reference data'];
 /** `users` lists every column that holds reference keys (for the in-use check of deletes); `guards` check upserts. */
 export function buildReferenceDataRoutes(users: readonly ReferenceUser[], guards: readonly UpsertGuard[] = []): ApiRoute[] {
   return [
-  {
-    method: 'GET',
-    path: '/referenceData/:kind',
-    scope: 'application',
-    doc: { summary: 'List the reference records of a kind', tags, operationId: 'listReferenceData', kind: 'referenceList', ...referenceListDoc },
-    handle: async (ctx) => jsonResponse({ items: await listReferenceRecords(readDatabase(ctx.platform.db), readKind(ctx, false), scopeOf(ctx)) }),
-  },
-  {
-    method: 'PUT',
-    path: '/referenceData/:kind',
-    scope: 'admin',
-    doc: { summary: 'Bulk upsert reference records by key (at most 5000, all-or-nothing)', tags, operationId: 'upsertReferenceData', kind: 'referenceUpsert', ...referenceUpsertDoc },
-    handle: (ctx) => upsert(ctx, guards),
-  },
-  {
-    method: 'DELETE',
-    path: '/referenceData/:kind/:key',
-    scope: 'admin',
-    doc: { summary: 'Delete a reference record (400 ReferenceInUse while something uses it)', tags, operationId: 'deleteReferenceData', kind: 'referenceDelete', ...referenceDeleteDoc },
-    handle: (ctx) => remove(ctx, users),
-  },
+    {
+      method: 'GET',
+      path: '/referenceData/:kind',
+      scope: 'application',
+      doc: {
+        summary: 'List the reference records of a kind',
+        tags,
+        operationId: 'listReferenceData',
+        kind: 'referenceList',
+        ...referenceListDoc,
+      },
+      handle: async (ctx) =>
+        jsonResponse({ items: await listReferenceRecords(readDatabase(ctx.platform.db), readKind(ctx, false), scopeOf(ctx)) }),
+    },
+    {
+      method: 'PUT',
+      path: '/referenceData/:kind',
+      scope: 'admin',
+      doc: {
+        summary: 'Bulk upsert reference records by key (at most 5000, all-or-nothing)',
+        tags,
+        operationId: 'upsertReferenceData',
+        kind: 'referenceUpsert',
+        ...referenceUpsertDoc,
+      },
+      handle: (ctx) => upsert(ctx, guards),
+    },
+    {
+      method: 'DELETE',
+      path: '/referenceData/:kind/:key',
+      scope: 'admin',
+      doc: {
+        summary: 'Delete a reference record (400 ReferenceInUse while something uses it)',
+        tags,
+        operationId: 'deleteReferenceData',
+        kind: 'referenceDelete',
+        ...referenceDeleteDoc,
+      },
+      handle: (ctx) => remove(ctx, users),
+    },
   ];
 }

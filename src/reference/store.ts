@@ -80,18 +80,18 @@ export async function resolveReferences(
   }
   const queries = [...tenantKinds].flatMap(([kind, keys]) =>
     chunkKeys([...keys]).map((chunk) => ({
-          kind,
-          query: db
-            .select()
-            .from(readReferenceTable(kind))
-            .where(
-              and(
-                eq(columnOf(kind, 'tenantKey'), scope.tenantKey),
-                eq(columnOf(kind, 'orgKey'), scope.orgKey),
-                inArray(columnOf(kind, 'key'), chunk),
-              ),
-            ),
-      })),
+      kind,
+      query: db
+        .select()
+        .from(readReferenceTable(kind))
+        .where(
+          and(
+            eq(columnOf(kind, 'tenantKey'), scope.tenantKey),
+            eq(columnOf(kind, 'orgKey'), scope.orgKey),
+            inArray(columnOf(kind, 'key'), chunk),
+          ),
+        ),
+    })),
   );
   if (queries.length > 0) {
     const [first, ...rest] = queries.map((item) => item.query);
@@ -114,7 +114,11 @@ function chunkKeys(keys: string[]): string[][] {
 }
 
 /** Throws 400 UnknownReference naming every key that does not exist. */
-export async function assertReferencesExist(db: Database, scope: TenantScope, uses: readonly ReferenceUse[]): Promise<Map<string, Map<string, ReferenceRecord>>> {
+export async function assertReferencesExist(
+  db: Database,
+  scope: TenantScope,
+  uses: readonly ReferenceUse[],
+): Promise<Map<string, Map<string, ReferenceRecord>>> {
   const found = await resolveReferences(db, scope, uses);
   const errors: FieldError[] = uses
     .filter((use) => !found.get(use.kind)?.has(use.key))
@@ -124,4 +128,3 @@ export async function assertReferencesExist(db: Database, scope: TenantScope, us
   }
   return found;
 }
-

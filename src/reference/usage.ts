@@ -30,9 +30,7 @@ export async function assertReferenceUnused(
   const relevant = users.filter((user) => user.kind === spec.kind);
   if (relevant.length === 0) return;
   const queries = relevant.map((user) => {
-    const match = user.list
-      ? sql`EXISTS (SELECT 1 FROM json_each(${user.column}) WHERE json_each.value = ${key})`
-      : eq(user.column, key);
+    const match = user.list ? sql`EXISTS (SELECT 1 FROM json_each(${user.column}) WHERE json_each.value = ${key})` : eq(user.column, key);
     return db
       .select({ label: user.label ?? sql<string>`''` })
       .from(user.table)

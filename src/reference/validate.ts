@@ -6,7 +6,11 @@ import { issuesToErrors } from '../entities/values';
 import type { ReferenceFieldSpec, ReferenceKindSpec } from './spec';
 
 export const MAX_REFERENCE_RECORDS = 5000;
-const KEY_SCHEMA = v.pipe(v.string('key must be a string'), v.minLength(1, 'key must not be empty'), v.maxLength(100, 'key must be at most 100 characters'));
+const KEY_SCHEMA = v.pipe(
+  v.string('key must be a string'),
+  v.minLength(1, 'key must not be empty'),
+  v.maxLength(100, 'key must be at most 100 characters'),
+);
 
 type AnySchema = v.GenericSchema<unknown, unknown>;
 

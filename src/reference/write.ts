@@ -14,7 +14,12 @@ function columnsOf(spec: ReferenceKindSpec): Record<string, SQLiteColumn> {
 }
 
 /** Upserts every record by key in one batch (one transaction), chunked under D1's 100-parameter limit. */
-export async function upsertReferenceRecords(db: Database, spec: ReferenceKindSpec, scope: TenantScope, records: readonly ReferenceInput[]): Promise<number> {
+export async function upsertReferenceRecords(
+  db: Database,
+  spec: ReferenceKindSpec,
+  scope: TenantScope,
+  records: readonly ReferenceInput[],
+): Promise<number> {
   if (records.length === 0) return 0;
   const table = readReferenceTable(spec.kind);
   const columns = columnsOf(spec);
@@ -24,7 +29,9 @@ export async function upsertReferenceRecords(db: Database, spec: ReferenceKindSp
     for (const name of fieldNames) row[name] = record[name];
     return row;
   });
-  const set = Object.fromEntries(fieldNames.map((name) => [name, sql.raw(`excluded."${(spec.fields[name] as { column: string }).column}"`)]));
+  const set = Object.fromEntries(
+    fieldNames.map((name) => [name, sql.raw(`excluded."${(spec.fields[name] as { column: string }).column}"`)]),
+  );
   const target = [columns.tenantKey, columns.orgKey, columns.key] as SQLiteColumn[];
   const statements = chunkRows(rows, 4 + fieldNames.length).map((chunk) =>
     fieldNames.length === 0
@@ -41,7 +48,13 @@ export async function deleteReferenceRecord(db: Database, spec: ReferenceKindSpe
   const columns = columnsOf(spec);
   const rows = await db
     .delete(table)
-    .where(and(eq(columns.tenantKey as SQLiteColumn, scope.tenantKey), eq(columns.orgKey as SQLiteColumn, scope.orgKey), eq(columns.key as SQLiteColumn, key)))
+    .where(
+      and(
+        eq(columns.tenantKey as SQLiteColumn, scope.tenantKey),
+        eq(columns.orgKey as SQLiteColumn, scope.orgKey),
+        eq(columns.key as SQLiteColumn, key),
+      ),
+    )
     .returning({ id: columns.id as SQLiteColumn });
   return rows.length > 0;
 }

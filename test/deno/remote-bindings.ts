@@ -73,7 +73,8 @@ function readType(typeOrOptions: ValueType | { type?: ValueType } | undefined): 
 }
 
 export const remoteKv = {
-  get: (key: string, typeOrOptions?: ValueType | { type?: ValueType }) => callBinding('kv', { method: 'get', key, options: { type: readType(typeOrOptions) } }),
+  get: (key: string, typeOrOptions?: ValueType | { type?: ValueType }) =>
+    callBinding('kv', { method: 'get', key, options: { type: readType(typeOrOptions) } }),
   getWithMetadata: (key: string, typeOrOptions?: ValueType | { type?: ValueType }) =>
     callBinding('kv', { method: 'getWithMetadata', key, options: { type: readType(typeOrOptions) } }),
   put: async (key: string, value: string, options?: Record<string, unknown>) => {

@@ -45,8 +45,12 @@ function waitForListening(child: ChildProcess): Promise<string> {
       const url = LISTENING.exec(output.join(''))?.[1];
       if (url) settle(undefined, url);
     };
-    const onExit = (code: number | null) => settle(new Error(`The Deno server exited (${String(code)}) before listening:\n${output.join('')}`));
-    const timer = setTimeout(() => settle(new Error(`The Deno server did not start within ${START_TIMEOUT_MS} ms:\n${output.join('')}`)), START_TIMEOUT_MS);
+    const onExit = (code: number | null) =>
+      settle(new Error(`The Deno server exited (${String(code)}) before listening:\n${output.join('')}`));
+    const timer = setTimeout(
+      () => settle(new Error(`The Deno server did not start within ${START_TIMEOUT_MS} ms:\n${output.join('')}`)),
+      START_TIMEOUT_MS,
+    );
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
     child.once('exit', onExit);

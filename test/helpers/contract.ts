@@ -61,7 +61,11 @@ function compareSpecificity(a: DocumentedOperation, b: DocumentedOperation): num
   return 0;
 }
 
-export function findOperation(operations: readonly DocumentedOperation[], method: string, pathname: string): DocumentedOperation | undefined {
+export function findOperation(
+  operations: readonly DocumentedOperation[],
+  method: string,
+  pathname: string,
+): DocumentedOperation | undefined {
   return operations.filter((operation) => operation.method === method && operation.match.test(pathname)).sort(compareSpecificity)[0];
 }
 
@@ -107,7 +111,10 @@ function checkAgainst(current: Contract, key: string, response: Json, status: nu
   const received = (headers.get('content-type') ?? '').split(';')[0]?.trim() ?? '';
   if (received !== mediaType) throw new Error(`${key}: content type ${received || '(none)'}, documented ${mediaType}`);
   const result = readValidator(current, key, media.schema).validate(readBody(text, mediaType));
-  if (!result.valid) throw new Error(`${key} (status ${status}): the body does not match the documented schema:\n${describeErrors(result)}\nBody: ${text.slice(0, 500)}`);
+  if (!result.valid)
+    throw new Error(
+      `${key} (status ${status}): the body does not match the documented schema:\n${describeErrors(result)}\nBody: ${text.slice(0, 500)}`,
+    );
 }
 
 /** Throws when the response is not the documented one for the request. */
@@ -117,15 +124,25 @@ export async function assertDocumentedResponse(method: string, url: string, stat
   const pathname = new URL(url).pathname;
   const operation = findOperation(current.operations, method, pathname);
   if (!operation) {
-    if (!UNROUTED_STATUSES.includes(status)) throw new Error(`${method} ${pathname}: no documented operation, and the status ${status} is not a routing error`);
-    const problem = { description: 'Routing error', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/ProblemDetails' } } } };
+    if (!UNROUTED_STATUSES.includes(status))
+      throw new Error(`${method} ${pathname}: no documented operation, and the status ${status} is not a routing error`);
+    const problem = {
+      description: 'Routing error',
+      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/ProblemDetails' } } },
+    };
     checkAgainst(current, 'unrouted', problem, status, headers, text);
     return;
   }
   const operationId = String(operation.operation.operationId);
   const responses = operation.operation.responses as Record<string, Json>;
   const listed = responses[String(status)];
-  const response = typeof listed?.$ref === 'string' ? ((current.components.responses ?? {}) as Record<string, Json>)[listed.$ref.split('/').pop() ?? ''] : listed;
-  if (!response) throw new Error(`${method} ${pathname} (${operationId}): status ${status} is not documented (documented: ${Object.keys(responses).join(', ')}). Body: ${text.slice(0, 300)}`);
+  const response =
+    typeof listed?.$ref === 'string'
+      ? ((current.components.responses ?? {}) as Record<string, Json>)[listed.$ref.split('/').pop() ?? '']
+      : listed;
+  if (!response)
+    throw new Error(
+      `${method} ${pathname} (${operationId}): status ${status} is not documented (documented: ${Object.keys(responses).join(', ')}). Body: ${text.slice(0, 300)}`,
+    );
   checkAgainst(current, `${operationId} ${status}`, response, status, headers, text);
 }

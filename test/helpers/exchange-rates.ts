@@ -28,14 +28,24 @@ export interface Answer {
 export type Lines = [string, string, string | number][];
 
 /** Creates a Market document with the given lines (201 expected); answers its id. */
-export async function createDocument(as: TenantClient, number: number, validFrom: string, lines: Lines, extra: Record<string, unknown> = {}): Promise<string> {
+export async function createDocument(
+  as: TenantClient,
+  number: number,
+  validFrom: string,
+  lines: Lines,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
   const result = await as.call<string>('POST', BASE, {
     body: {
       number,
       validFrom,
       exchangeRateType: 1,
       isExternallyManaged: false,
-      exchangeRateDocumentRates: lines.map(([fromCurrency, toCurrency, conversionFactor]) => ({ fromCurrency, toCurrency, conversionFactor })),
+      exchangeRateDocumentRates: lines.map(([fromCurrency, toCurrency, conversionFactor]) => ({
+        fromCurrency,
+        toCurrency,
+        conversionFactor,
+      })),
       ...extra,
     },
   });

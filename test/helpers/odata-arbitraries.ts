@@ -9,14 +9,19 @@ export function quote(text: string): string {
 const anyCase = (name: string) =>
   fc.constantFrom(name, name.toLowerCase(), name.toUpperCase(), name.charAt(0).toUpperCase() + name.slice(1));
 
-const stringProperty = fc.oneof(...['templateKey', 'subject', 'culture', 'description', 'notificationBody', 'createdBy', 'modifiedBy'].map(anyCase));
+const stringProperty = fc.oneof(
+  ...['templateKey', 'subject', 'culture', 'description', 'notificationBody', 'createdBy', 'modifiedBy'].map(anyCase),
+);
 const dateProperty = fc.oneof(anyCase('createdOn'), anyCase('modifiedOn'));
 
 export const stringLiteral = fc.string({ maxLength: 20, unit: 'grapheme' }).map(quote);
 
 const stringExpression = fc.oneof(
   { weight: 3, arbitrary: stringProperty },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom('tolower', 'toupper'), stringProperty).map(([name, property]) => `${name}(${property})`) },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(fc.constantFrom('tolower', 'toupper'), stringProperty).map(([name, property]) => `${name}(${property})`),
+  },
 );
 
 const numberExpression = fc.oneof(
@@ -47,7 +52,9 @@ const comparison = fc.oneof(
   fc.tuple(dateProperty, operator, dateProperty).map(([left, op, right]) => `${left} ${op} ${right}`),
   fc.tuple(fc.constantFrom('eq', 'ne'), fc.boolean()).map(([op, value]) => `isActive ${op} ${value}`),
   fc.tuple(fc.constantFrom('eq', 'ne'), fc.uuid()).map(([op, id]) => `id ${op} ${id}`),
-  fc.tuple(fc.constantFrom('eq', 'ne'), fc.constantFrom("'HTML'", "'text'", '1', '2')).map(([op, value]) => `emailTemplateType ${op} ${value}`),
+  fc
+    .tuple(fc.constantFrom('eq', 'ne'), fc.constantFrom("'HTML'", "'text'", '1', '2'))
+    .map(([op, value]) => `emailTemplateType ${op} ${value}`),
   fc.tuple(fc.constantFrom('description', 'Description'), fc.constantFrom('eq', 'ne')).map(([property, op]) => `${property} ${op} null`),
 );
 
@@ -74,15 +81,32 @@ export const validFilter: fc.Arbitrary<string> = fc.letrec<{ filter: string }>((
   filter: fc.oneof(
     { depthSize: 'small', maxDepth: 4 },
     { weight: 4, arbitrary: predicate },
-    { weight: 1, arbitrary: fc.tuple(tie('filter'), fc.constantFrom('and', 'or', 'AND', 'Or'), tie('filter')).map(([l, op, r]) => `${l} ${op} ${r}`) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(tie('filter'), fc.constantFrom('and', 'or', 'AND', 'Or'), tie('filter')).map(([l, op, r]) => `${l} ${op} ${r}`),
+    },
     { weight: 1, arbitrary: tie('filter').map((inner) => `not (${inner})`) },
     { weight: 1, arbitrary: tie('filter').map((inner) => `(${inner})`) },
   ),
 })).filter;
 
 export const validOrderBy = fc
-  .uniqueArray(fc.constantFrom('templateKey', 'subject', 'culture', 'description', 'emailTemplateType', 'isActive', 'createdOn', 'modifiedOn', 'version', 'id'), {
-    maxLength: 3,
-  })
+  .uniqueArray(
+    fc.constantFrom(
+      'templateKey',
+      'subject',
+      'culture',
+      'description',
+      'emailTemplateType',
+      'isActive',
+      'createdOn',
+      'modifiedOn',
+      'version',
+      'id',
+    ),
+    {
+      maxLength: 3,
+    },
+  )
   .chain((names) => fc.tuple(...names.map((name) => fc.constantFrom(name, `${name} asc`, `${name} desc`))))
   .map((terms) => terms.join(', '));

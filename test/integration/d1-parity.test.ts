@@ -12,7 +12,9 @@ describe('D1 binding', () => {
     const first = env.DB.prepare(INSERT_TOOL).bind('parity-1', 'parity', 'batch', 'T1', 'one');
     const duplicate = env.DB.prepare(INSERT_TOOL).bind('parity-2', 'parity', 'batch', 'T1', 'again');
     await expect(env.DB.batch([first, duplicate])).rejects.toThrow(/UNIQUE constraint failed/);
-    const left = await env.DB.prepare('SELECT count(*) AS n FROM ref_tools WHERE tenant_key = ? AND org_key = ?').bind('parity', 'batch').first<{ n: number }>();
+    const left = await env.DB.prepare('SELECT count(*) AS n FROM ref_tools WHERE tenant_key = ? AND org_key = ?')
+      .bind('parity', 'batch')
+      .first<{ n: number }>();
     expect(left?.n).toBe(0);
 
     const results = await env.DB.batch([first, env.DB.prepare(INSERT_TOOL).bind('parity-3', 'parity', 'batch', 'T2', 'two')]);
@@ -47,18 +49,30 @@ describe('D1 binding', () => {
   it('reports the rows a write changed, and answers RETURNING rows from run() and all()', async () => {
     await env.DB.prepare(INSERT_TOOL).bind('parity-5', 'parity', 'meta', 'T1', 'a').run();
     await env.DB.prepare(INSERT_TOOL).bind('parity-6', 'parity', 'meta', 'T2', 'b').run();
-    const update = await env.DB.prepare('UPDATE ref_tools SET description = ? WHERE tenant_key = ? AND org_key = ?').bind('c', 'parity', 'meta').run();
+    const update = await env.DB.prepare('UPDATE ref_tools SET description = ? WHERE tenant_key = ? AND org_key = ?')
+      .bind('c', 'parity', 'meta')
+      .run();
     expect(update.success).toBe(true);
     expect(update.meta.changes).toBe(2);
-    const deleted = await env.DB.prepare('DELETE FROM ref_tools WHERE tenant_key = ? AND org_key = ? RETURNING key').bind('parity', 'meta').all<{ key: string }>();
+    const deleted = await env.DB.prepare('DELETE FROM ref_tools WHERE tenant_key = ? AND org_key = ? RETURNING key')
+      .bind('parity', 'meta')
+      .all<{ key: string }>();
     expect(deleted.results.map((row) => row.key).sort()).toEqual(['T1', 'T2']);
   });
 
   it('refuses a statement with more than 100 bound parameters', async () => {
     const markers = Array.from({ length: 101 }, () => '?').join(', ');
     const values = Array.from({ length: 101 }, (_, index) => index);
-    await expect(env.DB.prepare(`SELECT ${markers}`).bind(...values).all()).rejects.toThrow(/too many SQL variables/);
+    await expect(
+      env.DB.prepare(`SELECT ${markers}`)
+        .bind(...values)
+        .all(),
+    ).rejects.toThrow(/too many SQL variables/);
     const hundred = Array.from({ length: 100 }, () => '?').join(', ');
-    await expect(env.DB.prepare(`SELECT ${hundred}`).bind(...values.slice(0, 100)).raw()).resolves.toHaveLength(1);
+    await expect(
+      env.DB.prepare(`SELECT ${hundred}`)
+        .bind(...values.slice(0, 100))
+        .raw(),
+    ).resolves.toHaveLength(1);
   });
 });

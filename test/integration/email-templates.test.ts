@@ -104,7 +104,10 @@ describe('create', () => {
     const notJson = await client.call<Problem>('POST', BASE, { rawBody: 'templateKey=x', headers: { 'content-type': 'text/plain' } });
     expect(notJson.status).toBe(415);
     expect(notJson.body.code).toBe('UnsupportedMediaType');
-    const malformed = await client.call<Problem>('POST', BASE, { rawBody: '{"templateKey":', headers: { 'content-type': 'application/json' } });
+    const malformed = await client.call<Problem>('POST', BASE, {
+      rawBody: '{"templateKey":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.body.code).toBe('ValidationFailed');
   });
@@ -181,10 +184,21 @@ describe('attribute updates', () => {
 
   it('clears an optional attribute with null but refuses null for a required one', async () => {
     await createTemplate({ templateKey: 'upd-null' });
-    expect((await client.call('PUT', `${BASE}/upd-null/description`, { body: null, rawBody: 'null', headers: { 'content-type': 'application/json' } })).status).toBe(200);
+    expect(
+      (
+        await client.call('PUT', `${BASE}/upd-null/description`, {
+          body: null,
+          rawBody: 'null',
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
+    ).toBe(200);
     const read = await client.call<Record<string, unknown>>('GET', `${BASE}/upd-null`);
     expect(read.body.description).toBeNull();
-    const refused = await client.call<Problem>('PUT', `${BASE}/upd-null/subject`, { rawBody: 'null', headers: { 'content-type': 'application/json' } });
+    const refused = await client.call<Problem>('PUT', `${BASE}/upd-null/subject`, {
+      rawBody: 'null',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.errors[0]?.path).toBe('subject');
   });
@@ -266,7 +280,9 @@ describe('custom attribute definitions', () => {
     const missing = await scoped.call<Problem>('POST', BASE, { body: templateBody({ templateKey: 'c1' }) });
     expect(missing.status).toBe(400);
     expect(missing.body.errors.map((error) => error.path)).toEqual(['custom_channel']);
-    const wrong = await scoped.call<Problem>('POST', BASE, { body: templateBody({ templateKey: 'c1', custom_channel: 1, custom_priority: 'high', custom_other: 1 }) });
+    const wrong = await scoped.call<Problem>('POST', BASE, {
+      body: templateBody({ templateKey: 'c1', custom_channel: 1, custom_priority: 'high', custom_other: 1 }),
+    });
     expect(wrong.body.errors.map((error) => error.path).sort()).toEqual(['custom_channel', 'custom_other', 'custom_priority']);
     const ok = await scoped.call('POST', BASE, { body: templateBody({ templateKey: 'c1', custom_channel: 'email', custom_priority: 2 }) });
     expect(ok.status).toBe(201);
@@ -319,7 +335,11 @@ describe('list (OData)', () => {
     ]);
     expect(page.body.count).toBe(3);
     expect(page.body.nextPageLink).toMatch(/^https:\/\/api\.test\/api\/acme\/list-org\/operations\/emailTemplates\/odata\?/);
-    const next = await call<{ items: Record<string, unknown>[]; nextPageLink?: string }>('GET', new URL(page.body.nextPageLink ?? '').pathname + new URL(page.body.nextPageLink ?? '').search, { token: scoped.token });
+    const next = await call<{ items: Record<string, unknown>[]; nextPageLink?: string }>(
+      'GET',
+      new URL(page.body.nextPageLink ?? '').pathname + new URL(page.body.nextPageLink ?? '').search,
+      { token: scoped.token },
+    );
     expect(next.body.items).toEqual([{ templateKey: 'list-0', culture: 'en-US' }]);
     expect(next.body.nextPageLink).toBeUndefined();
   });
@@ -340,7 +360,9 @@ describe('auth and isolation', () => {
     expect(none.status).toBe(401);
     expect(none.headers.get('www-authenticate')).toContain('Bearer');
     expect(none.body.code).toBe('Unauthorized');
-    const forged = await call('GET', `/api/acme/main${BASE}/odata`, { token: await mintToken({ secret: 'another-secret-of-at-least-32-characters!' }) });
+    const forged = await call('GET', `/api/acme/main${BASE}/odata`, {
+      token: await mintToken({ secret: 'another-secret-of-at-least-32-characters!' }),
+    });
     expect(forged.status).toBe(401);
     const expired = await call('GET', `/api/acme/main${BASE}/odata`, { token: await mintToken({ expiresIn: '-1m' }) });
     expect(expired.status).toBe(401);

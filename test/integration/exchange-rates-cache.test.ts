@@ -30,7 +30,9 @@ describe('the lookup cache never answers with a rate older than an acknowledged 
   it('serves a repeated lookup from the cache, without reading D1', async () => {
     expect(await rateOf(client, 'EUR', 'USD')).toBe('1.10');
     // Change D1 behind the API's back (no acknowledged write, so no invalidation): the cached answer stays.
-    await env.DB.prepare("UPDATE exchange_rate_lines SET conversion_factor = '7.77' WHERE tenant_key = 'xr-cache' AND to_currency = 'USD'").run();
+    await env.DB.prepare(
+      "UPDATE exchange_rate_lines SET conversion_factor = '7.77' WHERE tenant_key = 'xr-cache' AND to_currency = 'USD'",
+    ).run();
     expect(await rateOf(client, 'EUR', 'USD')).toBe('1.10');
     await vi.waitFor(async () => {
       const keys = await env.CACHE.list({ prefix: 'xr/xr-cache/main/' });
@@ -61,11 +63,33 @@ describe('the lookup cache never answers with a rate older than an acknowledged 
       ['deactivated', () => client.call('PUT', `${BASE}/2/isActive`, { body: false }), '1.25'],
       ['reactivated', () => client.call('PUT', `${BASE}/2/isActive`, { body: true }), '1.31'],
       ['line deleted', async () => client.call('DELETE', `${BASE}/2/exchangeRateDocumentRates/${await firstLineId(client, 2)}`), '1.25'],
-      ['inverse line inserted', () => client.call('POST', `${BASE}/2/exchangeRateDocumentRates`, { body: { fromCurrency: 'USD', toCurrency: 'EUR', conversionFactor: '0.5' } }), '2'],
-      ['currency of a line changed', async () => client.call('PUT', `${BASE}/2/exchangeRateDocumentRates/${await firstLineId(client, 2)}/fromCurrency`, { body: 'GBP' }), '1.25'],
-      ['direct line inserted', () => client.call('POST', `${BASE}/2/exchangeRateDocumentRates`, { body: { fromCurrency: 'EUR', toCurrency: 'USD', conversionFactor: '1.45' } }), '1.45'],
+      [
+        'inverse line inserted',
+        () =>
+          client.call('POST', `${BASE}/2/exchangeRateDocumentRates`, {
+            body: { fromCurrency: 'USD', toCurrency: 'EUR', conversionFactor: '0.5' },
+          }),
+        '2',
+      ],
+      [
+        'currency of a line changed',
+        async () => client.call('PUT', `${BASE}/2/exchangeRateDocumentRates/${await firstLineId(client, 2)}/fromCurrency`, { body: 'GBP' }),
+        '1.25',
+      ],
+      [
+        'direct line inserted',
+        () =>
+          client.call('POST', `${BASE}/2/exchangeRateDocumentRates`, {
+            body: { fromCurrency: 'EUR', toCurrency: 'USD', conversionFactor: '1.45' },
+          }),
+        '1.45',
+      ],
       ['document deleted by number', () => client.call('DELETE', `${BASE}/2`), '1.25'],
-      ['last document deleted by id', async () => client.call('DELETE', `${BASE}/${(await client.call<{ id: string }>('GET', `${BASE}/1`)).body.id}`), '404 RecordNotFound'],
+      [
+        'last document deleted by id',
+        async () => client.call('DELETE', `${BASE}/${(await client.call<{ id: string }>('GET', `${BASE}/1`)).body.id}`),
+        '404 RecordNotFound',
+      ],
     ];
     for (const [name, write, expected] of steps) {
       expect(await rateOf(client, 'EUR', 'USD')).not.toBe(expected);
@@ -107,25 +131,36 @@ describe('getCurrencyExchangeRatesByCompany', () => {
       ],
     });
     expect(companies.status, companies.text).toBe(200);
-    await createDocument(client, 1, '2026-01-01', [['EUR', 'USD', '1.08'], ['EUR', 'GBP', '0.86']]);
+    await createDocument(client, 1, '2026-01-01', [
+      ['EUR', 'USD', '1.08'],
+      ['EUR', 'GBP', '0.86'],
+    ]);
   });
 
   it("converts currencyKey into the company's base currency (body or query string)", async () => {
-    const result = await client.call<Answer>('POST', BY_COMPANY, { body: { currencyKey: 'USD', companyKey: 'XR-PT', referencedDate: '2026-02-01' } });
+    const result = await client.call<Answer>('POST', BY_COMPANY, {
+      body: { currencyKey: 'USD', companyKey: 'XR-PT', referencedDate: '2026-02-01' },
+    });
     expect(result.status, result.text).toBe(200);
     expect(result.body).toMatchObject({ currencyFromKey: 'USD', currencyToKey: 'EUR', exchangeRateDate: '2026-01-01T00:00:00.000Z' });
     expect(rawRate(result.text)).toBe('0.92592592592592592593');
     const query = await client.call<Answer>('POST', `${BY_COMPANY}?currencyKey=GBP&companyKey=XR-US&referencedDate=2026-02-01`);
     expect(query.body).toMatchObject({ currencyFromKey: 'GBP', currencyToKey: 'USD' });
     expect(rawRate(query.text)).toBe('1.255813953488372093');
-    const same = await client.call<Answer>('POST', BY_COMPANY, { body: { currencyKey: 'EUR', companyKey: 'XR-PT', referencedDate: '2026-02-01' } });
+    const same = await client.call<Answer>('POST', BY_COMPANY, {
+      body: { currencyKey: 'EUR', companyKey: 'XR-PT', referencedDate: '2026-02-01' },
+    });
     expect(rawRate(same.text)).toBe('1');
   });
 
   it('sees a change of the base currency right away', async () => {
-    const ask = () => client.call<Answer>('POST', BY_COMPANY, { body: { currencyKey: 'EUR', companyKey: 'XR-US', referencedDate: '2026-02-01' } });
+    const ask = () =>
+      client.call<Answer>('POST', BY_COMPANY, { body: { currencyKey: 'EUR', companyKey: 'XR-US', referencedDate: '2026-02-01' } });
     expect(rawRate((await ask()).text)).toBe('1.08');
-    expect((await client.call('PUT', '/referenceData/companies', { body: [{ key: 'XR-US', name: 'XR United States', baseCurrency: 'GBP' }] })).status).toBe(200);
+    expect(
+      (await client.call('PUT', '/referenceData/companies', { body: [{ key: 'XR-US', name: 'XR United States', baseCurrency: 'GBP' }] }))
+        .status,
+    ).toBe(200);
     const after = await ask();
     expect(after.body.currencyToKey).toBe('GBP');
     expect(rawRate(after.text)).toBe('0.86');
@@ -138,7 +173,9 @@ describe('getCurrencyExchangeRatesByCompany', () => {
     expect([noCurrency.status, noCurrency.body.code, noCurrency.body.errors[0]?.path]).toEqual([400, 'UnknownReference', 'currencyKey']);
     const missing = await client.call<Problem>('POST', BY_COMPANY, { body: {} });
     expect(missing.body.errors.map((error) => error.path).sort()).toEqual(['companyKey', 'currencyKey']);
-    const none = await client.call<Problem>('POST', BY_COMPANY, { body: { currencyKey: 'JPY', companyKey: 'XR-PT', referencedDate: '2026-02-01' } });
+    const none = await client.call<Problem>('POST', BY_COMPANY, {
+      body: { currencyKey: 'JPY', companyKey: 'XR-PT', referencedDate: '2026-02-01' },
+    });
     expect([none.status, none.body.code]).toEqual([404, 'RecordNotFound']);
   });
 

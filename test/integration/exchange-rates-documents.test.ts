@@ -41,7 +41,9 @@ async function readDocument(segment: string | number, as: TenantClient = client)
 
 describe('create and read', () => {
   it('creates a document with its lines (201, id, Location) and reads it by id and by number', async () => {
-    const result = await client.call<string>('POST', BASE, { body: documentBody(1, { externalId: 'ECB-1', externalVersion: 'v1', custom_source: 'ECB' }) });
+    const result = await client.call<string>('POST', BASE, {
+      body: documentBody(1, { externalId: 'ECB-1', externalVersion: 'v1', custom_source: 'ECB' }),
+    });
     expect(result.status, result.text).toBe(201);
     expect(result.headers.get('location')).toBe(`${ORIGIN}/api/xr-docs/main${BASE}/${result.body}`);
     const byId = await readDocument(result.body);
@@ -80,7 +82,9 @@ describe('create and read', () => {
     expect(read.text).toContain('"conversionFactor":162.123456789012,');
     expect(read.text).toContain('"conversionFactor":0.12345678901234567890123,');
     expect(read.text).toContain('"conversionFactor":11.500000000000,');
-    const stored = await env.DB.prepare('SELECT conversion_factor AS f FROM exchange_rate_lines WHERE document_id = ? ORDER BY line_no').bind(created.body).all<{ f: string }>();
+    const stored = await env.DB.prepare('SELECT conversion_factor AS f FROM exchange_rate_lines WHERE document_id = ? ORDER BY line_no')
+      .bind(created.body)
+      .all<{ f: string }>();
     expect(stored.results.map((row) => row.f)).toEqual(['162.123456789012', '0.12345678901234567890123', '11.500000000000']);
   });
 
@@ -133,12 +137,22 @@ describe('create and read', () => {
 
   it('refuses unknown currencies with UnknownReference naming each, and lines that are not an array', async () => {
     const unknown = await client.call<Problem>('POST', BASE, {
-      body: documentBody(4, { exchangeRateDocumentRates: [{ fromCurrency: 'EUR', toCurrency: 'XXZ', conversionFactor: 1 }, { fromCurrency: 'QQQ', toCurrency: 'USD', conversionFactor: 1 }] }),
+      body: documentBody(4, {
+        exchangeRateDocumentRates: [
+          { fromCurrency: 'EUR', toCurrency: 'XXZ', conversionFactor: 1 },
+          { fromCurrency: 'QQQ', toCurrency: 'USD', conversionFactor: 1 },
+        ],
+      }),
     });
     expect(unknown.status).toBe(400);
     expect(unknown.body.code).toBe('UnknownReference');
-    expect(unknown.body.errors.map((error) => error.path)).toEqual(['exchangeRateDocumentRates.0.toCurrency', 'exchangeRateDocumentRates.1.fromCurrency']);
-    const notArray = await client.call<Problem>('POST', BASE, { body: documentBody(4, { exchangeRateDocumentRates: { fromCurrency: 'EUR' } }) });
+    expect(unknown.body.errors.map((error) => error.path)).toEqual([
+      'exchangeRateDocumentRates.0.toCurrency',
+      'exchangeRateDocumentRates.1.fromCurrency',
+    ]);
+    const notArray = await client.call<Problem>('POST', BASE, {
+      body: documentBody(4, { exchangeRateDocumentRates: { fromCurrency: 'EUR' } }),
+    });
     expect(notArray.status).toBe(400);
     expect(notArray.body.errors.map((error) => error.path)).toEqual(['exchangeRateDocumentRates']);
     expect((await readDocument(4)).status).toBe(404);
@@ -146,16 +160,41 @@ describe('create and read', () => {
 
   it('refuses a duplicate number with DuplicateKey and writes none of its lines; another org may reuse it', async () => {
     await createDocument(5);
-    const again = await client.call<Problem>('POST', BASE, { body: documentBody(5, { exchangeRateDocumentRates: [{ fromCurrency: 'USD', toCurrency: 'CAD', conversionFactor: 1.3 }] }) });
+    const again = await client.call<Problem>('POST', BASE, {
+      body: documentBody(5, { exchangeRateDocumentRates: [{ fromCurrency: 'USD', toCurrency: 'CAD', conversionFactor: 1.3 }] }),
+    });
     expect(again.status).toBe(400);
     expect(again.body.code).toBe('DuplicateKey');
-    const cad = await env.DB.prepare("SELECT count(*) AS n FROM exchange_rate_lines WHERE tenant_key = 'xr-docs' AND to_currency = 'CAD'").first<{ n: number }>();
+    const cad = await env.DB.prepare(
+      "SELECT count(*) AS n FROM exchange_rate_lines WHERE tenant_key = 'xr-docs' AND to_currency = 'CAD'",
+    ).first<{ n: number }>();
     expect(cad?.n).toBe(0);
     await createDocument(5, {}, other);
   });
 
   it('creates a document with many lines in one atomic write (chunked under the parameter limit)', async () => {
-    const codes = ['USD', 'GBP', 'CHF', 'JPY', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'HUF', 'RON', 'BGN', 'CAD', 'AUD', 'NZD', 'CNY', 'BRL', 'MXN', 'ZAR', 'INR'];
+    const codes = [
+      'USD',
+      'GBP',
+      'CHF',
+      'JPY',
+      'SEK',
+      'NOK',
+      'DKK',
+      'PLN',
+      'CZK',
+      'HUF',
+      'RON',
+      'BGN',
+      'CAD',
+      'AUD',
+      'NZD',
+      'CNY',
+      'BRL',
+      'MXN',
+      'ZAR',
+      'INR',
+    ];
     const lines = codes.map((code, index) => ({ fromCurrency: 'EUR', toCurrency: code, conversionFactor: `${index + 1}.5` }));
     await createDocument(6, { exchangeRateDocumentRates: lines });
     const read = await readDocument(6);
@@ -184,9 +223,15 @@ describe('list (OData)', () => {
     expect(all.body.items.map((item) => item.number)).toEqual([10, 11]);
     expect(all.body.items[0]?.exchangeRateDocumentRates).toHaveLength(2);
     expect(all.text).toContain('"conversionFactor":1.0825');
-    const filtered = await tenant.call<{ items: DocumentResource[] }>('GET', `${BASE}/odata?$filter=validFrom ge 2026-01-15T00:00:00Z and number gt 5`);
+    const filtered = await tenant.call<{ items: DocumentResource[] }>(
+      'GET',
+      `${BASE}/odata?$filter=validFrom ge 2026-01-15T00:00:00Z and number gt 5`,
+    );
     expect(filtered.body.items.map((item) => item.number)).toEqual([11]);
-    const selected = await tenant.call<{ items: Record<string, unknown>[] }>('GET', `${BASE}/odata?$select=number,validFrom&$orderby=number desc`);
+    const selected = await tenant.call<{ items: Record<string, unknown>[] }>(
+      'GET',
+      `${BASE}/odata?$select=number,validFrom&$orderby=number desc`,
+    );
     expect(selected.body.items).toEqual([
       { number: 11, validFrom: '2026-02-01T00:00:00.000Z' },
       { number: 10, validFrom: '2026-01-01T00:00:00.000Z' },
@@ -265,7 +310,9 @@ describe('delete', () => {
     expect((await client.call('DELETE', `${BASE}/${second}`)).status).toBe(204);
     expect((await client.call('DELETE', `${BASE}/30`)).status).toBe(404);
     expect((await client.call('DELETE', `${BASE}/${second}`)).status).toBe(404);
-    const lines = await env.DB.prepare('SELECT count(*) AS n FROM exchange_rate_lines WHERE document_id IN (?, ?)').bind(first, second).first<{ n: number }>();
+    const lines = await env.DB.prepare('SELECT count(*) AS n FROM exchange_rate_lines WHERE document_id IN (?, ?)')
+      .bind(first, second)
+      .first<{ n: number }>();
     expect(lines?.n).toBe(0);
     expect((await client.call<Problem>('DELETE', `${BASE}/abc`)).status).toBe(400);
   });
@@ -290,7 +337,9 @@ describe('isolation and routing', () => {
     expect([put.status, put.body.code]).toEqual([400, 'RecordNotFound']);
     const linePut = await other.call<Problem>('PUT', `${BASE}/40/exchangeRateDocumentRates/${lineId}/conversionFactor`, { body: 9 });
     expect([linePut.status, linePut.body.code]).toEqual([400, 'RecordNotFound']);
-    const insert = await other.call<Problem>('POST', `${BASE}/40/exchangeRateDocumentRates`, { body: { fromCurrency: 'USD', toCurrency: 'CHF', conversionFactor: 1 } });
+    const insert = await other.call<Problem>('POST', `${BASE}/40/exchangeRateDocumentRates`, {
+      body: { fromCurrency: 'USD', toCurrency: 'CHF', conversionFactor: 1 },
+    });
     expect([insert.status, insert.body.code]).toEqual([400, 'RecordNotFound']);
     const list = await other.call<{ items: unknown[] }>('GET', `${BASE}/odata?$filter=number eq 40`);
     expect(list.body.items).toEqual([]);

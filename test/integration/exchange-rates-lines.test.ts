@@ -38,7 +38,13 @@ describe('insert a line', () => {
   it('answers 204 and appends the line, bare or wrapped in {"value"}, with custom attributes', async () => {
     await createDocument(1);
     const bare = await client.call('POST', `${BASE}/1/exchangeRateDocumentRates`, {
-      body: { fromCurrency: 'EUR', toCurrency: 'GBP', conversionFactor: '0.8571', fromExchangeRateId: 'AAAAAAAA-1111-4111-8111-111111111111', custom_note: 'bank' },
+      body: {
+        fromCurrency: 'EUR',
+        toCurrency: 'GBP',
+        conversionFactor: '0.8571',
+        fromExchangeRateId: 'AAAAAAAA-1111-4111-8111-111111111111',
+        custom_note: 'bank',
+      },
     });
     expect(bare.status, bare.text).toBe(204);
     expect(bare.text).toBe('');
@@ -53,21 +59,30 @@ describe('insert a line', () => {
       ['EUR', 'GBP'],
       ['USD', 'JPY'],
     ]);
-    expect(read.body.exchangeRateDocumentRates[1]).toMatchObject({ fromExchangeRateId: 'aaaaaaaa-1111-4111-8111-111111111111', toExchangeRateId: null, custom_note: 'bank' });
+    expect(read.body.exchangeRateDocumentRates[1]).toMatchObject({
+      fromExchangeRateId: 'aaaaaaaa-1111-4111-8111-111111111111',
+      toExchangeRateId: null,
+      custom_note: 'bank',
+    });
     expect(read.body.exchangeRateDocumentRates[2]).toMatchObject({ conversionFactor: 149.5, custom_source: 'fed' });
   });
 
   it('keeps every digit of an inserted factor', async () => {
     await createDocument(2);
     const rawBody = '{"fromCurrency":"EUR","toCurrency":"CHF","conversionFactor":0.940000000001}';
-    expect((await client.call('POST', `${BASE}/2/exchangeRateDocumentRates`, { rawBody, headers: { 'content-type': 'application/json' } })).status).toBe(204);
+    expect(
+      (await client.call('POST', `${BASE}/2/exchangeRateDocumentRates`, { rawBody, headers: { 'content-type': 'application/json' } }))
+        .status,
+    ).toBe(204);
     expect((await readDocument(2)).text).toContain('"conversionFactor":0.940000000001,');
   });
 
   it('validates the line: factor > 0, known and different currencies, one line per pair', async () => {
     await createDocument(3);
     const path = `${BASE}/3/exchangeRateDocumentRates`;
-    const invalid = await client.call<Problem>('POST', path, { body: { fromCurrency: 'EUR', toCurrency: 'EUR', conversionFactor: -1, bogus: 1 } });
+    const invalid = await client.call<Problem>('POST', path, {
+      body: { fromCurrency: 'EUR', toCurrency: 'EUR', conversionFactor: -1, bogus: 1 },
+    });
     expect(invalid.status).toBe(400);
     expect(invalid.body.code).toBe('ValidationFailed');
     expect(invalid.body.errors.map((error) => error.path).sort()).toEqual(['bogus', 'conversionFactor', 'toCurrency']);
@@ -82,9 +97,13 @@ describe('insert a line', () => {
   });
 
   it('answers 400 RecordNotFound for an unknown document and 400 for a bad number', async () => {
-    const missing = await client.call<Problem>('POST', `${BASE}/999/exchangeRateDocumentRates`, { body: { fromCurrency: 'EUR', toCurrency: 'USD', conversionFactor: 1 } });
+    const missing = await client.call<Problem>('POST', `${BASE}/999/exchangeRateDocumentRates`, {
+      body: { fromCurrency: 'EUR', toCurrency: 'USD', conversionFactor: 1 },
+    });
     expect([missing.status, missing.body.code]).toEqual([400, 'RecordNotFound']);
-    const bad = await client.call<Problem>('POST', `${BASE}/x/exchangeRateDocumentRates`, { body: { fromCurrency: 'EUR', toCurrency: 'USD', conversionFactor: 1 } });
+    const bad = await client.call<Problem>('POST', `${BASE}/x/exchangeRateDocumentRates`, {
+      body: { fromCurrency: 'EUR', toCurrency: 'USD', conversionFactor: 1 },
+    });
     expect([bad.status, bad.body.errors[0]?.path]).toEqual([400, 'number']);
   });
 });
@@ -94,12 +113,18 @@ describe('line attribute updates', () => {
     await createDocument(10);
     const lineId = await firstLineId(10);
     const path = `${BASE}/10/exchangeRateDocumentRates/${lineId}`;
-    const rawFactor = await client.call('PUT', `${path}/conversionFactor`, { rawBody: '1.123456789012', headers: { 'content-type': 'application/json' } });
+    const rawFactor = await client.call('PUT', `${path}/conversionFactor`, {
+      rawBody: '1.123456789012',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(rawFactor.status, rawFactor.text).toBe(200);
     expect(rawFactor.text).toBe('');
     expect(rawFactor.headers.get('etag')).toBe('"2"');
     expect((await readDocument(10)).text).toContain('"conversionFactor":1.123456789012,');
-    const wrapped = await client.call('PUT', `${path}/conversionFactor`, { rawBody: '{"value":2.000000000001}', headers: { 'content-type': 'application/json' } });
+    const wrapped = await client.call('PUT', `${path}/conversionFactor`, {
+      rawBody: '{"value":2.000000000001}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(wrapped.status).toBe(200);
     expect((await readDocument(10)).text).toContain('"conversionFactor":2.000000000001,');
     const steps: [string, unknown, string, unknown][] = [
@@ -121,7 +146,9 @@ describe('line attribute updates', () => {
 
   it('validates values and answers 400 RecordNotFound for a missing line or document, 404 for custom attributes', async () => {
     await createDocument(11);
-    await client.call('POST', `${BASE}/11/exchangeRateDocumentRates`, { body: { fromCurrency: 'EUR', toCurrency: 'GBP', conversionFactor: 0.85 } });
+    await client.call('POST', `${BASE}/11/exchangeRateDocumentRates`, {
+      body: { fromCurrency: 'EUR', toCurrency: 'GBP', conversionFactor: 0.85 },
+    });
     const lineId = await firstLineId(11);
     const path = `${BASE}/11/exchangeRateDocumentRates/${lineId}`;
     const cases: [string, unknown, string][] = [
@@ -137,7 +164,9 @@ describe('line attribute updates', () => {
       const result = await client.call<Problem>('PUT', `${path}/${attribute}`, { body });
       expect([attribute, result.status, result.body.code]).toEqual([attribute, 400, code]);
     }
-    const otherLine = await client.call<Problem>('PUT', `${BASE}/11/exchangeRateDocumentRates/${crypto.randomUUID()}/conversionFactor`, { body: 2 });
+    const otherLine = await client.call<Problem>('PUT', `${BASE}/11/exchangeRateDocumentRates/${crypto.randomUUID()}/conversionFactor`, {
+      body: 2,
+    });
     expect([otherLine.status, otherLine.body.code]).toEqual([400, 'RecordNotFound']);
     const notGuid = await client.call<Problem>('PUT', `${BASE}/11/exchangeRateDocumentRates/line-1/conversionFactor`, { body: 2 });
     expect([notGuid.status, notGuid.body.code]).toEqual([400, 'RecordNotFound']);

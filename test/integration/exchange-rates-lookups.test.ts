@@ -18,14 +18,21 @@ describe('lookup rules', () => {
 
   beforeAll(async () => {
     client = await tenantClient('xr-rules', 'main');
-    await createDocument(client, 1, '2026-01-01', [['EUR', 'USD', '1.10'], ['EUR', 'GBP', '0.85']]);
+    await createDocument(client, 1, '2026-01-01', [
+      ['EUR', 'USD', '1.10'],
+      ['EUR', 'GBP', '0.85'],
+    ]);
     await createDocument(client, 2, '2026-02-01', [['USD', 'EUR', '0.8']]);
     await createDocument(client, 4, '2026-03-01', [['EUR', 'USD', '1.37']]);
     await createDocument(client, 3, '2026-03-01', [['EUR', 'USD', '1.30']]);
     await createDocument(client, 5, '2026-04-01', [['EUR', 'JPY', '160.5']]);
     await createDocument(client, 6, '2026-05-01', [['EUR', 'USD', '9.99']]);
     expect((await client.call('PUT', `${BASE}/6/isActive`, { body: false })).status).toBe(200);
-    await createDocument(client, 7, '2026-06-01T12:00:00Z', [['EUR', 'CHF', '0.95'], ['CHF', 'USD', '1.2'], ['GBP', 'CHF', '1.125']]);
+    await createDocument(client, 7, '2026-06-01T12:00:00Z', [
+      ['EUR', 'CHF', '0.95'],
+      ['CHF', 'USD', '1.2'],
+      ['GBP', 'CHF', '1.125'],
+    ]);
   });
 
   it.each([
@@ -63,9 +70,13 @@ describe('lookup rules', () => {
     const query = await client.call<Answer>('POST', `${LOOKUP}?currencyFromKey=EUR&currencyToKey=USD&referencedDate=2026-01-15`);
     expect(query.status, query.text).toBe(200);
     expect(rawRate(query.text)).toBe('1.10');
-    const mixed = await client.call<Answer>('POST', `${LOOKUP}?currencyFromKey=EUR&currencyToKey=GBP&referencedDate=2026-01-15`, { body: { currencyToKey: 'USD' } });
+    const mixed = await client.call<Answer>('POST', `${LOOKUP}?currencyFromKey=EUR&currencyToKey=GBP&referencedDate=2026-01-15`, {
+      body: { currencyToKey: 'USD' },
+    });
     expect(mixed.body.currencyToKey).toBe('USD');
-    const custom = await client.call('POST', LOOKUP, { body: { currencyFromKey: 'EUR', currencyToKey: 'USD', referencedDate: '2026-01-15', customAttributes: { custom_channel: 'x' } } });
+    const custom = await client.call('POST', LOOKUP, {
+      body: { currencyFromKey: 'EUR', currencyToKey: 'USD', referencedDate: '2026-01-15', customAttributes: { custom_channel: 'x' } },
+    });
     expect(custom.status).toBe(200);
   });
 
@@ -104,7 +115,8 @@ describe('lookup rules', () => {
 describe('exactness', () => {
   it('answers a 12-decimal factor digit for digit, and its inverse from the exact value', async () => {
     const client = await tenantClient('xr-exact', 'main');
-    const rawBody = '{"number":1,"validFrom":"2026-01-01","exchangeRateType":1,"isExternallyManaged":false,"exchangeRateDocumentRates":[{"fromCurrency":"EUR","toCurrency":"USD","conversionFactor":1.123456789012}]}';
+    const rawBody =
+      '{"number":1,"validFrom":"2026-01-01","exchangeRateType":1,"isExternallyManaged":false,"exchangeRateDocumentRates":[{"fromCurrency":"EUR","toCurrency":"USD","conversionFactor":1.123456789012}]}';
     expect((await client.call('POST', BASE, { rawBody, headers: { 'content-type': 'application/json' } })).status).toBe(201);
     expect(rawRate((await lookup(client, 'EUR', 'USD', '2026-02-01')).text)).toBe('1.123456789012');
     expect(rawRate((await lookup(client, 'USD', 'EUR', '2026-02-01')).text)).toBe('0.89010989099049245347');

@@ -30,9 +30,13 @@ describe('demo seed of exchange rates documents', () => {
     const first = await client.call('GET', `${BASE}/1`);
     expect(first.text).toContain('"conversionFactor":162.123456789012,');
     const ask = (body: Record<string, string>) => client.call('POST', `${BASE}/getCurrencyExchangeRatesByCompany`, { body });
-    expect(rawRate((await ask({ currencyKey: 'USD', companyKey: 'ACME-PT', referencedDate: '2026-03-01' })).text)).toBe('0.92378752886836027714');
+    expect(rawRate((await ask({ currencyKey: 'USD', companyKey: 'ACME-PT', referencedDate: '2026-03-01' })).text)).toBe(
+      '0.92378752886836027714',
+    );
     expect(rawRate((await ask({ currencyKey: 'EUR', companyKey: 'ACME-US', referencedDate: '2026-07-01' })).text)).toBe('1.1412');
-    const brl = await client.call('POST', `${BASE}/getCurrencyExchangeRates`, { body: { currencyFromKey: 'USD', currencyToKey: 'BRL', referencedDate: '2026-07-01' } });
+    const brl = await client.call('POST', `${BASE}/getCurrencyExchangeRates`, {
+      body: { currencyFromKey: 'USD', currencyToKey: 'BRL', referencedDate: '2026-07-01' },
+    });
     expect(rawRate(brl.text)).toBe('5.52');
   });
 });

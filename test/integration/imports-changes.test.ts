@@ -7,11 +7,31 @@ const NAMES: Record<number, string> = { 1: 'Pending', 2: 'Processing', 3: 'Succe
 
 /** CONTRACT 7, written out: [from, to, expected]. */
 const TRANSITIONS: [number, number, 'apply' | 'noop' | 'refuse'][] = [
-  [1, 1, 'refuse'], [1, 2, 'apply'], [1, 3, 'refuse'], [1, 4, 'apply'], [1, 5, 'apply'],
-  [2, 1, 'refuse'], [2, 2, 'apply'], [2, 3, 'apply'], [2, 4, 'apply'], [2, 5, 'apply'],
-  [3, 1, 'refuse'], [3, 2, 'refuse'], [3, 3, 'noop'], [3, 4, 'refuse'], [3, 5, 'refuse'],
-  [4, 1, 'refuse'], [4, 2, 'refuse'], [4, 3, 'refuse'], [4, 4, 'noop'], [4, 5, 'refuse'],
-  [5, 1, 'refuse'], [5, 2, 'refuse'], [5, 3, 'refuse'], [5, 4, 'refuse'], [5, 5, 'noop'],
+  [1, 1, 'refuse'],
+  [1, 2, 'apply'],
+  [1, 3, 'refuse'],
+  [1, 4, 'apply'],
+  [1, 5, 'apply'],
+  [2, 1, 'refuse'],
+  [2, 2, 'apply'],
+  [2, 3, 'apply'],
+  [2, 4, 'apply'],
+  [2, 5, 'apply'],
+  [3, 1, 'refuse'],
+  [3, 2, 'refuse'],
+  [3, 3, 'noop'],
+  [3, 4, 'refuse'],
+  [3, 5, 'refuse'],
+  [4, 1, 'refuse'],
+  [4, 2, 'refuse'],
+  [4, 3, 'refuse'],
+  [4, 4, 'noop'],
+  [4, 5, 'refuse'],
+  [5, 1, 'refuse'],
+  [5, 2, 'refuse'],
+  [5, 3, 'refuse'],
+  [5, 4, 'refuse'],
+  [5, 5, 'noop'],
 ];
 
 let client: TenantClient;
@@ -63,11 +83,27 @@ describe('changeDataImport input', () => {
 
   it('sets the text fields that are sent, clears them with null, keeps the others', async () => {
     const id = await registerImport(client, { cloudFileName: 'blob/1.csv' });
-    const first = await changeImport(client, { importId: id, importDataState: 2, detailLog: 'row 10', error: 'warn', drillDownOperation: 'open' });
+    const first = await changeImport(client, {
+      importId: id,
+      importDataState: 2,
+      detailLog: 'row 10',
+      error: 'warn',
+      drillDownOperation: 'open',
+    });
     expect(first.status, first.text).toBe(200);
-    expect(await readImport(client, id)).toMatchObject({ cloudFileName: 'blob/1.csv', detailLog: 'row 10', error: 'warn', drillDownOperation: 'open' });
+    expect(await readImport(client, id)).toMatchObject({
+      cloudFileName: 'blob/1.csv',
+      detailLog: 'row 10',
+      error: 'warn',
+      drillDownOperation: 'open',
+    });
     expect((await changeImport(client, { importId: id, cloudFileName: 'blob/2.csv', error: null })).status).toBe(200);
-    expect(await readImport(client, id)).toMatchObject({ importDataState: 2, cloudFileName: 'blob/2.csv', detailLog: 'row 10', error: null });
+    expect(await readImport(client, id)).toMatchObject({
+      importDataState: 2,
+      cloudFileName: 'blob/2.csv',
+      detailLog: 'row 10',
+      error: null,
+    });
   });
 
   it('treats a change without importDataState as the current state (progress while Processing)', async () => {

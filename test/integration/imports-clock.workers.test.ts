@@ -17,7 +17,9 @@ beforeAll(async () => {
 async function validateAt(id: string, now: Date): Promise<ImportResource> {
   const ctx = createExecutionContext();
   const platform = { ...buildWorkerPlatform(env, ctx), now: () => now };
-  const request = new Request(`${ORIGIN}${client.base}${IMPORTS}/validateImportDataState?id=${id}`, { headers: { authorization: `Bearer ${client.token}` } });
+  const request = new Request(`${ORIGIN}${client.base}${IMPORTS}/validateImportDataState?id=${id}`, {
+    headers: { authorization: `Bearer ${client.token}` },
+  });
   const response = await app.fetch(request, platform);
   await waitOnExecutionContext(ctx);
   expect(response.status).toBe(200);

@@ -19,12 +19,24 @@ describe('concurrency (all through the tenant/org Durable Object)', () => {
     const busy = [await registerImportIn(client, 2), await registerImportIn(client, 2), await registerImportIn(client, 2)];
 
     // One import: a start, 20 progress updates and one Succeeded, all at once and in no particular order.
-    const plan = [{ tag: 'start', state: 2 }, ...Array.from({ length: 20 }, (_, index) => ({ tag: `p${index}`, state: 2 })), { tag: 'done', state: 3 }];
-    const changes = plan.map(async ({ tag, state }): Promise<Sent> => ({ tag, state, result: await changeImport(client, { importId: target, importDataState: state, detailLog: tag }, `race-${tag}`) }));
+    const plan = [
+      { tag: 'start', state: 2 },
+      ...Array.from({ length: 20 }, (_, index) => ({ tag: `p${index}`, state: 2 })),
+      { tag: 'done', state: 3 },
+    ];
+    const changes = plan.map(async ({ tag, state }): Promise<Sent> => ({
+      tag,
+      state,
+      result: await changeImport(client, { importId: target, importDataState: state, detailLog: tag }, `race-${tag}`),
+    }));
     // Other imports progressing at the same time: every one of these must be applied.
-    const progress = busy.flatMap((id) => Array.from({ length: 8 }, (_, index) => changeImport(client, { importId: id, detailLog: `step ${index}` })));
+    const progress = busy.flatMap((id) =>
+      Array.from({ length: 8 }, (_, index) => changeImport(client, { importId: id, detailLog: `step ${index}` })),
+    );
     // And 25 registrations.
-    const registrations = Array.from({ length: 25 }, () => client.call<string>('POST', IMPORTS, { body: { importDataTemplate: 'race-reg' } }));
+    const registrations = Array.from({ length: 25 }, () =>
+      client.call<string>('POST', IMPORTS, { body: { importDataTemplate: 'race-reg' } }),
+    );
 
     const [sent, progressed, registered] = await Promise.all([Promise.all(changes), Promise.all(progress), Promise.all(registrations)]);
 

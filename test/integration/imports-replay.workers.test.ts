@@ -11,15 +11,25 @@ describe('replayed commands (the Durable Object restarted between the D1 write a
   it('applies a command once however often it is delivered', async () => {
     const client = await tenantClient(scope.tenantKey, scope.orgKey);
     const id = crypto.randomUUID();
-    const register = { ...base(crypto.randomUUID()), type: 'imports.register', import: { id, importDataTemplate: 'replay', originalFileName: 'r.csv', importName: null, cloudFileName: null } };
+    const register = {
+      ...base(crypto.randomUUID()),
+      type: 'imports.register',
+      import: { id, importDataTemplate: 'replay', originalFileName: 'r.csv', importName: null, cloudFileName: null },
+    };
     const registered = await coordinator().handle(register);
     expect(registered).toEqual({ id, key: 1 });
     expect(await coordinator().handle(register)).toEqual(registered);
 
-    const change = { ...base(crypto.randomUUID()), type: 'imports.change', change: { importId: id, importDataState: 2, detailLog: 'once' } };
+    const change = {
+      ...base(crypto.randomUUID()),
+      type: 'imports.change',
+      change: { importId: id, importDataState: 2, detailLog: 'once' },
+    };
     expect(await coordinator().handle(change)).toEqual({ status: 'applied' });
     expect(await coordinator().handle(change)).toEqual({ status: 'applied' });
-    expect(await coordinator().handle({ ...base(crypto.randomUUID()), type: 'imports.change', change: { importId: id, importDataState: 3 } })).toEqual({ status: 'applied' });
+    expect(
+      await coordinator().handle({ ...base(crypto.randomUUID()), type: 'imports.change', change: { importId: id, importDataState: 3 } }),
+    ).toEqual({ status: 'applied' });
 
     const revert = { ...base(crypto.randomUUID()), type: 'imports.revert', templateKey: 'replay' };
     const reverted = await coordinator().handle(revert);

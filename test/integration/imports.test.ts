@@ -56,7 +56,13 @@ describe('registration', () => {
     const result = await client.call<Problem>('POST', IMPORTS, { body: { originalFileName: 7, importDataState: 2, key: 9, bogus: 1 } });
     expect(result.status).toBe(400);
     expect(result.body.code).toBe('ValidationFailed');
-    expect(result.body.errors.map((error) => error.path).sort()).toEqual(['bogus', 'importDataState', 'importDataTemplate', 'key', 'originalFileName']);
+    expect(result.body.errors.map((error) => error.path).sort()).toEqual([
+      'bogus',
+      'importDataState',
+      'importDataTemplate',
+      'key',
+      'originalFileName',
+    ]);
     const blank = await client.call<Problem>('POST', IMPORTS, { body: { importDataTemplate: '  ' } });
     expect(blank.body.errors.map((error) => error.path)).toEqual(['importDataTemplate']);
   });
@@ -80,7 +86,9 @@ describe('validateImportDataState', () => {
   it('marks Fatal an import whose stored progress is old (real clock), keeping an existing error', async () => {
     const id = await registerImportIn(client, 2);
     await changeImport(client, { importId: id, error: 'disk full' });
-    await env.DB.prepare('UPDATE import_data_infos SET last_progress_update_on = ? WHERE id = ?').bind('2026-01-01T00:00:00.000Z', id).run();
+    await env.DB.prepare('UPDATE import_data_infos SET last_progress_update_on = ? WHERE id = ?')
+      .bind('2026-01-01T00:00:00.000Z', id)
+      .run();
     const result = await validate(client, id);
     expect(result.body).toMatchObject({ importDataState: 5, error: 'disk full' });
   });
@@ -89,7 +97,9 @@ describe('validateImportDataState', () => {
     const pending = await registerImport(client);
     const failed = await registerImportIn(client, 4);
     for (const id of [pending, failed]) {
-      await env.DB.prepare('UPDATE import_data_infos SET last_progress_update_on = ?, modified_on = ? WHERE id = ?').bind('2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', id).run();
+      await env.DB.prepare('UPDATE import_data_infos SET last_progress_update_on = ?, modified_on = ? WHERE id = ?')
+        .bind('2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', id)
+        .run();
     }
     expect((await validate(client, pending)).body.importDataState).toBe(1);
     expect((await validate(client, failed)).body.importDataState).toBe(4);
@@ -110,7 +120,8 @@ describe('getLastImports', () => {
   it("returns the template's imports newest first, 10 by default, top up to 100", async () => {
     const scoped = await tenantClient('acme', 'imports-last');
     const ids: string[] = [];
-    for (let index = 0; index < 12; index += 1) ids.push(await registerImport(scoped, { importDataTemplate: 'orders', importName: `n${index}` }));
+    for (let index = 0; index < 12; index += 1)
+      ids.push(await registerImport(scoped, { importDataTemplate: 'orders', importName: `n${index}` }));
     await registerImport(scoped, { importDataTemplate: 'other' });
     const all = await scoped.call<ImportResource[]>('GET', `${IMPORTS}/getLastImports?templateId=orders`);
     expect(all.status, all.text).toBe(200);
@@ -139,16 +150,23 @@ describe('revertImportFile', () => {
     const older = await registerImportIn(client, 3, { importDataTemplate: template, originalFileName: 'a.csv' });
     const newer = await registerImportIn(client, 3, { importDataTemplate: template, originalFileName: 'b.csv' });
     await registerImportIn(client, 4, { importDataTemplate: template });
-    const first = await client.call<{ revertedTypeMessage: number; message: string }>('POST', `${IMPORTS}/revertImportFile`, { body: { templateKey: template } });
+    const first = await client.call<{ revertedTypeMessage: number; message: string }>('POST', `${IMPORTS}/revertImportFile`, {
+      body: { templateKey: template },
+    });
     expect(first.status, first.text).toBe(200);
     expect(first.body.revertedTypeMessage).toBe(1);
     expect(first.body.message).toContain('b.csv');
     expect(await readImport(client, newer)).toMatchObject({ reverted: true, importDataState: 3, version: 4 });
     expect((await readHistory(client, newer)).at(-1)).toMatchObject({ kind: 'revert', fromState: 3, toState: 3 });
-    const second = await client.call<{ revertedTypeMessage: number; message: string }>('POST', `${IMPORTS}/revertImportFile?templateKey=${template}`);
+    const second = await client.call<{ revertedTypeMessage: number; message: string }>(
+      'POST',
+      `${IMPORTS}/revertImportFile?templateKey=${template}`,
+    );
     expect(second.body.revertedTypeMessage).toBe(1);
     expect((await readImport(client, older)).reverted).toBe(true);
-    const third = await client.call<{ revertedTypeMessage: number; message: string }>('POST', `${IMPORTS}/revertImportFile`, { body: { templateKey: template } });
+    const third = await client.call<{ revertedTypeMessage: number; message: string }>('POST', `${IMPORTS}/revertImportFile`, {
+      body: { templateKey: template },
+    });
     expect(third.status).toBe(200);
     expect(third.body).toEqual({ revertedTypeMessage: 2, message: expect.stringContaining(template) });
   });
@@ -172,7 +190,9 @@ describe('isolation and routing', () => {
     expect(validated.status).toBe(400);
     expect(validated.body.code).toBe('RecordNotFound');
     expect((await other.call<unknown[]>('GET', `${IMPORTS}/getLastImports?templateId=${template}`)).body).toEqual([]);
-    const revert = await other.call<{ revertedTypeMessage: number }>('POST', `${IMPORTS}/revertImportFile`, { body: { templateKey: template } });
+    const revert = await other.call<{ revertedTypeMessage: number }>('POST', `${IMPORTS}/revertImportFile`, {
+      body: { templateKey: template },
+    });
     expect(revert.body.revertedTypeMessage).toBe(2);
     expect(await readImport(client, id)).toMatchObject({ importDataState: 3, reverted: false, version: 3 });
     expect((await call('GET', `${client.base}${IMPORTS}/${id}`, { token: other.token })).status).toBe(403);

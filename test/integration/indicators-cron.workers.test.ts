@@ -24,7 +24,10 @@ async function prepare(org: string, items: Measurement[]): Promise<TenantClient>
 }
 
 async function readPendingOrgs(): Promise<string[]> {
-  const rows = await env.DB.prepare('SELECT tenant_key, org_key FROM kpi_pending_orgs ORDER BY org_key').all<{ tenant_key: string; org_key: string }>();
+  const rows = await env.DB.prepare('SELECT tenant_key, org_key FROM kpi_pending_orgs ORDER BY org_key').all<{
+    tenant_key: string;
+    org_key: string;
+  }>();
   return rows.results.map((row) => `${row.tenant_key}/${row.org_key}`);
 }
 
@@ -67,19 +70,27 @@ describe('the cron trigger', () => {
     await runCron();
     expect(await valueOf(client, 'ACME-PT', 'COST')).toBe(1);
     expect(await readPendingOrgs()).toEqual([]);
-    const calculated = await env.DB.prepare("SELECT company, calculated_on FROM kpi_summaries WHERE tenant_key = 'cron' AND org_key = 'changes' ORDER BY company").all<{ company: string; calculated_on: string }>();
+    const calculated = await env.DB.prepare(
+      "SELECT company, calculated_on FROM kpi_summaries WHERE tenant_key = 'cron' AND org_key = 'changes' ORDER BY company",
+    ).all<{ company: string; calculated_on: string }>();
 
     await runCron();
-    const unchanged = await env.DB.prepare("SELECT company, calculated_on FROM kpi_summaries WHERE tenant_key = 'cron' AND org_key = 'changes' ORDER BY company").all<{ company: string; calculated_on: string }>();
+    const unchanged = await env.DB.prepare(
+      "SELECT company, calculated_on FROM kpi_summaries WHERE tenant_key = 'cron' AND org_key = 'changes' ORDER BY company",
+    ).all<{ company: string; calculated_on: string }>();
     expect(unchanged.results).toEqual(calculated.results);
 
-    const more = await client.call('POST', `${BASE}/measurements`, { body: [{ company: 'ACME-US', code: 'COST', date: '2026-03-02', value: 3 }] });
+    const more = await client.call('POST', `${BASE}/measurements`, {
+      body: [{ company: 'ACME-US', code: 'COST', date: '2026-03-02', value: 3 }],
+    });
     expect(more.status).toBe(200);
     expect(await readPendingOrgs()).toEqual(['cron/changes']);
     await new Promise((resolve) => setTimeout(resolve, 5));
     await runCron();
     expect(await valueOf(client, 'ACME-US', 'COST')).toBe(5);
-    const after = await env.DB.prepare("SELECT company, calculated_on FROM kpi_summaries WHERE tenant_key = 'cron' AND org_key = 'changes' ORDER BY company").all<{ company: string; calculated_on: string }>();
+    const after = await env.DB.prepare(
+      "SELECT company, calculated_on FROM kpi_summaries WHERE tenant_key = 'cron' AND org_key = 'changes' ORDER BY company",
+    ).all<{ company: string; calculated_on: string }>();
     // ACME-PT/COST had no new measurements: its materialized summary was not rewritten.
     expect(after.results[0]).toEqual(calculated.results[0]);
     expect(await readPendingOrgs()).toEqual([]);

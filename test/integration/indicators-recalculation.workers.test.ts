@@ -14,7 +14,10 @@ function coordinatorOf(as: TenantClient) {
 }
 
 async function readRunCount(as: TenantClient): Promise<number> {
-  return runInDurableObject(coordinatorOf(as), async (_instance: TenantCoordinator, state) => (await state.storage.get<number>(RECALCULATION_COUNT_KEY)) ?? 0);
+  return runInDurableObject(
+    coordinatorOf(as),
+    async (_instance: TenantCoordinator, state) => (await state.storage.get<number>(RECALCULATION_COUNT_KEY)) ?? 0,
+  );
 }
 
 const command = (as: TenantClient, configurationKey: string) => ({
@@ -75,7 +78,11 @@ describe('concurrent recalculations of one tenant/org', () => {
   it('do not join recalculations of different configurations', async () => {
     const before = await readRunCount(client);
     const outcomes = await runInDurableObject(coordinatorOf(client), (instance: TenantCoordinator) =>
-      Promise.all([instance.handle(command(client, 'default')), instance.handle(command(client, 'pt-cost')), instance.handle(command(client, 'nope'))]),
+      Promise.all([
+        instance.handle(command(client, 'default')),
+        instance.handle(command(client, 'pt-cost')),
+        instance.handle(command(client, 'nope')),
+      ]),
     );
     expect(outcomes).toEqual([{ status: 'done', series: 6 }, { status: 'done', series: 1 }, { status: 'unknownConfiguration' }]);
     expect((await readRunCount(client)) - before).toBe(2);

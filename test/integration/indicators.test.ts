@@ -16,11 +16,14 @@ async function ingest(items: Measurement[], as: TenantClient = client): Promise<
 }
 
 async function countMeasurements(as: TenantClient): Promise<number> {
-  const row = await env.DB.prepare('SELECT COUNT(*) AS n FROM kpi_measurements WHERE tenant_key = ? AND org_key = ?').bind(as.tenant, as.org).first<{ n: number }>();
+  const row = await env.DB.prepare('SELECT COUNT(*) AS n FROM kpi_measurements WHERE tenant_key = ? AND org_key = ?')
+    .bind(as.tenant, as.org)
+    .first<{ n: number }>();
   return row?.n ?? 0;
 }
 
-const summaryOf = (as: TenantClient, company: string, code: string) => as.call<Record<string, unknown>>('GET', `${BASE}/getIndicatorSummaryByCode/${company}/${code}`);
+const summaryOf = (as: TenantClient, company: string, code: string) =>
+  as.call<Record<string, unknown>>('GET', `${BASE}/getIndicatorSummaryByCode/${company}/${code}`);
 
 beforeAll(async () => {
   client = await tenantClient('acme', 'kpi');
@@ -106,7 +109,12 @@ describe('measurements', () => {
   it('stores 5000 measurements of one request (chunked inserts in one batch)', async () => {
     const bulk = await tenantClient('acme', 'kpi-bulk');
     await kpiReferenceData(bulk);
-    const items = Array.from({ length: 5000 }, (_, index) => ({ company: 'ACME-PT', code: 'FAIL', date: `2025-${String((index % 12) + 1).padStart(2, '0')}-01`, value: 1 }));
+    const items = Array.from({ length: 5000 }, (_, index) => ({
+      company: 'ACME-PT',
+      code: 'FAIL',
+      date: `2025-${String((index % 12) + 1).padStart(2, '0')}-01`,
+      value: 1,
+    }));
     await ingest(items, bulk);
     expect(await countMeasurements(bulk)).toBe(5000);
     expect(await recalculate(bulk, 'default')).toBe(200);
@@ -180,11 +188,26 @@ describe('getIndicatorSummaryByCode', () => {
 
   it('averages (higher is better)', async () => {
     const result = await summaryOf(client, 'ACME-PT', 'AVAIL');
-    expect(result.body).toEqual({ value: 98.75, homologValue: '92.0', variation: 7.34, trend: 1, valueType: 'Percentage', valueFractionDigits: 1, currencySymbol: null, result: 1 });
+    expect(result.body).toEqual({
+      value: 98.75,
+      homologValue: '92.0',
+      variation: 7.34,
+      trend: 1,
+      valueType: 'Percentage',
+      valueFractionDigits: 1,
+      currencySymbol: null,
+      result: 1,
+    });
   });
 
   it('counts, takes the maximum and the last measurement', async () => {
-    expect((await summaryOf(client, 'ACME-PT', 'FAIL')).body).toMatchObject({ value: 3, homologValue: null, variation: null, trend: null, result: 0 });
+    expect((await summaryOf(client, 'ACME-PT', 'FAIL')).body).toMatchObject({
+      value: 3,
+      homologValue: null,
+      variation: null,
+      trend: null,
+      result: 0,
+    });
     expect((await summaryOf(client, 'ACME-US', 'PEAK')).body).toMatchObject({ value: 11, valueType: 'Number', valueFractionDigits: 0 });
     expect((await summaryOf(client, 'ACME-US', 'LAST')).body).toMatchObject({ value: 8 });
   });
@@ -249,7 +272,7 @@ describe('new measurements', () => {
 });
 
 describe('isolation', () => {
-  it("answers another org exactly as for keys that do not exist", async () => {
+  it('answers another org exactly as for keys that do not exist', async () => {
     const summary = await summaryOf(other, 'ACME-PT', 'COST');
     expect(summary.status).toBe(400);
     expect((summary.body as unknown as Problem).code).toBe('RecordNotFound');
@@ -259,7 +282,9 @@ describe('isolation', () => {
     const recalc = await other.call<Problem>('POST', `${BASE}/assetsRecalculateKPIs/default`);
     expect(recalc.status).toBe(400);
     expect(recalc.body.code).toBe('RecordNotFound');
-    const measurements = await other.call<Problem>('POST', `${BASE}/measurements`, { body: [{ company: 'ACME-PT', code: 'COST', date: '2026-01-01', value: 1 }] });
+    const measurements = await other.call<Problem>('POST', `${BASE}/measurements`, {
+      body: [{ company: 'ACME-PT', code: 'COST', date: '2026-01-01', value: 1 }],
+    });
     expect(measurements.status).toBe(400);
     expect(measurements.body.code).toBe('UnknownReference');
   });

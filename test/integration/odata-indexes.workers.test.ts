@@ -24,7 +24,9 @@ async function explain(search: string, store: EntityStore = emailTemplateStore):
     count: true,
   });
   const plan = async (statement: { sql: string; params: unknown[] }) => {
-    const result = await env.DB.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`).bind(...statement.params).all<PlanRow>();
+    const result = await env.DB.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`)
+      .bind(...statement.params)
+      .all<PlanRow>();
     return result.results.map((row) => row.detail).join(' | ');
   };
   return { rows: await plan(rowsQuery.toSQL()), count: await plan(countQuery.toSQL()) };
@@ -33,7 +35,7 @@ async function explain(search: string, store: EntityStore = emailTemplateStore):
 const CASES: [string, string, string][] = [
   ['no options (default order)', '', 'email_templates_created_idx'],
   ['$orderby=createdOn desc', '$orderby=createdOn desc', 'email_templates_created_idx'],
-  ['createdOn range', "$filter=createdOn ge 2026-01-01 and createdOn lt 2026-02-01", 'email_templates_created_idx'],
+  ['createdOn range', '$filter=createdOn ge 2026-01-01 and createdOn lt 2026-02-01', 'email_templates_created_idx'],
   ['templateKey eq', "$filter=templateKey eq 'welcome'", 'email_templates_key_uq'],
   ['$orderby=templateKey', '$orderby=templateKey', 'email_templates_key_uq'],
   ['culture eq', "$filter=Culture eq 'en-US'", 'email_templates_culture_idx'],

@@ -90,7 +90,13 @@ describe('paging', () => {
   });
 
   it('walks a filtered, ordered, counted, selected list with ties', async () => {
-    const query = new URLSearchParams({ $filter: 'isActive and description ne null', $orderby: 'culture desc', $select: 'id,culture', $top: '4', $count: 'true' });
+    const query = new URLSearchParams({
+      $filter: 'isActive and description ne null',
+      $orderby: 'culture desc',
+      $select: 'id,culture',
+      $top: '4',
+      $count: 'true',
+    });
     const pages = await walk(`${client.base}${BASE}?${query.toString()}`);
     const expected = ROWS.filter((row) => row.isActive && row.description !== null)
       .sort((a, b) => compareText(b.culture, a.culture) || compareText(b.createdOn, a.createdOn) || compareText(b.id, a.id))

@@ -57,12 +57,18 @@ describe('properties through the Worker', () => {
 
   it('random strings in literals are only ever compared: eq finds exactly the rows holding that text', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom("Hello 'quoted' %_*? 0", "' or 1=1 --", '%', '*')), async (text) => {
-        const result = await client.call<Page>('GET', listPath({ $filter: `subject eq ${quote(text)} or contains(subject, ${quote(text)}) and false`, $count: 'true' }));
-        expect(result.status, result.text).toBe(200);
-        const expected = text === "Hello 'quoted' %_*? 0" ? 1 : 0;
-        expect(result.body.count).toBe(expected);
-      }),
+      fc.asyncProperty(
+        fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom("Hello 'quoted' %_*? 0", "' or 1=1 --", '%', '*')),
+        async (text) => {
+          const result = await client.call<Page>(
+            'GET',
+            listPath({ $filter: `subject eq ${quote(text)} or contains(subject, ${quote(text)}) and false`, $count: 'true' }),
+          );
+          expect(result.status, result.text).toBe(200);
+          const expected = text === "Hello 'quoted' %_*? 0" ? 1 : 0;
+          expect(result.body.count).toBe(expected);
+        },
+      ),
       { numRuns: 100, seed: 20260301 },
     );
   });
@@ -71,10 +77,16 @@ describe('properties through the Worker', () => {
     const alphabet = fc.constantFrom(..."abcdeqnotrsuliyADE()', -_.:0123456789TZ@%*".split(''));
     const noise = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: alphabet, maxLength: 60 }));
     await fc.assert(
-      fc.asyncProperty(fc.oneof(noise, fc.tuple(validFilter, noise).map(([filter, text]) => `${filter} ${text}`)), async (filter) => {
-        const result = await client.call('GET', listPath({ $filter: filter }));
-        expect([200, 400], `${filter} -> ${result.text}`).toContain(result.status);
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          noise,
+          fc.tuple(validFilter, noise).map(([filter, text]) => `${filter} ${text}`),
+        ),
+        async (filter) => {
+          const result = await client.call('GET', listPath({ $filter: filter }));
+          expect([200, 400], `${filter} -> ${result.text}`).toContain(result.status);
+        },
+      ),
       { numRuns: 150, seed: 20260301 },
     );
   });

@@ -16,14 +16,94 @@ function row(n: number, templateKey: string, values: Omit<SeedTemplate, 'id' | '
 
 // Default order: W I R F P N X V (invoice and reminder share createdOn; the id breaks the tie).
 const ROWS: readonly SeedTemplate[] = [
-  row(1, 'welcome', { subject: 'Welcome aboard', emailTemplateType: 1, culture: 'en-US', description: 'Sent on sign-up', isActive: true, createdOn: '2025-01-10T08:00:00.000Z', modifiedOn: '2025-01-10T08:00:00.000Z', version: 1, createdBy: 'alice' }),
-  row(2, 'invoice', { subject: 'Your invoice is ready', emailTemplateType: 1, culture: 'en-US', description: null, isActive: true, createdOn: '2025-03-05T09:30:00.000Z', modifiedOn: '2025-06-01T00:00:00.000Z', version: 3, createdBy: 'alice' }),
-  row(3, 'reminder', { subject: 'Payment Reminder', emailTemplateType: 2, culture: 'pt-PT', description: 'Second notice', isActive: false, createdOn: '2025-03-05T09:30:00.000Z', modifiedOn: '2025-03-05T09:30:00.000Z', version: 1, createdBy: 'bob' }),
-  row(0xf4, 'farewell', { subject: 'Goodbye & thanks', emailTemplateType: 2, culture: 'de-DE', description: "It's been a pleasure", isActive: true, createdOn: '2025-07-20T12:00:00.000Z', modifiedOn: '2025-12-31T23:59:59.000Z', version: 2, createdBy: 'bob' }),
-  row(5, 'promo-50', { subject: '50% off* today?', emailTemplateType: 1, culture: 'en-GB', description: null, isActive: true, createdOn: '2025-12-01T00:00:00.000Z', modifiedOn: '2025-12-01T00:00:00.000Z', version: 1, createdBy: 'carol' }),
-  row(6, 'newsletter', { subject: 'Monthly NEWS', emailTemplateType: 2, culture: 'en-US', description: 'Monthly digest', isActive: true, createdOn: '2026-01-15T10:00:00.000Z', modifiedOn: '2026-02-01T00:00:00.000Z', version: 4, createdBy: 'carol' }),
-  row(7, 'reset-password', { subject: 'Reset your password', emailTemplateType: 1, culture: 'fr-FR', description: '[security] reset', isActive: true, createdOn: '2026-02-28T18:45:00.000Z', modifiedOn: '2026-02-28T18:45:00.000Z', version: 1, createdBy: 'alice' }),
-  row(8, 'verify-email', { subject: 'Verify your e-mail', emailTemplateType: 1, culture: 'en-US', description: '', isActive: false, createdOn: '2026-03-01T00:00:00.000Z', modifiedOn: '2026-03-02T00:00:00.000Z', version: 2, createdBy: 'alice' }),
+  row(1, 'welcome', {
+    subject: 'Welcome aboard',
+    emailTemplateType: 1,
+    culture: 'en-US',
+    description: 'Sent on sign-up',
+    isActive: true,
+    createdOn: '2025-01-10T08:00:00.000Z',
+    modifiedOn: '2025-01-10T08:00:00.000Z',
+    version: 1,
+    createdBy: 'alice',
+  }),
+  row(2, 'invoice', {
+    subject: 'Your invoice is ready',
+    emailTemplateType: 1,
+    culture: 'en-US',
+    description: null,
+    isActive: true,
+    createdOn: '2025-03-05T09:30:00.000Z',
+    modifiedOn: '2025-06-01T00:00:00.000Z',
+    version: 3,
+    createdBy: 'alice',
+  }),
+  row(3, 'reminder', {
+    subject: 'Payment Reminder',
+    emailTemplateType: 2,
+    culture: 'pt-PT',
+    description: 'Second notice',
+    isActive: false,
+    createdOn: '2025-03-05T09:30:00.000Z',
+    modifiedOn: '2025-03-05T09:30:00.000Z',
+    version: 1,
+    createdBy: 'bob',
+  }),
+  row(0xf4, 'farewell', {
+    subject: 'Goodbye & thanks',
+    emailTemplateType: 2,
+    culture: 'de-DE',
+    description: "It's been a pleasure",
+    isActive: true,
+    createdOn: '2025-07-20T12:00:00.000Z',
+    modifiedOn: '2025-12-31T23:59:59.000Z',
+    version: 2,
+    createdBy: 'bob',
+  }),
+  row(5, 'promo-50', {
+    subject: '50% off* today?',
+    emailTemplateType: 1,
+    culture: 'en-GB',
+    description: null,
+    isActive: true,
+    createdOn: '2025-12-01T00:00:00.000Z',
+    modifiedOn: '2025-12-01T00:00:00.000Z',
+    version: 1,
+    createdBy: 'carol',
+  }),
+  row(6, 'newsletter', {
+    subject: 'Monthly NEWS',
+    emailTemplateType: 2,
+    culture: 'en-US',
+    description: 'Monthly digest',
+    isActive: true,
+    createdOn: '2026-01-15T10:00:00.000Z',
+    modifiedOn: '2026-02-01T00:00:00.000Z',
+    version: 4,
+    createdBy: 'carol',
+  }),
+  row(7, 'reset-password', {
+    subject: 'Reset your password',
+    emailTemplateType: 1,
+    culture: 'fr-FR',
+    description: '[security] reset',
+    isActive: true,
+    createdOn: '2026-02-28T18:45:00.000Z',
+    modifiedOn: '2026-02-28T18:45:00.000Z',
+    version: 1,
+    createdBy: 'alice',
+  }),
+  row(8, 'verify-email', {
+    subject: 'Verify your e-mail',
+    emailTemplateType: 1,
+    culture: 'en-US',
+    description: '',
+    isActive: false,
+    createdOn: '2026-03-01T00:00:00.000Z',
+    modifiedOn: '2026-03-02T00:00:00.000Z',
+    version: 2,
+    createdBy: 'alice',
+  }),
 ];
 
 /** Short names of the seeded rows, in default order. */
@@ -163,10 +243,20 @@ describe('valid queries answer exactly the expected rows', () => {
 
 const INVALID: [string, Options, string, string][] = [
   ['unknown property', { $filter: "nope eq 'a'" }, '$filter', "$filter at position 1: unknown property 'nope'"],
-  ['the integration query names unknown fields', { $filter: " Company eq 'X' and Party eq 'Y'" }, '$filter', "position 2: unknown property 'Company'"],
+  [
+    'the integration query names unknown fields',
+    { $filter: " Company eq 'X' and Party eq 'Y'" },
+    '$filter',
+    "position 2: unknown property 'Company'",
+  ],
   ['custom attributes are not filterable', { $filter: "custom_channel eq 'a'" }, '$filter', "unknown property 'custom_channel'"],
   ['unknown function', { $filter: "soundex(subject) eq 'a'" }, '$filter', "position 1: unknown function 'soundex'"],
-  ['type mismatch', { $filter: 'culture eq 1' }, '$filter', 'position 9: type mismatch: cannot compare culture (string) with a number literal'],
+  [
+    'type mismatch',
+    { $filter: 'culture eq 1' },
+    '$filter',
+    'position 9: type mismatch: cannot compare culture (string) with a number literal',
+  ],
   ['function type mismatch', { $filter: 'year(subject) eq 2026' }, '$filter', 'year needs a datetime argument'],
   ['unterminated string', { $filter: "subject eq 'abc" }, '$filter', 'position 12: unterminated string literal'],
   ['bad date', { $filter: "createdOn gt 'soon'" }, '$filter', "'soon' is not a valid ISO 8601 date-time"],
@@ -205,7 +295,10 @@ describe('invalid queries answer 400 InvalidODataQuery naming the option, positi
 
 describe('answer shape', () => {
   it('$select returns only the selected fields, in the order asked', async () => {
-    const result = await client.call<Page>('GET', listPath({ $select: 'Culture, TemplateKey, isActive, Id', $filter: "culture eq 'fr-FR'" }));
+    const result = await client.call<Page>(
+      'GET',
+      listPath({ $select: 'Culture, TemplateKey, isActive, Id', $filter: "culture eq 'fr-FR'" }),
+    );
     expect(result.body.items).toEqual([{ culture: 'fr-FR', templateKey: 'reset-password', isActive: true, id: seedId('8000', 7) }]);
   });
 
@@ -234,7 +327,10 @@ describe('answer shape', () => {
     const counted = await client.call<Page>('GET', listPath({ $filter: 'isActive', $top: '2', $count: 'true' }));
     expect(counted.body.count).toBe(6);
     expect(counted.body.items).toHaveLength(2);
-    const inline = await client.call<Page>('GET', listPath({ $inlinecount: 'allpages', $select: 'Id', $top: '5', $filter: "culture eq 'en-US'", $orderby: 'CreatedOn desc' }));
+    const inline = await client.call<Page>(
+      'GET',
+      listPath({ $inlinecount: 'allpages', $select: 'Id', $top: '5', $filter: "culture eq 'en-US'", $orderby: 'CreatedOn desc' }),
+    );
     expect(inline.body.count).toBe(4);
     expect(inline.body.items.map((item) => Object.keys(item))).toEqual([['id'], ['id'], ['id'], ['id']]);
     const zero = await client.call<Page>('GET', listPath({ $top: '0', $count: 'true' }));

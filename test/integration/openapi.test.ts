@@ -24,12 +24,21 @@ async function readDocument(): Promise<Document> {
 }
 
 function listOperations(document: Document): string[] {
-  return Object.entries(document.paths).flatMap(([path, item]) => METHODS.filter((method) => item[method]).map((method) => `${method.toUpperCase()} ${path}`));
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    METHODS.filter((method) => item[method]).map((method) => `${method.toUpperCase()} ${path}`),
+  );
 }
 
 /** A concrete URL path for a documented path template. */
 function concretize(path: string): string {
-  const samples: Record<string, string> = { idOrNumber: '7', number: '7', customAttributeName: 'custom_color', kind: 'companies', tenantKey: 'acme', orgKey: 'main' };
+  const samples: Record<string, string> = {
+    idOrNumber: '7',
+    number: '7',
+    customAttributeName: 'custom_color',
+    kind: 'companies',
+    tenantKey: 'acme',
+    orgKey: 'main',
+  };
   return path.replace(/\{([^}]+)\}/g, (_match, name: string) => samples[name] ?? `${name}-1`);
 }
 
@@ -50,16 +59,28 @@ describe('GET /openapi.json', () => {
 
   it('says both meanings of a shared path', async () => {
     const document = await readDocument();
-    const read = document.paths['/api/{tenantKey}/{orgKey}/operations/emailTemplates/{idOrTemplateKey}']?.get as unknown as { parameters: { name?: string; description?: string }[] };
+    const read = document.paths['/api/{tenantKey}/{orgKey}/operations/emailTemplates/{idOrTemplateKey}']?.get as unknown as {
+      parameters: { name?: string; description?: string }[];
+    };
     const parameter = read.parameters.find((item) => item.name === 'idOrTemplateKey');
     expect(parameter?.description).toMatch(/by id or by templateKey/);
   });
 
   it('names enum members and requires the bearer token with its scope on /api operations', async () => {
     const document = await readDocument();
-    expect(document.components.schemas.EmailTemplateType).toMatchObject({ type: 'integer', enum: [1, 2], 'x-enum-varnames': ['HTML', 'Text'] });
-    expect(document.components.schemas.ImportDataState).toMatchObject({ enum: [1, 2, 3, 4, 5], 'x-enum-varnames': ['Pending', 'Processing', 'Succeeded', 'Failed', 'Fatal'] });
-    expect(document.components.schemas.ExchangeRateType).toMatchObject({ enum: [1, 2, 3], 'x-enum-varnames': ['Market', 'Organization', 'User'] });
+    expect(document.components.schemas.EmailTemplateType).toMatchObject({
+      type: 'integer',
+      enum: [1, 2],
+      'x-enum-varnames': ['HTML', 'Text'],
+    });
+    expect(document.components.schemas.ImportDataState).toMatchObject({
+      enum: [1, 2, 3, 4, 5],
+      'x-enum-varnames': ['Pending', 'Processing', 'Succeeded', 'Failed', 'Fatal'],
+    });
+    expect(document.components.schemas.ExchangeRateType).toMatchObject({
+      enum: [1, 2, 3],
+      'x-enum-varnames': ['Market', 'Organization', 'User'],
+    });
     expect(document.paths['/api/{tenantKey}/{orgKey}/referenceData/{kind}']?.put?.security).toEqual([{ bearerAuth: ['admin'] }]);
     expect(document.paths['/health']?.get?.security).toEqual([]);
     for (const [path, item] of Object.entries(document.paths)) {
@@ -81,7 +102,8 @@ describe('document and router agree', () => {
     for (const route of app.routes) {
       const own = operations.filter((operation) => operation.method === route.method && operation.routePath === route.path);
       expect(own.length, `${route.method} ${route.path}`).toBeGreaterThan(0);
-      for (const operation of own) expect(documented.has(`${operation.method} ${operation.path}`), `${operation.method} ${operation.path}`).toBe(true);
+      for (const operation of own)
+        expect(documented.has(`${operation.method} ${operation.path}`), `${operation.method} ${operation.path}`).toBe(true);
     }
   });
 
@@ -115,22 +137,46 @@ describe('the response contract check of call()', () => {
   const path = 'https://api.test/api/acme/main/operations/emailTemplates/welcome';
 
   it('accepts a documented answer', async () => {
-    const problem = { type: 'https://errors.erp-edge-api.dev/NotFound', title: 'Not found', status: 404, detail: 'x', code: 'RecordNotFound', errors: [], instance: '/x', requestId: 'r' };
-    await expect(assertDocumentedResponse('GET', path, 404, headers('application/problem+json'), JSON.stringify(problem))).resolves.toBeUndefined();
+    const problem = {
+      type: 'https://errors.erp-edge-api.dev/NotFound',
+      title: 'Not found',
+      status: 404,
+      detail: 'x',
+      code: 'RecordNotFound',
+      errors: [],
+      instance: '/x',
+      requestId: 'r',
+    };
+    await expect(
+      assertDocumentedResponse('GET', path, 404, headers('application/problem+json'), JSON.stringify(problem)),
+    ).resolves.toBeUndefined();
   });
 
   it('refuses an undocumented status, a wrong media type and a body off its schema', async () => {
-    await expect(assertDocumentedResponse('GET', path, 409, headers('application/problem+json'), '{}')).rejects.toThrow(/status 409 is not documented/);
+    await expect(assertDocumentedResponse('GET', path, 409, headers('application/problem+json'), '{}')).rejects.toThrow(
+      /status 409 is not documented/,
+    );
     await expect(assertDocumentedResponse('GET', path, 200, headers('text/plain'), '{}')).rejects.toThrow(/content type text\/plain/);
-    await expect(assertDocumentedResponse('GET', path, 200, headers('application/json'), JSON.stringify({ id: 'not-a-guid', extra: 1 }))).rejects.toThrow(/does not match/);
-    await expect(assertDocumentedResponse('PUT', `${path}/subject`, 200, headers('application/json'), '"x"')).rejects.toThrow(/without a body/);
+    await expect(
+      assertDocumentedResponse('GET', path, 200, headers('application/json'), JSON.stringify({ id: 'not-a-guid', extra: 1 })),
+    ).rejects.toThrow(/does not match/);
+    await expect(assertDocumentedResponse('PUT', `${path}/subject`, 200, headers('application/json'), '"x"')).rejects.toThrow(
+      /without a body/,
+    );
   });
 
   it('checks real answers of a tenant: another org sees 404, documented as such', async () => {
     const client = await tenantClient('acme', 'openapi');
     const other = await tenantClient('globex', 'openapi');
     const created = await client.call<string>('POST', '/operations/emailTemplates', {
-      body: { templateKey: 'contract', subject: 's', emailTemplateType: 'Text', notificationBody: 'b', culture: 'en-US', custom_channel: 'mail' },
+      body: {
+        templateKey: 'contract',
+        subject: 's',
+        emailTemplateType: 'Text',
+        notificationBody: 'b',
+        culture: 'en-US',
+        custom_channel: 'mail',
+      },
     });
     expect(created.status).toBe(201);
     expect((await client.call('GET', `/operations/emailTemplates/${created.body}`)).status).toBe(200);

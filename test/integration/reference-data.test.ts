@@ -81,13 +81,21 @@ describe('standard lists', () => {
   it('serves ISO 4217 currencies and common cultures, read-only', async () => {
     const currencies = await admin.call<Items>('GET', '/referenceData/currencies');
     expect(currencies.body.items.length).toBeGreaterThan(150);
-    expect(currencies.body.items.find((item) => item.key === 'EUR')).toEqual({ id: expect.stringMatching(GUID), key: 'EUR', name: 'Euro', symbol: '€', decimalPlaces: 2 });
+    expect(currencies.body.items.find((item) => item.key === 'EUR')).toEqual({
+      id: expect.stringMatching(GUID),
+      key: 'EUR',
+      name: 'Euro',
+      symbol: '€',
+      decimalPlaces: 2,
+    });
     expect(currencies.body.items.find((item) => item.key === 'JPY')?.decimalPlaces).toBe(0);
     expect(currencies.body.items.find((item) => item.key === 'KWD')?.decimalPlaces).toBe(3);
     const cultures = await admin.call<Items>('GET', '/referenceData/cultures');
     expect(cultures.body.items.map((item) => item.key)).toEqual(expect.arrayContaining(['en-US', 'pt-PT', 'de-DE', 'ja-JP']));
     expect(cultures.body.items.find((item) => item.key === 'pt-PT')?.name).toBe('European Portuguese');
-    const put = await admin.call<Problem>('PUT', '/referenceData/currencies', { body: [{ key: 'XXX', name: 'x', symbol: 'x', decimalPlaces: 0 }] });
+    const put = await admin.call<Problem>('PUT', '/referenceData/currencies', {
+      body: [{ key: 'XXX', name: 'x', symbol: 'x', decimalPlaces: 0 }],
+    });
     expect(put.status).toBe(405);
     expect(put.headers.get('allow')).toBe('GET');
     expect((await admin.call('DELETE', '/referenceData/cultures/en-US')).status).toBe(405);
@@ -121,7 +129,9 @@ describe('validation', () => {
     });
     expect(result.status).toBe(400);
     expect(result.body.code).toBe('ValidationFailed');
-    expect(result.body.errors.map((error) => error.path).sort()).toEqual(['[1].extra', '[1].key', '[1].name', '[1].valueFractionDigits', '[1].valueType', '[2].key'].sort());
+    expect(result.body.errors.map((error) => error.path).sort()).toEqual(
+      ['[1].extra', '[1].key', '[1].name', '[1].valueFractionDigits', '[1].valueType', '[2].key'].sort(),
+    );
   });
 
   it('refuses a body that is not an array, and a customAttributes key that does not match entity.name', async () => {
@@ -144,7 +154,9 @@ describe('validation', () => {
     expect(result.body.code).toBe('UnknownReference');
     expect(result.body.errors).toEqual([{ path: '[1].baseCurrency', message: expect.stringContaining('XYZ') }]);
     expect((await scoped.call<Items>('GET', '/referenceData/companies')).body.items).toEqual([]);
-    const list = await scoped.call<Problem>('PUT', '/referenceData/workerConfigurations', { body: [{ key: 'W', companies: ['GOOD'], codes: ['NOPE'] }] });
+    const list = await scoped.call<Problem>('PUT', '/referenceData/workerConfigurations', {
+      body: [{ key: 'W', companies: ['GOOD'], codes: ['NOPE'] }],
+    });
     expect(list.body.errors.map((error) => error.path).sort()).toEqual(['[0].codes[0]', '[0].companies[0]']);
   });
 });
@@ -152,7 +164,12 @@ describe('validation', () => {
 describe('bulk limits', () => {
   it('writes 5000 records in one all-or-nothing request (chunked under 100 parameters), and refuses 5001', async () => {
     const scoped = await tenantClient('acme', 'ref-bulk');
-    const companies = (suffix: string) => Array.from({ length: 5000 }, (_, index) => ({ key: `C${String(index).padStart(4, '0')}`, name: `Company ${index}${suffix}`, baseCurrency: 'EUR' }));
+    const companies = (suffix: string) =>
+      Array.from({ length: 5000 }, (_, index) => ({
+        key: `C${String(index).padStart(4, '0')}`,
+        name: `Company ${index}${suffix}`,
+        baseCurrency: 'EUR',
+      }));
     const first = await scoped.call<{ upserted: number }>('PUT', '/referenceData/companies', { body: companies('') });
     expect(first.status, first.text).toBe(200);
     expect(first.body).toEqual({ upserted: 5000 });
@@ -174,7 +191,9 @@ describe('bulk limits', () => {
     const updated = (await scoped.call<Items>('GET', '/referenceData/companies')).body.items;
     expect(updated.every((item, index) => item.name === `Company ${index} v2` && item.id === listed[index]?.id)).toBe(true);
 
-    const tooMany = await scoped.call<Problem>('PUT', '/referenceData/tools', { body: Array.from({ length: 5001 }, (_, index) => ({ key: `T${index}`, description: 'x' })) });
+    const tooMany = await scoped.call<Problem>('PUT', '/referenceData/tools', {
+      body: Array.from({ length: 5001 }, (_, index) => ({ key: `T${index}`, description: 'x' })),
+    });
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.errors[0]?.message).toContain('5000');
   });
@@ -193,8 +212,18 @@ describe('delete', () => {
   it('refuses to delete a record still in use (400 ReferenceInUse), naming the user', async () => {
     const scoped = await tenantClient('acme', 'ref-in-use');
     await seedRouteReferenceData(scoped);
-    await createRoute(scoped, { routeKey: 'R1', family: 'F1', brand: 'B1', brandModel: 'M1', responsible: 'E2', locationFunction: 'LF1', tools: 'T2' });
-    await scoped.call('PUT', '/referenceData/kpiDefinitions', { body: [{ key: 'K', name: 'k', valueType: 'Number', valueFractionDigits: 0, aggregation: 'sum' }] });
+    await createRoute(scoped, {
+      routeKey: 'R1',
+      family: 'F1',
+      brand: 'B1',
+      brandModel: 'M1',
+      responsible: 'E2',
+      locationFunction: 'LF1',
+      tools: 'T2',
+    });
+    await scoped.call('PUT', '/referenceData/kpiDefinitions', {
+      body: [{ key: 'K', name: 'k', valueType: 'Number', valueFractionDigits: 0, aggregation: 'sum' }],
+    });
     await scoped.call('PUT', '/referenceData/workerConfigurations', { body: [{ key: 'W1', codes: ['K'], companies: ['C2'] }] });
     const cases: [string, string][] = [
       ['companies/C1', 'routes.company (C1/R1)'],
@@ -217,7 +246,12 @@ describe('delete', () => {
     }
     const companyUsers = await scoped.call<Problem>('DELETE', '/referenceData/companies/C1');
     expect(companyUsers.body.errors.map((error) => error.message)).toEqual(
-      expect.arrayContaining(['used by routes.company (C1/R1)', 'used by employees.company (E1)', 'used by locations.company (L1)', 'used by equipmentItems.company (Q1)']),
+      expect.arrayContaining([
+        'used by routes.company (C1/R1)',
+        'used by employees.company (E1)',
+        'used by locations.company (L1)',
+        'used by equipmentItems.company (Q1)',
+      ]),
     );
     expect((await scoped.call<Items>('GET', '/referenceData/companies')).body.items.map((item) => item.key)).toEqual(['C1', 'C2']);
     // Unused records go.

@@ -111,7 +111,7 @@ describe('all-or-nothing', () => {
     expect(keysOf((await readRoute('C1/m-aon')).locations)).toEqual(['L1']);
   });
 
-  it("refuses members of another company, naming each, and changes nothing", async () => {
+  it('refuses members of another company, naming each, and changes nothing', async () => {
     await createRoute(client, { routeKey: 'm-company' });
     const result = await client.call<Problem>('POST', `${ROUTES}/m-company/locations/add`, { body: ['L1', 'L9'] });
     expect(result.status).toBe(400);
@@ -154,7 +154,9 @@ describe('finding the route', () => {
 describe('bodies', () => {
   it('accepts customAttributes beside value and stores them on the route', async () => {
     await createRoute(client, { routeKey: 'm-custom' });
-    const result = await client.call('POST', `${ROUTES}/m-custom/locations/add`, { body: { value: ['L1'], customAttributes: { custom_reason: 'audit' } } });
+    const result = await client.call('POST', `${ROUTES}/m-custom/locations/add`, {
+      body: { value: ['L1'], customAttributes: { custom_reason: 'audit' } },
+    });
     expect(result.status, result.text).toBe(200);
     expect((await readRoute('C1/m-custom')).custom_reason).toBe('audit');
   });
@@ -166,9 +168,13 @@ describe('bodies', () => {
     expect(notArray.body.errors.map((error) => error.path).sort()).toEqual(['extra', 'value']);
     const items = await client.call<Problem>('POST', `${ROUTES}/m-body/locations/add`, { body: ['', 4, 'L1'] });
     expect(items.body.errors.map((error) => error.path)).toEqual(['value[0]', 'value[1]']);
-    const custom = await client.call<Problem>('POST', `${ROUTES}/m-body/locations/add`, { body: { value: ['L1'], customAttributes: { reason: 'x' } } });
+    const custom = await client.call<Problem>('POST', `${ROUTES}/m-body/locations/add`, {
+      body: { value: ['L1'], customAttributes: { reason: 'x' } },
+    });
     expect(custom.body.errors.map((error) => error.path)).toEqual(['customAttributes.reason']);
-    const tooMany = await client.call<Problem>('POST', `${ROUTES}/m-body/locations/add`, { body: Array.from({ length: 1001 }, (_, i) => `L${i}`) });
+    const tooMany = await client.call<Problem>('POST', `${ROUTES}/m-body/locations/add`, {
+      body: Array.from({ length: 1001 }, (_, i) => `L${i}`),
+    });
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.errors[0]?.path).toBe('value');
   });
@@ -205,7 +211,7 @@ describe('company changes and deletes', () => {
 });
 
 describe('reference data the routes depend on', () => {
-  it("refuses an upsert that moves a member to another company or a used brand model to another brand", async () => {
+  it('refuses an upsert that moves a member to another company or a used brand model to another brand', async () => {
     const scoped = await tenantClient('acme', 'members-guard');
     await seedRouteReferenceData(scoped);
     await createRoute(scoped, { routeKey: 'G', brand: 'B1', brandModel: 'M1' });
@@ -219,13 +225,20 @@ describe('reference data the routes depend on', () => {
     expect(moved.status).toBe(400);
     expect(moved.body.code).toBe('ReferenceInUse');
     expect(moved.body.errors).toEqual([{ path: '[1].company', message: expect.stringContaining('route C1/G') }]);
-    const model = await scoped.call<Problem>('PUT', '/referenceData/brandModels', { body: [{ key: 'M1', description: 'Acme 3000', brand: 'B2' }] });
+    const model = await scoped.call<Problem>('PUT', '/referenceData/brandModels', {
+      body: [{ key: 'M1', description: 'Acme 3000', brand: 'B2' }],
+    });
     expect(model.status).toBe(400);
     expect(model.body.errors[0]?.path).toBe('[0].brand');
     // Nothing was written; a change that keeps the company is fine.
-    const locations = await scoped.call<{ items: { key: string; company: string; description: string }[] }>('GET', '/referenceData/locations');
+    const locations = await scoped.call<{ items: { key: string; company: string; description: string }[] }>(
+      'GET',
+      '/referenceData/locations',
+    );
     expect(locations.body.items.find((item) => item.key === 'L2')?.company).toBe('C1');
-    const renamed = await scoped.call('PUT', '/referenceData/locations', { body: [{ key: 'L1', description: 'Boiler room (north)', company: 'C1' }] });
+    const renamed = await scoped.call('PUT', '/referenceData/locations', {
+      body: [{ key: 'L1', description: 'Boiler room (north)', company: 'C1' }],
+    });
     expect(renamed.status, renamed.text).toBe(200);
     expect((await readRoute('C1/G', scoped)).locations[0]?.description).toBe('Boiler room (north)');
   });

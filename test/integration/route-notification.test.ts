@@ -13,7 +13,10 @@ beforeAll(async () => {
   client = await tenantClient('acme', 'notify');
   await seedRouteReferenceData(client);
   await createRoute(client, { routeKey: 'N1', description: 'Boiler check', responsible: 'E1', tools: 'T1,T2' });
-  for (const [segment, keys] of [['locations', ['L1', 'L2']], ['equipmentitems', ['Q1']]] as const) {
+  for (const [segment, keys] of [
+    ['locations', ['L1', 'L2']],
+    ['equipmentitems', ['Q1']],
+  ] as const) {
     const result = await client.call('POST', `${ROUTES}/N1/${segment}/add`, { body: keys });
     expect(result.status, result.text).toBe(200);
   }
@@ -83,7 +86,14 @@ describe('getMaintenanceNotificationTemplateParameters', () => {
 
   it('answers null names and empty lists for a route without responsible or members', async () => {
     const values = toMap((await client.call<Parameters>('GET', `${OPERATION}/C2/N2?cultureKey=en-GB`)).body);
-    expect(values).toMatchObject({ responsible: null, responsibleName: null, locationCount: '0', locations: '', equipmentItems: '', tools: '' });
+    expect(values).toMatchObject({
+      responsible: null,
+      responsibleName: null,
+      locationCount: '0',
+      locations: '',
+      equipmentItems: '',
+      tools: '',
+    });
   });
 
   it('answers 400 for a missing or unknown culture and for an unknown route', async () => {
@@ -100,7 +110,7 @@ describe('getMaintenanceNotificationTemplateParameters', () => {
     expect(route.body.code).toBe('RecordNotFound');
   });
 
-  it("answers another org as if the route did not exist", async () => {
+  it('answers another org as if the route did not exist', async () => {
     const stranger = await tenantClient('acme', 'notify-other');
     const result = await stranger.call<Problem>('GET', `${OPERATION}/C1/N1?cultureKey=en-US`);
     expect(result.status).toBe(400);

@@ -19,10 +19,12 @@ describe('demo seed of routes', () => {
     const client = await tenantClient('demo', 'routes-seed');
     expect(await applySeed(client, { referenceData, records })).toBe(records.length);
     expect(await applySeed(client, { referenceData, records })).toBe(records.length - 3);
-    const route = await client.call<{ locations: { key: string }[]; equipmentItems: { key: string }[]; tools: { key: string }[]; version: number }>(
-      'GET',
-      `${ROUTES}/ACME-PT/ROUTE-01`,
-    );
+    const route = await client.call<{
+      locations: { key: string }[];
+      equipmentItems: { key: string }[];
+      tools: { key: string }[];
+      version: number;
+    }>('GET', `${ROUTES}/ACME-PT/ROUTE-01`);
     expect(route.status).toBe(200);
     expect(route.body.locations.map((item) => item.key)).toEqual(['LOC-LIS-BOILER', 'LOC-LIS-ROOF']);
     expect(route.body.equipmentItems.map((item) => item.key)).toEqual(['EQ-BOILER-01', 'EQ-CHILLER-01']);

@@ -90,7 +90,15 @@ describe('create and read', () => {
     });
     expect(result.status).toBe(400);
     expect(result.body.code).toBe('UnknownReference');
-    expect(result.body.errors.map((error) => error.path).sort()).toEqual(['brand', 'brandModel', 'company', 'family', 'locationFunction', 'responsible', 'tools[1]']);
+    expect(result.body.errors.map((error) => error.path).sort()).toEqual([
+      'brand',
+      'brandModel',
+      'company',
+      'family',
+      'locationFunction',
+      'responsible',
+      'tools[1]',
+    ]);
     expect(result.body.errors.find((error) => error.path === 'tools[1]')?.message).toContain("'x-t'");
     const stringTools = await client.call<Problem>('POST', ROUTES, { body: routeBody({ routeKey: 'unknown-tool', tools: 'T1,x-t' }) });
     expect(stringTools.body.errors).toEqual([{ path: 'tools', message: expect.stringContaining("'x-t'") }]);
@@ -141,7 +149,13 @@ describe('list (OData)', () => {
       `${ROUTES}/odata?$filter=Company eq 'C1'&$select=routeKey,brand&$orderby=routeKey desc&$count=true`,
     );
     expect(filtered.status, filtered.text).toBe(200);
-    expect(filtered.body).toEqual({ items: [{ routeKey: 'C', brand: 'B1' }, { routeKey: 'A', brand: null }], count: 2 });
+    expect(filtered.body).toEqual({
+      items: [
+        { routeKey: 'C', brand: 'B1' },
+        { routeKey: 'A', brand: null },
+      ],
+      count: 2,
+    });
     const bad = await scoped.call<Problem>('GET', `${ROUTES}/odata?$filter=tools eq 'T1'`);
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe('InvalidODataQuery');
@@ -193,10 +207,16 @@ describe('attribute updates', () => {
     expect(wrongBrand.status).toBe(400);
     expect(wrongBrand.body.errors[0]?.path).toBe('brand');
     // Clear the model, change the brand, then set a model of the new brand.
-    expect((await client.call('PUT', `${ROUTES}/C1/upd-refs/brandModel`, { rawBody: 'null', headers: { 'content-type': 'application/json' } })).status).toBe(200);
+    expect(
+      (await client.call('PUT', `${ROUTES}/C1/upd-refs/brandModel`, { rawBody: 'null', headers: { 'content-type': 'application/json' } }))
+        .status,
+    ).toBe(200);
     expect((await client.call('PUT', `${ROUTES}/C1/upd-refs/brand`, { body: 'B2' })).status).toBe(200);
     expect((await client.call('PUT', `${ROUTES}/C1/upd-refs/brandModel`, { body: 'M2' })).status).toBe(200);
-    const required = await client.call<Problem>('PUT', `${ROUTES}/C1/upd-refs/description`, { rawBody: 'null', headers: { 'content-type': 'application/json' } });
+    const required = await client.call<Problem>('PUT', `${ROUTES}/C1/upd-refs/description`, {
+      rawBody: 'null',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(required.status).toBe(400);
     expect(required.body.errors[0]?.path).toBe('description');
   });

@@ -54,7 +54,12 @@ describe('resolveInDocument', () => {
   it.each([
     ['direct', 'EUR', 'USD', { rate: '1.08', method: 'direct' }],
     ['inverse', 'USD', 'EUR', { rate: '0.92592592592592592593', method: 'inverse' }],
-    ['cross through the alphabetically first shared currency (CHF before EUR)', 'USD', 'GBP', { rate: '0.80357142857142857143', method: 'cross', via: 'CHF' }],
+    [
+      'cross through the alphabetically first shared currency (CHF before EUR)',
+      'USD',
+      'GBP',
+      { rate: '0.80357142857142857143', method: 'cross', via: 'CHF' },
+    ],
     ['cross with an inverse first leg', 'GBP', 'USD', { rate: '1.2444444444444444444', method: 'cross', via: 'CHF' }],
     ['no line and no shared currency', 'EUR', 'JPY', undefined],
   ])('%s', (_name, from, to, expected) => {

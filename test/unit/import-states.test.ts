@@ -28,7 +28,11 @@ describe('state names', () => {
 describe('isStaleProcessing (injected clock)', () => {
   const last = '2026-03-01T10:00:00.000Z';
   const at = (offsetMs: number) => new Date(Date.parse(last) + offsetMs);
-  const row = (state: number, lastProgressUpdateOn: string | null = last) => ({ importDataState: state, lastProgressUpdateOn, modifiedOn: '2026-03-01T09:00:00.000Z' });
+  const row = (state: number, lastProgressUpdateOn: string | null = last) => ({
+    importDataState: state,
+    lastProgressUpdateOn,
+    modifiedOn: '2026-03-01T09:00:00.000Z',
+  });
 
   it.each([
     ['just before 30 minutes', 2, STALE_AFTER_MS - 1, false],

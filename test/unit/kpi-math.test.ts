@@ -3,8 +3,16 @@ import { buildPeriodFigures, buildSummary, computeForecast, readAggregateValue }
 import type { KpiDefinition, RawAggregate } from '../../src/services/indicators/kpi-math';
 import { formatPeriod, listPeriods, readPeriodIndex, readPeriodOfDate, shiftPeriod } from '../../src/services/indicators/periods';
 
-const series = (entries: Record<string, number | string>) => new Map(Object.entries(entries).map(([period, value]) => [period, String(value)]));
-const raw = (overrides: Partial<RawAggregate>): RawAggregate => ({ period: '2026-01', count: 0, units: null, micros: null, pick: null, ...overrides });
+const series = (entries: Record<string, number | string>) =>
+  new Map(Object.entries(entries).map(([period, value]) => [period, String(value)]));
+const raw = (overrides: Partial<RawAggregate>): RawAggregate => ({
+  period: '2026-01',
+  count: 0,
+  units: null,
+  micros: null,
+  pick: null,
+  ...overrides,
+});
 
 describe('periods', () => {
   it('counts months continuously across a year boundary', () => {
@@ -135,7 +143,13 @@ describe('buildSummary', () => {
   });
 
   it('has no variation without a homologous value or with a zero one, and no trend without a previous period', () => {
-    expect(buildSummary(series({ '2026-01': 5 }), higher, null)).toMatchObject({ value: '5', homologValue: null, variation: null, trend: null, result: 0 });
+    expect(buildSummary(series({ '2026-01': 5 }), higher, null)).toMatchObject({
+      value: '5',
+      homologValue: null,
+      variation: null,
+      trend: null,
+      result: 0,
+    });
     expect(buildSummary(series({ '2025-01': 0, '2025-12': 5, '2026-01': 5 }), higher, null)).toMatchObject({
       homologValue: '0.00',
       variation: null,

@@ -70,7 +70,13 @@ describe('compile $filter', () => {
   });
 
   it('records the position of every bound value in binding order', () => {
-    const query = compileODataQuery({ filter: parseFilter("number eq 1 or subject in ('a', 'b')", resolve), orderBy: [], top: 1, skip: 0, count: false });
+    const query = compileODataQuery({
+      filter: parseFilter("number eq 1 or subject in ('a', 'b')", resolve),
+      orderBy: [],
+      top: 1,
+      skip: 0,
+      count: false,
+    });
     expect(query.boundPositions).toEqual([10, 27, 32]);
     expect(query.parameters).toBe(3);
   });
@@ -110,7 +116,13 @@ describe('compile $orderby', () => {
 });
 
 describe('D1 parameter limit', () => {
-  const query = compileODataQuery({ filter: parseFilter("subject in ('a', 'b', 'c')", resolve), orderBy: [], top: 1, skip: 0, count: false });
+  const query = compileODataQuery({
+    filter: parseFilter("subject in ('a', 'b', 'c')", resolve),
+    orderBy: [],
+    top: 1,
+    skip: 0,
+    count: false,
+  });
 
   it('accepts a statement at the limit', () => {
     expect(() => assertParameterLimit(7, query, 7)).not.toThrow();

@@ -78,10 +78,13 @@ describe('parseFilter: valid expressions', () => {
     ["contains(subject, 'x') ne true", "(not contains(subject,'x'))"],
     ["toupper(subject) eq 'A'", "[toupper(subject) eq 'A']"],
     ['length(subject) gt 3', '[length(subject) gt 3]'],
-    ['year(createdOn) eq 2026 and month(createdOn) eq 1 and day(createdOn) le 15', '(([year(createdOn) eq 2026] and [month(createdOn) eq 1]) and [day(createdOn) le 15])'],
+    [
+      'year(createdOn) eq 2026 and month(createdOn) eq 1 and day(createdOn) le 15',
+      '(([year(createdOn) eq 2026] and [month(createdOn) eq 1]) and [day(createdOn) le 15])',
+    ],
     ["year('2026-05-01') eq 2026", '[year(datetime:2026-05-01T00:00:00.000Z) eq 2026]'],
     ['createdOn gt createdOn', '[createdOn gt createdOn]'],
-    ["externalId eq id", '[externalId eq id]'],
+    ['externalId eq id', '[externalId eq id]'],
   ];
   it.each(cases)('%s', (expression, expected) => {
     expect(parsed(expression)).toBe(expected);
@@ -123,7 +126,7 @@ describe('parseFilter: errors name the position and the reason', () => {
     ["frobnicate(subject) eq 'a'", 1, "unknown function 'frobnicate'"],
     ["subject eq 'abc", 12, 'unterminated string literal'],
     ["datetime'2026-01-01", 9, 'unterminated string literal'],
-    ["subject eq 1", 9, 'type mismatch: cannot compare subject (string) with a number literal'],
+    ['subject eq 1', 9, 'type mismatch: cannot compare subject (string) with a number literal'],
     ["number eq 'a'", 8, 'type mismatch'],
     ['isActive gt true', 10, 'booleans can only be compared with eq or ne'],
     ['description gt null', 13, 'null can only be compared with eq or ne'],
@@ -132,7 +135,7 @@ describe('parseFilter: errors name the position and the reason', () => {
     ['createdOn gt 2026-02-30', 14, 'is not a valid ISO 8601 date-time'],
     ["emailTemplateType eq 'Pdf'", 22, "'Pdf' is not a value of emailTemplateType; use one of HTML (1), Text (2)"],
     ["contains(number, 'a')", 10, 'contains takes string arguments'],
-    ["contains(subject)", 1, 'contains takes 2 arguments, not 1'],
+    ['contains(subject)', 1, 'contains takes 2 arguments, not 1'],
     ['tolower(subject, subject) eq subject', 1, 'tolower takes 1 argument, not 2'],
     ['length(number) eq 1', 8, 'length needs a string argument'],
     ['year(subject) eq 1', 6, 'year needs a datetime argument'],
@@ -145,7 +148,7 @@ describe('parseFilter: errors name the position and the reason', () => {
     ["subject eq 'a')", 15, "unexpected ')'"],
     ["subject eq 'a' and", 19, 'the expression ended'],
     ['not', 4, 'the expression ended'],
-    ["subject in ()", 13, 'expected a property, a literal or a function'],
+    ['subject in ()', 13, 'expected a property, a literal or a function'],
     ["subject in ('a' 'b')", 17, "expected ',' or ')' in the in list opened at position 12"],
     ["subject in ('a', description)", 18, 'in (...) takes literal values only'],
     ["subject in 'a'", 12, "expected '(' after in"],
@@ -170,7 +173,9 @@ describe('parseFilter: errors name the position and the reason', () => {
     expect(error.message).toContain(`nested more than ${MAX_FILTER_DEPTH} levels`);
     const nots = catchODataError(() => parseFilter(`${'not '.repeat(MAX_FILTER_DEPTH + 1)}isActive`, resolve));
     expect(nots.message).toContain('nested more than');
-    const calls = catchODataError(() => parseFilter(`${'tolower('.repeat(MAX_FILTER_DEPTH + 1)}subject${')'.repeat(MAX_FILTER_DEPTH + 1)} eq 'a'`, resolve));
+    const calls = catchODataError(() =>
+      parseFilter(`${'tolower('.repeat(MAX_FILTER_DEPTH + 1)}subject${')'.repeat(MAX_FILTER_DEPTH + 1)} eq 'a'`, resolve),
+    );
     expect(calls.message).toContain('nested more than');
   });
 

@@ -33,7 +33,8 @@ describe('properties', () => {
   });
 
   it('a string literal never changes the SQL text, only the bound values', () => {
-    const shape = (text: string) => `subject eq ${quote(text)} or contains(description, ${quote(text)}) or culture in (${quote(text)}, 'x')`;
+    const shape = (text: string) =>
+      `subject eq ${quote(text)} or contains(description, ${quote(text)}) or culture in (${quote(text)}, 'x')`;
     const baseline = compileFilter(shape('plain')).sql;
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 60 }), (text) => {

@@ -49,7 +49,7 @@ describe('parseODataQuery: valid options', () => {
   });
 
   it('matches option names case-insensitively and ignores other parameters', () => {
-    const result = query("$FILTER=isActive&$Top=3&$SELECT=subject&opts=anything&foo=bar");
+    const result = query('$FILTER=isActive&$Top=3&$SELECT=subject&opts=anything&foo=bar');
     expect(result.filter && showFilter(result.filter)).toBe('{isActive}');
     expect(result.top).toBe(3);
     expect(result.select?.map((field) => field.name)).toEqual(['subject']);

@@ -21,10 +21,27 @@ const today = new Date('2026-03-05T23:30:00Z');
 
 describe('buildTemplateParameters', () => {
   const cases: [string, Record<string, string>][] = [
-    ['en-US', { date: '03/05/2026', longDate: 'March 5, 2026', locationCount: '1,234', equipmentItems: 'Q1 (Boiler), Q2 (Chiller), and Q3 (Pump)' }],
-    ['pt-PT', { date: '05/03/2026', longDate: '5 de março de 2026', locationCount: '1234', equipmentItems: 'Q1 (Boiler), Q2 (Chiller) e Q3 (Pump)' }],
-    ['de-DE', { date: '05.03.2026', longDate: '5. März 2026', locationCount: '1.234', equipmentItems: 'Q1 (Boiler), Q2 (Chiller) und Q3 (Pump)' }],
-    ['en-GB', { date: '05/03/2026', longDate: '5 March 2026', locationCount: '1,234', equipmentItems: 'Q1 (Boiler), Q2 (Chiller) and Q3 (Pump)' }],
+    [
+      'en-US',
+      { date: '03/05/2026', longDate: 'March 5, 2026', locationCount: '1,234', equipmentItems: 'Q1 (Boiler), Q2 (Chiller), and Q3 (Pump)' },
+    ],
+    [
+      'pt-PT',
+      {
+        date: '05/03/2026',
+        longDate: '5 de março de 2026',
+        locationCount: '1234',
+        equipmentItems: 'Q1 (Boiler), Q2 (Chiller) e Q3 (Pump)',
+      },
+    ],
+    [
+      'de-DE',
+      { date: '05.03.2026', longDate: '5. März 2026', locationCount: '1.234', equipmentItems: 'Q1 (Boiler), Q2 (Chiller) und Q3 (Pump)' },
+    ],
+    [
+      'en-GB',
+      { date: '05/03/2026', longDate: '5 March 2026', locationCount: '1,234', equipmentItems: 'Q1 (Boiler), Q2 (Chiller) and Q3 (Pump)' },
+    ],
   ];
   it.each(cases)('formats values for %s', (culture, expected) => {
     const values = Object.fromEntries(buildTemplateParameters(input, culture, today).map((parameter) => [parameter.name, parameter.value]));

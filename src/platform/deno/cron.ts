@@ -12,14 +12,17 @@ export function startCronTimer(intervalMinutes: number, run: () => Promise<void>
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running = false;
   const plan = () => {
-    timer = setTimeout(() => {
-      plan();
-      if (running) return;
-      running = true;
-      void run().finally(() => {
-        running = false;
-      });
-    }, interval - (now() % interval));
+    timer = setTimeout(
+      () => {
+        plan();
+        if (running) return;
+        running = true;
+        void run().finally(() => {
+          running = false;
+        });
+      },
+      interval - (now() % interval),
+    );
   };
   if (interval > 0) plan();
   return {

@@ -59,11 +59,17 @@ class MemoryKv {
   private readExpiration(options: KVNamespacePutOptions | undefined): number | undefined {
     const now = this.nowSeconds();
     if (options?.expirationTtl !== undefined) {
-      if (!(options.expirationTtl >= MIN_TTL_SECONDS)) throw new Error(`KV PUT failed: 400 Invalid expiration_ttl of ${options.expirationTtl}. Expiration TTL must be at least ${MIN_TTL_SECONDS}.`);
+      if (!(options.expirationTtl >= MIN_TTL_SECONDS))
+        throw new Error(
+          `KV PUT failed: 400 Invalid expiration_ttl of ${options.expirationTtl}. Expiration TTL must be at least ${MIN_TTL_SECONDS}.`,
+        );
       return now + Math.floor(options.expirationTtl);
     }
     if (options?.expiration !== undefined) {
-      if (!(options.expiration >= now + MIN_TTL_SECONDS)) throw new Error(`KV PUT failed: 400 Invalid expiration of ${options.expiration}. Expiration times must be at least ${MIN_TTL_SECONDS} seconds in the future.`);
+      if (!(options.expiration >= now + MIN_TTL_SECONDS))
+        throw new Error(
+          `KV PUT failed: 400 Invalid expiration of ${options.expiration}. Expiration times must be at least ${MIN_TTL_SECONDS} seconds in the future.`,
+        );
       return Math.floor(options.expiration);
     }
     return undefined;
@@ -112,10 +118,15 @@ class MemoryKv {
     const page = names.slice(0, limit);
     const keys = page.map((name) => {
       const entry = this.entries.get(name);
-      return { name, ...(entry?.expiration === undefined ? {} : { expiration: entry.expiration }), ...(entry?.metadata === undefined ? {} : { metadata: entry.metadata }) };
+      return {
+        name,
+        ...(entry?.expiration === undefined ? {} : { expiration: entry.expiration }),
+        ...(entry?.metadata === undefined ? {} : { metadata: entry.metadata }),
+      };
     });
     const last = page[page.length - 1];
-    if (names.length > limit && last !== undefined) return { list_complete: false, keys, cursor: btoa(encodeURIComponent(last)), cacheStatus: null };
+    if (names.length > limit && last !== undefined)
+      return { list_complete: false, keys, cursor: btoa(encodeURIComponent(last)), cacheStatus: null };
     return { list_complete: true, keys, cacheStatus: null };
   }
 }

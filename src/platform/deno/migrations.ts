@@ -39,7 +39,9 @@ function applyOne(sqlite: DatabaseSync, migration: SqlMigration): void {
 export function applyMigrations(sqlite: DatabaseSync, migrations: readonly SqlMigration[]): string[] {
   sqlite.exec(MIGRATIONS_TABLE);
   const applied = readAppliedNames(sqlite);
-  const pending = [...migrations].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).filter((migration) => !applied.has(migration.name));
+  const pending = [...migrations]
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .filter((migration) => !applied.has(migration.name));
   sqlite.exec('PRAGMA foreign_keys = OFF');
   try {
     for (const migration of pending) applyOne(sqlite, migration);

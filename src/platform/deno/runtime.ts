@@ -47,7 +47,8 @@ export function readDenoRuntime(): DenoRuntime {
 export async function readSqlFiles(deno: DenoRuntime, directory: URL): Promise<{ name: string; sql: string }[]> {
   const files: { name: string; sql: string }[] = [];
   for await (const entry of deno.readDir(directory)) {
-    if (entry.isFile && entry.name.endsWith('.sql')) files.push({ name: entry.name, sql: await deno.readTextFile(new URL(entry.name, directory)) });
+    if (entry.isFile && entry.name.endsWith('.sql'))
+      files.push({ name: entry.name, sql: await deno.readTextFile(new URL(entry.name, directory)) });
   }
   return files.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

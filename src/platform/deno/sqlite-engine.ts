@@ -96,7 +96,9 @@ export class SqliteEngine {
       throw buildD1Error('SQL transaction statements are not supported; use batch() to run statements in one transaction.');
     }
     if (parameters.length > D1_MAX_BOUND_PARAMETERS) {
-      throw buildD1Error(`too many SQL variables at offset 0: SQLITE_ERROR (${parameters.length} bound parameters; D1 allows ${D1_MAX_BOUND_PARAMETERS})`);
+      throw buildD1Error(
+        `too many SQL variables at offset 0: SQLITE_ERROR (${parameters.length} bound parameters; D1 allows ${D1_MAX_BOUND_PARAMETERS})`,
+      );
     }
   }
 

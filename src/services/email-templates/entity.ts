@@ -13,7 +13,14 @@ export const emailTemplateSpec: EntitySpec = {
   segmentLookup: 'idOrKey',
   customAttributes: true,
   fields: {
-    templateKey: { kind: 'string', column: 'template_key', required: true, updatable: true, maxLength: 100, description: 'Key of the email template' },
+    templateKey: {
+      kind: 'string',
+      column: 'template_key',
+      required: true,
+      updatable: true,
+      maxLength: 100,
+      description: 'Key of the email template',
+    },
     subject: { kind: 'string', column: 'subject', required: true, updatable: true, maxLength: 998, description: 'Subject of the email' },
     emailTemplateType: {
       kind: 'enum',

@@ -14,7 +14,10 @@ type Parts = Omit<OperationDoc, 'summary' | 'operationId'>;
 
 const ApiLine = buildCreateBody(rateLineSpec);
 const LineResource = withCustom(
-  v.strictObject({ id: GUID, ...Object.fromEntries(Object.entries(rateLineSpec.fields).map(([name, field]) => [name, buildAnswerSchema(field)])) }) as AnySchema,
+  v.strictObject({
+    id: GUID,
+    ...Object.fromEntries(Object.entries(rateLineSpec.fields).map(([name, field]) => [name, buildAnswerSchema(field)])),
+  }) as AnySchema,
   true,
 );
 
@@ -27,16 +30,27 @@ export const documentEntityDoc: EntityDocOptions = {
 };
 
 const NUMBER: ParameterDoc = { name: 'number', in: 'path', description: 'Number of the document', schema: { json: { type: 'integer' } } };
-const LINE_ID: ParameterDoc = { name: 'lineId', in: 'path', description: 'Identifier of the rate line (GUID)', schema: { json: { type: 'string' } } };
+const LINE_ID: ParameterDoc = {
+  name: 'lineId',
+  in: 'path',
+  description: 'Identifier of the rate line (GUID)',
+  schema: { json: { type: 'string' } },
+};
 
 export const insertLineDoc: Parts = {
   schemas: lineSchemas,
   parameters: [NUMBER],
   requestBody: {
     description: 'The rate line, bare or as {"value": line, "customAttributes": {...}}',
-    schema: v.union([ApiLine, v.strictObject({ value: ApiLine, customAttributes: v.optional(v.nullable(v.record(v.string(), v.unknown()))) })]) as AnySchema,
+    schema: v.union([
+      ApiLine,
+      v.strictObject({ value: ApiLine, customAttributes: v.optional(v.nullable(v.record(v.string(), v.unknown()))) }),
+    ]) as AnySchema,
   },
-  responses: { 204: { description: 'Inserted (empty body)', headers: ['ETag'] }, 400: { description: 'Not valid, a duplicate pair, or no such document (RecordNotFound)' } },
+  responses: {
+    204: { description: 'Inserted (empty body)', headers: ['ETag'] },
+    400: { description: 'Not valid, a duplicate pair, or no such document (RecordNotFound)' },
+  },
   errors: [412],
 };
 
@@ -49,8 +63,14 @@ function describeLineAttribute(name: string): RouteDocVariant {
     operationId: `updateExchangeRateDocumentRate${name.charAt(0).toUpperCase()}${name.slice(1)}`,
     pathParams: { attribute: name },
     parameters: [NUMBER, LINE_ID],
-    requestBody: { description: `The new ${name}: the bare JSON value, or {"value": ...}`, schema: v.union([value, v.strictObject({ value })]) as AnySchema },
-    responses: { 200: { description: 'Updated (empty body)', headers: ['ETag'] }, 400: { description: 'Not valid, or no such document or line (RecordNotFound)' } },
+    requestBody: {
+      description: `The new ${name}: the bare JSON value, or {"value": ...}`,
+      schema: v.union([value, v.strictObject({ value })]) as AnySchema,
+    },
+    responses: {
+      200: { description: 'Updated (empty body)', headers: ['ETag'] },
+      400: { description: 'Not valid, or no such document or line (RecordNotFound)' },
+    },
     errors: [412],
   };
 }
@@ -66,10 +86,21 @@ export const lineAttributeVariants: readonly RouteDocVariant[] = [
     parameters: [
       NUMBER,
       LINE_ID,
-      { name: 'customAttributeName', in: 'path', description: 'custom_<name> of a custom attribute', schema: { json: { type: 'string', pattern: '^custom_[A-Za-z][A-Za-z0-9_]{0,63}$' } } },
+      {
+        name: 'customAttributeName',
+        in: 'path',
+        description: 'custom_<name> of a custom attribute',
+        schema: { json: { type: 'string', pattern: '^custom_[A-Za-z][A-Za-z0-9_]{0,63}$' } },
+      },
     ],
-    requestBody: { description: 'ExtensibilityCustomAttributeValueResource ({"value": X}); a bare value is accepted too', schema: v.union([CUSTOM_ATTRIBUTE_VALUE, v.unknown()]) as AnySchema },
-    responses: { 200: { description: 'Updated (empty body)', headers: ['ETag'] }, 404: { description: 'No such document, line or attribute' } },
+    requestBody: {
+      description: 'ExtensibilityCustomAttributeValueResource ({"value": X}); a bare value is accepted too',
+      schema: v.union([CUSTOM_ATTRIBUTE_VALUE, v.unknown()]) as AnySchema,
+    },
+    responses: {
+      200: { description: 'Updated (empty body)', headers: ['ETag'] },
+      404: { description: 'No such document, line or attribute' },
+    },
     errors: [412],
   },
 ];
@@ -91,8 +122,17 @@ function describeLookup(input: typeof pairInput): Parts {
   const names = Object.keys(input.fields);
   return {
     schemas: { ExchangeCurrencyRate },
-    parameters: names.map((name) => ({ name, in: 'query', description: `${input.fields[name]?.description ?? name} (or in the body)`, schema: { json: { type: 'string' } } })),
-    requestBody: { description: `The named inputs (${names.join(', ')}) as a JSON object; the query string may carry them instead`, schema: buildCreateBody(input), required: false },
+    parameters: names.map((name) => ({
+      name,
+      in: 'query',
+      description: `${input.fields[name]?.description ?? name} (or in the body)`,
+      schema: { json: { type: 'string' } },
+    })),
+    requestBody: {
+      description: `The named inputs (${names.join(', ')}) as a JSON object; the query string may carry them instead`,
+      schema: buildCreateBody(input),
+      required: false,
+    },
     responses: {
       200: { description: 'The rate', schema: ExchangeCurrencyRate },
       400: { description: 'Not valid: missing inputs, unknown currencies or company (UnknownReference)' },

@@ -60,11 +60,17 @@ export function readLineBody(body: unknown, prefix: string): { line?: LineInput;
     input = readCreateBody(rateLineSpec, body);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    return { errors: mergeErrors(error.errors.map((item) => ({ path: joinPath(prefix, item.path), message: item.message })), rules) };
+    return {
+      errors: mergeErrors(
+        error.errors.map((item) => ({ path: joinPath(prefix, item.path), message: item.message })),
+        rules,
+      ),
+    };
   }
   if (rules.length > 0) return { errors: rules };
   const { factor, message } = readFactor(input.values.conversionFactor);
-  if (factor === undefined) return { errors: [{ path: joinPath(prefix, 'conversionFactor'), message: message ?? 'conversionFactor is not valid' }] };
+  if (factor === undefined)
+    return { errors: [{ path: joinPath(prefix, 'conversionFactor'), message: message ?? 'conversionFactor is not valid' }] };
   const values = input.values;
   return {
     errors: [],
@@ -110,7 +116,10 @@ function readEachLine(raw: readonly unknown[], result: { lines: LineInput[]; err
     const pair = `${line.fromCurrency}>${line.toCurrency}`;
     const first = seen.get(pair);
     if (first !== undefined) {
-      result.errors.push({ path: prefix, message: `The pair ${line.fromCurrency} -> ${line.toCurrency} is already line ${first}; one line per pair` });
+      result.errors.push({
+        path: prefix,
+        message: `The pair ${line.fromCurrency} -> ${line.toCurrency} is already line ${first}; one line per pair`,
+      });
     } else seen.set(pair, index);
     result.lines.push(line);
   });

@@ -25,7 +25,9 @@ function unwrapLineBody(body: unknown): unknown {
   if (!isPlainObject(body) || !isPlainObject(body.value)) return body;
   if (Object.keys(body).some((key) => key !== 'value' && key !== 'customAttributes')) return body;
   const custom = body.customAttributes;
-  return isPlainObject(custom) ? { ...body.value, customAttributes: { ...(isPlainObject(body.value.customAttributes) ? body.value.customAttributes : {}), ...custom } } : body.value;
+  return isPlainObject(custom)
+    ? { ...body.value, customAttributes: { ...(isPlainObject(body.value.customAttributes) ? body.value.customAttributes : {}), ...custom } }
+    : body.value;
 }
 
 /** POST `/{number}/exchangeRateDocumentRates`: 204; a missing document is 400 RecordNotFound. */
@@ -34,7 +36,11 @@ export async function insertLine(ctx: ApiContext): Promise<Response> {
   const body = unwrapLineBody(await readJsonBody(ctx.request, { exactNumberKeys: ['conversionFactor'] }));
   const { line, errors } = readLineBody(body, '');
   if (!line) throw validationError(errors);
-  await assertReferencesExist(readDatabase(ctx.platform.db), scopeOf(ctx), collectCurrencyUses([line], () => ''));
+  await assertReferencesExist(
+    readDatabase(ctx.platform.db),
+    scopeOf(ctx),
+    collectCurrencyUses([line], () => ''),
+  );
   const version = await writeLine(ctx, number, false, async (db, document, stamp) => ({
     statement: insertLineAt(db, document, toLineRow(scopeOf(ctx), document.id, 0, line, stamp)),
   }));

@@ -39,7 +39,13 @@ export function toLineRow(scope: TenantScope, documentId: string, lineNo: number
 }
 
 /** Inserts of a new document's lines, chunked under D1's 100 bound parameters per statement. */
-export function buildLineInserts(db: Database, scope: TenantScope, documentId: string, lines: readonly LineInput[], stamp: AuditStamp): BatchItem<'sqlite'>[] {
+export function buildLineInserts(
+  db: Database,
+  scope: TenantScope,
+  documentId: string,
+  lines: readonly LineInput[],
+  stamp: AuditStamp,
+): BatchItem<'sqlite'>[] {
   const rows = lines.map((line, index) => toLineRow(scope, documentId, index + 1, line, stamp));
   return chunkRows(rows, LINE_COLUMNS).map((chunk) => db.insert(exchangeRateLines).values(chunk));
 }
@@ -117,7 +123,14 @@ export function insertLineAt(db: Database, document: DocumentRef, row: RateLineR
     .returning({ id: exchangeRateLines.id });
 }
 
-export function updateLineAt(db: Database, scope: TenantScope, document: DocumentRef, lineId: string, set: Partial<RateLineRow>, stamp: AuditStamp) {
+export function updateLineAt(
+  db: Database,
+  scope: TenantScope,
+  document: DocumentRef,
+  lineId: string,
+  set: Partial<RateLineRow>,
+  stamp: AuditStamp,
+) {
   return db
     .update(exchangeRateLines)
     .set({ ...set, modifiedOn: stamp.on, modifiedBy: stamp.by })

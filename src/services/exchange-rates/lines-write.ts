@@ -47,7 +47,9 @@ async function readDocumentOrFail(db: Database, ctx: ApiContext, number: number,
 }
 
 function preconditionFailed(version: number): ApiError {
-  return new ApiError('PreconditionFailed', `If-Match does not match the current version ${version}.`, { headers: { etag: etagOf(version) } });
+  return new ApiError('PreconditionFailed', `If-Match does not match the current version ${version}.`, {
+    headers: { etag: etagOf(version) },
+  });
 }
 
 /** Runs one line write; answers the document's new version. */

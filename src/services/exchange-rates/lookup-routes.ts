@@ -36,7 +36,9 @@ export const companyInput = describeInput('getCurrencyExchangeRatesByCompany', {
 async function readLookupInput(ctx: ApiContext, spec: EntitySpec): Promise<Record<string, unknown>> {
   const body = await readJsonBody(ctx.request, { optional: true });
   if (body !== undefined && body !== null && !isPlainObject(body)) {
-    throw new ApiError('ValidationFailed', 'The body must be a JSON object of named inputs.', { errors: [{ path: '', message: 'Expected a JSON object.' }] });
+    throw new ApiError('ValidationFailed', 'The body must be a JSON object of named inputs.', {
+      errors: [{ path: '', message: 'Expected a JSON object.' }],
+    });
   }
   const merged: Record<string, unknown> = {};
   for (const [name, value] of ctx.url.searchParams) merged[name] = value;
@@ -67,7 +69,9 @@ interface RateQuestion {
 
 async function answerRate(ctx: ApiContext, generation: number, question: RateQuestion): Promise<Response> {
   const { from, to, date } = question;
-  const entry = await readThroughCache(ctx, generation, `pair/${encodeURIComponent(from)}/${encodeURIComponent(to)}`, () => loadPair(ctx, from, to));
+  const entry = await readThroughCache(ctx, generation, `pair/${encodeURIComponent(from)}/${encodeURIComponent(to)}`, () =>
+    loadPair(ctx, from, to),
+  );
   if (entry.unknown.length > 0) {
     const errors: FieldError[] = [];
     if (entry.unknown.includes(from)) errors.push({ path: question.fromPath, message: `Unknown currencies key '${from}'.` });
@@ -78,7 +82,8 @@ async function answerRate(ctx: ApiContext, generation: number, question: RateQue
     jsonResponse({ currencyFromKey: from, currencyToKey: to, exchangeRate: toJsonNumber(rate), exchangeRateDate: rateDate });
   if (from === to) return answer('1', date);
   const picked = pickRate(entry.timeline, date);
-  if (!picked) throw new ApiError('RecordNotFound', `No active exchange rates document valid on ${date} converts ${from} to ${to}.`, { status: 404 });
+  if (!picked)
+    throw new ApiError('RecordNotFound', `No active exchange rates document valid on ${date} converts ${from} to ${to}.`, { status: 404 });
   return answer(picked.rate, picked.validFrom);
 }
 
@@ -108,7 +113,9 @@ export async function getCurrencyExchangeRatesByCompany(ctx: ApiContext): Promis
     baseCurrency: await readBaseCurrency(readDatabase(ctx.platform.db), scopeOf(ctx), companyKey),
   }));
   if (company.baseCurrency === null) {
-    throw new ApiError('UnknownReference', `Unknown companies key '${companyKey}'.`, { errors: [{ path: 'companyKey', message: `Unknown companies key '${companyKey}'.` }] });
+    throw new ApiError('UnknownReference', `Unknown companies key '${companyKey}'.`, {
+      errors: [{ path: 'companyKey', message: `Unknown companies key '${companyKey}'.` }],
+    });
   }
   return answerRate(ctx, generation, {
     from: String(input.currencyKey),

@@ -29,7 +29,9 @@ export async function bumpRatesGeneration(platform: Platform, tenantKey: string,
   let failure: unknown;
   for (let attempt = 0; attempt < BUMP_ATTEMPTS; attempt += 1) {
     try {
-      return Number(await platform.coordinator(tenantKey, orgKey).send<number>({ type: 'generation.bump', tenantKey, orgKey, name: RATES_GENERATION }));
+      return Number(
+        await platform.coordinator(tenantKey, orgKey).send<number>({ type: 'generation.bump', tenantKey, orgKey, name: RATES_GENERATION }),
+      );
     } catch (error) {
       failure = error;
     }

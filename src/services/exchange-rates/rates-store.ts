@@ -11,7 +11,14 @@ import type { CandidateLine } from './rates';
  * same document). Everything else of the documents is left in D1.
  */
 export async function loadCandidateLines(db: Database, scope: TenantScope, from: string, to: string): Promise<CandidateLine[]> {
-  const rows = await db.all<{ documentId: string; validFrom: string; number: number; fromCurrency: string; toCurrency: string; factor: string }>(sql`
+  const rows = await db.all<{
+    documentId: string;
+    validFrom: string;
+    number: number;
+    fromCurrency: string;
+    toCurrency: string;
+    factor: string;
+  }>(sql`
     with legs as (
       select l.document_id, l.from_currency, l.to_currency, l.conversion_factor,
         case when l.from_currency in (${from}, ${to}) then l.from_currency else l.to_currency end as side,

@@ -69,7 +69,11 @@ function listPartners(factors: ReadonlyMap<string, string>, currency: string): S
 }
 
 /** How one document answers from -> to: direct, inverse, or cross through the alphabetically first shared currency. */
-export function resolveInDocument(factors: ReadonlyMap<string, string>, from: string, to: string): Omit<TimelineEntry, 'validFrom' | 'number'> | undefined {
+export function resolveInDocument(
+  factors: ReadonlyMap<string, string>,
+  from: string,
+  to: string,
+): Omit<TimelineEntry, 'validFrom' | 'number'> | undefined {
   const pair = findLeg(factors, from, to);
   if (pair) return pair.inverse ? { rate: invertRate(pair.factor), method: 'inverse' } : { rate: pair.factor, method: 'direct' };
   const toPartners = listPartners(factors, to);

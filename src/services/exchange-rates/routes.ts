@@ -23,7 +23,11 @@ export const exchangeRatesDocumentStore = buildEntityStore(exchangeRatesDocument
 
 /** Reads and lists carry the document's rate lines. */
 const decorateWithLines: Decorate = async (ctx: ApiContext, rows: Row[], resources: Resource[]) => {
-  const lines = await listLinesOf(readDatabase(ctx.platform.db), scopeOf(ctx), rows.map((row) => String(row.id)));
+  const lines = await listLinesOf(
+    readDatabase(ctx.platform.db),
+    scopeOf(ctx),
+    rows.map((row) => String(row.id)),
+  );
   const byDocument = new Map<string, Resource[]>();
   for (const line of lines) {
     const list = byDocument.get(line.documentId) ?? [];
@@ -73,14 +77,26 @@ const lookupRoutes: ApiRoute[] = [
     method: 'POST',
     path: `${EXCHANGE_RATES_BASE}/getCurrencyExchangeRates`,
     scope: 'application',
-    doc: { summary: 'Exchange rate from one currency to another on a date (direct, inverse or cross)', tags, operationId: 'getCurrencyExchangeRates', kind: 'custom', ...pairLookupDoc },
+    doc: {
+      summary: 'Exchange rate from one currency to another on a date (direct, inverse or cross)',
+      tags,
+      operationId: 'getCurrencyExchangeRates',
+      kind: 'custom',
+      ...pairLookupDoc,
+    },
     handle: getCurrencyExchangeRates,
   },
   {
     method: 'POST',
     path: `${EXCHANGE_RATES_BASE}/getCurrencyExchangeRatesByCompany`,
     scope: 'application',
-    doc: { summary: "Exchange rate from a currency into a company's base currency", tags, operationId: 'getCurrencyExchangeRatesByCompany', kind: 'custom', ...companyLookupDoc },
+    doc: {
+      summary: "Exchange rate from a currency into a company's base currency",
+      tags,
+      operationId: 'getCurrencyExchangeRatesByCompany',
+      kind: 'custom',
+      ...companyLookupDoc,
+    },
     handle: getCurrencyExchangeRatesByCompany,
   },
 ];
@@ -90,14 +106,26 @@ const lineRoutes: ApiRoute[] = [
     method: 'POST',
     path: LINES_PATH,
     scope: 'application',
-    doc: { summary: 'Insert a rate line into a document (204)', tags, operationId: 'insertExchangeRateDocumentRate', kind: 'custom', ...insertLineDoc },
+    doc: {
+      summary: 'Insert a rate line into a document (204)',
+      tags,
+      operationId: 'insertExchangeRateDocumentRate',
+      kind: 'custom',
+      ...insertLineDoc,
+    },
     handle: insertLine,
   },
   {
     method: 'PUT',
     path: `${LINES_PATH}/:lineId/:attribute`,
     scope: 'application',
-    doc: { summary: 'Set an attribute (or custom_<name>) of a rate line', tags, operationId: 'updateExchangeRateDocumentRate', kind: 'custom', variants: lineAttributeVariants },
+    doc: {
+      summary: 'Set an attribute (or custom_<name>) of a rate line',
+      tags,
+      operationId: 'updateExchangeRateDocumentRate',
+      kind: 'custom',
+      variants: lineAttributeVariants,
+    },
     handle: updateLineAttribute,
   },
   {
@@ -116,8 +144,11 @@ const entityRoutes = buildEntityRoutes(exchangeRatesDocumentStore, {
     extraProperties: [LINES_PROPERTY],
     body: { exactNumberKeys: ['conversionFactor'] },
     validateExtra: (extra) => readLinesInput(extra).errors,
-    prepare: async (_ctx, _values, extra) => ({ uses: collectCurrencyUses(readLinesInput(extra).lines, (index) => `${LINES_PROPERTY}.${index}`) }),
-    statements: (ctx, id, _values, extra) => buildLineInserts(readDatabase(ctx.platform.db), scopeOf(ctx), id, readLinesInput(extra).lines, stampOf(ctx)),
+    prepare: async (_ctx, _values, extra) => ({
+      uses: collectCurrencyUses(readLinesInput(extra).lines, (index) => `${LINES_PROPERTY}.${index}`),
+    }),
+    statements: (ctx, id, _values, extra) =>
+      buildLineInserts(readDatabase(ctx.platform.db), scopeOf(ctx), id, readLinesInput(extra).lines, stampOf(ctx)),
   },
 });
 

@@ -11,14 +11,7 @@ import type { TenantScope } from '../../entities/repository';
 import type { CoordinatorCommand, Platform } from '../../platform/types';
 import { decideTransition, describeState, FATAL, isImportState, isStaleProcessing } from './states';
 import type { ImportState } from './states';
-import {
-  findRevertCandidate,
-  insertImport,
-  readChangeByCommand,
-  readImport,
-  readImportForChange,
-  writeImportChange,
-} from './store';
+import { findRevertCandidate, insertImport, readChangeByCommand, readImport, readImportForChange, writeImportChange } from './store';
 import type { AuditStamp, ChangeOrigin, ChangeRequest, ImportPatch, NewImport } from './store';
 import type { ImportRow } from './table';
 
@@ -83,7 +76,10 @@ export type RevertOutcome =
   | { readonly status: 'reverted'; readonly id: string; readonly key: number; readonly originalFileName: string | null }
   | { readonly status: 'nothing' };
 
-function prepare(platform: Platform, command: ImportCommandBase): { db: Database; scope: TenantScope; origin: ChangeOrigin; stamp: AuditStamp } {
+function prepare(
+  platform: Platform,
+  command: ImportCommandBase,
+): { db: Database; scope: TenantScope; origin: ChangeOrigin; stamp: AuditStamp } {
   return {
     db: readDatabase(platform.db),
     scope: { tenantKey: command.tenantKey, orgKey: command.orgKey },

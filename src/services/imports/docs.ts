@@ -10,7 +10,8 @@ type AnySchema = v.GenericSchema<unknown, unknown>;
 type Parts = Omit<OperationDoc, 'summary' | 'operationId'>;
 
 const text = v.nullable(v.string());
-const enumOf = (spec: typeof ImportDataState | typeof ReturnMessageType) => v.pipe(v.number(), v.integer(), v.metadata({ [ENUM_METADATA]: spec }));
+const enumOf = (spec: typeof ImportDataState | typeof ReturnMessageType) =>
+  v.pipe(v.number(), v.integer(), v.metadata({ [ENUM_METADATA]: spec }));
 
 const ImportDataInfoResource = v.strictObject({
   id: GUID,
@@ -41,21 +42,34 @@ const schemas = { ImportDataInfoResource, ImportInfoResource, ApiImportDataInfoR
 export const validateStateDoc: Parts = {
   schemas,
   parameters: [{ name: 'id', in: 'query', required: true, description: 'Identifier of the import (GUID)', schema: GUID }],
-  responses: { 200: { description: 'The import (a Processing import without progress for 30 minutes is first marked Fatal)', schema: ImportDataInfoResource } },
+  responses: {
+    200: {
+      description: 'The import (a Processing import without progress for 30 minutes is first marked Fatal)',
+      schema: ImportDataInfoResource,
+    },
+  },
 };
 
 export const lastImportsDoc: Parts = {
   schemas,
   parameters: [
     { name: 'templateId', in: 'query', required: true, description: 'The import data template', schema: { json: { type: 'string' } } },
-    { name: 'top', in: 'query', description: `How many (default ${LAST_IMPORTS_DEFAULT}, at most ${LAST_IMPORTS_MAX}); $top too`, schema: { json: { type: 'integer', minimum: 1, maximum: LAST_IMPORTS_MAX } } },
+    {
+      name: 'top',
+      in: 'query',
+      description: `How many (default ${LAST_IMPORTS_DEFAULT}, at most ${LAST_IMPORTS_MAX}); $top too`,
+      schema: { json: { type: 'integer', minimum: 1, maximum: LAST_IMPORTS_MAX } },
+    },
   ],
   responses: { 200: { description: "The template's imports, newest first", schema: v.array(ImportDataInfoResource) as AnySchema } },
 };
 
 export const changeDoc: Parts = {
   schemas,
-  requestBody: { description: 'ImportInfoResource: importId and the changes; importDataState follows the transitions of CONTRACT 7', schema: ImportInfoResource },
+  requestBody: {
+    description: 'ImportInfoResource: importId and the changes; importDataState follows the transitions of CONTRACT 7',
+    schema: ImportInfoResource,
+  },
   responses: {
     200: { description: 'Changed (empty body); a terminal state given again changes nothing' },
     400: { description: 'Not valid, another tenant/subscription, or a refused transition (InvalidStateTransition)' },
@@ -65,14 +79,25 @@ export const changeDoc: Parts = {
 
 export const revertDoc: Parts = {
   schemas,
-  parameters: [{ name: 'templateKey', in: 'query', description: 'The import data template (or in the body)', schema: { json: { type: 'string' } } }],
-  requestBody: { description: '{"templateKey": "..."} (or the query string)', required: false, schema: v.strictObject({ templateKey: v.optional(v.nullable(v.string())) }) as AnySchema },
-  responses: { 200: { description: 'Information when an import was reverted; Warning when there was nothing to revert', schema: RevertImport } },
+  parameters: [
+    { name: 'templateKey', in: 'query', description: 'The import data template (or in the body)', schema: { json: { type: 'string' } } },
+  ],
+  requestBody: {
+    description: '{"templateKey": "..."} (or the query string)',
+    required: false,
+    schema: v.strictObject({ templateKey: v.optional(v.nullable(v.string())) }) as AnySchema,
+  },
+  responses: {
+    200: { description: 'Information when an import was reverted; Warning when there was nothing to revert', schema: RevertImport },
+  },
 };
 
 export const registerDoc: Parts = {
   schemas,
-  requestBody: { description: 'The import to register (state Pending; key = the next integer of the tenant/org)', schema: ApiImportDataInfoResource },
+  requestBody: {
+    description: 'The import to register (state Pending; key = the next integer of the tenant/org)',
+    schema: ApiImportDataInfoResource,
+  },
   responses: { 201: { description: 'Registered: the body is the new import id', schema: GUID, headers: ['Location'] } },
 };
 

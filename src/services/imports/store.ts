@@ -30,7 +30,9 @@ export interface NewImport {
 export type ChangeKind = 'change' | 'expire' | 'revert';
 
 /** Columns a change may set besides the state, version and audit fields. */
-export type ImportPatch = Partial<Pick<ImportRow, 'cloudFileName' | 'detailLog' | 'error' | 'drillDownOperation' | 'lastProgressUpdateOn' | 'reverted'>>;
+export type ImportPatch = Partial<
+  Pick<ImportRow, 'cloudFileName' | 'detailLog' | 'error' | 'drillDownOperation' | 'lastProgressUpdateOn' | 'reverted'>
+>;
 
 function scopeOf(scope: TenantScope): SQL {
   return and(eq(importDataInfos.tenantKey, scope.tenantKey), eq(importDataInfos.orgKey, scope.orgKey)) as SQL;
@@ -90,7 +92,11 @@ export async function readImportForChange(
   commandId: string,
 ): Promise<{ row: ImportRow | undefined; replayed: boolean }> {
   const [rows, changes] = await db.batch([
-    db.select().from(importDataInfos).where(and(scopeOf(scope), eq(importDataInfos.id, id))).limit(1),
+    db
+      .select()
+      .from(importDataInfos)
+      .where(and(scopeOf(scope), eq(importDataInfos.id, id)))
+      .limit(1),
     db.select({ id: importDataInfoChanges.id }).from(importDataInfoChanges).where(changeOfCommand(scope, commandId)).limit(1),
   ]);
   return { row: rows[0], replayed: changes.length > 0 };
@@ -107,7 +113,13 @@ export async function readChangeByCommand(db: Database, scope: TenantScope, comm
  * (one transaction). The key is computed inside the INSERT itself, so two writers can never take the same
  * one; the unique index (tenant_key, org_key, key) would refuse it anyway.
  */
-export async function insertImport(db: Database, scope: TenantScope, input: NewImport, origin: ChangeOrigin, stamp: AuditStamp): Promise<number> {
+export async function insertImport(
+  db: Database,
+  scope: TenantScope,
+  input: NewImport,
+  origin: ChangeOrigin,
+  stamp: AuditStamp,
+): Promise<number> {
   const t = importDataInfos;
   const literal = <T>(value: T, name: string) => sql<T>`${value}`.as(name);
   const insertRow = db.insert(t).select((qb) =>
@@ -150,7 +162,10 @@ export async function insertImport(db: Database, scope: TenantScope, input: NewI
     changedOn: stamp.on,
     changedBy: stamp.by,
   });
-  const readKey = db.select({ key: t.key }).from(t).where(and(scopeOf(scope), eq(t.id, input.id)));
+  const readKey = db
+    .select({ key: t.key })
+    .from(t)
+    .where(and(scopeOf(scope), eq(t.id, input.id)));
   const [, , keys] = await db.batch([insertRow, insertChange, readKey]);
   const key = keys[0]?.key;
   if (key === undefined) throw new Error(`Import ${input.id} was not stored.`);

@@ -57,7 +57,9 @@ function parseObject(body: unknown, entries: Record<string, AnySchema>, serverFi
   const errors: FieldError[] = [];
   for (const name of Object.keys(body)) {
     if (name in entries) continue;
-    const message = serverFields.includes(name) ? `'${name}' is not given at registration (set by the server or changeDataImport).` : `Unknown property '${name}'.`;
+    const message = serverFields.includes(name)
+      ? `'${name}' is not given at registration (set by the server or changeDataImport).`
+      : `Unknown property '${name}'.`;
     errors.push({ path: name, message });
   }
   const result = v.safeParse(v.object(entries), body, { abortEarly: false });
@@ -126,7 +128,10 @@ const topSchema = v.pipe(
 
 export function readLastImportsQuery(params: URLSearchParams): LastImportsQuery {
   const errors: FieldError[] = [];
-  const template = v.safeParse(required('templateId', describe('string', 'templateId', { maxLength: 255 })), params.get('templateId') ?? undefined);
+  const template = v.safeParse(
+    required('templateId', describe('string', 'templateId', { maxLength: 255 })),
+    params.get('templateId') ?? undefined,
+  );
   if (!template.success) errors.push(...issuesToErrors(template.issues).map((error) => ({ ...error, path: 'templateId' })));
   const rawTop = params.get('top') ?? params.get('$top');
   const top = rawTop === null ? undefined : v.safeParse(topSchema, rawTop.trim());
@@ -137,7 +142,10 @@ export function readLastImportsQuery(params: URLSearchParams): LastImportsQuery 
 
 /** `templateKey` of revertImportFile: in the JSON body (`{"templateKey": "..."}`) or the query string. */
 export function readRevertInput(body: unknown, params: URLSearchParams): string {
-  const fromBody = body === undefined ? {} : parseObject(body, { templateKey: optional('templateKey', describe('string', 'templateKey', { maxLength: 255 })) });
+  const fromBody =
+    body === undefined
+      ? {}
+      : parseObject(body, { templateKey: optional('templateKey', describe('string', 'templateKey', { maxLength: 255 })) });
   const value = typeof fromBody.templateKey === 'string' ? fromBody.templateKey : params.get('templateKey');
   const result = v.safeParse(required('templateKey', describe('string', 'templateKey', { maxLength: 255 })), value ?? undefined);
   if (!result.success) throw validationError(issuesToErrors(result.issues).map((error) => ({ ...error, path: 'templateKey' })));

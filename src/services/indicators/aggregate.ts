@@ -34,7 +34,11 @@ function selectExpressions(aggregation: Aggregation): { units: SQL<string | null
       return { units: NONE, micros: NONE, pick: sql<string | null>`CAST(MAX(${m.valueMicros}) AS TEXT)` };
     case 'last':
       // The latest measured_at wins; ties go to the measurement ingested last (highest id).
-      return { units: NONE, micros: NONE, pick: sql<string | null>`MAX(${m.measuredAt} || printf(' %020d ', ${m.id}) || ${m.valueMicros})` };
+      return {
+        units: NONE,
+        micros: NONE,
+        pick: sql<string | null>`MAX(${m.measuredAt} || printf(' %020d ', ${m.id}) || ${m.valueMicros})`,
+      };
     case 'count':
       return { units: NONE, micros: NONE, pick: NONE };
   }
@@ -45,7 +49,13 @@ export function buildAggregateQuery(db: Database, scope: TenantScope, series: Se
   const { units, micros, pick } = selectExpressions(aggregation);
   // Every column has its own alias: D1 batches answer rows by column name.
   return db
-    .select({ period: m.period, count: sql<number>`COUNT(*)`.as('count'), units: units.as('units'), micros: micros.as('micros'), pick: pick.as('pick') })
+    .select({
+      period: m.period,
+      count: sql<number>`COUNT(*)`.as('count'),
+      units: units.as('units'),
+      micros: micros.as('micros'),
+      pick: pick.as('pick'),
+    })
     .from(m)
     .where(and(eq(m.tenantKey, scope.tenantKey), eq(m.orgKey, scope.orgKey), eq(m.company, series.company), eq(m.code, series.code)))
     .groupBy(m.period)
@@ -53,7 +63,10 @@ export function buildAggregateQuery(db: Database, scope: TenantScope, series: Se
 }
 
 /** Rows of `buildAggregateQuery` -> raw aggregates (the `last` pick is the value after the sort prefix). */
-export function readRawAggregates(aggregation: Aggregation, rows: readonly { period: string; count: number; units: string | null; micros: string | null; pick: string | null }[]): RawAggregate[] {
+export function readRawAggregates(
+  aggregation: Aggregation,
+  rows: readonly { period: string; count: number; units: string | null; micros: string | null; pick: string | null }[],
+): RawAggregate[] {
   return rows.map((row) => ({
     period: row.period,
     count: Number(row.count),

@@ -16,7 +16,12 @@ const running = new Set<string>();
  * Sends a recalculation to the tenant/org's coordinator. Calls with the same request that arrive while one
  * is queued and not yet started join it (same answer); otherwise they queue behind the running one.
  */
-export function sendRecalculation(platform: Platform, tenantKey: string, orgKey: string, request: RecalculationRequest): Promise<RecalculationOutcome> {
+export function sendRecalculation(
+  platform: Platform,
+  tenantKey: string,
+  orgKey: string,
+  request: RecalculationRequest,
+): Promise<RecalculationOutcome> {
   const command: CoordinatorCommand = {
     type: RECALCULATE_COMMAND,
     tenantKey,

@@ -42,13 +42,29 @@ export const chartDoc: Parts = {
   parameters: [
     { name: 'company', in: 'path', description: 'Company', schema: { json: { type: 'string' } } },
     { name: 'code', in: 'path', description: 'KPI code', schema: { json: { type: 'string' } } },
-    { name: 'referenceDate', in: 'query', required: true, description: 'ISO 8601 date or date-time: the last of the 12 periods', schema: { json: { type: 'string' } } },
+    {
+      name: 'referenceDate',
+      in: 'query',
+      required: true,
+      description: 'ISO 8601 date or date-time: the last of the 12 periods',
+      schema: { json: { type: 'string' } },
+    },
   ],
-  responses: { 200: { description: '12 periods ending at referenceDate, then 3 with only the forecast', schema: v.array(KpiChartData) as AnySchema }, 400: ADDRESS_400 },
+  responses: {
+    200: { description: '12 periods ending at referenceDate, then 3 with only the forecast', schema: v.array(KpiChartData) as AnySchema },
+    400: ADDRESS_400,
+  },
 };
 
 export const recalculateDoc: Parts = {
-  parameters: [{ name: 'workerConfigurationKey', in: 'path', description: 'A worker configuration (reference data)', schema: { json: { type: 'string' } } }],
+  parameters: [
+    {
+      name: 'workerConfigurationKey',
+      in: 'path',
+      description: 'A worker configuration (reference data)',
+      schema: { json: { type: 'string' } },
+    },
+  ],
   responses: {
     200: { description: 'true once the KPIs are recalculated', schema: v.literal(true) as AnySchema },
     400: { description: 'Not valid, or an unknown worker configuration (RecordNotFound)' },
@@ -56,7 +72,10 @@ export const recalculateDoc: Parts = {
 };
 
 export const measurementsDoc: Parts = {
-  requestBody: { description: `At most ${MAX_MEASUREMENTS} measurements, all-or-nothing`, schema: v.pipe(v.array(MeasurementSchema), v.maxLength(MAX_MEASUREMENTS)) as AnySchema },
+  requestBody: {
+    description: `At most ${MAX_MEASUREMENTS} measurements, all-or-nothing`,
+    schema: v.pipe(v.array(MeasurementSchema), v.maxLength(MAX_MEASUREMENTS)) as AnySchema,
+  },
   responses: {
     200: { description: 'How many were accepted', schema: v.strictObject({ accepted: INTEGER }) as AnySchema },
     400: { description: 'Not valid, or unknown companies or KPI codes (UnknownReference)' },

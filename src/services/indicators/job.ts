@@ -21,7 +21,9 @@ async function recalculateOrg(platform: Platform, org: PendingOrg): Promise<bool
     await sendRecalculation(platform, org.tenantKey, org.orgKey, { configurationKey: null, onlyChanged: true });
     return true;
   } catch (error) {
-    console.error(JSON.stringify({ level: 'error', job: 'indicators.recalculate', tenantKey: org.tenantKey, orgKey: org.orgKey, error: String(error) }));
+    console.error(
+      JSON.stringify({ level: 'error', job: 'indicators.recalculate', tenantKey: org.tenantKey, orgKey: org.orgKey, error: String(error) }),
+    );
     return false;
   }
 }

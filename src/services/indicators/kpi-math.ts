@@ -79,7 +79,10 @@ export function computeForecast(values: ReadonlyMap<string, string>, period: str
     sumXY = sumXY.plus(x.times(y));
     sumXX = sumXX.plus(x.times(x));
   }
-  const slope = sumXY.times(n).minus(sumX.times(sumY)).div(sumXX.times(n).minus(sumX.times(sumX)));
+  const slope = sumXY
+    .times(n)
+    .minus(sumX.times(sumY))
+    .div(sumXX.times(n).minus(sumX.times(sumX)));
   // y = intercept + slope * x, and the period itself is x = 0.
   const intercept = sumY.minus(slope.times(sumX)).div(n);
   return toText(intercept);
@@ -132,7 +135,11 @@ function signOf(value: Decimal): number {
 }
 
 /** The summary of CONTRACT 7; the reference period is the latest period with a value. */
-export function buildSummary(values: ReadonlyMap<string, string>, definition: KpiDefinition, currencySymbol: string | null): IndicatorSummary {
+export function buildSummary(
+  values: ReadonlyMap<string, string>,
+  definition: KpiDefinition,
+  currencySymbol: string | null,
+): IndicatorSummary {
   const base = {
     valueType: definition.valueType,
     valueFractionDigits: definition.valueFractionDigits,

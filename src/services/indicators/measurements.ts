@@ -20,7 +20,11 @@ export const MAX_MEASUREMENTS = 5000;
 const MAX_MAGNITUDE = new Decimal('1e12');
 
 const KEY = (name: string) =>
-  v.pipe(v.string(`${name} must be a string`), v.minLength(1, `${name} must not be empty`), v.maxLength(100, `${name} must be at most 100 characters`));
+  v.pipe(
+    v.string(`${name} must be a string`),
+    v.minLength(1, `${name} must not be empty`),
+    v.maxLength(100, `${name} must be at most 100 characters`),
+  );
 
 export const MeasurementSchema = v.strictObject(
   {
@@ -35,7 +39,10 @@ export const MeasurementSchema = v.strictObject(
       v.union([v.number(), v.string()], 'value must be a finite decimal number'),
       v.transform((input) => normalizeDecimal(input)),
       v.check((out) => out !== undefined, 'value must be a finite decimal number'),
-      v.check((out) => new Decimal(out as string).decimalPlaces() <= VALUE_SCALE, `value must have at most ${VALUE_SCALE} fractional digits`),
+      v.check(
+        (out) => new Decimal(out as string).decimalPlaces() <= VALUE_SCALE,
+        `value must have at most ${VALUE_SCALE} fractional digits`,
+      ),
       v.check((out) => new Decimal(out as string).abs().lt(MAX_MAGNITUDE), 'value must be less than 1e12 in magnitude'),
     ),
   },
@@ -53,7 +60,8 @@ export interface Measurement {
 
 /** Validates the body: an array of at most 5000 measurements; names every bad field. */
 export function readMeasurements(body: unknown): Measurement[] {
-  if (!Array.isArray(body)) throw validationError([{ path: '', message: 'The body must be a JSON array of {company, code, date, value}.' }]);
+  if (!Array.isArray(body))
+    throw validationError([{ path: '', message: 'The body must be a JSON array of {company, code, date, value}.' }]);
   if (body.length > MAX_MEASUREMENTS) {
     throw validationError([{ path: '', message: `At most ${MAX_MEASUREMENTS} measurements per request (got ${body.length}).` }]);
   }
@@ -66,7 +74,12 @@ export function readMeasurements(body: unknown): Measurement[] {
       return;
     }
     const { company, code, date, value } = result.output;
-    measurements.push({ company, code, measuredAt: date as string, valueMicros: new Decimal(value as string).times(10 ** VALUE_SCALE).toFixed(0) });
+    measurements.push({
+      company,
+      code,
+      measuredAt: date as string,
+      valueMicros: new Decimal(value as string).times(10 ** VALUE_SCALE).toFixed(0),
+    });
   });
   if (errors.length > 0) throw validationError(errors);
   return measurements;

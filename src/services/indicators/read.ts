@@ -29,11 +29,26 @@ function selectReference(db: Database, kind: string, scope: TenantScope, key: st
   return db
     .select()
     .from(table)
-    .where(and(eq(columns.tenantKey as SQLiteColumn, scope.tenantKey), eq(columns.orgKey as SQLiteColumn, scope.orgKey), eq(columns.key as SQLiteColumn, key)));
+    .where(
+      and(
+        eq(columns.tenantKey as SQLiteColumn, scope.tenantKey),
+        eq(columns.orgKey as SQLiteColumn, scope.orgKey),
+        eq(columns.key as SQLiteColumn, key),
+      ),
+    );
 }
 
-function seriesWhere<T extends { tenantKey: SQLiteColumn; orgKey: SQLiteColumn; company: SQLiteColumn; code: SQLiteColumn }>(table: T, scope: TenantScope, address: SeriesAddress) {
-  return and(eq(table.tenantKey, scope.tenantKey), eq(table.orgKey, scope.orgKey), eq(table.company, address.company), eq(table.code, address.code));
+function seriesWhere<T extends { tenantKey: SQLiteColumn; orgKey: SQLiteColumn; company: SQLiteColumn; code: SQLiteColumn }>(
+  table: T,
+  scope: TenantScope,
+  address: SeriesAddress,
+) {
+  return and(
+    eq(table.tenantKey, scope.tenantKey),
+    eq(table.orgKey, scope.orgKey),
+    eq(table.company, address.company),
+    eq(table.code, address.code),
+  );
 }
 
 /** 400 RecordNotFound naming the unknown company and/or KPI code (another org's keys are unknown too). */
@@ -63,7 +78,10 @@ export async function readIndicatorSummary(db: Database, scope: TenantScope, add
   const [companies, definitions, summaries] = await db.batch([
     selectReference(db, 'companies', scope, address.company),
     selectReference(db, 'kpiDefinitions', scope, address.code),
-    db.select().from(kpiSummaries).where(seriesWhere(kpiSummaries, scope, address)),
+    db
+      .select()
+      .from(kpiSummaries)
+      .where(seriesWhere(kpiSummaries, scope, address)),
   ]);
   const company = companies[0] as Record<string, unknown> | undefined;
   const definition = definitions[0] as Record<string, unknown> | undefined;
@@ -82,7 +100,8 @@ export async function readIndicatorSummary(db: Database, scope: TenantScope, add
     };
   }
   const valueType = String(definition?.valueType) as ValueType;
-  const symbol = valueType === 'Currency' ? (await readStandardList(db, 'currencies')).get(String(company?.baseCurrency))?.symbol : undefined;
+  const symbol =
+    valueType === 'Currency' ? (await readStandardList(db, 'currencies')).get(String(company?.baseCurrency))?.symbol : undefined;
   return {
     value: null,
     homologValue: null,
@@ -95,10 +114,17 @@ export async function readIndicatorSummary(db: Database, scope: TenantScope, add
   };
 }
 
-export type ChartPoint = { period: string; value: number | null; homologous: number | null; forecast: number | null } | { period: string; forecast: number | null };
+export type ChartPoint =
+  | { period: string; value: number | null; homologous: number | null; forecast: number | null }
+  | { period: string; forecast: number | null };
 
 /** The 12 periods ending at `referencePeriod`, then 3 future periods with only the forecast. */
-export async function readKpiChart(db: Database, scope: TenantScope, address: SeriesAddress, referencePeriod: string): Promise<ChartPoint[]> {
+export async function readKpiChart(
+  db: Database,
+  scope: TenantScope,
+  address: SeriesAddress,
+  referencePeriod: string,
+): Promise<ChartPoint[]> {
   const first = shiftPeriod(referencePeriod, 1 - CHART_PERIODS);
   const last = shiftPeriod(referencePeriod, FUTURE_PERIODS);
   const [companies, definitions, rows] = await db.batch([

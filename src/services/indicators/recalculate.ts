@@ -40,7 +40,11 @@ interface SeriesRow extends SeriesKey {
 function scoped(kind: string, scope: TenantScope) {
   const table = readReferenceTable(kind);
   const columns = table as unknown as Record<string, SQLiteColumn>;
-  return { table, columns, where: and(eq(columns.tenantKey as SQLiteColumn, scope.tenantKey), eq(columns.orgKey as SQLiteColumn, scope.orgKey)) };
+  return {
+    table,
+    columns,
+    where: and(eq(columns.tenantKey as SQLiteColumn, scope.tenantKey), eq(columns.orgKey as SQLiteColumn, scope.orgKey)),
+  };
 }
 
 async function readInputs(db: Database, scope: TenantScope, configurationKey: string | null) {
@@ -49,15 +53,27 @@ async function readInputs(db: Database, scope: TenantScope, configurationKey: st
   const companies = scoped('companies', scope);
   const keyColumn = configurations.columns.key as SQLiteColumn;
   const [configurationRows, pendingRows, seriesRows, definitionRows, companyRows] = await db.batch([
-    db.select().from(configurations.table).where(and(configurations.where, eq(keyColumn, configurationKey ?? ''))),
-    db.select().from(kpiPendingOrgs).where(and(eq(kpiPendingOrgs.tenantKey, scope.tenantKey), eq(kpiPendingOrgs.orgKey, scope.orgKey))),
-    db.select().from(kpiSeries).where(and(eq(kpiSeries.tenantKey, scope.tenantKey), eq(kpiSeries.orgKey, scope.orgKey))),
+    db
+      .select()
+      .from(configurations.table)
+      .where(and(configurations.where, eq(keyColumn, configurationKey ?? ''))),
+    db
+      .select()
+      .from(kpiPendingOrgs)
+      .where(and(eq(kpiPendingOrgs.tenantKey, scope.tenantKey), eq(kpiPendingOrgs.orgKey, scope.orgKey))),
+    db
+      .select()
+      .from(kpiSeries)
+      .where(and(eq(kpiSeries.tenantKey, scope.tenantKey), eq(kpiSeries.orgKey, scope.orgKey))),
     db.select().from(definitions.table).where(definitions.where),
     db.select().from(companies.table).where(companies.where),
   ]);
   const currencies = await readStandardList(db, 'currencies');
   const symbols = new Map(
-    (companyRows as Record<string, unknown>[]).map((row) => [String(row.key), (currencies.get(String(row.baseCurrency))?.symbol as string | undefined) ?? null]),
+    (companyRows as Record<string, unknown>[]).map((row) => [
+      String(row.key),
+      (currencies.get(String(row.baseCurrency))?.symbol as string | undefined) ?? null,
+    ]),
   );
   const definitionMap = new Map<string, Definition>(
     (definitionRows as Record<string, unknown>[]).map((row) => [
@@ -74,12 +90,40 @@ async function readInputs(db: Database, scope: TenantScope, configurationKey: st
   return { configuration, pendingVersion: pendingRows[0]?.version, series: seriesRows as SeriesRow[], definitions: definitionMap, symbols };
 }
 
-function buildWrites(db: Database, scope: TenantScope, series: SeriesRow, definition: Definition, values: Map<string, string>, symbol: string | null, now: Date): BatchItem<'sqlite'>[] {
+function buildWrites(
+  db: Database,
+  scope: TenantScope,
+  series: SeriesRow,
+  definition: Definition,
+  values: Map<string, string>,
+  symbol: string | null,
+  now: Date,
+): BatchItem<'sqlite'>[] {
   const key = { tenantKey: scope.tenantKey, orgKey: scope.orgKey, company: series.company, code: series.code };
-  const where = and(eq(kpiPeriods.tenantKey, scope.tenantKey), eq(kpiPeriods.orgKey, scope.orgKey), eq(kpiPeriods.company, series.company), eq(kpiPeriods.code, series.code));
+  const where = and(
+    eq(kpiPeriods.tenantKey, scope.tenantKey),
+    eq(kpiPeriods.orgKey, scope.orgKey),
+    eq(kpiPeriods.company, series.company),
+    eq(kpiPeriods.code, series.code),
+  );
   const periodRows = buildPeriodFigures(values).map((figures) => ({ ...key, ...figures }));
-  const { period, value, homologValue, variation, trend, result, valueType, valueFractionDigits, currencySymbol } = buildSummary(values, definition, symbol);
-  const summary = { period, value, homologValue, variation, trend, result, valueType, valueFractionDigits, currencySymbol, calculatedOn: now.toISOString() };
+  const { period, value, homologValue, variation, trend, result, valueType, valueFractionDigits, currencySymbol } = buildSummary(
+    values,
+    definition,
+    symbol,
+  );
+  const summary = {
+    period,
+    value,
+    homologValue,
+    variation,
+    trend,
+    result,
+    valueType,
+    valueFractionDigits,
+    currencySymbol,
+    calculatedOn: now.toISOString(),
+  };
   return [
     db.delete(kpiPeriods).where(where),
     ...chunkRows(periodRows, 8).map((chunk) => db.insert(kpiPeriods).values(chunk)),
@@ -90,15 +134,30 @@ function buildWrites(db: Database, scope: TenantScope, series: SeriesRow, defini
     db
       .update(kpiSeries)
       .set({ calculatedVersion: sql`MAX(${kpiSeries.calculatedVersion}, ${series.version})` })
-      .where(and(eq(kpiSeries.tenantKey, scope.tenantKey), eq(kpiSeries.orgKey, scope.orgKey), eq(kpiSeries.company, series.company), eq(kpiSeries.code, series.code))),
+      .where(
+        and(
+          eq(kpiSeries.tenantKey, scope.tenantKey),
+          eq(kpiSeries.orgKey, scope.orgKey),
+          eq(kpiSeries.company, series.company),
+          eq(kpiSeries.code, series.code),
+        ),
+      ),
   ];
 }
 
 /** Recalculates `series` in groups: one batch of aggregate queries, then one batch of writes, per group. */
-async function recalculateSeries(db: Database, scope: TenantScope, series: readonly SeriesRow[], inputs: Awaited<ReturnType<typeof readInputs>>, now: Date): Promise<void> {
+async function recalculateSeries(
+  db: Database,
+  scope: TenantScope,
+  series: readonly SeriesRow[],
+  inputs: Awaited<ReturnType<typeof readInputs>>,
+  now: Date,
+): Promise<void> {
   for (let start = 0; start < series.length; start += SERIES_PER_BATCH) {
     const group = series.slice(start, start + SERIES_PER_BATCH);
-    const queries = group.map((item) => buildAggregateQuery(db, scope, item, (inputs.definitions.get(item.code) as Definition).aggregation));
+    const queries = group.map((item) =>
+      buildAggregateQuery(db, scope, item, (inputs.definitions.get(item.code) as Definition).aggregation),
+    );
     const [first, ...rest] = queries;
     if (!first) continue;
     const results = await db.batch([first, ...rest]);
@@ -113,7 +172,12 @@ async function recalculateSeries(db: Database, scope: TenantScope, series: reado
   }
 }
 
-export async function recalculateIndicators(db: Database, scope: TenantScope, request: RecalculationRequest, now: Date): Promise<RecalculationOutcome> {
+export async function recalculateIndicators(
+  db: Database,
+  scope: TenantScope,
+  request: RecalculationRequest,
+  now: Date,
+): Promise<RecalculationOutcome> {
   const inputs = await readInputs(db, scope, request.configurationKey);
   if (request.configurationKey !== null && !inputs.configuration) return { status: 'unknownConfiguration' };
   const companies = new Set(inputs.configuration?.companies ?? []);
@@ -131,7 +195,13 @@ export async function recalculateIndicators(db: Database, scope: TenantScope, re
     // Measurements ingested meanwhile bumped the version: the org then stays pending for the next run.
     await db
       .delete(kpiPendingOrgs)
-      .where(and(eq(kpiPendingOrgs.tenantKey, scope.tenantKey), eq(kpiPendingOrgs.orgKey, scope.orgKey), eq(kpiPendingOrgs.version, inputs.pendingVersion)));
+      .where(
+        and(
+          eq(kpiPendingOrgs.tenantKey, scope.tenantKey),
+          eq(kpiPendingOrgs.orgKey, scope.orgKey),
+          eq(kpiPendingOrgs.version, inputs.pendingVersion),
+        ),
+      );
   }
   return { status: 'done', series: selected.length };
 }

@@ -34,9 +34,11 @@ async function summary(ctx: ApiContext): Promise<Response> {
 
 function readReferencePeriod(ctx: ApiContext): string {
   const raw = ctx.url.searchParams.get('referenceDate');
-  if (raw === null || raw.trim() === '') throw validationError([{ path: 'referenceDate', message: 'referenceDate is required (ISO 8601 date or date-time).' }]);
+  if (raw === null || raw.trim() === '')
+    throw validationError([{ path: 'referenceDate', message: 'referenceDate is required (ISO 8601 date or date-time).' }]);
   const normalized = normalizeDateTime(raw);
-  if (normalized === undefined) throw validationError([{ path: 'referenceDate', message: 'referenceDate must be an ISO 8601 date or date-time.' }]);
+  if (normalized === undefined)
+    throw validationError([{ path: 'referenceDate', message: 'referenceDate must be an ISO 8601 date or date-time.' }]);
   return readPeriodOfDate(normalized);
 }
 
@@ -61,28 +63,52 @@ export const indicatorRoutes: readonly ApiRoute[] = [
     method: 'POST',
     path: `${INDICATORS_BASE}/measurements`,
     scope: 'application',
-    doc: { summary: 'Ingest up to 5000 KPI measurements {company, code, date, value}, all-or-nothing', tags, operationId: 'ingestKpiMeasurements', kind: 'custom', ...measurementsDoc },
+    doc: {
+      summary: 'Ingest up to 5000 KPI measurements {company, code, date, value}, all-or-nothing',
+      tags,
+      operationId: 'ingestKpiMeasurements',
+      kind: 'custom',
+      ...measurementsDoc,
+    },
     handle: ingest,
   },
   {
     method: 'GET',
     path: `${INDICATORS_BASE}/getIndicatorSummaryByCode/:companyKey/:code`,
     scope: 'application',
-    doc: { summary: "The indicator summary of a company's KPI, as of the last recalculation", tags, operationId: 'getIndicatorSummaryByCode', kind: 'custom', ...summaryDoc },
+    doc: {
+      summary: "The indicator summary of a company's KPI, as of the last recalculation",
+      tags,
+      operationId: 'getIndicatorSummaryByCode',
+      kind: 'custom',
+      ...summaryDoc,
+    },
     handle: summary,
   },
   {
     method: 'GET',
     path: `${INDICATORS_BASE}/kpiChart/:company/:code`,
     scope: 'application',
-    doc: { summary: 'KPI chart: the 12 periods ending at referenceDate, then 3 forecast periods', tags, operationId: 'kpiChart', kind: 'custom', ...chartDoc },
+    doc: {
+      summary: 'KPI chart: the 12 periods ending at referenceDate, then 3 forecast periods',
+      tags,
+      operationId: 'kpiChart',
+      kind: 'custom',
+      ...chartDoc,
+    },
     handle: chart,
   },
   {
     method: 'POST',
     path: `${INDICATORS_BASE}/assetsRecalculateKPIs/:workerConfigurationKey`,
     scope: 'application',
-    doc: { summary: "Recalculate the KPIs of a worker configuration's companies and codes; true when materialized", tags, operationId: 'assetsRecalculateKPIs', kind: 'custom', ...recalculateDoc },
+    doc: {
+      summary: "Recalculate the KPIs of a worker configuration's companies and codes; true when materialized",
+      tags,
+      operationId: 'assetsRecalculateKPIs',
+      kind: 'custom',
+      ...recalculateDoc,
+    },
     handle: recalculate,
   },
 ];

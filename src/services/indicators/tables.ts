@@ -18,7 +18,15 @@ export const kpiMeasurements = sqliteTable(
     valueMicros: integer('value_micros').notNull(),
   },
   (table) => [
-    index('kpi_measurements_series_idx').on(table.tenantKey, table.orgKey, table.company, table.code, table.period, table.measuredAt, table.valueMicros),
+    index('kpi_measurements_series_idx').on(
+      table.tenantKey,
+      table.orgKey,
+      table.company,
+      table.code,
+      table.period,
+      table.measuredAt,
+      table.valueMicros,
+    ),
   ],
 );
 

@@ -4,6 +4,22 @@ import type { ReferenceUser } from '../../reference/usage';
 import { kpiSeries } from './tables';
 
 export const indicatorReferenceUsers: readonly ReferenceUser[] = [
-  { kind: 'companies', name: 'kpiMeasurements.company', table: kpiSeries, column: kpiSeries.company, tenantKey: kpiSeries.tenantKey, orgKey: kpiSeries.orgKey, label: sql`${kpiSeries.code}` },
-  { kind: 'kpiDefinitions', name: 'kpiMeasurements.code', table: kpiSeries, column: kpiSeries.code, tenantKey: kpiSeries.tenantKey, orgKey: kpiSeries.orgKey, label: sql`${kpiSeries.company}` },
+  {
+    kind: 'companies',
+    name: 'kpiMeasurements.company',
+    table: kpiSeries,
+    column: kpiSeries.company,
+    tenantKey: kpiSeries.tenantKey,
+    orgKey: kpiSeries.orgKey,
+    label: sql`${kpiSeries.code}`,
+  },
+  {
+    kind: 'kpiDefinitions',
+    name: 'kpiMeasurements.code',
+    table: kpiSeries,
+    column: kpiSeries.code,
+    tenantKey: kpiSeries.tenantKey,
+    orgKey: kpiSeries.orgKey,
+    label: sql`${kpiSeries.company}`,
+  },
 ];

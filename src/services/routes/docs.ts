@@ -18,7 +18,9 @@ export const routeEntityDoc: EntityDocOptions = {
   answerExtras: { locations: members('locations'), equipmentItems: members('equipment items'), tools: members('tools') },
   createExtras: {
     tools: v.optional(
-      v.nullable(v.union([v.pipe(v.string(), v.description('Comma-separated tool keys')), v.pipe(v.array(v.string()), v.maxLength(MAX_TOOLS))])),
+      v.nullable(
+        v.union([v.pipe(v.string(), v.description('Comma-separated tool keys')), v.pipe(v.array(v.string()), v.maxLength(MAX_TOOLS))]),
+      ),
     ) as AnySchema,
   },
   schemas: { RouteMember },
@@ -36,9 +38,21 @@ const ROUTE_KEY_PARAMS = [
 
 export const notificationDoc: Parts = {
   schemas: { RouteMaintenanceNotificationTemplateParameter },
-  parameters: [...ROUTE_KEY_PARAMS, { name: 'cultureKey', in: 'query', required: true, description: 'Culture of the formatted values (en-US, pt-PT, ...)', schema: { json: { type: 'string' } } }],
+  parameters: [
+    ...ROUTE_KEY_PARAMS,
+    {
+      name: 'cultureKey',
+      in: 'query',
+      required: true,
+      description: 'Culture of the formatted values (en-US, pt-PT, ...)',
+      schema: { json: { type: 'string' } },
+    },
+  ],
   responses: {
-    200: { description: 'The placeholders of the template and their values', schema: v.array(RouteMaintenanceNotificationTemplateParameter) as AnySchema },
+    200: {
+      description: 'The placeholders of the template and their values',
+      schema: v.array(RouteMaintenanceNotificationTemplateParameter) as AnySchema,
+    },
     400: { description: 'Not valid: missing or unknown cultureKey, or no such route (RecordNotFound)' },
   },
 };
@@ -50,14 +64,25 @@ export function describeMembership(by: 'key' | 'id'): Parts {
   return {
     parameters: [
       { name: 'routeKey', in: 'path', description: 'Key of the route', schema: { json: { type: 'string' } } },
-      { name: 'companyKey', in: 'query', description: 'Company of the route: needed when two companies have a route with this routeKey', schema: { json: { type: 'string' } } },
+      {
+        name: 'companyKey',
+        in: 'query',
+        description: 'Company of the route: needed when two companies have a route with this routeKey',
+        schema: { json: { type: 'string' } },
+      },
     ],
     requestBody: {
       description: `The members' ${by === 'key' ? 'keys' : 'identifiers'}: a bare array, or {"value": [...], "customAttributes": {...}}`,
-      schema: v.union([list, v.strictObject({ value: list, customAttributes: v.optional(v.nullable(v.record(v.string(), v.unknown()))) })]) as AnySchema,
+      schema: v.union([
+        list,
+        v.strictObject({ value: list, customAttributes: v.optional(v.nullable(v.record(v.string(), v.unknown()))) }),
+      ]) as AnySchema,
     },
     responses: {
-      200: { description: 'Done (empty body); all-or-nothing; adding a member twice or removing a non-member changes nothing', headers: ['ETag'] },
+      200: {
+        description: 'Done (empty body); all-or-nothing; adding a member twice or removing a non-member changes nothing',
+        headers: ['ETag'],
+      },
       400: { description: 'Not valid: unknown keys or ids (UnknownReference), members of another company, an unknown or ambiguous route' },
     },
   };

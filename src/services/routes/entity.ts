@@ -13,7 +13,14 @@ export const routeSpec: EntitySpec = {
   keyParams: ['companyKey', 'routeKey'],
   customAttributes: true,
   fields: {
-    routeKey: { kind: 'string', column: 'route_key', required: true, updatable: true, maxLength: 100, description: 'Key of the route (unique per company)' },
+    routeKey: {
+      kind: 'string',
+      column: 'route_key',
+      required: true,
+      updatable: true,
+      maxLength: 100,
+      description: 'Key of the route (unique per company)',
+    },
     description: { kind: 'string', column: 'description', required: true, updatable: true, maxLength: 1000, description: 'Description' },
     company: {
       kind: 'string',
@@ -24,7 +31,14 @@ export const routeSpec: EntitySpec = {
       reference: 'companies',
       description: 'Company (key of a companies record); members must belong to it',
     },
-    locationFunction: { kind: 'string', column: 'location_function', updatable: true, maxLength: 100, reference: 'locationFunctions', description: 'Location function (key)' },
+    locationFunction: {
+      kind: 'string',
+      column: 'location_function',
+      updatable: true,
+      maxLength: 100,
+      reference: 'locationFunctions',
+      description: 'Location function (key)',
+    },
     family: { kind: 'string', column: 'family', updatable: true, maxLength: 100, reference: 'families', description: 'Family (key)' },
     brand: { kind: 'string', column: 'brand', updatable: true, maxLength: 100, reference: 'brands', description: 'Brand (key)' },
     brandModel: {
@@ -36,11 +50,24 @@ export const routeSpec: EntitySpec = {
       description: 'Brand model (key); must be a model of the brand',
     },
     remarks: { kind: 'string', column: 'remarks', updatable: true, maxLength: 4000, description: 'Remarks' },
-    responsible: { kind: 'string', column: 'responsible', updatable: true, maxLength: 100, reference: 'employees', description: 'Responsible employee (key)' },
+    responsible: {
+      kind: 'string',
+      column: 'responsible',
+      updatable: true,
+      maxLength: 100,
+      reference: 'employees',
+      description: 'Responsible employee (key)',
+    },
   },
   hooks: {
     validateCreate: (ctx, values) =>
-      checkBrandModel(readDatabase(ctx.platform.db), { tenantKey: ctx.tenantKey, orgKey: ctx.orgKey }, values.brand, values.brandModel, 'brandModel'),
+      checkBrandModel(
+        readDatabase(ctx.platform.db),
+        { tenantKey: ctx.tenantKey, orgKey: ctx.orgKey },
+        values.brand,
+        values.brandModel,
+        'brandModel',
+      ),
   },
   indexes: [['company'], ['routeKey'], ['locationFunction'], ['family'], ['brand'], ['brandModel'], ['responsible']],
 };

@@ -48,7 +48,12 @@ export async function readRouteByKey(db: Database, scope: TenantScope, company: 
  * `companyKey`, a routeKey that two companies share is 400 AmbiguousKey. A missing route is 400 RecordNotFound
  * (SPEC lists only 400 for these operations).
  */
-export async function findRouteForMembership(db: Database, scope: TenantScope, routeKey: string, companyKey: string | null): Promise<RouteRow> {
+export async function findRouteForMembership(
+  db: Database,
+  scope: TenantScope,
+  routeKey: string,
+  companyKey: string | null,
+): Promise<RouteRow> {
   if (routeKey === '') throw recordNotFound(`Route ''`, false);
   if (companyKey !== null) {
     const route = await readRouteByKey(db, scope, companyKey, routeKey);
@@ -64,9 +69,18 @@ export async function findRouteForMembership(db: Database, scope: TenantScope, r
   const [first, second] = rows;
   if (!first) throw recordNotFound(`Route '${routeKey}'`, false);
   if (second) {
-    throw new ApiError('AmbiguousKey', `Route '${routeKey}' exists in more than one company (${rows.map((row) => row.company).join(', ')}); add ?companyKey=.`, {
-      errors: [{ path: 'companyKey', message: `required: routeKey '${routeKey}' exists in companies ${rows.map((row) => row.company).join(', ')}` }],
-    });
+    throw new ApiError(
+      'AmbiguousKey',
+      `Route '${routeKey}' exists in more than one company (${rows.map((row) => row.company).join(', ')}); add ?companyKey=.`,
+      {
+        errors: [
+          {
+            path: 'companyKey',
+            message: `required: routeKey '${routeKey}' exists in companies ${rows.map((row) => row.company).join(', ')}`,
+          },
+        ],
+      },
+    );
   }
   return first;
 }

@@ -8,16 +8,35 @@ import { chunkList } from './members';
 import type { MemberKind } from './members';
 
 /** Inserts (a member already present is left alone); four parameters per row. */
-export function buildMemberInserts(db: Database, scope: TenantScope, kind: MemberKind, routeId: string, keys: readonly string[]): BatchItem<'sqlite'>[] {
+export function buildMemberInserts(
+  db: Database,
+  scope: TenantScope,
+  kind: MemberKind,
+  routeId: string,
+  keys: readonly string[],
+): BatchItem<'sqlite'>[] {
   const rows = keys.map((memberKey) => ({ routeId, tenantKey: scope.tenantKey, orgKey: scope.orgKey, memberKey }));
   return chunkRows(rows, 4).map((chunk) => db.insert(kind.table).values(chunk).onConflictDoNothing());
 }
 
-export function buildMemberDeletes(db: Database, scope: TenantScope, kind: MemberKind, routeId: string, keys: readonly string[]): BatchItem<'sqlite'>[] {
+export function buildMemberDeletes(
+  db: Database,
+  scope: TenantScope,
+  kind: MemberKind,
+  routeId: string,
+  keys: readonly string[],
+): BatchItem<'sqlite'>[] {
   const table = kind.table;
   return chunkList(keys).map((chunk) =>
     db
       .delete(table)
-      .where(and(eq(table.tenantKey, scope.tenantKey), eq(table.orgKey, scope.orgKey), eq(table.routeId, routeId), inArray(table.memberKey, chunk))),
+      .where(
+        and(
+          eq(table.tenantKey, scope.tenantKey),
+          eq(table.orgKey, scope.orgKey),
+          eq(table.routeId, routeId),
+          inArray(table.memberKey, chunk),
+        ),
+      ),
   );
 }

@@ -19,7 +19,13 @@ export interface MemberKind {
   readonly byCompany: boolean;
 }
 
-export const locationMembers: MemberKind = { field: 'locations', referenceKind: 'locations', title: 'location', table: routeLocations, byCompany: true };
+export const locationMembers: MemberKind = {
+  field: 'locations',
+  referenceKind: 'locations',
+  title: 'location',
+  table: routeLocations,
+  byCompany: true,
+};
 export const equipmentMembers: MemberKind = {
   field: 'equipmentItems',
   referenceKind: 'equipmentItems',
@@ -63,11 +69,22 @@ function column(columns: Record<string, SQLiteColumn>, name: string): SQLiteColu
 }
 
 function toMemberRecord(row: Record<string, unknown>): MemberRecord {
-  return { id: String(row.id), key: String(row.key), description: String(row.description ?? ''), company: row.company === undefined || row.company === null ? null : String(row.company) };
+  return {
+    id: String(row.id),
+    key: String(row.key),
+    description: String(row.description ?? ''),
+    company: row.company === undefined || row.company === null ? null : String(row.company),
+  };
 }
 
 /** Reference records of one member kind by `id` or `key`, scoped; chunked, one batch. */
-export async function readMemberRecords(db: Database, scope: TenantScope, kind: MemberKind, by: 'id' | 'key', values: readonly string[]): Promise<Map<string, MemberRecord>> {
+export async function readMemberRecords(
+  db: Database,
+  scope: TenantScope,
+  kind: MemberKind,
+  by: 'id' | 'key',
+  values: readonly string[],
+): Promise<Map<string, MemberRecord>> {
   const found = new Map<string, MemberRecord>();
   const chunks = chunkList([...new Set(values)]);
   const columns = referenceColumns(kind.referenceKind);
@@ -75,7 +92,13 @@ export async function readMemberRecords(db: Database, scope: TenantScope, kind: 
     db
       .select()
       .from(readReferenceTable(kind.referenceKind))
-      .where(and(eq(column(columns, 'tenantKey'), scope.tenantKey), eq(column(columns, 'orgKey'), scope.orgKey), inArray(column(columns, by), chunk))),
+      .where(
+        and(
+          eq(column(columns, 'tenantKey'), scope.tenantKey),
+          eq(column(columns, 'orgKey'), scope.orgKey),
+          inArray(column(columns, by), chunk),
+        ),
+      ),
   );
   const [first, ...rest] = queries;
   if (!first) return found;
@@ -108,7 +131,9 @@ export type RouteMembers = Record<MemberKind['field'], MemberItem[]>;
 /** Every route's locations, equipment items and tools as `{id, key, description}`, ordered by key; one batch. */
 export async function readRouteMembers(db: Database, scope: TenantScope, routeIds: readonly string[]): Promise<Map<string, RouteMembers>> {
   const members = new Map<string, RouteMembers>(routeIds.map((id) => [id, { locations: [], equipmentItems: [], tools: [] }]));
-  const queries = MEMBER_KINDS.flatMap((kind) => chunkList(routeIds).map((chunk) => ({ kind, query: memberQuery(db, scope, kind, chunk) })));
+  const queries = MEMBER_KINDS.flatMap((kind) =>
+    chunkList(routeIds).map((chunk) => ({ kind, query: memberQuery(db, scope, kind, chunk) })),
+  );
   const [first, ...rest] = queries.map((item) => item.query);
   if (!first) return members;
   const results = await db.batch([first, ...rest]);
@@ -123,13 +148,26 @@ export async function readRouteMembers(db: Database, scope: TenantScope, routeId
 }
 
 /** The keys of `keys` that are already members of the route. */
-export async function readExistingMembers(db: Database, scope: TenantScope, kind: MemberKind, routeId: string, keys: readonly string[]): Promise<Set<string>> {
+export async function readExistingMembers(
+  db: Database,
+  scope: TenantScope,
+  kind: MemberKind,
+  routeId: string,
+  keys: readonly string[],
+): Promise<Set<string>> {
   const table = kind.table;
   const queries = chunkList(keys).map((chunk) =>
     db
       .select({ key: table.memberKey })
       .from(table)
-      .where(and(eq(table.tenantKey, scope.tenantKey), eq(table.orgKey, scope.orgKey), eq(table.routeId, routeId), inArray(table.memberKey, chunk))),
+      .where(
+        and(
+          eq(table.tenantKey, scope.tenantKey),
+          eq(table.orgKey, scope.orgKey),
+          eq(table.routeId, routeId),
+          inArray(table.memberKey, chunk),
+        ),
+      ),
   );
   const [first, ...rest] = queries;
   if (!first) return new Set();

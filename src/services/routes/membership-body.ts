@@ -17,7 +17,11 @@ export interface MembershipBody {
   readonly custom: CustomValues;
 }
 
-const KEY_SCHEMA = v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters'));
+const KEY_SCHEMA = v.pipe(
+  v.string('must be a string'),
+  v.minLength(1, 'must not be empty'),
+  v.maxLength(100, 'must be at most 100 characters'),
+);
 const ID_SCHEMA = v.pipe(v.string('must be a GUID'), v.check(isGuid, 'must be a GUID'));
 
 function readCustom(raw: unknown, errors: FieldError[]): CustomValues {
@@ -30,7 +34,11 @@ function readCustom(raw: unknown, errors: FieldError[]): CustomValues {
   for (const [rawName, value] of Object.entries(raw)) {
     const name = rawName.startsWith(CUSTOM_PREFIX) ? readCustomName(rawName) : undefined;
     if (name) custom[name] = value;
-    else errors.push({ path: `customAttributes.${rawName}`, message: `Custom attribute names are ${CUSTOM_PREFIX}<name> (letters, digits and _).` });
+    else
+      errors.push({
+        path: `customAttributes.${rawName}`,
+        message: `Custom attribute names are ${CUSTOM_PREFIX}<name> (letters, digits and _).`,
+      });
   }
   return custom;
 }
@@ -51,7 +59,8 @@ export function readMembershipBody(body: unknown, by: 'key' | 'id'): MembershipB
     errors.push({ path: 'value', message: `value must be an array of ${by === 'key' ? 'keys' : 'ids'}.` });
     throw validationError(errors);
   }
-  if (list.length > MAX_MEMBERS_PER_REQUEST) errors.push({ path: 'value', message: `At most ${MAX_MEMBERS_PER_REQUEST} values per request (got ${list.length}).` });
+  if (list.length > MAX_MEMBERS_PER_REQUEST)
+    errors.push({ path: 'value', message: `At most ${MAX_MEMBERS_PER_REQUEST} values per request (got ${list.length}).` });
   const schema = by === 'key' ? KEY_SCHEMA : ID_SCHEMA;
   const values: string[] = [];
   const paths = new Map<string, string>();

@@ -25,7 +25,13 @@ export type MembershipAction = 'add' | 'remove';
 export type MembershipBy = 'key' | 'id';
 
 /** Every value must name an existing record of the kind; returns the records in request order. */
-function requireRecords(kind: MemberKind, by: MembershipBy, values: readonly string[], paths: ReadonlyMap<string, string>, found: Map<string, MemberRecord>): MemberRecord[] {
+function requireRecords(
+  kind: MemberKind,
+  by: MembershipBy,
+  values: readonly string[],
+  paths: ReadonlyMap<string, string>,
+  found: Map<string, MemberRecord>,
+): MemberRecord[] {
   const errors: FieldError[] = values
     .filter((value) => !found.has(value))
     .map((value) => ({ path: paths.get(value) ?? 'value', message: `Unknown ${kind.referenceKind} ${by} '${value}'.` }));
@@ -35,7 +41,12 @@ function requireRecords(kind: MemberKind, by: MembershipBy, values: readonly str
   return values.map((value) => found.get(value) as MemberRecord);
 }
 
-function requireSameCompany(kind: MemberKind, route: RouteRow, records: readonly MemberRecord[], pathOf: (record: MemberRecord) => string): void {
+function requireSameCompany(
+  kind: MemberKind,
+  route: RouteRow,
+  records: readonly MemberRecord[],
+  pathOf: (record: MemberRecord) => string,
+): void {
   const errors = records
     .filter((record) => record.company !== route.company)
     .map((record) => ({
@@ -56,7 +67,8 @@ async function checkCustom(ctx: ApiContext, custom: CustomValues): Promise<Custo
 /** The route's version bump (and custom attribute values), written in the same batch as the member changes. */
 function buildRouteTouch(ctx: ApiContext, route: RouteRow, custom: CustomValues) {
   const stamp = stampOf(ctx);
-  const merged = Object.keys(custom).length > 0 ? { customAttributes: JSON.stringify({ ...parseCustomColumn(route.customAttributes), ...custom }) } : {};
+  const merged =
+    Object.keys(custom).length > 0 ? { customAttributes: JSON.stringify({ ...parseCustomColumn(route.customAttributes), ...custom }) } : {};
   return readDatabase(ctx.platform.db)
     .update(routes)
     .set({ ...merged, version: sql`${routeColumns.version} + 1`, modifiedOn: stamp.on, modifiedBy: stamp.by })
@@ -80,7 +92,8 @@ export async function changeMembership(ctx: ApiContext, kind: MemberKind, action
   const changed = keys.filter((key) => (action === 'add' ? !existing.has(key) : existing.has(key)));
   // Adding a member twice or removing a non-member changes nothing (not even the version).
   if (changed.length === 0 && Object.keys(custom).length === 0) return emptyResponse(200, { etag: etagOf(route.version) });
-  const statements = action === 'add' ? buildMemberInserts(db, scope, kind, route.id, changed) : buildMemberDeletes(db, scope, kind, route.id, changed);
+  const statements =
+    action === 'add' ? buildMemberInserts(db, scope, kind, route.id, changed) : buildMemberDeletes(db, scope, kind, route.id, changed);
   let touched: unknown;
   try {
     [touched] = await db.batch([buildRouteTouch(ctx, route, custom), ...statements]);

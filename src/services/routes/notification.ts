@@ -17,7 +17,9 @@ async function readCulture(ctx: ApiContext): Promise<string> {
   }
   const cultures = await readStandardList(readDatabase(ctx.platform.db), 'cultures');
   if (!cultures.has(cultureKey)) {
-    throw new ApiError('UnknownReference', `Unknown cultures key '${cultureKey}'.`, { errors: [{ path: 'cultureKey', message: `Unknown cultures key '${cultureKey}'.` }] });
+    throw new ApiError('UnknownReference', `Unknown cultures key '${cultureKey}'.`, {
+      errors: [{ path: 'cultureKey', message: `Unknown cultures key '${cultureKey}'.` }],
+    });
   }
   return cultureKey;
 }

@@ -24,7 +24,9 @@ async function readUses(db: Database, scope: TenantScope, keys: readonly string[
       return db
         .select({ key: routeColumns.brandModel, company: routeColumns.company, routeKey: routeColumns.routeKey, value: routeColumns.brand })
         .from(routes)
-        .where(and(eq(routeColumns.tenantKey, scope.tenantKey), eq(routeColumns.orgKey, scope.orgKey), inArray(routeColumns.brandModel, chunk)));
+        .where(
+          and(eq(routeColumns.tenantKey, scope.tenantKey), eq(routeColumns.orgKey, scope.orgKey), inArray(routeColumns.brandModel, chunk)),
+        );
     }
     const table = kind.table;
     return db
@@ -40,7 +42,11 @@ async function readUses(db: Database, scope: TenantScope, keys: readonly string[
     (rows as { key: unknown; company: unknown; routeKey: unknown; value?: unknown }[]).map((row) => {
       // Members are checked against the route's company (selected once), brand models against its brand.
       const value = kind === 'brandModels' ? row.value : row.company;
-      return { key: String(row.key), route: `${String(row.company)}/${String(row.routeKey)}`, value: value === null || value === undefined ? null : String(value) };
+      return {
+        key: String(row.key),
+        route: `${String(row.company)}/${String(row.routeKey)}`,
+        value: value === null || value === undefined ? null : String(value),
+      };
     }),
   );
 }
@@ -54,7 +60,12 @@ const GUARDED: Readonly<Record<string, { source: MemberKind | 'brandModels'; fie
 export const guardRouteReferences: UpsertGuard = async (db, scope, kind, records: readonly ReferenceInput[]) => {
   const rule = GUARDED[kind];
   if (!rule || records.length === 0) return [];
-  const uses = await readUses(db, scope, records.map((record) => record.key), rule.source);
+  const uses = await readUses(
+    db,
+    scope,
+    records.map((record) => record.key),
+    rule.source,
+  );
   const byKey = new Map(records.map((record, index) => [record.key, { record, index }]));
   const problems: FieldError[] = [];
   for (const use of uses) {

@@ -79,7 +79,12 @@ export const routeRoutes: readonly ApiRoute[] = [
     handle: readNotificationParameters,
   },
   ...membershipRoutes(),
-  ...buildEntityRoutes(routeStore, { create: routeCreateOptions, decorate: decorateRoutes, checkAttribute: routeAttributeChecks, doc: routeEntityDoc }),
+  ...buildEntityRoutes(routeStore, {
+    create: routeCreateOptions,
+    decorate: decorateRoutes,
+    checkAttribute: routeAttributeChecks,
+    doc: routeEntityDoc,
+  }),
 ];
 
 /** The member and tool tables hold reference keys: a location, equipment item or tool in a route cannot be deleted. */

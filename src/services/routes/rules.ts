@@ -21,7 +21,8 @@ export const routeCreateOptions: CreateOptions = {
     const tools = parseToolKeys(extra.tools);
     return { uses: tools.keys.map((key) => ({ kind: 'tools', key, path: tools.paths.get(key) ?? 'tools' })) };
   },
-  statements: (ctx, id, _values, extra) => buildMemberInserts(readDatabase(ctx.platform.db), scopeOf(ctx), toolMembers, id, parseToolKeys(extra.tools).keys),
+  statements: (ctx, id, _values, extra) =>
+    buildMemberInserts(readDatabase(ctx.platform.db), scopeOf(ctx), toolMembers, id, parseToolKeys(extra.tools).keys),
 };
 
 /** The route an attribute PUT addresses; undefined lets the update answer RecordNotFound. */

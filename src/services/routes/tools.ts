@@ -16,9 +16,18 @@ export interface ToolKeys {
 export function parseToolKeys(raw: unknown): ToolKeys {
   if (raw === undefined || raw === null) return { keys: [], paths: new Map(), errors: [] };
   let items: unknown[];
-  if (typeof raw === 'string') items = raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  if (typeof raw === 'string')
+    items = raw
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '');
   else if (Array.isArray(raw)) items = raw;
-  else return { keys: [], paths: new Map(), errors: [{ path: 'tools', message: 'tools must be a comma-separated string of tool keys or an array of tool keys.' }] };
+  else
+    return {
+      keys: [],
+      paths: new Map(),
+      errors: [{ path: 'tools', message: 'tools must be a comma-separated string of tool keys or an array of tool keys.' }],
+    };
   const errors: FieldError[] = [];
   if (items.length > MAX_TOOLS) errors.push({ path: 'tools', message: `At most ${MAX_TOOLS} tools (got ${items.length}).` });
   const keys: string[] = [];
