@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', '.wrangler/', 'worker-configuration.d.ts', 'bench/results/', 'coverage/'] },
+  { ignores: ['node_modules/', '.wrangler/', 'worker-configuration.d.ts', 'bench/results/', 'coverage/', 'public/', 'test-results/'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {
@@ -15,8 +15,20 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/index.ts', 'vitest.config.ts', 'vitest.deno.config.ts', 'drizzle.config.ts', 'eslint.config.js'],
+    files: [
+      'src/index.ts',
+      'vitest.config.ts',
+      'vitest.deno.config.ts',
+      'vitest.browser.config.ts',
+      'drizzle.config.ts',
+      'eslint.config.js',
+    ],
     rules: { 'no-restricted-syntax': 'off' },
+  },
+  {
+    // Browser code of the API reference page (served from public/assets/).
+    files: ['src/openapi/docs-ui/**/*.js'],
+    languageOptions: { globals: { window: 'readonly', document: 'readonly' } },
   },
   {
     files: ['scripts/**/*.mjs', 'bench/**/*.mjs', 'bench/**/*.js'],

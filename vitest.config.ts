@@ -1,10 +1,13 @@
 import path from 'node:path';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { buildDocsAssets } from './scripts/docs-assets.mjs';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long';
 
 export default defineConfig(async () => {
+  // wrangler.toml's [assets] directory (public/) is built from npm packages, never committed.
+  buildDocsAssets();
   const migrations = await readD1Migrations(path.join(import.meta.dirname, 'migrations'));
   return {
     plugins: [
@@ -18,8 +21,9 @@ export default defineConfig(async () => {
     ],
     test: {
       include: ['test/**/*.test.ts'],
-      // Node-only tooling checks (test/tooling/) run in the Deno run (vitest.deno.config.ts).
-      exclude: [...configDefaults.exclude, 'test/tooling/**'],
+      // Node-only tooling checks (test/tooling/) run in the Deno run (vitest.deno.config.ts); the browser test
+      // (test/browser/) has its own run (vitest.browser.config.ts).
+      exclude: [...configDefaults.exclude, 'test/tooling/**', 'test/browser/**'],
       setupFiles: ['./test/setup/apply-migrations.ts'],
     },
   };

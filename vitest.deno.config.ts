@@ -7,6 +7,10 @@
  */
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { buildDocsAssets } from './scripts/docs-assets.mjs';
+
+// The Deno server serves public/ (static assets, built from npm packages, never committed).
+buildDocsAssets();
 
 export default defineConfig({
   resolve: {

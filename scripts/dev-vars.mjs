@@ -8,7 +8,15 @@ export const DEV_VARS_PATH = fileURLToPath(new URL('../.dev.vars', import.meta.u
 export function ensureDevVars() {
   if (!existsSync(DEV_VARS_PATH)) {
     const secret = randomBytes(32).toString('base64url');
-    writeFileSync(DEV_VARS_PATH, `# Local development only (made by npm start; not committed).\nJWT_SECRET="${secret}"\n`, { mode: 0o600 });
+    try {
+      // 'wx': when two starts race (npm start and npm run start:deno at once), the first file wins for both.
+      writeFileSync(DEV_VARS_PATH, `# Local development only (made by npm start; not committed).\nJWT_SECRET="${secret}"\n`, {
+        mode: 0o600,
+        flag: 'wx',
+      });
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+    }
   }
   return DEV_VARS_PATH;
 }

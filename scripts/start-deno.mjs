@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // npm run start:deno: the same API served by Deno on 127.0.0.1:$PORT (default 8788), with a local
-// SQLite file (.deno-data/erp.sqlite, or DENO_DB_PATH), the .dev.vars secret and the same demo seed.
+// SQLite file (.deno-data/erp.sqlite, or DENO_DB_PATH), the .dev.vars secret, the API reference assets
+// (public/), APP_ENV=development and the same demo seed.
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { buildDenoArgs, buildDenoEnv, resolveDenoExecutable } from './deno-bin.mjs';
 import { readDevVar } from './dev-vars.mjs';
+import { buildDocsAssets } from './docs-assets.mjs';
 import { DEMO, seedWhenReady } from './seed.mjs';
 
 const port = Number(process.env.PORT ?? 8788);
@@ -13,6 +15,7 @@ const host = '127.0.0.1';
 const baseUrl = `http://${host}:${port}`;
 const databasePath = resolve(process.env.DENO_DB_PATH ?? '.deno-data/erp.sqlite');
 mkdirSync(dirname(databasePath), { recursive: true });
+buildDocsAssets();
 
 const secret = readDevVar('JWT_SECRET') ?? '';
 const config = {};
@@ -23,7 +26,15 @@ for (const name of ['JWT_JWKS_URL', 'JWT_ISSUER', 'JWT_AUDIENCE']) {
 
 const server = spawn(resolveDenoExecutable(), buildDenoArgs(dirname(databasePath)), {
   stdio: 'inherit',
-  env: buildDenoEnv({ ...config, JWT_SECRET: secret, PORT: String(port), HOST: host, DENO_DB_PATH: databasePath, TEST_SCHEDULED: '1' }),
+  env: buildDenoEnv({
+    ...config,
+    JWT_SECRET: secret,
+    PORT: String(port),
+    HOST: host,
+    DENO_DB_PATH: databasePath,
+    TEST_SCHEDULED: '1',
+    APP_ENV: 'development',
+  }),
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? process.exitCode ?? 0));

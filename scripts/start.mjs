@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// npm start: local secret, D1 migrations, `wrangler dev --test-scheduled` on 127.0.0.1:$PORT, demo seed.
+// npm start: local secret, API reference assets, D1 migrations, `wrangler dev --test-scheduled` on 127.0.0.1:$PORT
+// (APP_ENV=development; local state in .wrangler/state, or $PERSIST_TO), demo seed.
 import { spawn, spawnSync } from 'node:child_process';
 import { ensureDevVars, readDevVar } from './dev-vars.mjs';
+import { buildDocsAssets } from './docs-assets.mjs';
 import { DEMO, seedWhenReady } from './seed.mjs';
 
 const port = Number(process.env.PORT ?? 8787);
@@ -9,17 +11,18 @@ const host = '127.0.0.1';
 const baseUrl = `http://${host}:${port}`;
 const wrangler = new URL('../node_modules/wrangler/bin/wrangler.js', import.meta.url).pathname;
 
+const persist = process.env.PERSIST_TO ? ['--persist-to', process.env.PERSIST_TO] : [];
+
 ensureDevVars();
-const migrate = spawnSync(process.execPath, [wrangler, 'd1', 'migrations', 'apply', 'DB', '--local'], {
+buildDocsAssets();
+const migrate = spawnSync(process.execPath, [wrangler, 'd1', 'migrations', 'apply', 'DB', '--local', ...persist], {
   stdio: 'inherit',
   env: { ...process.env, CI: 'true' },
 });
 if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
-const server = spawn(process.execPath, [wrangler, 'dev', '--test-scheduled', '--ip', host, '--port', String(port)], {
-  stdio: 'inherit',
-  env: process.env,
-});
+const devArgs = ['dev', '--test-scheduled', '--ip', host, '--port', String(port), '--var', 'APP_ENV:development', ...persist];
+const server = spawn(process.execPath, [wrangler, ...devArgs], { stdio: 'inherit', env: process.env });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));
 

@@ -3,8 +3,11 @@
  * (src/platform/deno/): D1 over node:sqlite in one local file, in-memory KV, in-process coordinators,
  * and a timer for the cron trigger.
  *
+ * Static assets: the files of public/ (`npm run assets`), served as Workers `[assets]` serves them.
+ *
  * Environment: PORT (8788), HOST (127.0.0.1), DENO_DB_PATH (.deno-data/erp.sqlite), JWT_SECRET,
- * JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE, CRON_INTERVAL_MINUTES (15; 0 turns the timer off),
+ * JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE, APP_ENV (production; `development` for local servers),
+ * CRON_INTERVAL_MINUTES (15; 0 turns the timer off),
  * TEST_SCHEDULED=1 (GET /__scheduled runs the scheduled jobs, like `wrangler dev --test-scheduled`),
  * TRUST_FORWARDED_HEADERS=1 (the request URL takes X-Forwarded-Proto/-Host, behind a trusted proxy),
  * TEST_BINDINGS=1 (test runs only: POST /__test/{d1,kv,coordinator} for the tests' `env`; never in a deployment),
@@ -12,6 +15,8 @@
  */
 import { publicRoutes } from './health';
 import { buildApp } from './http/app';
+import { loadStaticAssets } from './platform/deno/assets';
+import type { StaticAssets } from './platform/deno/assets';
 import { startCronTimer } from './platform/deno/cron';
 import { openDenoHost } from './platform/deno/host';
 import type { DenoHost } from './platform/deno/host';
@@ -38,12 +43,14 @@ function applyForwardedOrigin(request: Request): Request {
   return new Request(target, { method: request.method, headers: request.headers, body: request.body, redirect: request.redirect });
 }
 
-function buildHandler(deno: DenoRuntime, host: DenoHost): (request: Request) => Promise<Response> {
+function buildHandler(deno: DenoRuntime, host: DenoHost, assets: StaticAssets): (request: Request) => Promise<Response> {
   const trustForwarded = deno.env.get('TRUST_FORWARDED_HEADERS') === '1';
   const testScheduled = deno.env.get('TEST_SCHEDULED') === '1';
   const testBindings = deno.env.get('TEST_BINDINGS') === '1';
   return async (incoming) => {
     const request = trustForwarded ? applyForwardedOrigin(incoming) : incoming;
+    const asset = assets.serve(request);
+    if (asset) return asset;
     const path = new URL(request.url).pathname;
     if (testScheduled && path === '/__scheduled') {
       await runScheduledJobs(host.platform, scheduledJobs);
@@ -61,15 +68,19 @@ async function main(): Promise<void> {
   const databasePath = env('DENO_DB_PATH') ?? '.deno-data/erp.sqlite';
   const directory = databasePath.includes('/') ? databasePath.slice(0, databasePath.lastIndexOf('/')) : '';
   if (directory !== '') await deno.mkdir(directory, { recursive: true });
+  const moduleUrl = (import.meta as ImportMeta & { url: string }).url;
+  const assets = await loadStaticAssets(deno, new URL('../public/', moduleUrl));
   const host = openDenoHost({
     databasePath,
-    migrations: await readSqlFiles(deno, new URL('../migrations/', (import.meta as ImportMeta & { url: string }).url)),
+    migrations: await readSqlFiles(deno, new URL('../migrations/', moduleUrl)),
     env: {
       JWT_SECRET: env('JWT_SECRET'),
       JWT_JWKS_URL: env('JWT_JWKS_URL'),
       JWT_ISSUER: env('JWT_ISSUER'),
       JWT_AUDIENCE: env('JWT_AUDIENCE'),
+      APP_ENV: env('APP_ENV'),
     },
+    readAsset: async (path) => assets.read(path),
   });
   if (host.appliedMigrations.length > 0) console.log(`Applied migrations to ${databasePath}: ${host.appliedMigrations.join(', ')}`);
 
@@ -82,7 +93,7 @@ async function main(): Promise<void> {
       signal: controller.signal,
       onListen: (address) => console.log(`Deno server listening on http://${address.hostname}:${address.port}`),
     },
-    buildHandler(deno, host),
+    buildHandler(deno, host, assets),
   );
   const stop = () => {
     cron.stop();

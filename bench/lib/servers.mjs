@@ -4,6 +4,7 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildDocsAssets } from '../../scripts/docs-assets.mjs';
 
 const wrangler = fileURLToPath(new URL('../../node_modules/wrangler/bin/wrangler.js', import.meta.url));
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -92,12 +93,14 @@ export function findFreePort() {
 }
 
 /**
- * A frozen copy of the API Worker in `directory`: the bundle, the migrations and a config pointing at them,
- * so edits to src/ during a long run do not restart it. Returns the copied config's path.
+ * A frozen copy of the API Worker in `directory`: the bundle, the migrations, the static assets and a config
+ * pointing at them, so edits to src/ during a long run do not restart it. Returns the copied config's path.
  */
 export function snapshotWorker(directory) {
+  buildDocsAssets();
   runWrangler(['deploy', '--dry-run', '--outdir', path.join(directory, 'dist'), '-c', path.join(root, 'wrangler.toml')]);
   cpSync(path.join(root, 'migrations'), path.join(directory, 'migrations'), { recursive: true });
+  cpSync(path.join(root, 'public'), path.join(directory, 'public'), { recursive: true });
   const config = readFileSync(path.join(root, 'wrangler.toml'), 'utf8').replace(/^main = .*$/m, 'main = "dist/index.js"');
   writeFileSync(path.join(directory, 'wrangler.toml'), config);
   return path.join(directory, 'wrangler.toml');

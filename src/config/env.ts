@@ -7,6 +7,7 @@ const EnvSchema = v.pipe(
     JWT_JWKS_URL: v.optional(v.string(), ''),
     JWT_ISSUER: v.optional(v.string(), ''),
     JWT_AUDIENCE: v.optional(v.string(), ''),
+    APP_ENV: v.optional(v.picklist(['production', 'development'], 'APP_ENV must be "production" or "development".'), 'production'),
   }),
   v.check(
     (env) => env.JWT_SECRET.length >= 32 || env.JWT_JWKS_URL !== '',
@@ -27,6 +28,7 @@ export function readConfig(env: RawEnv): AppConfig {
     JWT_JWKS_URL: env.JWT_JWKS_URL,
     JWT_ISSUER: env.JWT_ISSUER,
     JWT_AUDIENCE: env.JWT_AUDIENCE,
+    APP_ENV: env.APP_ENV === '' ? undefined : env.APP_ENV,
   });
   if (!result.success) {
     throw new Error(`Invalid configuration: ${result.issues.map((issue) => issue.message).join(' ')}`);
@@ -36,6 +38,7 @@ export function readConfig(env: RawEnv): AppConfig {
     jwksUrl: result.output.JWT_JWKS_URL,
     issuer: result.output.JWT_ISSUER,
     audience: result.output.JWT_AUDIENCE,
+    environment: result.output.APP_ENV,
   };
   cached = { source: env, config };
   return config;

@@ -67,6 +67,6 @@ export const SECURITY_SCHEMES = {
     description:
       'A JWT (HS256 or a configured JWKS). Claims: `sub` (recorded as createdBy/modifiedBy), `scope` (space-separated: ' +
       '`application` reads and writes, `admin` also manages reference data) and `orgs` (tenantKey/orgKey patterns, `*` wildcards). ' +
-      'Each operation lists the scope it needs. Local tokens: `npm run -s token -- --tenant demo --org demo`.',
+      'Each operation lists the scope it needs.',
   },
 };

@@ -1,6 +1,7 @@
 /** `GET /openapi.json` and `GET /docs` (no token needed). */
 import type { ApiRoute, PublicRoute } from '../http/route';
-import { renderDocsPage } from './docs-page';
+import { readDocsAssets } from './docs-assets';
+import { DOCS_CONTENT_SECURITY_POLICY, renderDocsPage } from './docs-page';
 import { API_TITLE, buildOpenApiDocument } from './document';
 import type { JsonObject } from './schema';
 
@@ -48,10 +49,20 @@ export function buildOpenApiRoutes(readRoutes: () => DocumentedRoutes): PublicRo
         operationId: 'readApiReference',
         responses: { 200: { description: 'An HTML page', contentType: 'text/html', schema: { json: { type: 'string' } } } },
       },
-      handle: () =>
-        new Response(renderDocsPage(API_TITLE, OPENAPI_PATH), {
-          headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=300' },
-        }),
+      handle: async (ctx) => {
+        const assets = await readDocsAssets(ctx.platform);
+        const development = ctx.platform.config.environment === 'development';
+        return new Response(renderDocsPage({ title: API_TITLE, documentUrl: OPENAPI_PATH, assets, development }), {
+          headers: {
+            'content-type': 'text/html; charset=utf-8',
+            // Always revalidated: the page names the current content-hashed assets (which are cached for a year).
+            'cache-control': 'no-cache',
+            'content-security-policy': DOCS_CONTENT_SECURITY_POLICY,
+            'x-content-type-options': 'nosniff',
+            'referrer-policy': 'no-referrer',
+          },
+        });
+      },
     },
   ];
 }

@@ -14,6 +14,12 @@ function buildCoordinator(env: Env, tenantKey: string, orgKey: string): Coordina
   };
 }
 
+/** A static asset (`[assets]` in wrangler.toml) through the ASSETS binding; the host name does not matter. */
+async function readWorkerAsset(env: Env, path: string): Promise<Response | undefined> {
+  const response = await env.ASSETS.fetch(new URL(path, 'https://assets.local'));
+  return response.ok ? response : undefined;
+}
+
 export function buildWorkerPlatform(env: Env, ctx: ExecutionContext): Platform {
   return {
     db: env.DB,
@@ -22,6 +28,7 @@ export function buildWorkerPlatform(env: Env, ctx: ExecutionContext): Platform {
     coordinator: (tenantKey, orgKey) => buildCoordinator(env, tenantKey, orgKey),
     now: () => new Date(),
     waitUntil: (promise) => ctx.waitUntil(promise),
+    readAsset: (path) => readWorkerAsset(env, path),
   };
 }
 
@@ -36,5 +43,6 @@ export function buildDurableObjectPlatform(env: Env, ctx: DurableObjectState): P
     },
     now: () => new Date(),
     waitUntil: (promise) => ctx.waitUntil(promise),
+    readAsset: (path) => readWorkerAsset(env, path),
   };
 }

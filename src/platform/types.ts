@@ -25,6 +25,8 @@ export interface AppConfig {
   readonly jwksUrl: string;
   readonly issuer: string;
   readonly audience: string;
+  /** `development` (APP_ENV, set by `npm start` and `npm run start:deno`): the API reference shows how to mint a token. */
+  readonly environment: 'production' | 'development';
 }
 
 export interface Platform {
@@ -36,4 +38,6 @@ export interface Platform {
   now(): Date;
   /** Lets work finish after the response is sent (ctx.waitUntil on Workers). */
   waitUntil(promise: Promise<unknown>): void;
+  /** A static asset of public/ by path (`/docs-assets.json`); undefined when there is none. */
+  readAsset(path: string): Promise<Response | undefined>;
 }

@@ -120,18 +120,6 @@ describe('document and router agree', () => {
   });
 });
 
-describe('GET /docs', () => {
-  it('serves the Scalar page for /openapi.json, with a message for when the script cannot load', async () => {
-    const result = await call<string>('GET', '/docs');
-    expect(result.status).toBe(200);
-    expect(result.headers.get('content-type')).toContain('text/html');
-    expect(result.text).toContain('https://cdn.jsdelivr.net/npm/@scalar/api-reference');
-    expect(result.text).toContain('onerror="showOffline()"');
-    expect(result.text).toContain('could not be loaded');
-    expect(result.text).toContain('href="/openapi.json"');
-  });
-});
-
 describe('the response contract check of call()', () => {
   const headers = (type: string) => new Headers({ 'content-type': type, etag: '"1"' });
   const path = 'https://api.test/api/acme/main/operations/emailTemplates/welcome';

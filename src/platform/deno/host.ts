@@ -18,6 +18,8 @@ export interface DenoHostOptions {
   readonly migrations: readonly SqlMigration[];
   /** Configuration values by their Worker names (JWT_SECRET, JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE). */
   readonly env: RawEnv;
+  /** Static assets (public/), as `Platform.readAsset` reads them. */
+  readonly readAsset: Platform['readAsset'];
   readonly now?: () => Date;
 }
 
@@ -65,6 +67,7 @@ export function openDenoHost(options: DenoHostOptions): DenoHost {
     },
     now,
     waitUntil,
+    readAsset: options.readAsset,
   };
   const coordinators = new LocalCoordinators(sqlite, () => commandPlatform);
   const platform: Platform = {

@@ -23,6 +23,7 @@ export interface DenoHttpServer {
 export interface DenoDirEntry {
   readonly name: string;
   readonly isFile: boolean;
+  readonly isDirectory: boolean;
 }
 
 export interface DenoRuntime {
@@ -31,6 +32,7 @@ export interface DenoRuntime {
   serve(options: DenoServeOptions, handler: (request: Request) => Promise<Response>): DenoHttpServer;
   readDir(path: string | URL): AsyncIterable<DenoDirEntry>;
   readTextFile(path: string | URL): Promise<string>;
+  readFile(path: string | URL): Promise<Uint8Array>;
   mkdir(path: string | URL, options?: { recursive?: boolean }): Promise<void>;
   addSignalListener(signal: 'SIGINT' | 'SIGTERM', handler: () => void): void;
   exit(code?: number): never;

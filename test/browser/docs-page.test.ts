@@ -1,0 +1,182 @@
+/// <reference lib="dom" />
+/**
+ * The API reference page in a real browser (`npm run test:browser`): Chromium from Debian's packages (installed by
+ * `npm run browser:install`; CHROMIUM_PATH names another binary) driven by playwright-core, against `/docs` as
+ * `npm start` (wrangler dev) and `npm run start:deno` serve it, each on a free port with fresh local state. For
+ * each: nothing leaves the API's origin (no request, no Content-Security-Policy violation), every operation of
+ * /openapi.json is listed, the bearer scheme and the development token hint are in the Authorize dialog, and "Try it
+ * out" with a pasted token gets 200. The Workers run refreshes the README's screenshot (docs/images/).
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mintDevelopmentToken, startLocalServer } from './servers.js';
+import type { LocalServer } from './servers.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+const SCREENSHOT = fileURLToPath(new URL('../../docs/images/api-reference.png', import.meta.url));
+const OUTPUT_DIR = fileURLToPath(new URL('../../test-results/browser/', import.meta.url));
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
+const TRY_PATH = '/api/{tenantKey}/{orgKey}/operations/emailTemplates/odata';
+
+interface Target {
+  readonly name: string;
+  readonly script: 'start' | 'start:deno';
+  readonly port: number;
+  readonly env: (stateDir: string) => Record<string, string>;
+  readonly screenshot?: string;
+}
+
+const TARGETS: readonly Target[] = [
+  { name: 'npm start (wrangler dev)', script: 'start', port: 18790, env: (dir) => ({ PERSIST_TO: dir }), screenshot: SCREENSHOT },
+  { name: 'npm run start:deno', script: 'start:deno', port: 18791, env: (dir) => ({ DENO_DB_PATH: `${dir}/erp.sqlite` }) },
+];
+
+/** What a page did: every request it sent, every CSP violation, every script error. */
+interface PageLog {
+  readonly requests: string[];
+  /** Each /assets/ answer: "<status> <cache-control>". */
+  readonly assets: string[];
+  readonly violations: string[];
+  readonly errors: string[];
+}
+
+const servers = new Map<string, LocalServer>();
+let browser: Browser;
+let token: string;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: run \`npm run browser:install\` (or set CHROMIUM_PATH).`);
+  // First: on a fresh clone this makes .dev.vars, whose secret both servers then read.
+  token = await mintDevelopmentToken();
+  const started = await Promise.allSettled(TARGETS.map((target) => startLocalServer(target.script, target.port, target.env)));
+  started.forEach((result, index) => {
+    if (result.status === 'fulfilled') servers.set(TARGETS[index]?.name ?? '', result.value);
+  });
+  const failure = started.find((result) => result.status === 'rejected');
+  if (failure) throw failure.reason;
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  mkdirSync(OUTPUT_DIR, { recursive: true });
+}, 150_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await Promise.all([...servers.values()].map((server) => server.stop()));
+});
+
+async function openDocs(baseUrl: string): Promise<{ page: Page; log: PageLog }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const log: PageLog = { requests: [], assets: [], violations: [], errors: [] };
+  context.on('request', (request) => log.requests.push(request.url()));
+  context.on('response', (response) => {
+    if (new URL(response.url()).pathname.startsWith('/assets/'))
+      log.assets.push(`${response.status()} ${response.headers()['cache-control']}`);
+  });
+  await context.exposeBinding('reportViolation', (_source, violation: string) => log.violations.push(violation));
+  await context.addInitScript(() =>
+    document.addEventListener('securitypolicyviolation', (event) =>
+      (window as unknown as { reportViolation(text: string): void }).reportViolation(`${event.effectiveDirective} ${event.blockedURI}`),
+    ),
+  );
+  const page = await context.newPage();
+  page.on('pageerror', (error) => log.errors.push(error.message));
+  const response = await page.goto(`${baseUrl}/docs`);
+  expect(response?.status()).toBe(200);
+  await page.locator('.opblock').first().waitFor();
+  return { page, log };
+}
+
+async function readDocumentedOperations(baseUrl: string): Promise<string[]> {
+  const document = (await (await fetch(`${baseUrl}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    METHODS.filter((method) => item[method] !== undefined).map((method) => `${method.toUpperCase()} ${path}`),
+  );
+}
+
+describe.each(TARGETS)('/docs under $name', (target) => {
+  const server = () => {
+    const found = servers.get(target.name);
+    if (!found) throw new Error(`${target.name} did not start`);
+    return found;
+  };
+
+  it('renders every operation of /openapi.json from this origin alone', async () => {
+    const { baseUrl } = server();
+    const { page, log } = await openDocs(baseUrl);
+    const expected = await readDocumentedOperations(baseUrl);
+    const listed = await page
+      .locator('.opblock')
+      .evaluateAll((blocks) =>
+        blocks.map(
+          (block) =>
+            `${block.querySelector('.opblock-summary-method')?.textContent ?? ''} ${block.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? ''}`,
+        ),
+      );
+    expect(listed.length).toBe(expected.length);
+    expect([...listed].sort()).toEqual([...expected].sort());
+    expect(await page.locator('#docs-token-notice').textContent()).toContain('npm run -s token -- --tenant demo --org demo');
+    if (target.screenshot) await page.screenshot({ path: target.screenshot });
+    await page.screenshot({ path: `${OUTPUT_DIR}${target.script.replace(':', '-')}-overview.png` });
+
+    const origin = new URL(baseUrl).origin;
+    expect(log.requests.filter((url) => new URL(url).origin !== origin)).toEqual([]);
+    expect(log.requests).toContain(`${baseUrl}/openapi.json`);
+    // The page's scripts, styles and icon: static assets, answered before the application, cached for a year.
+    expect(log.assets.length).toBeGreaterThanOrEqual(4);
+    for (const asset of log.assets) expect(asset).toBe('200 public, max-age=31536000, immutable');
+    expect(log.violations).toEqual([]);
+    expect(log.errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('shows the bearer scheme with the token hint, and "Try it out" with a pasted token answers 200', async () => {
+    const { baseUrl } = server();
+    const { page, log } = await openDocs(baseUrl);
+
+    await page.locator('.auth-wrapper .authorize').click();
+    const dialog = page.locator('.modal-ux');
+    await dialog.waitFor();
+    expect((await dialog.textContent())?.replace(/\s+/g, ' ')).toContain('bearerAuth (http, Bearer)');
+    const hint = dialog.locator('[data-testid="token-hint"]');
+    expect(await hint.textContent()).toContain('npm run -s token -- --tenant demo --org demo');
+    await dialog.locator('#auth-bearer-value').fill(token);
+    await page.screenshot({ path: `${OUTPUT_DIR}${target.script.replace(':', '-')}-authorize.png` });
+    await dialog.locator('.auth-btn-wrapper .authorize').click();
+    await dialog.locator('.btn-done').click();
+
+    const operation = page.locator('.opblock-get', { has: page.locator(`.opblock-summary-path[data-path="${TRY_PATH}"]`) });
+    await operation.locator('.opblock-summary-control').click();
+    await operation.locator('.try-out__btn').click();
+    await operation.locator('tr[data-param-name="tenantKey"] input').fill('demo');
+    await operation.locator('tr[data-param-name="orgKey"] input').fill('demo');
+    const [answer] = await Promise.all([
+      page.waitForResponse((response) => response.url().includes('/operations/emailTemplates/odata')),
+      operation.locator('.btn.execute').click(),
+    ]);
+    expect(answer.status()).toBe(200);
+    expect(new URL(answer.url()).origin).toBe(new URL(baseUrl).origin);
+    expect(await answer.request().headerValue('authorization')).toBe(`Bearer ${token}`);
+    const shown = operation.locator('.live-responses-table .response .response-col_status');
+    await shown.first().waitFor();
+    expect((await shown.first().textContent())?.trim()).toBe('200');
+    await operation.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${OUTPUT_DIR}${target.script.replace(':', '-')}-try-it.png` });
+
+    const origin = new URL(baseUrl).origin;
+    expect(log.requests.filter((url) => new URL(url).origin !== origin)).toEqual([]);
+    expect(log.violations).toEqual([]);
+    expect(log.errors).toEqual([]);
+    await page.context().close();
+  });
+});
