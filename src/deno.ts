@@ -12,6 +12,7 @@
  */
 import { publicRoutes } from './health';
 import { buildApp } from './http/app';
+import { hasDotSegment } from './http/request-target';
 import { startCronTimer } from './platform/deno/cron';
 import { openDenoHost } from './platform/deno/host';
 import type { DenoHost } from './platform/deno/host';
@@ -31,6 +32,8 @@ function applyForwardedOrigin(request: Request): Request {
   const proto = request.headers.get('x-forwarded-proto');
   const host = request.headers.get('x-forwarded-host');
   if (proto === null && host === null) return request;
+  // Rebuilding the URL would resolve dot segments: such a request goes on as received, for the app to refuse.
+  if (hasDotSegment(request.url)) return request;
   const url = new URL(request.url);
   const scheme = proto === 'http' || proto === 'https' ? proto : url.protocol.slice(0, -1);
   const authority = host !== null && FORWARDED_HOST.test(host) ? host : url.host;

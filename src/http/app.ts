@@ -5,6 +5,7 @@ import { authenticate, authorize } from '../auth/token';
 import type { Platform } from '../platform/types';
 import type { ApiContext, PublicContext } from './context';
 import { ApiError, handleError } from './errors';
+import { assertCleanTarget } from './request-target';
 import type { ApiRoute, PublicRoute } from './route';
 
 const ADDRESS_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -125,6 +126,7 @@ export function buildApp(publicRoutes: readonly PublicRoute[], apiRoutes: readon
       const requestId = incoming && REQUEST_ID_PATTERN.test(incoming) ? incoming : crypto.randomUUID();
       let response: Response;
       try {
+        assertCleanTarget(request.url);
         response = ((await router.fetch(request, platform, requestId)) as Response | undefined) ?? new Response(null, { status: 404 });
       } catch (error) {
         response = handleError(error, request, requestId);

@@ -28,7 +28,8 @@ export async function mintToken(options: TokenOptions = {}): Promise<string> {
 export interface CallOptions {
   token?: string | null;
   body?: unknown;
-  rawBody?: string;
+  /** Sent as is (bytes: to send text that is not valid UTF-8). */
+  rawBody?: string | Uint8Array;
   headers?: Record<string, string>;
 }
 
@@ -42,7 +43,7 @@ export interface CallResult<T = unknown> {
 export async function call<T = unknown>(method: string, path: string, options: CallOptions = {}): Promise<CallResult<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
-  let body: string | undefined;
+  let body: string | Uint8Array | undefined;
   if (options.rawBody !== undefined) body = options.rawBody;
   else if (options.body !== undefined) {
     body = JSON.stringify(options.body);
