@@ -11,18 +11,21 @@ export interface TokenOptions {
   orgs?: string[];
   scope?: string;
   sub?: string;
-  expiresIn?: string;
+  /** `exp` relative to now (jose syntax, default 1h); null: no `exp` claim. */
+  expiresIn?: string | null;
+  /** `iat` in seconds since the epoch (default now). */
+  issuedAt?: number;
   secret?: string;
 }
 
 export async function mintToken(options: TokenOptions = {}): Promise<string> {
   const orgs = options.orgs ?? [`${options.tenant ?? 'acme'}/${options.org ?? 'main'}`];
-  return new SignJWT({ scope: options.scope ?? 'application', orgs })
+  const jwt = new SignJWT({ scope: options.scope ?? 'application', orgs })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(options.sub ?? 'tester')
-    .setIssuedAt()
-    .setExpirationTime(options.expiresIn ?? '1h')
-    .sign(new TextEncoder().encode(options.secret ?? env.JWT_SECRET));
+    .setIssuedAt(options.issuedAt);
+  if (options.expiresIn !== null) jwt.setExpirationTime(options.expiresIn ?? '1h');
+  return jwt.sign(new TextEncoder().encode(options.secret ?? env.JWT_SECRET));
 }
 
 export interface CallOptions {
