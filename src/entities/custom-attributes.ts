@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import type { FieldError } from '../http/errors';
 import { readReferenceTable } from '../reference/tables';
-import { normalizeDateTime } from './values';
+import { DATE_TIME_RULE, normalizeDateTime } from './values';
 import type { TenantScope } from './repository';
 
 export const CUSTOM_PREFIX = 'custom_';
@@ -54,7 +54,7 @@ function checkType(definition: CustomAttributeDefinition, value: unknown): { val
       return typeof value === 'boolean' ? { value } : { message: 'must be true or false' };
     case 'date': {
       const normalized = typeof value === 'string' ? normalizeDateTime(value) : undefined;
-      return normalized ? { value: normalized } : { message: 'must be an ISO 8601 date-time' };
+      return normalized ? { value: normalized } : { message: `must be an ${DATE_TIME_RULE}` };
     }
     case 'object':
       return typeof value === 'object' && !Array.isArray(value) ? { value } : { message: 'must be a JSON object' };
