@@ -1,5 +1,7 @@
 /** Custom attributes (CONTRACT 6): `custom_<name>` values, checked against definitions when there are any. */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
 import type { FieldError } from '../http/errors';
 import { readReferenceTable } from '../reference/tables';
@@ -35,6 +37,18 @@ export async function readCustomDefinitions(db: Database, scope: TenantScope, en
     type: row.type as CustomAttributeDefinition['type'],
     required: Boolean(row.required),
   }));
+}
+
+/**
+ * The new JSON of a `custom_attributes` column with `values` set in it, computed by SQL from the stored JSON in the
+ * same statement (json_set), so a concurrent change of another attribute is never overwritten. Names are valid
+ * custom attribute names (letters, digits, _), hence plain JSON paths.
+ */
+export function buildCustomValueUpdate(column: SQLiteColumn | undefined, values: CustomValues): SQL {
+  if (!column) throw new Error('The entity has no custom_attributes column.');
+  const pairs = Object.entries(values).map(([name, value]) => sql`${`$.${name}`}, json(${JSON.stringify(value)})`);
+  if (pairs.length === 0) return sql`${column}`;
+  return sql`json_set(coalesce(nullif(${column}, ''), '{}'), ${sql.join(pairs, sql`, `)})`;
 }
 
 /** Strips the `custom_` prefix; undefined when the name is not a valid custom attribute name. */
