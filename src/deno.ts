@@ -4,7 +4,8 @@
  * and a timer for the cron trigger.
  *
  * Environment: PORT (8788), HOST (127.0.0.1), DENO_DB_PATH (.deno-data/erp.sqlite), JWT_SECRET,
- * JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE, CRON_INTERVAL_MINUTES (15; 0 turns the timer off),
+ * JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE, RATE_LIMIT_PER_MINUTE (600; 0 turns rate limiting off),
+ * CRON_INTERVAL_MINUTES (15; 0 turns the timer off),
  * TEST_SCHEDULED=1 (GET /__scheduled runs the scheduled jobs, like `wrangler dev --test-scheduled`),
  * TRUST_FORWARDED_HEADERS=1 (the request URL takes X-Forwarded-Proto/-Host, behind a trusted proxy),
  * TEST_BINDINGS=1 (test runs only: POST /__test/{d1,kv,coordinator} for the tests' `env`; never in a deployment),
@@ -72,6 +73,7 @@ async function main(): Promise<void> {
       JWT_JWKS_URL: env('JWT_JWKS_URL'),
       JWT_ISSUER: env('JWT_ISSUER'),
       JWT_AUDIENCE: env('JWT_AUDIENCE'),
+      RATE_LIMIT_PER_MINUTE: env('RATE_LIMIT_PER_MINUTE'),
     },
   });
   if (host.appliedMigrations.length > 0) console.log(`Applied migrations to ${databasePath}: ${host.appliedMigrations.join(', ')}`);

@@ -27,7 +27,7 @@ export interface BodyDoc {
 }
 
 /** Response headers the document knows (see src/openapi/components.ts). */
-export type HeaderName = 'Location' | 'ETag' | 'Allow' | 'WWW-Authenticate';
+export type HeaderName = 'Location' | 'ETag' | 'Allow' | 'WWW-Authenticate' | 'Retry-After' | 'RateLimit' | 'RateLimit-Policy';
 
 export interface ResponseDoc {
   readonly description: string;

@@ -17,6 +17,7 @@ export const ERROR_MEANINGS: Readonly<Record<number, string>> = {
   412: 'If-Match does not match the current version (ETag)',
   413: 'The request body exceeds 1 MiB',
   415: 'The request body is not declared as JSON',
+  429: 'Too many requests for the tenant/org or the token subject (code RateLimited); Retry-After says when to retry',
   500: 'Unexpected error (quote the requestId when reporting it)',
 };
 
@@ -25,6 +26,17 @@ export const HEADERS: Readonly<Record<HeaderName, JsonObject>> = {
   ETag: { description: 'The record version, quoted ("3"); send it as If-Match to update only that version', schema: { type: 'string' } },
   Allow: { description: 'The methods the path accepts', schema: { type: 'string' } },
   'WWW-Authenticate': { description: 'Bearer challenge with the reason', schema: { type: 'string' } },
+  'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'string' } },
+  RateLimit: {
+    description: 'The exhausted limit (IETF draft-ietf-httpapi-ratelimit-headers): `"org";r=0;t=<seconds to reset>` or `"subject";...`',
+    schema: { type: 'string' },
+  },
+  'RateLimit-Policy': {
+    description:
+      'The limits (IETF draft-ietf-httpapi-ratelimit-headers): `"org";q=<requests>;w=<seconds>, "subject";q=...;w=...`; ' +
+      'sent on every answer of an /api operation while rate limiting is on',
+    schema: { type: 'string' },
+  },
 };
 
 export function describeError(status: number, description?: string): JsonObject {
@@ -32,6 +44,13 @@ export function describeError(status: number, description?: string): JsonObject 
     description: description ?? ERROR_MEANINGS[status] ?? 'Error',
     ...(status === 401 ? { headers: { 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } } } : {}),
     ...(status === 405 ? { headers: { Allow: { $ref: '#/components/headers/Allow' } } } : {}),
+    ...(status === 429
+      ? {
+          headers: Object.fromEntries(
+            (['Retry-After', 'RateLimit', 'RateLimit-Policy'] as const).map((name) => [name, { $ref: `#/components/headers/${name}` }]),
+          ),
+        }
+      : {}),
     content: { [PROBLEM_TYPE]: { schema: refTo(PROBLEM_SCHEMA_NAME) } },
   };
 }

@@ -54,7 +54,7 @@ function describeResponses(operation: DocumentedOperation, converter: SchemaConv
   const { doc } = operation;
   const responses: JsonObject = {};
   const errors = new Set<number>([
-    ...(operation.scope ? [400, 401, 403] : []),
+    ...(operation.scope ? [400, 401, 403, 429] : []),
     ...(doc.requestBody ? [413, 415] : []),
     ...(doc.errors ?? []),
     500,
