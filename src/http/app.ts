@@ -3,6 +3,7 @@ import { Router } from 'itty-router/Router';
 import type { IRequest } from 'itty-router';
 import { authenticate, authorize } from '../auth/token';
 import type { Principal, Scope } from '../auth/token';
+import { acceptsIdempotencyKey, handleIdempotently } from '../idempotency/http';
 import type { Platform } from '../platform/types';
 import type { ApiContext, PublicContext } from './context';
 import { ApiError, handleError } from './errors';
@@ -81,8 +82,9 @@ export async function buildApiContext(
 }
 
 function wrapApiRoute(route: ApiRoute): Handler {
+  const handle = acceptsIdempotencyKey(route) ? (ctx: ApiContext) => handleIdempotently(ctx, route.handle) : route.handle;
   return async (request, platform, requestId) => {
-    const response = await route.handle(await buildApiContext(request, platform, requestId, route.scope));
+    const response = await handle(await buildApiContext(request, platform, requestId, route.scope));
     if (platform.rateLimits) response.headers.set(RATE_LIMIT_POLICY_HEADER, describeRateLimitPolicy(platform.rateLimits));
     return response;
   };

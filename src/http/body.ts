@@ -27,11 +27,11 @@ async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>, rece
   await reader.cancel();
 }
 
-/** Reads the request body as UTF-8 text, refusing more than 1 MiB without buffering past the limit. */
-async function readLimitedText(request: Request): Promise<string> {
+/** Reads the request body's bytes, refusing more than 1 MiB (413) without buffering past the limit. */
+export async function readLimitedBytes(request: Request): Promise<Uint8Array> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
-  if (!request.body) return '';
+  if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -51,7 +51,12 @@ async function readLimitedText(request: Request): Promise<string> {
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  const decoded = decodeUtf8Field(bytes);
+  return bytes;
+}
+
+/** Reads the request body as UTF-8 text (413 over 1 MiB, 400 naming the field of invalid bytes). */
+async function readLimitedText(request: Request): Promise<string> {
+  const decoded = decodeUtf8Field(await readLimitedBytes(request));
   if ('error' in decoded) throw validationError([decoded.error], 'The body is not valid UTF-8.');
   return decoded.text;
 }

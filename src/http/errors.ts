@@ -14,9 +14,11 @@ export const ERROR_STATUS = {
   Forbidden: 403,
   NotFound: 404,
   MethodNotAllowed: 405,
+  IdempotencyKeyInUse: 409,
   PreconditionFailed: 412,
   PayloadTooLarge: 413,
   UnsupportedMediaType: 415,
+  IdempotencyKeyReused: 422,
   RateLimited: 429,
   InternalError: 500,
 } as const;
@@ -37,9 +39,11 @@ const TITLES: Record<ErrorCode, string> = {
   Forbidden: 'Access to this resource is forbidden',
   NotFound: 'Not found',
   MethodNotAllowed: 'Method not allowed',
+  IdempotencyKeyInUse: 'A request with this Idempotency-Key is still in progress',
   PreconditionFailed: 'The record has changed',
   PayloadTooLarge: 'The request body is too large',
   UnsupportedMediaType: 'The request body must be JSON',
+  IdempotencyKeyReused: 'The Idempotency-Key was used with another request',
   RateLimited: 'Too many requests',
   InternalError: 'Internal server error',
 };

@@ -78,6 +78,8 @@ export interface ApiRoute {
   readonly path: string;
   readonly scope: Scope;
   readonly doc: RouteDoc;
+  /** A POST that only reads (a lookup): it takes no Idempotency-Key. Every other POST honours one. */
+  readonly readOnly?: boolean;
   handle(ctx: ApiContext): Promise<Response>;
 }
 
