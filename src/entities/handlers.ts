@@ -27,6 +27,11 @@ export function stampOf(ctx: ApiContext): { on: string; by: string } {
   return { on: ctx.platform.now().toISOString(), by: ctx.principal.subject };
 }
 
+/** The path parameters that name the record (for RecordNotFound). */
+function recordParams(ctx: ApiContext): string[] {
+  return Object.keys(ctx.params).filter((name) => name !== 'tenantKey' && name !== 'orgKey' && name !== 'customAttributeName');
+}
+
 export function scopeOf(ctx: ApiContext): { tenantKey: string; orgKey: string } {
   return { tenantKey: ctx.tenantKey, orgKey: ctx.orgKey };
 }
@@ -98,7 +103,7 @@ export async function createRecord(ctx: ApiContext, store: EntityStore, options:
 
 export async function readRecordRow(ctx: ApiContext, store: EntityStore, lookup: RecordLookup): Promise<Row> {
   const row = await readRow(readDatabase(ctx.platform.db), store, scopeOf(ctx), lookup);
-  if (!row) throw recordNotFound(store.spec.title, true);
+  if (!row) throw recordNotFound(store.spec.title, true, recordParams(ctx));
   return row;
 }
 
@@ -114,7 +119,7 @@ export async function readRecord(ctx: ApiContext, store: EntityStore, lookup: Re
 /** Explains a failed conditional write: missing record (404 or 400) or a stale `If-Match` (412). */
 async function explainMiss(ctx: ApiContext, store: EntityStore, lookup: RecordLookup, listed404: boolean): Promise<never> {
   const row = await readRow(readDatabase(ctx.platform.db), store, scopeOf(ctx), lookup);
-  if (!row) throw recordNotFound(store.spec.title, listed404);
+  if (!row) throw recordNotFound(store.spec.title, listed404, recordParams(ctx));
   throw new ApiError('PreconditionFailed', `If-Match does not match the current version ${String(row.version)}.`, {
     headers: { etag: etagOf(Number(row.version)) },
   });
@@ -129,7 +134,7 @@ async function answerUnchanged(
   expected: number | undefined,
 ): Promise<Response> {
   const row = await readRow(readDatabase(ctx.platform.db), store, scopeOf(ctx), lookup);
-  if (!row) throw recordNotFound(store.spec.title, listed404);
+  if (!row) throw recordNotFound(store.spec.title, listed404, recordParams(ctx));
   if (expected !== undefined && Number(row.version) !== expected) return explainMiss(ctx, store, lookup, listed404);
   return emptyResponse(200, { etag: etagOf(Number(row.version)) });
 }

@@ -82,9 +82,14 @@ export function validationError(errors: FieldError[], detail?: string): ApiError
   return new ApiError('ValidationFailed', summary, { errors });
 }
 
-/** A record that does not exist: 404 where SPEC.md lists 404 for the operation, else 400 RecordNotFound. */
-export function recordNotFound(what: string, listed404: boolean): ApiError {
-  return new ApiError('RecordNotFound', `${what} does not exist.`, { status: listed404 ? 404 : 400 });
+/**
+ * A record that does not exist: 404 where SPEC.md lists 404 for the operation, else 400 RecordNotFound. `paths`
+ * name the inputs (path or query parameters, body fields) that named the record.
+ */
+export function recordNotFound(what: string, listed404: boolean, paths: string | readonly string[] = []): ApiError {
+  const detail = `${what} does not exist.`;
+  const errors = (typeof paths === 'string' ? [paths] : paths).map((path) => ({ path, message: detail }));
+  return new ApiError('RecordNotFound', detail, { status: listed404 ? 404 : 400, errors });
 }
 
 export interface ProblemBody {

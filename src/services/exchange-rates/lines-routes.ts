@@ -51,7 +51,7 @@ export async function insertLine(ctx: ApiContext): Promise<Response> {
 async function readLineOrFail(db: Database, ctx: ApiContext, document: DocumentRef, listed404: boolean): Promise<RateLineRow> {
   const lineId = (ctx.params.lineId ?? '').toLowerCase();
   const line = isGuid(lineId) ? await readLine(db, scopeOf(ctx), document.id, lineId) : undefined;
-  if (!line) throw recordNotFound(`${LINE_TITLE} '${ctx.params.lineId ?? ''}'`, listed404);
+  if (!line) throw recordNotFound(`${LINE_TITLE} '${ctx.params.lineId ?? ''}'`, listed404, 'lineId');
   return line;
 }
 

@@ -44,7 +44,7 @@ export function readDocumentNumber(raw: string | undefined): number {
 
 async function readDocumentOrFail(db: Database, ctx: ApiContext, number: number, listed404: boolean): Promise<Required<DocumentRef>> {
   const document = await readDocumentRef(db, scopeOf(ctx), number);
-  if (!document) throw recordNotFound(`${exchangeRatesDocumentSpec.title} ${number}`, listed404);
+  if (!document) throw recordNotFound(`${exchangeRatesDocumentSpec.title} ${number}`, listed404, 'number');
   return document;
 }
 

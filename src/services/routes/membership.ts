@@ -118,12 +118,12 @@ export async function changeMembership(ctx: ApiContext, kind: MemberKind, action
   } catch (error) {
     // The route was deleted since it was read: its member rows cannot reference it any more.
     if (/FOREIGN KEY constraint failed/i.test(error instanceof Error ? `${error.message} ${String(error.cause ?? '')}` : String(error))) {
-      throw recordNotFound(`Route '${route.routeKey}' of company '${route.company}'`, false);
+      throw recordNotFound(`Route '${route.routeKey}' of company '${route.company}'`, false, 'routeKey');
     }
     throw error;
   }
   // Not touched: a concurrent identical request made the change first; the answer is the version after it.
   const version = ((results.at(-1) ?? []) as { version: number }[])[0]?.version;
-  if (version === undefined) throw recordNotFound(`Route '${route.routeKey}' of company '${route.company}'`, false);
+  if (version === undefined) throw recordNotFound(`Route '${route.routeKey}' of company '${route.company}'`, false, 'routeKey');
   return emptyResponse(200, { etag: etagOf(version) });
 }
