@@ -25,17 +25,21 @@ function expectDateRefused(result: { status: number; body: unknown; text: string
   expect(problem.errors.find((error) => error.path === path)?.message).toMatch(/years 1900 to 9999/);
 }
 
+/** Measurements of ACME-PT as [code, date, value]. */
+function ingest(rows: [string, string, number][]) {
+  const body = rows.map(([code, date, value]) => ({ company: 'ACME-PT', code, date, value }));
+  return client.call('POST', `${INDICATORS}/measurements`, { body });
+}
+
 describe('maintenance indicators at the edges of the calendar', () => {
   it('recalculates after a measurement dated 9999-12-15; forecasts and charts stop at 9999-12 (M1)', async () => {
-    const ingest = await client.call('POST', `${INDICATORS}/measurements`, {
-      body: [
-        { company: 'ACME-PT', code: 'COST', date: '9999-10-15', value: 10 },
-        { company: 'ACME-PT', code: 'COST', date: '9999-11-15', value: 20 },
-        { company: 'ACME-PT', code: 'COST', date: '9999-12-15', value: 30 },
-        { company: 'ACME-PT', code: 'FAIL', date: '1900-01-01', value: 1 },
-      ],
-    });
-    expect(ingest.status, ingest.text).toBe(200);
+    const ingested = await ingest([
+      ['COST', '9999-10-15', 10],
+      ['COST', '9999-11-15', 20],
+      ['COST', '9999-12-15', 30],
+      ['FAIL', '1900-01-01', 1],
+    ]);
+    expect(ingested.status, ingested.text).toBe(200);
     expect(await recalculate(client, 'default')).toBe(200);
     expect(await recalculate(client, 'default')).toBe(200);
     const chart = await client.call<{ period: string; value?: number | null }[]>(
@@ -54,14 +58,12 @@ describe('maintenance indicators at the edges of the calendar', () => {
   });
 
   it('refuses measurements and chart dates outside the years 1900 to 9999, naming the field (M2)', async () => {
-    const ingest = await client.call('POST', `${INDICATORS}/measurements`, {
-      body: [
-        { company: 'ACME-PT', code: 'COST', date: '1899-12-31T23:59:59Z', value: 1 },
-        { company: 'ACME-PT', code: 'COST', date: '9999-12-31T23:30:00-01:00', value: 1 },
-        { company: 'ACME-PT', code: 'COST', date: '0000-01-01', value: 1 },
-      ],
-    });
-    for (const index of [0, 1, 2]) expectDateRefused(ingest, `[${index}].date`);
+    const refused = await ingest([
+      ['COST', '1899-12-31T23:59:59Z', 1],
+      ['COST', '9999-12-31T23:30:00-01:00', 1],
+      ['COST', '0000-01-01', 1],
+    ]);
+    for (const index of [0, 1, 2]) expectDateRefused(refused, `[${index}].date`);
     for (const date of ['9999-12-31T23:00:00-05:00', '0000-01-01', '1899-12-31']) {
       expectDateRefused(
         await client.call('GET', `${INDICATORS}/kpiChart/ACME-PT/COST?referenceDate=${encodeURIComponent(date)}`),
