@@ -2,7 +2,7 @@
  * Rate limits of `/api` requests, per tenant/org and per token subject, checked after authentication and before
  * any handler (no D1 read: Cloudflare's Rate Limiting binding, or an in-process counter under Deno). Over a limit:
  * 429 `RateLimited` with `Retry-After` and the IETF `RateLimit-Policy` / `RateLimit` headers
- * (draft-ietf-httpapi-ratelimit-headers); every other answer of a limited request carries `RateLimit-Policy`.
+ * (draft-ietf-httpapi-ratelimit-headers); every successful answer carries `RateLimit-Policy` (set in app.ts).
  */
 import type { RateLimits } from '../platform/types';
 import { ApiError } from './errors';

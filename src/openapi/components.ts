@@ -36,7 +36,7 @@ export const HEADERS: Readonly<Record<HeaderName, JsonObject>> = {
   'RateLimit-Policy': {
     description:
       'The limits (IETF draft-ietf-httpapi-ratelimit-headers): `"org";q=<requests>;w=<seconds>, "subject";q=...;w=...`; ' +
-      'sent on every answer of an /api operation while rate limiting is on',
+      'sent on 429 answers and on every successful answer of an /api operation while rate limiting is on',
     schema: { type: 'string' },
   },
 };
