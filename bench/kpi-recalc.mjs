@@ -19,7 +19,7 @@ const api = await startWorker({
   config,
   port: await findFreePort(),
   persistTo: path.join(state, 'state'),
-  vars: { JWT_SECRET: SECRET },
+  vars: { JWT_SECRET: SECRET, RATE_LIMIT_PER_MINUTE: '0' },
   probePath: '/health',
 });
 try {

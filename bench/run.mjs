@@ -47,7 +47,13 @@ async function main() {
   const config = snapshotWorker(path.join(state, 'worker'));
   const [apiPort, rawPort] = [await findFreePort(), await findFreePort()];
   const [api, raw] = await Promise.all([
-    startWorker({ config, port: apiPort, persistTo: path.join(state, 'api'), vars: { JWT_SECRET: SECRET }, probePath: '/health' }),
+    startWorker({
+      config,
+      port: apiPort,
+      persistTo: path.join(state, 'api'),
+      vars: { JWT_SECRET: SECRET, RATE_LIMIT_PER_MINUTE: '0' },
+      probePath: '/health',
+    }),
     startWorker({
       config: path.join(root, 'bench/raw/wrangler.toml'),
       port: rawPort,

@@ -8,12 +8,19 @@ import { seedModules } from './seed/index.mjs';
 export const DEMO = { tenant: 'demo', org: 'demo' };
 
 async function send(baseUrl, token, method, path, body) {
-  const response = await fetch(`${baseUrl}/api/${DEMO.tenant}/${DEMO.org}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, text: await response.text() };
+  for (;;) {
+    const response = await fetch(`${baseUrl}/api/${DEMO.tenant}/${DEMO.org}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (response.status !== 429) return { status: response.status, text };
+    // Rate limited (a low RATE_LIMIT_PER_MINUTE): wait as told, then send again.
+    const seconds = Number(response.headers.get('retry-after') ?? 1);
+    console.log(`Seeding is rate limited; waiting ${seconds} s.`);
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  }
 }
 
 export async function seedDemo(baseUrl, token) {

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // npm start: local secret, API reference assets, D1 migrations, `wrangler dev --test-scheduled` on 127.0.0.1:$PORT
 // (APP_ENV=development; local state in .wrangler/state, or $PERSIST_TO), demo seed.
+// RATE_LIMIT_PER_MINUTE=n sets the rate limits (0 turns them off; default: wrangler.toml's 600).
 import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { ensureDevVars, readDevVar } from './dev-vars.mjs';
 import { buildDocsAssets } from './docs-assets.mjs';
 import { DEMO, seedWhenReady } from './seed.mjs';
@@ -21,8 +23,48 @@ const migrate = spawnSync(process.execPath, [wrangler, 'd1', 'migrations', 'appl
 });
 if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
-const devArgs = ['dev', '--test-scheduled', '--ip', host, '--port', String(port), '--var', 'APP_ENV:development', ...persist];
-const server = spawn(process.execPath, [wrangler, ...devArgs], { stdio: 'inherit', env: process.env });
+/**
+ * `wrangler dev` arguments for RATE_LIMIT_PER_MINUTE: 0 only sets the variable (limiting off); another value also
+ * needs the Rate Limiting bindings' `limit`, which lives in the configuration: wrangler then runs on a copy of
+ * wrangler.toml with that limit (`wrangler.start.toml`, git-ignored, beside it so its paths and state are the same).
+ */
+function readRateLimitArgs(value) {
+  if (value === undefined || value === '') return [];
+  if (!/^\d{1,9}$/.test(value)) {
+    console.error(`RATE_LIMIT_PER_MINUTE must be a whole number (0 turns rate limiting off); got ${value}`);
+    process.exit(2);
+  }
+  if (Number(value) === 0) return ['--var', 'RATE_LIMIT_PER_MINUTE:0'];
+  const source = readFileSync(new URL('../wrangler.toml', import.meta.url), 'utf8');
+  let bindings = 0;
+  const config = source
+    .replace(/simple = \{ limit = \d+, period = 60 \}/g, () => {
+      bindings += 1;
+      return `simple = { limit = ${Number(value)}, period = 60 }`;
+    })
+    .replace(/^RATE_LIMIT_PER_MINUTE = "\d+"$/m, `RATE_LIMIT_PER_MINUTE = "${Number(value)}"`);
+  if (bindings !== 2) throw new Error('wrangler.toml: expected two [[ratelimits]] with `simple = { limit = N, period = 60 }`');
+  const path = new URL('../wrangler.start.toml', import.meta.url);
+  writeFileSync(path, `# Made by npm start for RATE_LIMIT_PER_MINUTE=${value}; edit wrangler.toml instead.\n${config}`);
+  return ['--config', path.pathname];
+}
+
+const devArgs = [
+  'dev',
+  '--test-scheduled',
+  '--ip',
+  host,
+  '--port',
+  String(port),
+  '--var',
+  'APP_ENV:development',
+  ...persist,
+  ...readRateLimitArgs(process.env.RATE_LIMIT_PER_MINUTE),
+];
+const server = spawn(process.execPath, [wrangler, ...devArgs], {
+  stdio: 'inherit',
+  env: process.env,
+});
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));
 

@@ -2,6 +2,7 @@
 // Prints a bearer token the local server accepts:
 //   npm run -s token -- --tenant demo --org demo [--scope "application admin"] [--sub alice] [--ttl 3600]
 // The HS256 secret is JWT_SECRET from the environment, else from .dev.vars (made by `npm start`).
+// --ttl is in seconds, 1 to 86400: the API refuses tokens without `exp` or living longer than 24 hours.
 import { SignJWT } from 'jose';
 import { readDevVar } from './dev-vars.mjs';
 
@@ -24,12 +25,19 @@ function readSecret() {
   return secret;
 }
 
+const MAX_TTL_SECONDS = 24 * 60 * 60;
+
 const args = readArgs(process.argv.slice(2));
+const ttl = Number(args.ttl);
+if (!Number.isInteger(ttl) || ttl < 1 || ttl > MAX_TTL_SECONDS) {
+  process.stderr.write(`--ttl must be a whole number of seconds from 1 to ${MAX_TTL_SECONDS} (24 hours); got ${args.ttl}\n`);
+  process.exit(2);
+}
 const orgs = (args.orgs ?? `${args.tenant}/${args.org}`).split(',');
 const token = await new SignJWT({ scope: args.scope, orgs })
   .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
   .setSubject(args.sub)
   .setIssuedAt()
-  .setExpirationTime(`${Number(args.ttl)}s`)
+  .setExpirationTime(`${ttl}s`)
   .sign(new TextEncoder().encode(readSecret()));
 process.stdout.write(`${token}\n`);

@@ -7,6 +7,7 @@
  *
  * Environment: PORT (8788), HOST (127.0.0.1), DENO_DB_PATH (.deno-data/erp.sqlite), JWT_SECRET,
  * JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE, APP_ENV (production; `development` for local servers),
+ * JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE, RATE_LIMIT_PER_MINUTE (600; 0 turns rate limiting off),
  * CRON_INTERVAL_MINUTES (15; 0 turns the timer off),
  * TEST_SCHEDULED=1 (GET /__scheduled runs the scheduled jobs, like `wrangler dev --test-scheduled`),
  * TRUST_FORWARDED_HEADERS=1 (the request URL takes X-Forwarded-Proto/-Host, behind a trusted proxy),
@@ -17,6 +18,7 @@ import { publicRoutes } from './health';
 import { buildApp } from './http/app';
 import { loadStaticAssets } from './platform/deno/assets';
 import type { StaticAssets } from './platform/deno/assets';
+import { hasDotSegment } from './http/request-target';
 import { startCronTimer } from './platform/deno/cron';
 import { openDenoHost } from './platform/deno/host';
 import type { DenoHost } from './platform/deno/host';
@@ -36,6 +38,8 @@ function applyForwardedOrigin(request: Request): Request {
   const proto = request.headers.get('x-forwarded-proto');
   const host = request.headers.get('x-forwarded-host');
   if (proto === null && host === null) return request;
+  // Rebuilding the URL would resolve dot segments: such a request goes on as received, for the app to refuse.
+  if (hasDotSegment(request.url)) return request;
   const url = new URL(request.url);
   const scheme = proto === 'http' || proto === 'https' ? proto : url.protocol.slice(0, -1);
   const authority = host !== null && FORWARDED_HOST.test(host) ? host : url.host;
@@ -79,6 +83,7 @@ async function main(): Promise<void> {
       JWT_ISSUER: env('JWT_ISSUER'),
       JWT_AUDIENCE: env('JWT_AUDIENCE'),
       APP_ENV: env('APP_ENV'),
+      RATE_LIMIT_PER_MINUTE: env('RATE_LIMIT_PER_MINUTE'),
     },
     readAsset: async (path) => assets.read(path),
   });

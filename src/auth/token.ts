@@ -1,7 +1,9 @@
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import type { JWTPayload, JWTVerifyGetKey } from 'jose';
 import { ApiError } from '../http/errors';
+import { hasLoneSurrogate } from '../http/json-input';
 import type { AppConfig } from '../platform/types';
+import { checkOrgPatterns, matchesOrgPattern } from './org-patterns';
 
 export type Scope = 'application' | 'admin';
 
@@ -81,6 +83,26 @@ function readOrgs(payload: JWTPayload): string[] {
   return raw.filter((item): item is string => typeof item === 'string');
 }
 
+/** Longest lifetime a token may have (`exp` - `iat`, and `exp` - now): 24 hours. */
+export const MAX_TOKEN_LIFETIME_SECONDS = 24 * 60 * 60;
+/** Clock difference tolerated between the issuer and this API. */
+const CLOCK_SKEW_SECONDS = 60;
+const MAX_SUBJECT_LENGTH = 255;
+
+/** Why verified claims are still refused (no or too long a lifetime, orgs over the limits, a bad subject). */
+function checkClaims(payload: JWTPayload, orgs: readonly string[], nowSeconds: number): string | undefined {
+  if (typeof payload.exp !== 'number') return 'The token has no expiry (exp).';
+  if (typeof payload.iat === 'number' && payload.exp - payload.iat > MAX_TOKEN_LIFETIME_SECONDS) {
+    return 'The token lives longer than 24 hours (exp - iat).';
+  }
+  if (payload.exp - nowSeconds > MAX_TOKEN_LIFETIME_SECONDS + CLOCK_SKEW_SECONDS) return 'The token expires more than 24 hours from now.';
+  const subject = payload.sub;
+  if (typeof subject === 'string' && (subject.length > MAX_SUBJECT_LENGTH || hasLoneSurrogate(subject))) {
+    return `The token's sub is longer than ${MAX_SUBJECT_LENGTH} characters or not well-formed Unicode.`;
+  }
+  return checkOrgPatterns(orgs);
+}
+
 /** Verifies `Authorization: Bearer <JWT>` offline. Throws 401 with `WWW-Authenticate` on any failure. */
 export async function authenticate(request: Request, config: AppConfig): Promise<Principal> {
   const header = request.headers.get('authorization');
@@ -97,12 +119,15 @@ export async function authenticate(request: Request, config: AppConfig): Promise
     const expired = error instanceof Error && 'code' in error && error.code === 'ERR_JWT_EXPIRED';
     throw unauthorized(expired ? 'The token has expired.' : 'The token is not valid.', 'invalid_token');
   }
+  const orgs = readOrgs(payload);
+  const refused = checkClaims(payload, orgs, Math.floor(Date.now() / 1000));
+  if (refused) throw unauthorized(refused, 'invalid_token');
   const principal = {
     subject: typeof payload.sub === 'string' ? payload.sub : 'unknown',
     scopes: readScopes(payload),
-    orgs: readOrgs(payload),
+    orgs,
   };
-  rememberVerified(token, config, principal, payload.exp);
+  rememberVerified(token, config, principal, payload.exp as number);
   return principal;
 }
 
@@ -125,33 +150,17 @@ function readVerified(token: string, config: AppConfig): Principal | undefined {
   return entry.principal;
 }
 
-function rememberVerified(token: string, config: AppConfig, principal: Principal, exp: number | undefined): void {
+function rememberVerified(token: string, config: AppConfig, principal: Principal, exp: number): void {
   if (verified?.config !== config) verified = { config, entries: new Map() };
   if (verified.entries.size >= VERIFIED_LIMIT) verified.entries.clear();
-  const until = Math.min(Date.now() + VERIFIED_MAX_MS, exp === undefined ? Infinity : exp * 1000);
+  const until = Math.min(Date.now() + VERIFIED_MAX_MS, exp * 1000);
   verified.entries.set(token, { principal, until });
-}
-
-const patternCache = new Map<string, RegExp>();
-
-function compileOrgPattern(pattern: string): RegExp {
-  let compiled = patternCache.get(pattern);
-  if (!compiled) {
-    const source = pattern
-      .split('*')
-      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*');
-    compiled = new RegExp(`^${source}$`);
-    if (patternCache.size > 1000) patternCache.clear();
-    patternCache.set(pattern, compiled);
-  }
-  return compiled;
 }
 
 /** True when one of the token's `orgs` patterns (with `*` wildcards) matches `tenantKey/orgKey`. */
 export function allowsOrg(principal: Principal, tenantKey: string, orgKey: string): boolean {
   const target = `${tenantKey}/${orgKey}`;
-  return principal.orgs.some((pattern) => compileOrgPattern(pattern).test(target));
+  return principal.orgs.some((pattern) => matchesOrgPattern(pattern, target));
 }
 
 /** 403 unless the token names this tenant/org and holds the scope. */

@@ -1,6 +1,13 @@
 import * as v from 'valibot';
 import type { AppConfig } from '../platform/types';
 
+/**
+ * Requests per minute per tenant/org and per token subject when RATE_LIMIT_PER_MINUTE is not set: ten times the
+ * reference product's 60 per subscription, since a request here is far cheaper (one D1 round trip), and bulk work
+ * goes through bulk endpoints (5000 measurements or reference records, 1000 members or lines per request).
+ */
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
+
 const EnvSchema = v.pipe(
   v.object({
     JWT_SECRET: v.optional(v.string(), ''),
@@ -8,6 +15,10 @@ const EnvSchema = v.pipe(
     JWT_ISSUER: v.optional(v.string(), ''),
     JWT_AUDIENCE: v.optional(v.string(), ''),
     APP_ENV: v.optional(v.picklist(['production', 'development'], 'APP_ENV must be "production" or "development".'), 'production'),
+    RATE_LIMIT_PER_MINUTE: v.optional(
+      v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'RATE_LIMIT_PER_MINUTE must be a whole number (0 turns rate limiting off).')),
+      String(DEFAULT_RATE_LIMIT_PER_MINUTE),
+    ),
   }),
   v.check(
     (env) => env.JWT_SECRET.length >= 32 || env.JWT_JWKS_URL !== '',
@@ -29,6 +40,7 @@ export function readConfig(env: RawEnv): AppConfig {
     JWT_ISSUER: env.JWT_ISSUER,
     JWT_AUDIENCE: env.JWT_AUDIENCE,
     APP_ENV: env.APP_ENV === '' ? undefined : env.APP_ENV,
+    RATE_LIMIT_PER_MINUTE: env.RATE_LIMIT_PER_MINUTE === '' ? undefined : env.RATE_LIMIT_PER_MINUTE,
   });
   if (!result.success) {
     throw new Error(`Invalid configuration: ${result.issues.map((issue) => issue.message).join(' ')}`);
@@ -39,6 +51,7 @@ export function readConfig(env: RawEnv): AppConfig {
     issuer: result.output.JWT_ISSUER,
     audience: result.output.JWT_AUDIENCE,
     environment: result.output.APP_ENV,
+    rateLimitPerMinute: Number(result.output.RATE_LIMIT_PER_MINUTE),
   };
   cached = { source: env, config };
   return config;

@@ -1,5 +1,6 @@
 /** Commands the per-tenant/org coordinator runs one at a time, by type. */
 import type { CoordinatorCommand, Platform } from '../platform/types';
+import { idempotencyCommandHandlers } from '../idempotency/commands';
 import { importCommandHandlers } from '../services/imports/commands';
 import { indicatorCommandHandlers } from '../services/indicators/commands';
 
@@ -7,6 +8,9 @@ import { indicatorCommandHandlers } from '../services/indicators/commands';
 export interface CoordinatorState {
   get<T>(key: string): Promise<T | undefined>;
   put(key: string, value: unknown): Promise<void>;
+  delete(key: string): Promise<void>;
+  /** Entries whose keys start with `prefix` and sort before `end`, in key order, at most `limit`. */
+  list<T>(prefix: string, end: string, limit: number): Promise<Map<string, T>>;
 }
 
 export type CommandHandler = (platform: Platform, command: CoordinatorCommand, state: CoordinatorState) => Promise<unknown>;
@@ -24,6 +28,7 @@ const generationHandlers: Record<string, CommandHandler> = {
 
 export const commandHandlers: Readonly<Record<string, CommandHandler>> = {
   ...generationHandlers,
+  ...idempotencyCommandHandlers,
   ...importCommandHandlers,
   ...indicatorCommandHandlers,
 };

@@ -11,6 +11,10 @@ export class TenantCoordinator extends DurableObject<Env> {
   private readonly state: CoordinatorState = {
     get: async <T>(key: string) => this.ctx.storage.get<T>(key),
     put: async (key, value) => this.ctx.storage.put(key, value),
+    delete: async (key) => {
+      await this.ctx.storage.delete(key);
+    },
+    list: async <T>(prefix: string, end: string, limit: number) => this.ctx.storage.list<T>({ prefix, end, limit }),
   };
 
   /** RPC entry: commands are queued so that D1 I/O of one never interleaves with another. */

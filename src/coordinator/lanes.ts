@@ -1,9 +1,12 @@
 /**
  * How one tenant/org's coordinator orders its commands (shared by the Durable Object and the Deno coordinator):
  * commands run one at a time in arrival order; a command with a `joinKey` joins an identical one still waiting
- * its turn; cache generation counters (`generation.*`, tiny storage reads/writes) run in their own lane, so a long
- * command (a KPI recalculation) never delays a cached lookup or the acknowledgement of a write.
+ * its turn; cache generation counters and idempotency keys (`generation.*`, `idempotency.*`: tiny storage reads and
+ * writes) run in their own lane, so a long command (a KPI recalculation) never delays a cached lookup, the
+ * acknowledgement of a write or the start of a request with an Idempotency-Key.
  */
+const QUICK_COMMANDS = /^(generation|idempotency)\./;
+
 import type { CoordinatorCommand } from '../platform/types';
 import { SerialQueue } from './queue';
 
@@ -12,7 +15,7 @@ export class CommandLanes {
   private readonly generations = new SerialQueue();
 
   dispatch<T>(command: CoordinatorCommand, task: () => Promise<T>): Promise<T> {
-    if (command.type.startsWith('generation.')) return this.generations.run(task);
+    if (QUICK_COMMANDS.test(command.type)) return this.generations.run(task);
     return typeof command.joinKey === 'string' ? this.main.runJoined(command.joinKey, task) : this.main.run(task);
   }
 

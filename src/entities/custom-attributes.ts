@@ -1,9 +1,11 @@
 /** Custom attributes (CONTRACT 6): `custom_<name>` values, checked against definitions when there are any. */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
 import type { FieldError } from '../http/errors';
 import { readReferenceTable } from '../reference/tables';
-import { normalizeDateTime } from './values';
+import { DATE_TIME_RULE, normalizeDateTime } from './values';
 import type { TenantScope } from './repository';
 
 export const CUSTOM_PREFIX = 'custom_';
@@ -37,6 +39,18 @@ export async function readCustomDefinitions(db: Database, scope: TenantScope, en
   }));
 }
 
+/**
+ * The new JSON of a `custom_attributes` column with `values` set in it, computed by SQL from the stored JSON in the
+ * same statement (json_set), so a concurrent change of another attribute is never overwritten. Names are valid
+ * custom attribute names (letters, digits, _), hence plain JSON paths.
+ */
+export function buildCustomValueUpdate(column: SQLiteColumn | undefined, values: CustomValues): SQL {
+  if (!column) throw new Error('The entity has no custom_attributes column.');
+  const pairs = Object.entries(values).map(([name, value]) => sql`${`$.${name}`}, json(${JSON.stringify(value)})`);
+  if (pairs.length === 0) return sql`${column}`;
+  return sql`json_set(coalesce(nullif(${column}, ''), '{}'), ${sql.join(pairs, sql`, `)})`;
+}
+
 /** Strips the `custom_` prefix; undefined when the name is not a valid custom attribute name. */
 export function readCustomName(raw: string): string | undefined {
   const name = raw.startsWith(CUSTOM_PREFIX) ? raw.slice(CUSTOM_PREFIX.length) : raw;
@@ -54,7 +68,7 @@ function checkType(definition: CustomAttributeDefinition, value: unknown): { val
       return typeof value === 'boolean' ? { value } : { message: 'must be true or false' };
     case 'date': {
       const normalized = typeof value === 'string' ? normalizeDateTime(value) : undefined;
-      return normalized ? { value: normalized } : { message: 'must be an ISO 8601 date-time' };
+      return normalized ? { value: normalized } : { message: `must be an ${DATE_TIME_RULE}` };
     }
     case 'object':
       return typeof value === 'object' && !Array.isArray(value) ? { value } : { message: 'must be a JSON object' };

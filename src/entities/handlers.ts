@@ -12,19 +12,24 @@ import { parseODataQuery } from '../odata/parse-query';
 import { buildNextPageLink } from '../odata/page-link';
 import { assertReferencesExist } from '../reference/store';
 import type { ReferenceUse } from '../reference/store';
-import { readCustomDefinitions, readCustomName, validateCustomValues } from './custom-attributes';
+import { buildCustomValueUpdate, readCustomDefinitions, readCustomName, validateCustomValues } from './custom-attributes';
 import type { CustomValues } from './custom-attributes';
 import { readIfMatch } from './lookup';
 import { listODataFields } from './odata-fields';
 import { deleteRow, insertRow, listRows, readRow, updateRow } from './repository';
 import type { EntityStore, RecordLookup, Row } from './repository';
-import { parseCustomColumn, toPartialResource, toResource } from './resource';
+import { toPartialResource, toResource } from './resource';
 import type { Resource } from './resource';
 import type { Values } from './spec';
 import { readAttributeValue, readCreateBody } from './validate';
 
 export function stampOf(ctx: ApiContext): { on: string; by: string } {
   return { on: ctx.platform.now().toISOString(), by: ctx.principal.subject };
+}
+
+/** The path parameters that name the record (for RecordNotFound). */
+function recordParams(ctx: ApiContext): string[] {
+  return Object.keys(ctx.params).filter((name) => name !== 'tenantKey' && name !== 'orgKey' && name !== 'customAttributeName');
 }
 
 export function scopeOf(ctx: ApiContext): { tenantKey: string; orgKey: string } {
@@ -98,7 +103,7 @@ export async function createRecord(ctx: ApiContext, store: EntityStore, options:
 
 export async function readRecordRow(ctx: ApiContext, store: EntityStore, lookup: RecordLookup): Promise<Row> {
   const row = await readRow(readDatabase(ctx.platform.db), store, scopeOf(ctx), lookup);
-  if (!row) throw recordNotFound(store.spec.title, true);
+  if (!row) throw recordNotFound(store.spec.title, true, recordParams(ctx));
   return row;
 }
 
@@ -114,10 +119,24 @@ export async function readRecord(ctx: ApiContext, store: EntityStore, lookup: Re
 /** Explains a failed conditional write: missing record (404 or 400) or a stale `If-Match` (412). */
 async function explainMiss(ctx: ApiContext, store: EntityStore, lookup: RecordLookup, listed404: boolean): Promise<never> {
   const row = await readRow(readDatabase(ctx.platform.db), store, scopeOf(ctx), lookup);
-  if (!row) throw recordNotFound(store.spec.title, listed404);
+  if (!row) throw recordNotFound(store.spec.title, listed404, recordParams(ctx));
   throw new ApiError('PreconditionFailed', `If-Match does not match the current version ${String(row.version)}.`, {
     headers: { etag: etagOf(Number(row.version)) },
   });
+}
+
+/** Explains an attribute update that changed nothing: missing record, stale `If-Match` (412), or a no-op (200). */
+async function answerUnchanged(
+  ctx: ApiContext,
+  store: EntityStore,
+  lookup: RecordLookup,
+  listed404: boolean,
+  expected: number | undefined,
+): Promise<Response> {
+  const row = await readRow(readDatabase(ctx.platform.db), store, scopeOf(ctx), lookup);
+  if (!row) throw recordNotFound(store.spec.title, listed404, recordParams(ctx));
+  if (expected !== undefined && Number(row.version) !== expected) return explainMiss(ctx, store, lookup, listed404);
+  return emptyResponse(200, { etag: etagOf(Number(row.version)) });
 }
 
 export async function deleteRecord(ctx: ApiContext, store: EntityStore, lookup: RecordLookup): Promise<Response> {
@@ -153,16 +172,9 @@ export async function updateAttribute(
     if (uses.length > 0) await assertReferencesExist(readDatabase(ctx.platform.db), scopeOf(ctx), uses);
   }
   await options.check?.(ctx, value);
-  const version = await updateRow(
-    readDatabase(ctx.platform.db),
-    store,
-    scopeOf(ctx),
-    lookup,
-    { [name]: value },
-    stampOf(ctx),
-    readIfMatch(ctx.request),
-  );
-  if (version === undefined) return explainMiss(ctx, store, lookup, options.listed404);
+  const expected = readIfMatch(ctx.request);
+  const version = await updateRow(readDatabase(ctx.platform.db), store, scopeOf(ctx), lookup, { [name]: value }, stampOf(ctx), expected);
+  if (version === undefined) return answerUnchanged(ctx, store, lookup, options.listed404, expected);
   return emptyResponse(200, { etag: etagOf(version) });
 }
 
@@ -176,21 +188,12 @@ export async function updateCustomAttribute(ctx: ApiContext, store: EntityStore,
   const value =
     body !== null && typeof body === 'object' && !Array.isArray(body) && 'value' in body ? (body as { value: unknown }).value : body;
   const checked = await checkCustomValues(ctx, store, { [name]: value }, 'update');
-  const db = readDatabase(ctx.platform.db);
-  const row = await readRow(db, store, scopeOf(ctx), lookup);
-  if (!row) throw recordNotFound(store.spec.title, true);
-  const merged = { ...parseCustomColumn(row.customAttributes), ...checked };
-  const expected = readIfMatch(ctx.request) ?? Number(row.version);
-  const version = await updateRow(
-    db,
-    store,
-    scopeOf(ctx),
-    { by: 'id', id: String(row.id) },
-    { customAttributes: JSON.stringify(merged) },
-    stampOf(ctx),
-    expected,
-  );
-  if (version === undefined) return explainMiss(ctx, store, lookup, true);
+  // Merged into the stored JSON by the UPDATE itself: concurrent PUTs of other attributes are never lost, and no
+  // version is needed when the client sends no If-Match.
+  const customAttributes = buildCustomValueUpdate(store.columns.customAttributes, checked);
+  const expected = readIfMatch(ctx.request);
+  const version = await updateRow(readDatabase(ctx.platform.db), store, scopeOf(ctx), lookup, { customAttributes }, stampOf(ctx), expected);
+  if (version === undefined) return answerUnchanged(ctx, store, lookup, true, expected);
   return emptyResponse(200, { etag: etagOf(version) });
 }
 

@@ -1,5 +1,5 @@
 /** Storage of entity records in D1: every statement is scoped by tenant and org. */
-import { and, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, isSQLWrapper, or, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
@@ -103,9 +103,15 @@ export interface AuditStamp {
   readonly by: string;
 }
 
+/** True when the stored column differs from the value (NULL-safe; values are encoded as the column stores them). */
+function differs(column: SQLiteColumn, value: unknown): SQL {
+  return sql`${column} IS NOT ${isSQLWrapper(value) ? value : sql.param(value, column)}`;
+}
+
 /**
- * Updates columns of one record, bumping `version` and the audit fields, in one statement.
- * Returns the new version, or undefined when no row matched (missing, or `expectedVersion` differs).
+ * Updates columns of one record, bumping `version` and the audit fields, in one statement, only when a value
+ * changes (a no-op write never bumps the version). Returns the new version, or undefined when no row was
+ * updated: missing, `expectedVersion` differs, or nothing to change.
  */
 export async function updateRow(
   db: Database,
@@ -119,6 +125,7 @@ export async function updateRow(
   const condition = and(
     eq(column(store, 'id'), lookupIdSubquery(store, scope, lookup)),
     ...(expectedVersion === undefined ? [] : [eq(column(store, 'version'), expectedVersion)]),
+    or(...Object.entries(set).map(([name, value]) => differs(column(store, name), value))),
   );
   const values = { ...set, version: sql`${column(store, 'version')} + 1`, modifiedOn: stamp.on, modifiedBy: stamp.by };
   try {

@@ -8,6 +8,13 @@ export const GUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0
 const DECIMAL_PATTERN = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 const ISO_DATE_PATTERN = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 export const DEFAULT_STRING_MAX = 255;
+/** Every date-time the API accepts (bodies, query strings, OData literals) lies in these years, UTC. */
+export const MIN_YEAR = 1900;
+export const MAX_YEAR = 9999;
+/** How messages state the rule. */
+export const DATE_TIME_RULE = `ISO 8601 date-time (years ${MIN_YEAR} to ${MAX_YEAR}, UTC)`;
+const MIN_MILLIS = Date.UTC(MIN_YEAR, 0, 1);
+const MAX_MILLIS = Date.UTC(MAX_YEAR, 11, 31, 23, 59, 59, 999);
 /** Metadata key marking an enum's schema with its EnumSpec (the OpenAPI document names the members). */
 export const ENUM_METADATA = 'enumSpec';
 
@@ -15,14 +22,17 @@ export function isGuid(value: string): boolean {
   return GUID_PATTERN.test(value);
 }
 
-/** ISO 8601 input (no offset = UTC) -> `YYYY-MM-DDTHH:mm:ss.sssZ`, or undefined when not a date. */
+/**
+ * ISO 8601 input (no offset = UTC) -> `YYYY-MM-DDTHH:mm:ss.sssZ`, or undefined when not a date or outside the
+ * years MIN_YEAR to MAX_YEAR (after applying the offset), so every stored date has a 4-digit year.
+ */
 export function normalizeDateTime(input: string): string | undefined {
   const text = input.trim();
   if (!ISO_DATE_PATTERN.test(text)) return undefined;
   const hasOffset = /(Z|[+-]\d{2}:?\d{2})$/.test(text) && text.includes('T');
   const withTime = text.includes('T') ? text : `${text}T00:00:00`;
   const millis = Date.parse(hasOffset ? withTime : `${withTime}Z`);
-  if (Number.isNaN(millis)) return undefined;
+  if (Number.isNaN(millis) || millis < MIN_MILLIS || millis > MAX_MILLIS) return undefined;
   const [datePart] = text.split('T');
   const [year, month, day] = (datePart ?? '').split('-').map(Number);
   // Date.parse rolls 2026-02-30 over to March; refuse such dates.
@@ -92,9 +102,9 @@ export function buildFieldSchema(name: string, field: FieldSpec): AnySchema {
       );
     case 'datetime':
       return v.pipe(
-        v.string(`${name} must be an ISO 8601 date-time`),
+        v.string(`${name} must be an ${DATE_TIME_RULE}`),
         v.transform((input) => normalizeDateTime(input)),
-        v.check((out) => out !== undefined, `${name} must be an ISO 8601 date-time`),
+        v.check((out) => out !== undefined, `${name} must be an ${DATE_TIME_RULE}`),
       );
     case 'guid':
       return v.pipe(

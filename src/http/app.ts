@@ -2,9 +2,13 @@
 import { Router } from 'itty-router/Router';
 import type { IRequest } from 'itty-router';
 import { authenticate, authorize } from '../auth/token';
+import type { Principal, Scope } from '../auth/token';
+import { acceptsIdempotencyKey, handleIdempotently } from '../idempotency/http';
 import type { Platform } from '../platform/types';
 import type { ApiContext, PublicContext } from './context';
 import { ApiError, handleError } from './errors';
+import { describeRateLimitPolicy, enforceRateLimits, RATE_LIMIT_POLICY_HEADER } from './rate-limit';
+import { assertCleanTarget } from './request-target';
 import type { ApiRoute, PublicRoute } from './route';
 
 const ADDRESS_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -44,6 +48,14 @@ function readLanguage(request: Request): string {
   return first && first !== '*' ? first : 'en-US';
 }
 
+/** Authentication, authorization and rate limits of one `/api/{tenantKey}/{orgKey}` request. */
+async function admitApiRequest(request: Request, platform: Platform, tenantKey: string, orgKey: string, scope: Scope): Promise<Principal> {
+  const principal = await authenticate(request, platform.config);
+  authorize(principal, tenantKey, orgKey, scope);
+  await enforceRateLimits(platform.rateLimits, { tenantKey, orgKey, subject: principal.subject }, Date.now());
+  return principal;
+}
+
 /** Authenticates and scopes one `/api/{tenantKey}/{orgKey}` request. */
 export async function buildApiContext(
   request: IRequest,
@@ -53,8 +65,7 @@ export async function buildApiContext(
 ): Promise<ApiContext> {
   const params = decodeParams(request.params);
   const { tenantKey, orgKey } = checkAddress(params);
-  const principal = await authenticate(request, platform.config);
-  authorize(principal, tenantKey, orgKey, scope);
+  const principal = await admitApiRequest(request, platform, tenantKey, orgKey, scope);
   const url = new URL(request.url);
   return {
     request,
@@ -71,7 +82,12 @@ export async function buildApiContext(
 }
 
 function wrapApiRoute(route: ApiRoute): Handler {
-  return async (request, platform, requestId) => route.handle(await buildApiContext(request, platform, requestId, route.scope));
+  const handle = acceptsIdempotencyKey(route) ? (ctx: ApiContext) => handleIdempotently(ctx, route.handle) : route.handle;
+  return async (request, platform, requestId) => {
+    const response = await handle(await buildApiContext(request, platform, requestId, route.scope));
+    if (platform.rateLimits) response.headers.set(RATE_LIMIT_POLICY_HEADER, describeRateLimitPolicy(platform.rateLimits));
+    return response;
+  };
 }
 
 function wrapPublicRoute(route: PublicRoute): Handler {
@@ -105,10 +121,8 @@ export function buildApp(publicRoutes: readonly PublicRoute[], apiRoutes: readon
     // Unknown /api paths still need a valid token for that tenant/org: nothing is revealed to strangers.
     const api = apiPattern.exec(path);
     if (api) {
-      const params = decodeParams({ tenantKey: api[1] ?? '', orgKey: api[2] ?? '' });
-      checkAddress(params);
-      const principal = await authenticate(request, platform.config);
-      authorize(principal, params.tenantKey ?? '', params.orgKey ?? '', 'application');
+      const { tenantKey, orgKey } = checkAddress(decodeParams({ tenantKey: api[1] ?? '', orgKey: api[2] ?? '' }));
+      await admitApiRequest(request, platform, tenantKey, orgKey, 'application');
     }
     if (allowed.length > 0) {
       throw new ApiError('MethodNotAllowed', `${request.method} is not allowed here; use ${allowed.join(', ')}.`, {
@@ -125,6 +139,7 @@ export function buildApp(publicRoutes: readonly PublicRoute[], apiRoutes: readon
       const requestId = incoming && REQUEST_ID_PATTERN.test(incoming) ? incoming : crypto.randomUUID();
       let response: Response;
       try {
+        assertCleanTarget(request.url);
         response = ((await router.fetch(request, platform, requestId)) as Response | undefined) ?? new Response(null, { status: 404 });
       } catch (error) {
         response = handleError(error, request, requestId);

@@ -1,6 +1,14 @@
-import { ApiError } from './errors';
+import { ApiError, validationError } from './errors';
+import { decodeUtf8Field, findIllFormedString, findTooDeepField, MAX_JSON_DEPTH } from './json-input';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * A body found too large while reading (chunked, no Content-Length) is still read to its end, up to this many
+ * bytes, and discarded before the 413: a request body left half read stalls the next request on the same
+ * connection in `wrangler dev` (its proxy forwards to the Worker over HTTP and must finish the upload first),
+ * and on Workers the body cannot be read once the answer is sent. Larger bodies are cut off.
+ */
+export const MAX_DISCARDED_BODY_BYTES = 32 * 1024 * 1024;
 
 function isJsonContentType(value: string | null): boolean {
   if (!value) return false;
@@ -8,11 +16,22 @@ function isJsonContentType(value: string | null): boolean {
   return mediaType === 'application/json' || (mediaType.startsWith('application/') && mediaType.endsWith('+json'));
 }
 
-/** Reads the request body as text, refusing more than 1 MiB without buffering past the limit. */
-async function readLimitedText(request: Request): Promise<string> {
+/** Reads and drops the rest of a body (bounded), so the connection it came on is left clean. */
+async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>, received: number): Promise<void> {
+  let total = received;
+  while (total <= MAX_DISCARDED_BODY_BYTES) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    total += value.byteLength;
+  }
+  await reader.cancel();
+}
+
+/** Reads the request body's bytes, refusing more than 1 MiB (413) without buffering past the limit. */
+export async function readLimitedBytes(request: Request): Promise<Uint8Array> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
-  if (!request.body) return '';
+  if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -21,7 +40,7 @@ async function readLimitedText(request: Request): Promise<string> {
     if (done) break;
     total += value.byteLength;
     if (total > MAX_BODY_BYTES) {
-      await reader.cancel();
+      await discardRest(reader, total);
       throw tooLarge();
     }
     chunks.push(value);
@@ -32,7 +51,14 @@ async function readLimitedText(request: Request): Promise<string> {
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return new TextDecoder().decode(bytes);
+  return bytes;
+}
+
+/** Reads the request body as UTF-8 text (413 over 1 MiB, 400 naming the field of invalid bytes). */
+async function readLimitedText(request: Request): Promise<string> {
+  const decoded = decodeUtf8Field(await readLimitedBytes(request));
+  if ('error' in decoded) throw validationError([decoded.error], 'The body is not valid UTF-8.');
+  return decoded.text;
 }
 
 function tooLarge(): ApiError {
@@ -78,10 +104,19 @@ export async function readJsonBody(request: Request, options: JsonBodyOptions = 
   if (!isJsonContentType(contentType)) {
     throw new ApiError('UnsupportedMediaType', `Send the body as application/json (received ${contentType ?? 'no content type'}).`);
   }
+  const tooDeep = findTooDeepField(text);
+  if (tooDeep !== undefined) {
+    const message = `Nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects.`;
+    throw validationError([{ path: tooDeep, message }], `The body is nested too deeply: at most ${MAX_JSON_DEPTH} levels (at ${tooDeep}).`);
+  }
+  let parsed: unknown;
   try {
-    return parseJson(text, options.exactNumberKeys);
+    parsed = parseJson(text, options.exactNumberKeys);
   } catch (error) {
     const reason = error instanceof Error ? error.message : 'invalid JSON';
     throw new ApiError('ValidationFailed', `The body is not valid JSON: ${reason}`, { errors: [{ path: '', message: 'Malformed JSON.' }] });
   }
+  const illFormed = findIllFormedString(parsed);
+  if (illFormed) throw validationError([illFormed], 'The body holds a string that is not well-formed Unicode.');
+  return parsed;
 }

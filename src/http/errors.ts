@@ -14,9 +14,11 @@ export const ERROR_STATUS = {
   Forbidden: 403,
   NotFound: 404,
   MethodNotAllowed: 405,
+  IdempotencyKeyInUse: 409,
   PreconditionFailed: 412,
   PayloadTooLarge: 413,
   UnsupportedMediaType: 415,
+  IdempotencyKeyReused: 422,
   RateLimited: 429,
   InternalError: 500,
 } as const;
@@ -37,9 +39,11 @@ const TITLES: Record<ErrorCode, string> = {
   Forbidden: 'Access to this resource is forbidden',
   NotFound: 'Not found',
   MethodNotAllowed: 'Method not allowed',
+  IdempotencyKeyInUse: 'A request with this Idempotency-Key is still in progress',
   PreconditionFailed: 'The record has changed',
   PayloadTooLarge: 'The request body is too large',
   UnsupportedMediaType: 'The request body must be JSON',
+  IdempotencyKeyReused: 'The Idempotency-Key was used with another request',
   RateLimited: 'Too many requests',
   InternalError: 'Internal server error',
 };
@@ -78,9 +82,14 @@ export function validationError(errors: FieldError[], detail?: string): ApiError
   return new ApiError('ValidationFailed', summary, { errors });
 }
 
-/** A record that does not exist: 404 where SPEC.md lists 404 for the operation, else 400 RecordNotFound. */
-export function recordNotFound(what: string, listed404: boolean): ApiError {
-  return new ApiError('RecordNotFound', `${what} does not exist.`, { status: listed404 ? 404 : 400 });
+/**
+ * A record that does not exist: 404 where SPEC.md lists 404 for the operation, else 400 RecordNotFound. `paths`
+ * name the inputs (path or query parameters, body fields) that named the record.
+ */
+export function recordNotFound(what: string, listed404: boolean, paths: string | readonly string[] = []): ApiError {
+  const detail = `${what} does not exist.`;
+  const errors = (typeof paths === 'string' ? [paths] : paths).map((path) => ({ path, message: detail }));
+  return new ApiError('RecordNotFound', detail, { status: listed404 ? 404 : 400, errors });
 }
 
 export interface ProblemBody {

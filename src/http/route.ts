@@ -27,7 +27,7 @@ export interface BodyDoc {
 }
 
 /** Response headers the document knows (see src/openapi/components.ts). */
-export type HeaderName = 'Location' | 'ETag' | 'Allow' | 'WWW-Authenticate';
+export type HeaderName = 'Location' | 'ETag' | 'Allow' | 'WWW-Authenticate' | 'Retry-After' | 'RateLimit' | 'RateLimit-Policy';
 
 export interface ResponseDoc {
   readonly description: string;
@@ -78,6 +78,8 @@ export interface ApiRoute {
   readonly path: string;
   readonly scope: Scope;
   readonly doc: RouteDoc;
+  /** A POST that only reads (a lookup): it takes no Idempotency-Key. Every other POST honours one. */
+  readonly readOnly?: boolean;
   handle(ctx: ApiContext): Promise<Response>;
 }
 

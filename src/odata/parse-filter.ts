@@ -2,7 +2,7 @@
  * Recursive-descent parser for `$filter`. Precedence, loosest first: `or`, `and`, `not`, comparison / `in` /
  * boolean function. Every error names the 1-based position of the fault. Pure.
  */
-import { isGuid, normalizeDateTime } from '../entities/values';
+import { isGuid, MAX_YEAR, MIN_YEAR, normalizeDateTime } from '../entities/values';
 import { odataError, tokenize } from './lexer';
 import type { Token } from './lexer';
 import { checkComparable, coerceLiteral, describeOperand, isValueFunction, VALUE_FUNCTIONS, valueTypeOf } from './typing';
@@ -201,7 +201,7 @@ class FilterParser {
       case 'datetime': {
         this.advance();
         const normalized = normalizeDateTime(token.text);
-        if (!normalized) throw this.fail(token, `'${token.text}' is not a valid ISO 8601 date-time`);
+        if (!normalized) throw this.fail(token, `'${token.text}' is not a valid ISO 8601 date-time (years ${MIN_YEAR} to ${MAX_YEAR})`);
         return { type: 'literal', literal: { type: 'datetime', value: normalized }, position: token.position };
       }
       case 'identifier':
@@ -242,7 +242,8 @@ class FilterParser {
 function coerceToDateTime(node: ValueNode & { type: 'literal' }): ValueNode {
   const text = node.literal.type === 'string' ? node.literal.value : '';
   const normalized = normalizeDateTime(text);
-  if (!normalized) throw odataError('$filter', node.position, `'${text}' is not a valid ISO 8601 date-time`);
+  if (!normalized)
+    throw odataError('$filter', node.position, `'${text}' is not a valid ISO 8601 date-time (years ${MIN_YEAR} to ${MAX_YEAR})`);
   return { type: 'literal', literal: { type: 'datetime', value: normalized }, position: node.position };
 }
 

@@ -1,5 +1,5 @@
 /** Types of `$filter` operands: what each node yields, literal coercion and comparability checks. Pure. */
-import { isGuid, normalizeDateTime } from '../entities/values';
+import { isGuid, MAX_YEAR, MIN_YEAR, normalizeDateTime } from '../entities/values';
 import { odataError } from './lexer';
 import type { ComparisonOperator, Literal, ValueFunction, ValueNode } from './types';
 
@@ -69,7 +69,8 @@ export function coerceLiteral(node: ValueNode, other: ValueNode): ValueNode {
   const target = valueTypeOf(other);
   if (target === 'datetime') {
     const normalized = normalizeDateTime(text);
-    if (!normalized) throw odataError('$filter', node.position, `'${text}' is not a valid ISO 8601 date-time`);
+    if (!normalized)
+      throw odataError('$filter', node.position, `'${text}' is not a valid ISO 8601 date-time (years ${MIN_YEAR} to ${MAX_YEAR})`);
     return withLiteral(node, { type: 'datetime', value: normalized });
   }
   if (target === 'guid' && isGuid(text)) return withLiteral(node, { type: 'guid', value: text.toLowerCase() });

@@ -14,9 +14,12 @@ export const ERROR_MEANINGS: Readonly<Record<number, string>> = {
   403: 'The token may not use this tenant/org, or lacks the scope',
   404: 'Not found',
   405: 'Method not allowed (Allow lists the methods)',
+  409: 'A request with the same Idempotency-Key is still in progress (code IdempotencyKeyInUse); retry once it is answered',
   412: 'If-Match does not match the current version (ETag)',
   413: 'The request body exceeds 1 MiB',
   415: 'The request body is not declared as JSON',
+  422: 'The Idempotency-Key was already used with another request (code IdempotencyKeyReused)',
+  429: 'Too many requests for the tenant/org or the token subject (code RateLimited); Retry-After says when to retry',
   500: 'Unexpected error (quote the requestId when reporting it)',
 };
 
@@ -25,6 +28,17 @@ export const HEADERS: Readonly<Record<HeaderName, JsonObject>> = {
   ETag: { description: 'The record version, quoted ("3"); send it as If-Match to update only that version', schema: { type: 'string' } },
   Allow: { description: 'The methods the path accepts', schema: { type: 'string' } },
   'WWW-Authenticate': { description: 'Bearer challenge with the reason', schema: { type: 'string' } },
+  'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'string' } },
+  RateLimit: {
+    description: 'The exhausted limit (IETF draft-ietf-httpapi-ratelimit-headers): `"org";r=0;t=<seconds to reset>` or `"subject";...`',
+    schema: { type: 'string' },
+  },
+  'RateLimit-Policy': {
+    description:
+      'The limits (IETF draft-ietf-httpapi-ratelimit-headers): `"org";q=<requests>;w=<seconds>, "subject";q=...;w=...`; ' +
+      'sent on 429 answers and on every successful answer of an /api operation while rate limiting is on',
+    schema: { type: 'string' },
+  },
 };
 
 export function describeError(status: number, description?: string): JsonObject {
@@ -32,6 +46,13 @@ export function describeError(status: number, description?: string): JsonObject 
     description: description ?? ERROR_MEANINGS[status] ?? 'Error',
     ...(status === 401 ? { headers: { 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } } } : {}),
     ...(status === 405 ? { headers: { Allow: { $ref: '#/components/headers/Allow' } } } : {}),
+    ...(status === 429
+      ? {
+          headers: Object.fromEntries(
+            (['Retry-After', 'RateLimit', 'RateLimit-Policy'] as const).map((name) => [name, { $ref: `#/components/headers/${name}` }]),
+          ),
+        }
+      : {}),
     content: { [PROBLEM_TYPE]: { schema: refTo(PROBLEM_SCHEMA_NAME) } },
   };
 }
@@ -50,6 +71,18 @@ const ADDRESS = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$' }
 export const PARAMETERS: Readonly<Record<string, JsonObject>> = {
   tenantKey: { name: 'tenantKey', in: 'path', required: true, description: 'Tenant', schema: ADDRESS },
   orgKey: { name: 'orgKey', in: 'path', required: true, description: 'Organization', schema: ADDRESS },
+  idempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'Makes the request safe to retry (IETF draft-ietf-httpapi-idempotency-key-header): 1 to 255 printable ASCII characters, ' +
+      'a UUID is best, optionally quoted. Within 24 hours, the same key with the same request (method, path, query, body bytes) ' +
+      'answers the first answer again (status, body, Location, ETag) with `Idempotent-Replayed: true` and changes nothing; with ' +
+      'another request 422 IdempotencyKeyReused; while the first is still running 409 IdempotencyKeyInUse. A refused request ' +
+      '(4xx) frees its key. Keys are per tenant/org.',
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+  },
   ifMatch: {
     name: 'If-Match',
     in: 'header',

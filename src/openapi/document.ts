@@ -47,6 +47,7 @@ function describeParameters(operation: DocumentedOperation, converter: SchemaCon
     parameters.push({ name, in: 'path', required: true, description: name, schema: { type: 'string' } });
   }
   if (doc.errors?.includes(412)) parameters.push({ $ref: '#/components/parameters/ifMatch' });
+  if (operation.idempotent) parameters.push({ $ref: '#/components/parameters/idempotencyKey' });
   return parameters;
 }
 
@@ -54,7 +55,8 @@ function describeResponses(operation: DocumentedOperation, converter: SchemaConv
   const { doc } = operation;
   const responses: JsonObject = {};
   const errors = new Set<number>([
-    ...(operation.scope ? [400, 401, 403] : []),
+    ...(operation.scope ? [400, 401, 403, 429] : []),
+    ...(operation.idempotent ? [409, 422] : []),
     ...(doc.requestBody ? [413, 415] : []),
     ...(doc.errors ?? []),
     500,

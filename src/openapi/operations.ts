@@ -1,6 +1,7 @@
 /** Routes -> documented operations: OpenAPI paths, one operation per route (or per variant of a route). */
 import { API_PREFIX } from '../http/app';
 import type { ApiRoute, Method, PublicRoute, RouteDoc } from '../http/route';
+import { acceptsIdempotencyKey } from '../idempotency/http';
 
 export interface DocumentedOperation {
   readonly method: Method;
@@ -11,6 +12,8 @@ export interface DocumentedOperation {
   readonly doc: RouteDoc;
   /** Scope the bearer token needs; undefined for public routes. */
   readonly scope?: string;
+  /** Takes an Idempotency-Key header. */
+  readonly idempotent?: boolean;
 }
 
 /** `/x/:id` -> `/x/{id}`; `pathParams` replace parameters by literal segments or rename them (`{name}`). */
@@ -21,8 +24,8 @@ export function toOpenApiPath(pattern: string, pathParams: Readonly<Record<strin
   });
 }
 
-function expand(method: Method, routePath: string, doc: RouteDoc, scope?: string): DocumentedOperation[] {
-  const base = { method, routePath, ...(scope ? { scope } : {}) };
+function expand(method: Method, routePath: string, doc: RouteDoc, scope?: string, idempotent = false): DocumentedOperation[] {
+  const base = { method, routePath, ...(scope ? { scope } : {}), ...(idempotent ? { idempotent } : {}) };
   if (!doc.variants || doc.variants.length === 0) return [{ ...base, path: toOpenApiPath(routePath), doc }];
   return doc.variants.map((variant) => {
     const variantDoc: RouteDoc = { ...variant, tags: doc.tags };
@@ -34,6 +37,8 @@ function expand(method: Method, routePath: string, doc: RouteDoc, scope?: string
 export function listDocumentedOperations(publicRoutes: readonly PublicRoute[], apiRoutes: readonly ApiRoute[]): DocumentedOperation[] {
   return [
     ...publicRoutes.flatMap((route) => expand(route.method, route.path, route.doc)),
-    ...apiRoutes.flatMap((route) => expand(route.method, `${API_PREFIX}${route.path}`, route.doc, route.scope)),
+    ...apiRoutes.flatMap((route) =>
+      expand(route.method, `${API_PREFIX}${route.path}`, route.doc, route.scope, acceptsIdempotencyKey(route)),
+    ),
   ];
 }

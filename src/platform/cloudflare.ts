@@ -1,6 +1,6 @@
 /** The Cloudflare side of the platform boundary: bindings -> Platform. */
 import { readConfig } from '../config/env';
-import type { Coordinator, CoordinatorCommand, Platform } from './types';
+import type { AppConfig, Coordinator, CoordinatorCommand, Platform, RateLimits } from './types';
 
 interface CoordinatorStub {
   handle(command: CoordinatorCommand): Promise<unknown>;
@@ -20,11 +20,23 @@ async function readWorkerAsset(env: Env, path: string): Promise<Response | undef
   return response.ok ? response : undefined;
 }
 
+/**
+ * The Rate Limiting bindings (`[[ratelimits]]` in wrangler.toml, 60 s periods); their `limit` must equal
+ * RATE_LIMIT_PER_MINUTE, which the answers' RateLimit-Policy states (0 turns limiting off).
+ */
+function buildRateLimits(env: Env, config: AppConfig): RateLimits | undefined {
+  if (config.rateLimitPerMinute === 0) return undefined;
+  return { limit: config.rateLimitPerMinute, periodSeconds: 60, org: env.ORG_RATE_LIMITER, subject: env.SUBJECT_RATE_LIMITER };
+}
+
 export function buildWorkerPlatform(env: Env, ctx: ExecutionContext): Platform {
+  const config = readConfig(env as unknown as Record<string, unknown>);
+  const rateLimits = buildRateLimits(env, config);
   return {
     db: env.DB,
     cache: env.CACHE,
-    config: readConfig(env as unknown as Record<string, unknown>),
+    config,
+    ...(rateLimits ? { rateLimits } : {}),
     coordinator: (tenantKey, orgKey) => buildCoordinator(env, tenantKey, orgKey),
     now: () => new Date(),
     waitUntil: (promise) => ctx.waitUntil(promise),

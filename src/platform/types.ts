@@ -19,6 +19,22 @@ export interface CoordinatorCommand {
   readonly [name: string]: unknown;
 }
 
+/** A per-key request counter: Cloudflare's Rate Limiting binding, or its in-process equivalent under Deno. */
+export interface RateLimiter {
+  limit(options: { key: string }): Promise<{ success: boolean }>;
+}
+
+/** The request limits of `/api` requests (absent: rate limiting is off). */
+export interface RateLimits {
+  /** Requests allowed per key in each period. */
+  readonly limit: number;
+  readonly periodSeconds: number;
+  /** Keyed by `tenantKey/orgKey`. */
+  readonly org: RateLimiter;
+  /** Keyed by the token's subject (across every tenant/org it uses). */
+  readonly subject: RateLimiter;
+}
+
 export interface AppConfig {
   /** HS256 secret for bearer tokens (may be empty when only JWKS is used). */
   readonly jwtSecret: string;
@@ -27,12 +43,16 @@ export interface AppConfig {
   readonly audience: string;
   /** `development` (APP_ENV, set by `npm start` and `npm run start:deno`): the API reference shows how to mint a token. */
   readonly environment: 'production' | 'development';
+  /** Requests per minute per tenant/org and per token subject; 0 turns rate limiting off. */
+  readonly rateLimitPerMinute: number;
 }
 
 export interface Platform {
   readonly db: D1Database;
   readonly cache: KVNamespace;
   readonly config: AppConfig;
+  /** Absent when rate limiting is off (RATE_LIMIT_PER_MINUTE=0, or inside a coordinator). */
+  readonly rateLimits?: RateLimits;
   coordinator(tenantKey: string, orgKey: string): Coordinator;
   /** The clock (injectable for tests). */
   now(): Date;

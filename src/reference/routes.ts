@@ -82,7 +82,7 @@ async function remove(ctx: ApiContext, users: readonly ReferenceUser[]): Promise
   const db = readDatabase(ctx.platform.db);
   await assertReferenceUnused(db, scopeOf(ctx), spec, key, users);
   const deleted = await deleteReferenceRecord(db, spec, scopeOf(ctx), key);
-  if (!deleted) throw recordNotFound(`${spec.kind} record '${key}'`, true);
+  if (!deleted) throw recordNotFound(`${spec.kind} record '${key}'`, true, 'key');
   return emptyResponse(204);
 }
 

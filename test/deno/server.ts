@@ -69,7 +69,11 @@ function stopProcess(child: ChildProcess): Promise<void> {
   });
 }
 
-export async function startDenoServer(): Promise<DenoTestServer> {
+/**
+ * A Deno server on a fresh database; `env` overrides its environment (the suite runs with rate limiting off:
+ * RATE_LIMIT_PER_MINUTE=0). Tests that need a differently configured server of their own launch one.
+ */
+export async function launchDenoServer(env: Record<string, string> = {}): Promise<DenoTestServer> {
   const directory = mkdtempSync(join(tmpdir(), 'erp-deno-test-'));
   const child = spawn(resolveDenoExecutable(), buildDenoArgs(directory), {
     // stdin is the lifeline: when this worker process goes, however it goes, the server stops.
@@ -87,6 +91,8 @@ export async function startDenoServer(): Promise<DenoTestServer> {
       TEST_BINDINGS: '1',
       CRON_INTERVAL_MINUTES: '0',
       EXIT_ON_STDIN_END: '1',
+      RATE_LIMIT_PER_MINUTE: '0',
+      ...env,
     }),
   });
   // A test file that fails to load never runs its afterAll: the server still goes when the worker exits.
@@ -104,12 +110,23 @@ export async function startDenoServer(): Promise<DenoTestServer> {
   // Past start-up, the server's logs (errors of failing requests) go to the test output.
   child.stdout?.resume();
   child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(chunk));
-  current = {
+  return {
     baseUrl,
     async stop() {
       process.off('exit', killOnExit);
       await stopProcess(child);
       rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The server of this test file (what `readDenoServer` answers and the `cloudflare:test` shim talks to). */
+export async function startDenoServer(): Promise<DenoTestServer> {
+  const server = await launchDenoServer();
+  current = {
+    baseUrl: server.baseUrl,
+    async stop() {
+      await server.stop();
       current = undefined;
     },
   };

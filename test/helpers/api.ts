@@ -11,24 +11,28 @@ export interface TokenOptions {
   orgs?: string[];
   scope?: string;
   sub?: string;
-  expiresIn?: string;
+  /** `exp` relative to now (jose syntax, default 1h); null: no `exp` claim. */
+  expiresIn?: string | null;
+  /** `iat` in seconds since the epoch (default now). */
+  issuedAt?: number;
   secret?: string;
 }
 
 export async function mintToken(options: TokenOptions = {}): Promise<string> {
   const orgs = options.orgs ?? [`${options.tenant ?? 'acme'}/${options.org ?? 'main'}`];
-  return new SignJWT({ scope: options.scope ?? 'application', orgs })
+  const jwt = new SignJWT({ scope: options.scope ?? 'application', orgs })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(options.sub ?? 'tester')
-    .setIssuedAt()
-    .setExpirationTime(options.expiresIn ?? '1h')
-    .sign(new TextEncoder().encode(options.secret ?? env.JWT_SECRET));
+    .setIssuedAt(options.issuedAt);
+  if (options.expiresIn !== null) jwt.setExpirationTime(options.expiresIn ?? '1h');
+  return jwt.sign(new TextEncoder().encode(options.secret ?? env.JWT_SECRET));
 }
 
 export interface CallOptions {
   token?: string | null;
   body?: unknown;
-  rawBody?: string;
+  /** Sent as is (bytes: to send text that is not valid UTF-8). */
+  rawBody?: string | Uint8Array;
   headers?: Record<string, string>;
 }
 
@@ -42,7 +46,7 @@ export interface CallResult<T = unknown> {
 export async function call<T = unknown>(method: string, path: string, options: CallOptions = {}): Promise<CallResult<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
-  let body: string | undefined;
+  let body: string | Uint8Array | undefined;
   if (options.rawBody !== undefined) body = options.rawBody;
   else if (options.body !== undefined) {
     body = JSON.stringify(options.body);

@@ -25,7 +25,7 @@ interface Contract {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 /** Statuses any request may get before an operation is chosen (address, auth, unknown path, wrong method). */
-const UNROUTED_STATUSES = [400, 401, 403, 404, 405];
+const UNROUTED_STATUSES = [400, 401, 403, 404, 405, 429];
 
 let contract: Promise<Contract> | undefined;
 

@@ -23,18 +23,33 @@ const STATE_TABLE = `CREATE TABLE IF NOT EXISTS _deno_coordinator_state (
 class SqliteCoordinatorState implements CoordinatorState {
   constructor(
     private readonly name: string,
-    private readonly select: StatementSync,
-    private readonly upsert: StatementSync,
+    private readonly statements: CoordinatorStatements,
   ) {}
 
   async get<T>(key: string): Promise<T | undefined> {
-    const row = this.select.all(this.name, key)[0] as { value: Uint8Array } | undefined;
+    const row = this.statements.select.all(this.name, key)[0] as { value: Uint8Array } | undefined;
     return row ? (deserialize(row.value) as T) : undefined;
   }
 
   async put(key: string, value: unknown): Promise<void> {
-    this.upsert.all(this.name, key, serialize(value));
+    this.statements.upsert.all(this.name, key, serialize(value));
   }
+
+  async delete(key: string): Promise<void> {
+    this.statements.remove.all(this.name, key);
+  }
+
+  async list<T>(prefix: string, end: string, limit: number): Promise<Map<string, T>> {
+    const rows = this.statements.range.all(this.name, prefix, end, limit) as { key: string; value: Uint8Array }[];
+    return new Map(rows.filter((row) => row.key.startsWith(prefix)).map((row) => [row.key, deserialize(row.value) as T]));
+  }
+}
+
+interface CoordinatorStatements {
+  readonly select: StatementSync;
+  readonly upsert: StatementSync;
+  readonly remove: StatementSync;
+  readonly range: StatementSync;
 }
 
 function cloneError(error: unknown): unknown {
@@ -47,8 +62,7 @@ function cloneError(error: unknown): unknown {
 
 export class LocalCoordinators {
   private readonly queues = new Map<string, CommandLanes>();
-  private readonly select: StatementSync;
-  private readonly upsert: StatementSync;
+  private readonly statements: CoordinatorStatements;
 
   /** `commandPlatform` is what commands see; it must refuse to send commands to a coordinator. */
   constructor(
@@ -56,10 +70,16 @@ export class LocalCoordinators {
     private readonly commandPlatform: () => Platform,
   ) {
     sqlite.exec(STATE_TABLE);
-    this.select = sqlite.prepare('SELECT value FROM _deno_coordinator_state WHERE coordinator = ? AND key = ?');
-    this.upsert = sqlite.prepare(
-      'INSERT INTO _deno_coordinator_state (coordinator, key, value) VALUES (?, ?, ?) ON CONFLICT (coordinator, key) DO UPDATE SET value = excluded.value',
-    );
+    this.statements = {
+      select: sqlite.prepare('SELECT value FROM _deno_coordinator_state WHERE coordinator = ? AND key = ?'),
+      upsert: sqlite.prepare(
+        'INSERT INTO _deno_coordinator_state (coordinator, key, value) VALUES (?, ?, ?) ON CONFLICT (coordinator, key) DO UPDATE SET value = excluded.value',
+      ),
+      remove: sqlite.prepare('DELETE FROM _deno_coordinator_state WHERE coordinator = ? AND key = ?'),
+      range: sqlite.prepare(
+        'SELECT key, value FROM _deno_coordinator_state WHERE coordinator = ? AND key >= ? AND key < ? ORDER BY key LIMIT ?',
+      ),
+    };
   }
 
   private readQueue(name: string): CommandLanes {
@@ -73,7 +93,7 @@ export class LocalCoordinators {
 
   private async runQueued(name: string, command: CoordinatorCommand): Promise<unknown> {
     const queue = this.readQueue(name);
-    const state = new SqliteCoordinatorState(name, this.select, this.upsert);
+    const state = new SqliteCoordinatorState(name, this.statements);
     const task = () => runCommand(this.commandPlatform(), structuredClone(command), state);
     try {
       return structuredClone(await queue.dispatch(command, task));

@@ -10,13 +10,14 @@ import { LocalCoordinators } from './coordinator';
 import { SqliteD1Database } from './d1';
 import { buildMemoryKv } from './kv';
 import { applyMigrations } from './migrations';
+import { buildMemoryRateLimits } from './rate-limit';
 import type { SqlMigration } from './migrations';
 
 export interface DenoHostOptions {
   /** Path of the SQLite file (created when missing). */
   readonly databasePath: string;
   readonly migrations: readonly SqlMigration[];
-  /** Configuration values by their Worker names (JWT_SECRET, JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE). */
+  /** Configuration values by their Worker names (JWT_SECRET, JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE, RATE_LIMIT_PER_MINUTE). */
   readonly env: RawEnv;
   /** Static assets (public/), as `Platform.readAsset` reads them. */
   readonly readAsset: Platform['readAsset'];
@@ -70,8 +71,10 @@ export function openDenoHost(options: DenoHostOptions): DenoHost {
     readAsset: options.readAsset,
   };
   const coordinators = new LocalCoordinators(sqlite, () => commandPlatform);
+  const rateLimits = buildMemoryRateLimits(config.rateLimitPerMinute);
   const platform: Platform = {
     ...commandPlatform,
+    ...(rateLimits ? { rateLimits } : {}),
     coordinator: (tenantKey, orgKey) => coordinators.readCoordinator(tenantKey, orgKey),
   };
   return {

@@ -2,7 +2,7 @@
 import { parseCustomColumn } from '../../entities/resource';
 import { readAttributeValue, isPlainObject, unwrapValue } from '../../entities/validate';
 import { isGuid } from '../../entities/values';
-import { readCustomName } from '../../entities/custom-attributes';
+import { buildCustomValueUpdate, readCustomName } from '../../entities/custom-attributes';
 import { readDatabase } from '../../db/client';
 import type { Database } from '../../db/client';
 import { scopeOf } from '../../entities/handlers';
@@ -16,6 +16,7 @@ import { collectCurrencyUses, readFactor, readLineBody } from './lines-input';
 import { deleteLineAt, insertLineAt, readLine, toLineRow, updateLineAt } from './lines-store';
 import type { DocumentRef } from './lines-store';
 import { readDocumentNumber, writeLine } from './lines-write';
+import { exchangeRateLines } from './table';
 import type { RateLineRow } from './table';
 
 const LINE_TITLE = rateLineSpec.title;
@@ -50,7 +51,7 @@ export async function insertLine(ctx: ApiContext): Promise<Response> {
 async function readLineOrFail(db: Database, ctx: ApiContext, document: DocumentRef, listed404: boolean): Promise<RateLineRow> {
   const lineId = (ctx.params.lineId ?? '').toLowerCase();
   const line = isGuid(lineId) ? await readLine(db, scopeOf(ctx), document.id, lineId) : undefined;
-  if (!line) throw recordNotFound(`${LINE_TITLE} '${ctx.params.lineId ?? ''}'`, listed404);
+  if (!line) throw recordNotFound(`${LINE_TITLE} '${ctx.params.lineId ?? ''}'`, listed404, 'lineId');
   return line;
 }
 
@@ -79,6 +80,7 @@ export async function updateLineAttribute(ctx: ApiContext): Promise<Response> {
   const value = await readLineAttribute(ctx, attribute);
   const version = await writeLine(ctx, number, false, async (db, document, stamp) => {
     const line = await readLineOrFail(db, ctx, document, false);
+    if (line[attribute as keyof RateLineRow] === value) return { unchanged: true };
     const from = attribute === 'fromCurrency' ? value : line.fromCurrency;
     const to = attribute === 'toCurrency' ? value : line.toCurrency;
     if (from === to) throw validationError([{ path: attribute, message: 'fromCurrency and toCurrency must differ' }]);
@@ -94,8 +96,10 @@ async function updateLineCustomAttribute(ctx: ApiContext, number: number, rawNam
   const value = unwrapValue(await readJsonBody(ctx.request));
   const version = await writeLine(ctx, number, true, async (db, document, stamp) => {
     const line = await readLineOrFail(db, ctx, document, true);
-    const merged = { ...parseCustomColumn(line.customAttributes), [name]: value };
-    return { statement: updateLineAt(db, scopeOf(ctx), document, line.id, { customAttributes: JSON.stringify(merged) }, stamp) };
+    const stored = parseCustomColumn(line.customAttributes);
+    if (name in stored && JSON.stringify(stored[name]) === JSON.stringify(value)) return { unchanged: true };
+    const customAttributes = buildCustomValueUpdate(exchangeRateLines.customAttributes, { [name]: value });
+    return { statement: updateLineAt(db, scopeOf(ctx), document, line.id, { customAttributes }, stamp) };
   });
   return emptyResponse(200, { etag: etagOf(version) });
 }

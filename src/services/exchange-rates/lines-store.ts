@@ -1,5 +1,6 @@
 /** Storage of rate lines in D1; every statement is scoped by tenant and org. */
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import { chunkRows } from '../../db/client';
 import type { Database } from '../../db/client';
@@ -73,10 +74,11 @@ export async function listLinesOf(db: Database, scope: TenantScope, documentIds:
 
 export interface DocumentRef {
   readonly id: string;
-  readonly version: number;
+  /** The version the write is guarded by; undefined: any version (the client sent no If-Match). */
+  readonly version?: number;
 }
 
-export async function readDocumentRef(db: Database, scope: TenantScope, number: number): Promise<DocumentRef | undefined> {
+export async function readDocumentRef(db: Database, scope: TenantScope, number: number): Promise<Required<DocumentRef> | undefined> {
   const rows = await db
     .select({ id: documents.id, version: documents.version })
     .from(exchangeRatesDocuments)
@@ -95,17 +97,24 @@ export async function readLine(db: Database, scope: TenantScope, documentId: str
   return rows[0];
 }
 
-/** True while the document still has the version the write was planned against (the write's guard). */
-function documentAt(document: DocumentRef) {
-  return sql`exists (select 1 from ${exchangeRatesDocuments} where ${documents.id} = ${document.id} and ${documents.version} = ${document.version})`;
+function versionGuard(document: DocumentRef) {
+  return document.version === undefined ? sql`1 = 1` : eq(documents.version, document.version);
 }
 
-/** Bumps the document's version and audit stamp, guarded like the line statement of the same batch. */
+/** True while the document exists (at the version the write was planned against, when it has one: the guard). */
+function documentAt(document: DocumentRef) {
+  return sql`exists (select 1 from ${exchangeRatesDocuments} where ${documents.id} = ${document.id} and ${versionGuard(document)})`;
+}
+
+/**
+ * Bumps the document's version and audit stamp, guarded like the line statement of the same batch, and only when
+ * that statement (the one just before it in the batch) changed a row: a no-op line write leaves the version alone.
+ */
 export function bumpDocument(db: Database, document: DocumentRef, stamp: AuditStamp) {
   return db
     .update(exchangeRatesDocuments)
     .set({ version: sql`${documents.version} + 1`, modifiedOn: stamp.on, modifiedBy: stamp.by } as Record<string, unknown>)
-    .where(and(eq(documents.id, document.id), eq(documents.version, document.version)))
+    .where(and(eq(documents.id, document.id), versionGuard(document), sql`changes() > 0`))
     .returning({ version: documents.version });
 }
 
@@ -128,13 +137,17 @@ export function updateLineAt(
   scope: TenantScope,
   document: DocumentRef,
   lineId: string,
-  set: Partial<RateLineRow>,
+  set: { readonly [name in keyof RateLineRow]?: RateLineRow[name] | SQL },
   stamp: AuditStamp,
 ) {
+  // Only when a value changes (NULL-safe), so that an identical PUT is a no-op.
+  const changed = or(...Object.entries(set).map(([name, value]) => sql`${exchangeRateLines[name as keyof RateLineRow]} IS NOT ${value}`));
   return db
     .update(exchangeRateLines)
     .set({ ...set, modifiedOn: stamp.on, modifiedBy: stamp.by })
-    .where(and(scopeOf(scope), eq(exchangeRateLines.documentId, document.id), eq(exchangeRateLines.id, lineId), documentAt(document)))
+    .where(
+      and(scopeOf(scope), eq(exchangeRateLines.documentId, document.id), eq(exchangeRateLines.id, lineId), documentAt(document), changed),
+    )
     .returning({ id: exchangeRateLines.id });
 }
 

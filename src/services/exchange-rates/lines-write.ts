@@ -1,7 +1,8 @@
 /**
- * Guarded line writes: the line statement and the document's version bump run in one batch, both only while
- * the document still has the version read just before. Every line change bumps the document's version (its
- * ETag covers its lines), so "nothing written" always means "the document changed meanwhile".
+ * Line writes: the line statement and the document's version bump run in one batch. Every line change bumps the
+ * document's version (its ETag covers its lines); a write that changes nothing bumps nothing. With `If-Match`,
+ * both statements are guarded by that version (412 when it moved); without, they only need the document to exist,
+ * so concurrent writes of different lines never refuse each other.
  */
 import type { BatchItem } from 'drizzle-orm/batch';
 import { isUniqueViolation, readDatabase } from '../../db/client';
@@ -20,10 +21,11 @@ const ATTEMPTS = 3;
 
 export interface LineWritePlan {
   /**
-   * Reads what the write needs (e.g. the line) and answers the guarded line statement, wrapped in an object:
-   * a drizzle query is thenable, so returning it bare from an async function would run it.
+   * Reads what the write needs (e.g. the line) and answers the guarded line statement, wrapped in an object
+   * (a drizzle query is thenable, so returning it bare from an async function would run it), or `unchanged`
+   * when the line already is as asked.
    */
-  (db: Database, document: DocumentRef, stamp: AuditStamp): Promise<{ statement: BatchItem<'sqlite'> }>;
+  (db: Database, document: DocumentRef, stamp: AuditStamp): Promise<{ statement: BatchItem<'sqlite'> } | { unchanged: true }>;
 }
 
 function isCheckViolation(error: unknown): boolean {
@@ -40,9 +42,9 @@ export function readDocumentNumber(raw: string | undefined): number {
   return value;
 }
 
-async function readDocumentOrFail(db: Database, ctx: ApiContext, number: number, listed404: boolean): Promise<DocumentRef> {
+async function readDocumentOrFail(db: Database, ctx: ApiContext, number: number, listed404: boolean): Promise<Required<DocumentRef>> {
   const document = await readDocumentRef(db, scopeOf(ctx), number);
-  if (!document) throw recordNotFound(`${exchangeRatesDocumentSpec.title} ${number}`, listed404);
+  if (!document) throw recordNotFound(`${exchangeRatesDocumentSpec.title} ${number}`, listed404, 'number');
   return document;
 }
 
@@ -59,12 +61,15 @@ export async function writeLine(ctx: ApiContext, number: number, listed404: bool
   for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
     const document = await readDocumentOrFail(db, ctx, number, listed404);
     if (expected !== undefined && expected !== document.version) throw preconditionFailed(document.version);
+    const guard: DocumentRef = expected === undefined ? { id: document.id } : document;
     const stamp = stampOf(ctx);
-    const { statement } = await plan(db, document, stamp);
+    const planned = await plan(db, guard, stamp);
+    if ('unchanged' in planned) return document.version;
+    const { statement } = planned;
     let written: unknown[];
     let bumped: { version: number }[];
     try {
-      [written, bumped] = (await db.batch([statement, bumpDocument(db, document, stamp)])) as [unknown[], { version: number }[]];
+      [written, bumped] = (await db.batch([statement, bumpDocument(db, guard, stamp)])) as [unknown[], { version: number }[]];
     } catch (error) {
       if (isUniqueViolation(error)) {
         throw new ApiError('DuplicateKey', 'The document already has a line for this (fromCurrency, toCurrency) pair.', {
@@ -79,7 +84,8 @@ export async function writeLine(ctx: ApiContext, number: number, listed404: bool
     }
     const version = bumped[0]?.version;
     if (written.length > 0 && version !== undefined) return Number(version);
-    // The document changed between the read and the batch: nothing was written.
+    // Nothing written: with If-Match, the document moved on meanwhile; without, the document or the line changed
+    // meanwhile (gone, or already as asked): the next attempt reads them again.
     if (expected !== undefined) throw preconditionFailed((await readDocumentOrFail(db, ctx, number, listed404)).version);
   }
   throw new ApiError('PreconditionFailed', 'The document kept changing during the write; retry.');

@@ -84,6 +84,7 @@ const lookupRoutes: ApiRoute[] = [
       kind: 'custom',
       ...pairLookupDoc,
     },
+    readOnly: true,
     handle: getCurrencyExchangeRates,
   },
   {
@@ -97,6 +98,7 @@ const lookupRoutes: ApiRoute[] = [
       kind: 'custom',
       ...companyLookupDoc,
     },
+    readOnly: true,
     handle: getCurrencyExchangeRatesByCompany,
   },
 ];

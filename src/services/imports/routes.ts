@@ -55,7 +55,7 @@ async function change(ctx: ApiContext): Promise<Response> {
   if (mismatches.length > 0) throw validationError(mismatches, 'The import belongs to another tenant or subscription than the path names.');
   const command: ChangeImportCommand = { ...buildCommandBase(ctx), type: IMPORT_COMMANDS.change, change: input.change };
   const outcome = await sendImportCommand<ChangeOutcome>(ctx, command);
-  if (outcome.status === 'notFound') throw recordNotFound(`Import ${input.change.importId}`, true);
+  if (outcome.status === 'notFound') throw recordNotFound(`Import ${input.change.importId}`, true, 'importId');
   if (outcome.status === 'refused') {
     const detail = `An import cannot go from ${describeState(outcome.from)} to ${describeState(outcome.to)}.`;
     throw new ApiError('InvalidStateTransition', detail, { errors: [{ path: 'importDataState', message: detail }] });
@@ -67,11 +67,11 @@ async function validateState(ctx: ApiContext): Promise<Response> {
   const id = readGuidParam(ctx.url.searchParams, 'id');
   const now = ctx.platform.now();
   const row = await readImport(readDatabase(ctx.platform.db), scopeOf(ctx), id);
-  if (!row) throw recordNotFound(`Import ${id}`, false);
+  if (!row) throw recordNotFound(`Import ${id}`, false, 'id');
   if (!isStaleProcessing(row, now)) return jsonResponse(toImportResource(row));
   const command: ExpireImportCommand = { ...buildCommandBase(ctx), type: IMPORT_COMMANDS.expire, importId: id, now: now.toISOString() };
   const outcome = await sendImportCommand<ExpireOutcome>(ctx, command);
-  if (outcome.status === 'notFound') throw recordNotFound(`Import ${id}`, false);
+  if (outcome.status === 'notFound') throw recordNotFound(`Import ${id}`, false, 'id');
   return jsonResponse(toImportResource(outcome.row));
 }
 
@@ -102,7 +102,7 @@ async function readOne(ctx: ApiContext): Promise<Response> {
   const id = ctx.params.id ?? '';
   if (!isGuid(id)) throw validationError([{ path: 'id', message: 'id must be a GUID' }]);
   const row = await readImport(readDatabase(ctx.platform.db), scopeOf(ctx), id.toLowerCase());
-  if (!row) throw recordNotFound(`Import ${id}`, true);
+  if (!row) throw recordNotFound(`Import ${id}`, true, 'id');
   return jsonResponse(toImportResource(row));
 }
 

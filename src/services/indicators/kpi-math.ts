@@ -4,7 +4,7 @@
  * digits (the precision of measurements), rounded half away from zero.
  */
 import Decimal from 'decimal.js';
-import { listPeriods, readPeriodIndex, shiftPeriod } from './periods';
+import { listPeriods, readPeriodIndex, shiftPeriod, shiftPeriodUpToLast } from './periods';
 
 const Exact = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_UP });
 
@@ -104,7 +104,7 @@ export function buildPeriodFigures(values: ReadonlyMap<string, string>): PeriodF
   const first = periods[0];
   const last = periods[periods.length - 1];
   if (first === undefined || last === undefined) return [];
-  return listPeriods(first, shiftPeriod(last, FUTURE_PERIODS)).map((period) => ({
+  return listPeriods(first, shiftPeriodUpToLast(last, FUTURE_PERIODS)).map((period) => ({
     period,
     value: values.get(period) ?? null,
     homologous: values.get(shiftPeriod(period, -12)) ?? null,

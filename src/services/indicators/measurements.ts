@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import { chunkRows } from '../../db/client';
 import type { Database } from '../../db/client';
 import type { TenantScope } from '../../entities/repository';
-import { issuesToErrors, normalizeDateTime, normalizeDecimal } from '../../entities/values';
+import { DATE_TIME_RULE, issuesToErrors, normalizeDateTime, normalizeDecimal } from '../../entities/values';
 import { validationError } from '../../http/errors';
 import type { FieldError } from '../../http/errors';
 import { assertReferencesExist } from '../../reference/store';
@@ -31,9 +31,9 @@ export const MeasurementSchema = v.strictObject(
     company: KEY('company'),
     code: KEY('code'),
     date: v.pipe(
-      v.string('date must be an ISO 8601 date or date-time'),
+      v.string(`date must be an ${DATE_TIME_RULE} or date`),
       v.transform((input) => normalizeDateTime(input)),
-      v.check((out) => out !== undefined, 'date must be an ISO 8601 date or date-time'),
+      v.check((out) => out !== undefined, `date must be an ${DATE_TIME_RULE} or date`),
     ),
     value: v.pipe(
       v.union([v.number(), v.string()], 'value must be a finite decimal number'),

@@ -1,4 +1,5 @@
 /** Monthly KPI periods `YYYY-MM` (UTC): parsing, arithmetic and ranges. Pure. */
+import { MAX_YEAR } from '../../entities/values';
 
 const PERIOD_PATTERN = /^(\d{4})-(0[1-9]|1[0-2])$/;
 
@@ -17,6 +18,14 @@ export function formatPeriod(index: number): string {
 
 export function shiftPeriod(period: string, months: number): string {
   return formatPeriod(readPeriodIndex(period) + months);
+}
+
+/** The last period there is: no date lies past MAX_YEAR, and forecasts and charts stop there too. */
+export const LAST_PERIOD = `${MAX_YEAR}-12`;
+
+/** `shiftPeriod` forwards, stopping at LAST_PERIOD. */
+export function shiftPeriodUpToLast(period: string, months: number): string {
+  return formatPeriod(Math.min(readPeriodIndex(period) + months, readPeriodIndex(LAST_PERIOD)));
 }
 
 /** The UTC month of an ISO 8601 UTC date-time (`2026-03-31T23:59:59.000Z` -> `2026-03`). */

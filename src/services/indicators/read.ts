@@ -9,7 +9,7 @@ import { readStandardList } from '../../reference/store';
 import { readReferenceTable } from '../../reference/tables';
 import { FUTURE_PERIODS } from './kpi-math';
 import type { ValueType } from './kpi-math';
-import { listPeriods, shiftPeriod } from './periods';
+import { listPeriods, shiftPeriod, shiftPeriodUpToLast } from './periods';
 import { kpiPeriods, kpiSummaries } from './tables';
 
 /** Periods of the chart up to and including the reference period. */
@@ -126,7 +126,7 @@ export async function readKpiChart(
   referencePeriod: string,
 ): Promise<ChartPoint[]> {
   const first = shiftPeriod(referencePeriod, 1 - CHART_PERIODS);
-  const last = shiftPeriod(referencePeriod, FUTURE_PERIODS);
+  const last = shiftPeriodUpToLast(referencePeriod, FUTURE_PERIODS);
   const [companies, definitions, rows] = await db.batch([
     selectReference(db, 'companies', scope, address.company),
     selectReference(db, 'kpiDefinitions', scope, address.code),

@@ -1,6 +1,6 @@
 /** Maintenance indicators (SPEC 2.3, 4.3; CONTRACT 7): measurements, summaries, charts, recalculation. */
 import { readDatabase } from '../../db/client';
-import { normalizeDateTime } from '../../entities/values';
+import { DATE_TIME_RULE, normalizeDateTime } from '../../entities/values';
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
 import { ApiError, validationError } from '../../http/errors';
@@ -38,7 +38,7 @@ function readReferencePeriod(ctx: ApiContext): string {
     throw validationError([{ path: 'referenceDate', message: 'referenceDate is required (ISO 8601 date or date-time).' }]);
   const normalized = normalizeDateTime(raw);
   if (normalized === undefined)
-    throw validationError([{ path: 'referenceDate', message: 'referenceDate must be an ISO 8601 date or date-time.' }]);
+    throw validationError([{ path: 'referenceDate', message: `referenceDate must be an ${DATE_TIME_RULE} or date.` }]);
   return readPeriodOfDate(normalized);
 }
 

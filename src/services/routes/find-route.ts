@@ -54,10 +54,10 @@ export async function findRouteForMembership(
   routeKey: string,
   companyKey: string | null,
 ): Promise<RouteRow> {
-  if (routeKey === '') throw recordNotFound(`Route ''`, false);
+  if (routeKey === '') throw recordNotFound(`Route ''`, false, 'routeKey');
   if (companyKey !== null) {
     const route = await readRouteByKey(db, scope, companyKey, routeKey);
-    if (!route) throw recordNotFound(`Route '${routeKey}' of company '${companyKey}'`, false);
+    if (!route) throw recordNotFound(`Route '${routeKey}' of company '${companyKey}'`, false, ['companyKey', 'routeKey']);
     return route;
   }
   const rows = (await db
@@ -67,7 +67,7 @@ export async function findRouteForMembership(
     .orderBy(routeColumns.company)
     .limit(20)) as RouteRow[];
   const [first, second] = rows;
-  if (!first) throw recordNotFound(`Route '${routeKey}'`, false);
+  if (!first) throw recordNotFound(`Route '${routeKey}'`, false, 'routeKey');
   if (second) {
     throw new ApiError(
       'AmbiguousKey',

@@ -3,6 +3,7 @@
  * all-or-nothing (any unknown key or id fails the whole request), idempotent, members of the route's company.
  */
 import { and, eq, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import { readDatabase } from '../../db/client';
 import { readCustomDefinitions, validateCustomValues } from '../../entities/custom-attributes';
 import type { CustomValues } from '../../entities/custom-attributes';
@@ -64,15 +65,31 @@ async function checkCustom(ctx: ApiContext, custom: CustomValues): Promise<Custo
   return values;
 }
 
-/** The route's version bump (and custom attribute values), written in the same batch as the member changes. */
-function buildRouteTouch(ctx: ApiContext, route: RouteRow, custom: CustomValues) {
+/**
+ * True, at the time the statement runs, while one of `keys` still needs the change (not yet a member for `add`,
+ * still a member for `remove`). The keys go as one JSON parameter, however many there are.
+ */
+function needsChange(kind: MemberKind, routeId: string, action: MembershipAction, keys: readonly string[]): SQL {
+  const table = kind.table;
+  const member = sql`select 1 from ${table} where ${table.routeId} = ${routeId} and ${table.memberKey} = k.value`;
+  return action === 'add'
+    ? sql`exists (select 1 from json_each(${JSON.stringify(keys)}) k where not exists (${member}))`
+    : sql`exists (select 1 from json_each(${JSON.stringify(keys)}) k where exists (${member}))`;
+}
+
+/**
+ * The route's version bump (and custom attribute values), first in the batch of the member changes, made only while
+ * `change` holds: of identical concurrent requests only the one that changes something bumps the version.
+ */
+function buildRouteTouch(ctx: ApiContext, route: RouteRow, custom: CustomValues, change: SQL) {
   const stamp = stampOf(ctx);
-  const merged =
-    Object.keys(custom).length > 0 ? { customAttributes: JSON.stringify({ ...parseCustomColumn(route.customAttributes), ...custom }) } : {};
+  const hasCustom = Object.keys(custom).length > 0;
+  const merged = hasCustom ? { customAttributes: JSON.stringify({ ...parseCustomColumn(route.customAttributes), ...custom }) } : {};
+  const scoped = and(eq(routeColumns.tenantKey, ctx.tenantKey), eq(routeColumns.orgKey, ctx.orgKey), eq(routeColumns.id, route.id));
   return readDatabase(ctx.platform.db)
     .update(routes)
     .set({ ...merged, version: sql`${routeColumns.version} + 1`, modifiedOn: stamp.on, modifiedBy: stamp.by })
-    .where(and(eq(routeColumns.tenantKey, ctx.tenantKey), eq(routeColumns.orgKey, ctx.orgKey), eq(routeColumns.id, route.id)))
+    .where(hasCustom ? scoped : and(scoped, change))
     .returning({ version: routeColumns.version });
 }
 
@@ -94,16 +111,19 @@ export async function changeMembership(ctx: ApiContext, kind: MemberKind, action
   if (changed.length === 0 && Object.keys(custom).length === 0) return emptyResponse(200, { etag: etagOf(route.version) });
   const statements =
     action === 'add' ? buildMemberInserts(db, scope, kind, route.id, changed) : buildMemberDeletes(db, scope, kind, route.id, changed);
-  let touched: unknown;
+  const current = db.select({ version: routeColumns.version }).from(routes).where(eq(routeColumns.id, route.id));
+  let results: unknown[];
   try {
-    [touched] = await db.batch([buildRouteTouch(ctx, route, custom), ...statements]);
+    results = await db.batch([buildRouteTouch(ctx, route, custom, needsChange(kind, route.id, action, changed)), ...statements, current]);
   } catch (error) {
     // The route was deleted since it was read: its member rows cannot reference it any more.
     if (/FOREIGN KEY constraint failed/i.test(error instanceof Error ? `${error.message} ${String(error.cause ?? '')}` : String(error))) {
-      throw recordNotFound(`Route '${route.routeKey}' of company '${route.company}'`, false);
+      throw recordNotFound(`Route '${route.routeKey}' of company '${route.company}'`, false, 'routeKey');
     }
     throw error;
   }
-  const version = (touched as { version: number }[])[0]?.version ?? route.version + 1;
+  // Not touched: a concurrent identical request made the change first; the answer is the version after it.
+  const version = ((results.at(-1) ?? []) as { version: number }[])[0]?.version;
+  if (version === undefined) throw recordNotFound(`Route '${route.routeKey}' of company '${route.company}'`, false, 'routeKey');
   return emptyResponse(200, { etag: etagOf(version) });
 }

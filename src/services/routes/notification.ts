@@ -31,7 +31,7 @@ export async function readNotificationParameters(ctx: ApiContext): Promise<Respo
   const companyKey = ctx.params.companyKey ?? '';
   const routeKey = ctx.params.routeKey ?? '';
   const route = await readRouteByKey(db, scope, companyKey, routeKey);
-  if (!route) throw recordNotFound(`Route '${routeKey}' of company '${companyKey}'`, false);
+  if (!route) throw recordNotFound(`Route '${routeKey}' of company '${companyKey}'`, false, ['companyKey', 'routeKey']);
   const uses: ReferenceUse[] = [{ kind: 'companies', key: route.company, path: 'company' }];
   if (route.responsible) uses.push({ kind: 'employees', key: route.responsible, path: 'responsible' });
   const [references, members] = await Promise.all([resolveReferences(db, scope, uses), readRouteMembers(db, scope, [route.id])]);

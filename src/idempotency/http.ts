@@ -1,0 +1,152 @@
+/**
+ * `Idempotency-Key` (IETF draft-ietf-httpapi-idempotency-key-header) on every POST that creates or changes. The same
+ * key with the same request (method, path, query and body bytes) within 24 hours replays the first answer (status,
+ * body, Location, ETag) with `Idempotent-Replayed: true` and runs nothing; the same key with another request is 422
+ * `IdempotencyKeyReused`; while the first is still running, 409 `IdempotencyKeyInUse`. Keys are per tenant/org, kept
+ * by its coordinator (commands.ts). A request without the header costs nothing more.
+ */
+import { readLimitedBytes } from '../http/body';
+import type { ApiContext } from '../http/context';
+import { ApiError, handleError } from '../http/errors';
+import type { Method } from '../http/route';
+import type { BeginOutcome, IdempotencyCommand, StoredResponse } from './commands';
+
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+export const REPLAYED_HEADER = 'idempotent-replayed';
+const QUOTED_KEY = /^[\x20-\x7e]{1,255}$/;
+/** A bare key: visible ASCII without quotes or backslashes (those need the quoted form). */
+const BARE_KEY = /^[\x21\x23-\x5b\x5d-\x7e]{1,255}$/;
+const KEPT_HEADERS = ['content-type', 'location', 'etag'];
+const FINISH_ATTEMPTS = 3;
+
+/** POSTs take the header unless they only read (the exchange rate lookups). */
+export function acceptsIdempotencyKey(route: { readonly method: Method; readonly readOnly?: boolean }): boolean {
+  return route.method === 'POST' && route.readOnly !== true;
+}
+
+/** `"8e03978e-..."` (a structured-field string, as the draft writes it) or the bare key; 1 to 255 visible ASCII. */
+export function readIdempotencyKey(header: string): string {
+  const trimmed = header.trim();
+  const quoted = /^"((?:[^"\\]|\\["\\])*)"$/.exec(trimmed);
+  const key = quoted ? (quoted[1] ?? '').replace(/\\(["\\])/g, '$1') : trimmed;
+  if (quoted ? QUOTED_KEY.test(key) : BARE_KEY.test(key)) return key;
+  throw new ApiError('ValidationFailed', 'The Idempotency-Key header is not valid.', {
+    errors: [
+      { path: 'Idempotency-Key', message: 'Send 1 to 255 printable ASCII characters (a UUID is best), optionally in double quotes.' },
+    ],
+  });
+}
+
+async function fingerprintOf(request: Request, body: Uint8Array): Promise<string> {
+  const url = new URL(request.url);
+  const head = new TextEncoder().encode(`${request.method} ${url.pathname}${url.search}\n`);
+  const data = new Uint8Array(head.length + body.length);
+  data.set(head);
+  data.set(body, head.length);
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', data));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** The request again, with the body already read (the handler reads it as usual). */
+function rebuildRequest(request: Request, body: Uint8Array): Request {
+  const headers = new Headers(request.headers);
+  headers.delete('content-length');
+  headers.delete('transfer-encoding');
+  return new Request(request.url, { method: request.method, headers, ...(body.length > 0 ? { body } : {}) });
+}
+
+function toResponse(stored: StoredResponse, replayed: boolean): Response {
+  const headers = new Headers(stored.headers.map(([name, value]) => [name, value] as [string, string]));
+  if (replayed) headers.set(REPLAYED_HEADER, 'true');
+  return new Response(stored.body === '' ? null : stored.body, { status: stored.status, headers });
+}
+
+async function keepResponse(response: Response): Promise<StoredResponse> {
+  const headers = KEPT_HEADERS.flatMap((name) => {
+    const value = response.headers.get(name);
+    return value === null ? [] : [[name, value] as const];
+  });
+  return { status: response.status, headers, body: await response.text() };
+}
+
+/** Runs `handle` at most once per key and request; see the module comment. */
+export async function handleIdempotently(ctx: ApiContext, handle: (ctx: ApiContext) => Promise<Response>): Promise<Response> {
+  const header = ctx.request.headers.get(IDEMPOTENCY_KEY_HEADER);
+  if (header === null) return handle(ctx);
+  const key = readIdempotencyKey(header);
+  const body = await readLimitedBytes(ctx.request);
+  const request = rebuildRequest(ctx.request, body);
+  const fingerprint = await fingerprintOf(request, body);
+  const coordinator = ctx.platform.coordinator(ctx.tenantKey, ctx.orgKey);
+  const send = <T>(type: string, response?: StoredResponse) => {
+    const command: IdempotencyCommand = {
+      type,
+      tenantKey: ctx.tenantKey,
+      orgKey: ctx.orgKey,
+      key,
+      fingerprint,
+      ...(response ? { response } : {}),
+    };
+    return coordinator.send<T>(command);
+  };
+  const begun = await send<BeginOutcome>('idempotency.begin');
+  if (begun.status === 'replay') return toResponse(begun.response, true);
+  if (begun.status === 'inFlight') {
+    throw new ApiError(
+      'IdempotencyKeyInUse',
+      `A request with Idempotency-Key '${key}' is still being processed; retry once it is answered.`,
+      {
+        headers: { 'retry-after': '1' },
+      },
+    );
+  }
+  if (begun.status === 'mismatch') {
+    throw new ApiError(
+      'IdempotencyKeyReused',
+      `Idempotency-Key '${key}' was used with another request (method, path or body) in the last 24 hours.`,
+      {
+        errors: [{ path: 'Idempotency-Key', message: 'Already used with another request; send a new key for a new request.' }],
+      },
+    );
+  }
+  let response: Response;
+  try {
+    response = await handle({ ...ctx, request });
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status >= 500) response = handleError(error, request, ctx.requestId);
+    else {
+      await release(send, ctx.requestId);
+      throw error;
+    }
+  }
+  if (response.status >= 400 && response.status < 500) {
+    await release(send, ctx.requestId);
+    return response;
+  }
+  const kept = await keepResponse(response);
+  await finish(send, kept, ctx.requestId);
+  return toResponse(kept, false);
+}
+
+type Send = <T>(type: string, response?: StoredResponse) => Promise<T>;
+
+function logFailure(requestId: string, message: string, error: unknown): void {
+  console.error(JSON.stringify({ level: 'error', requestId, message, error: String(error) }));
+}
+
+/** Refused (4xx): nothing was written, so the key is free again for a corrected retry (else free after its lease). */
+async function release(send: Send, requestId: string): Promise<void> {
+  await send('idempotency.release').catch((error: unknown) => logFailure(requestId, 'idempotency.release failed', error));
+}
+
+/** Keeps the answer for replays (a few attempts: until it is kept, the key stays in flight for its lease). */
+async function finish(send: Send, kept: StoredResponse, requestId: string): Promise<void> {
+  for (let attempt = 1; attempt <= FINISH_ATTEMPTS; attempt += 1) {
+    try {
+      await send('idempotency.finish', kept);
+      return;
+    } catch (error) {
+      if (attempt === FINISH_ATTEMPTS) logFailure(requestId, 'idempotency.finish failed', error);
+    }
+  }
+}
