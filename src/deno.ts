@@ -20,7 +20,7 @@ import type { DenoRuntime } from './platform/deno/runtime';
 import { handleTestBinding, TEST_BINDINGS_PREFIX } from './platform/deno/test-bindings';
 import { runScheduledJobs } from './scheduler';
 import { scheduledJobs } from './services/jobs';
-import { apiRoutes } from './services/registry';
+import { apiRoutes, commandHandlers } from './services/registry';
 
 const FORWARDED_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$/;
 
@@ -50,7 +50,7 @@ function buildHandler(deno: DenoRuntime, host: DenoHost): (request: Request) => 
       return new Response('Ran scheduled event');
     }
     if (testBindings && path.startsWith(TEST_BINDINGS_PREFIX) && request.method === 'POST')
-      return handleTestBinding(request, host.platform);
+      return handleTestBinding(request, host.platform, host.d1);
     return app.fetch(request, host.platform);
   };
 }
@@ -64,6 +64,7 @@ async function main(): Promise<void> {
   const host = openDenoHost({
     databasePath,
     migrations: await readSqlFiles(deno, new URL('../migrations/', (import.meta as ImportMeta & { url: string }).url)),
+    commandHandlers,
     env: {
       JWT_SECRET: env('JWT_SECRET'),
       JWT_JWKS_URL: env('JWT_JWKS_URL'),

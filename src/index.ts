@@ -1,12 +1,13 @@
 /** The Worker: `fetch` (router), `scheduled` (cron) and the per-tenant/org Durable Object. */
 import { buildApp } from './http/app';
 import { publicRoutes } from './health';
-import { buildWorkerPlatform } from './platform/cloudflare';
+import { buildWorkerPlatform, defineTenantCoordinator } from './platform/cloudflare';
 import { runScheduledJobs } from './scheduler';
 import { scheduledJobs } from './services/jobs';
-import { apiRoutes } from './services/registry';
+import { apiRoutes, commandHandlers } from './services/registry';
 
-export { TenantCoordinator } from './coordinator/durable-object';
+/** The per-tenant/org Durable Object (binding COORDINATOR). */
+export class TenantCoordinator extends defineTenantCoordinator(commandHandlers) {}
 
 export const app = buildApp(publicRoutes, apiRoutes);
 

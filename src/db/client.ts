@@ -1,18 +1,18 @@
+/** The database handle every store works with: drizzle over a D1 database (or one that behaves like it). */
 import { drizzle } from 'drizzle-orm/d1';
 import type { DrizzleD1Database } from 'drizzle-orm/d1';
 
 export type Database = DrizzleD1Database;
 
-const clients = new WeakMap<D1Database, Database>();
+/** The tenant/org a request, a command or a job works for; every tenant query is scoped by both keys. */
+export interface TenantScope {
+  readonly tenantKey: string;
+  readonly orgKey: string;
+}
 
-/** One drizzle client per D1 binding object. */
-export function readDatabase(binding: D1Database): Database {
-  let client = clients.get(binding);
-  if (!client) {
-    client = drizzle(binding);
-    clients.set(binding, client);
-  }
-  return client;
+/** Drizzle over a D1 binding (used by the platform layer only: stores get theirs from `ctx.db`). */
+export function openDrizzle(binding: D1Database): Database {
+  return drizzle(binding);
 }
 
 /** True when a D1 error is a UNIQUE constraint violation. */

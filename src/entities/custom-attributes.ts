@@ -4,7 +4,7 @@ import type { Database } from '../db/client';
 import type { FieldError } from '../http/errors';
 import { readReferenceTable } from '../reference/tables';
 import { normalizeDateTime } from './values';
-import type { TenantScope } from './repository';
+import type { TenantScope } from '../db/client';
 
 export const CUSTOM_PREFIX = 'custom_';
 const NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;

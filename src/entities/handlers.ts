@@ -1,6 +1,5 @@
 /** The generic entity operations: create, read, list, attribute updates, delete. */
-import type { BatchItem } from 'drizzle-orm/batch';
-import { readDatabase } from '../db/client';
+import type { WriteStatement } from '../db/writes';
 import { readJsonBody } from '../http/body';
 import type { JsonBodyOptions } from '../http/body';
 import type { ApiContext } from '../http/context';
@@ -27,10 +26,6 @@ export function stampOf(ctx: ApiContext): { on: string; by: string } {
   return { on: ctx.platform.now().toISOString(), by: ctx.principal.subject };
 }
 
-export function scopeOf(ctx: ApiContext): { tenantKey: string; orgKey: string } {
-  return { tenantKey: ctx.tenantKey, orgKey: ctx.orgKey };
-}
-
 /** Reference uses of declared fields (`reference` kinds) for the values given. */
 export function collectReferenceUses(store: EntityStore, values: Values): ReferenceUse[] {
   const uses: ReferenceUse[] = [];
@@ -48,7 +43,7 @@ async function checkCustomValues(
   mode: 'create' | 'update',
 ): Promise<CustomValues> {
   if (!store.spec.customAttributes) return {};
-  const definitions = await readCustomDefinitions(readDatabase(ctx.platform.db), scopeOf(ctx), store.spec.name);
+  const definitions = await readCustomDefinitions(ctx.db, ctx.scope, store.spec.name);
   const { values, errors } = validateCustomValues(input, definitions, mode);
   if (errors.length > 0) throw validationError(errors);
   return values;
@@ -64,25 +59,25 @@ export interface CreateOptions {
   /** Further validation and normalisation of the create input; may add reference uses. */
   prepare?(ctx: ApiContext, values: Values, extra: Record<string, unknown>): Promise<{ uses?: ReferenceUse[] } | undefined>;
   /** Statements written in the same batch as the insert (one transaction). */
-  statements?(ctx: ApiContext, id: string, values: Values, extra: Record<string, unknown>): BatchItem<'sqlite'>[];
+  statements?(ctx: ApiContext, id: string, values: Values, extra: Record<string, unknown>): WriteStatement[];
 }
 
 export async function createRecord(ctx: ApiContext, store: EntityStore, options: CreateOptions = {}): Promise<Response> {
   const body = await readJsonBody(ctx.request, options.body);
   const input = readCreateBody(store.spec, body, options.extraProperties, options.validateExtra);
-  const db = readDatabase(ctx.platform.db);
+  const db = ctx.db;
   const prepared = (await options.prepare?.(ctx, input.values, input.extra)) ?? {};
   const custom = await checkCustomValues(ctx, store, input.custom, 'create');
   const uses = [...collectReferenceUses(store, input.values), ...(prepared.uses ?? [])];
-  if (uses.length > 0) await assertReferencesExist(db, scopeOf(ctx), uses);
+  if (uses.length > 0) await assertReferencesExist(db, ctx.scope, uses);
   const hookErrors = (await store.spec.hooks?.validateCreate?.(ctx, input.values)) ?? [];
   if (hookErrors.length > 0) throw validationError(hookErrors);
   const id = crypto.randomUUID();
   const stamp = stampOf(ctx);
   const row: Row = {
     id,
-    tenantKey: ctx.tenantKey,
-    orgKey: ctx.orgKey,
+    tenantKey: ctx.scope.tenantKey,
+    orgKey: ctx.scope.orgKey,
     ...input.values,
     ...(store.spec.customAttributes ? { customAttributes: JSON.stringify(custom) } : {}),
     isActive: true,
@@ -97,7 +92,7 @@ export async function createRecord(ctx: ApiContext, store: EntityStore, options:
 }
 
 export async function readRecordRow(ctx: ApiContext, store: EntityStore, lookup: RecordLookup): Promise<Row> {
-  const row = await readRow(readDatabase(ctx.platform.db), store, scopeOf(ctx), lookup);
+  const row = await readRow(ctx.db, store, ctx.scope, lookup);
   if (!row) throw recordNotFound(store.spec.title, true);
   return row;
 }
@@ -113,7 +108,7 @@ export async function readRecord(ctx: ApiContext, store: EntityStore, lookup: Re
 
 /** Explains a failed conditional write: missing record (404 or 400) or a stale `If-Match` (412). */
 async function explainMiss(ctx: ApiContext, store: EntityStore, lookup: RecordLookup, listed404: boolean): Promise<never> {
-  const row = await readRow(readDatabase(ctx.platform.db), store, scopeOf(ctx), lookup);
+  const row = await readRow(ctx.db, store, ctx.scope, lookup);
   if (!row) throw recordNotFound(store.spec.title, listed404);
   throw new ApiError('PreconditionFailed', `If-Match does not match the current version ${String(row.version)}.`, {
     headers: { etag: etagOf(Number(row.version)) },
@@ -122,7 +117,7 @@ async function explainMiss(ctx: ApiContext, store: EntityStore, lookup: RecordLo
 
 export async function deleteRecord(ctx: ApiContext, store: EntityStore, lookup: RecordLookup): Promise<Response> {
   const expected = readIfMatch(ctx.request);
-  const deleted = await deleteRow(readDatabase(ctx.platform.db), store, scopeOf(ctx), lookup, expected);
+  const deleted = await deleteRow(ctx.db, store, ctx.scope, lookup, expected);
   if (!deleted) return explainMiss(ctx, store, lookup, true);
   return emptyResponse(204);
 }
@@ -150,18 +145,10 @@ export async function updateAttribute(
     if (!field) throw new ApiError('NotFound', `Unknown attribute ${name}.`);
     value = readAttributeValue(name, field, body);
     const uses = collectReferenceUses(store, { [name]: value });
-    if (uses.length > 0) await assertReferencesExist(readDatabase(ctx.platform.db), scopeOf(ctx), uses);
+    if (uses.length > 0) await assertReferencesExist(ctx.db, ctx.scope, uses);
   }
   await options.check?.(ctx, value);
-  const version = await updateRow(
-    readDatabase(ctx.platform.db),
-    store,
-    scopeOf(ctx),
-    lookup,
-    { [name]: value },
-    stampOf(ctx),
-    readIfMatch(ctx.request),
-  );
+  const version = await updateRow(ctx.db, store, ctx.scope, lookup, { [name]: value }, stampOf(ctx), readIfMatch(ctx.request));
   if (version === undefined) return explainMiss(ctx, store, lookup, options.listed404);
   return emptyResponse(200, { etag: etagOf(version) });
 }
@@ -176,15 +163,15 @@ export async function updateCustomAttribute(ctx: ApiContext, store: EntityStore,
   const value =
     body !== null && typeof body === 'object' && !Array.isArray(body) && 'value' in body ? (body as { value: unknown }).value : body;
   const checked = await checkCustomValues(ctx, store, { [name]: value }, 'update');
-  const db = readDatabase(ctx.platform.db);
-  const row = await readRow(db, store, scopeOf(ctx), lookup);
+  const db = ctx.db;
+  const row = await readRow(db, store, ctx.scope, lookup);
   if (!row) throw recordNotFound(store.spec.title, true);
   const merged = { ...parseCustomColumn(row.customAttributes), ...checked };
   const expected = readIfMatch(ctx.request) ?? Number(row.version);
   const version = await updateRow(
     db,
     store,
-    scopeOf(ctx),
+    ctx.scope,
     { by: 'id', id: String(row.id) },
     { customAttributes: JSON.stringify(merged) },
     stampOf(ctx),
@@ -199,7 +186,7 @@ export async function listRecords(ctx: ApiContext, store: EntityStore, decorate?
   const query = parseODataQuery(ctx.url.searchParams, fields);
   const compiled = compileODataQuery(query);
   const select = query.select?.map((field) => field.name);
-  const page = await listRows(readDatabase(ctx.platform.db), store, scopeOf(ctx), compiled, {
+  const page = await listRows(ctx.db, store, ctx.scope, compiled, {
     top: query.top,
     skip: query.skip,
     count: query.count,

@@ -1,20 +1,16 @@
 /** Storage of entity records in D1: every statement is scoped by tenant and org. */
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
-import type { BatchItem } from 'drizzle-orm/batch';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
-import { D1_MAX_PARAMETERS, isUniqueViolation, readDatabase } from '../db/client';
-import type { Database } from '../db/client';
+import { D1_MAX_PARAMETERS, isUniqueViolation } from '../db/client';
+import type { Database, TenantScope } from '../db/client';
+import { runWrites } from '../db/writes';
+import type { WriteStatement } from '../db/writes';
 import { ApiError } from '../http/errors';
 import { assertParameterLimit } from '../odata/compile';
 import type { CompiledQuery } from '../odata/compile';
 import type { EntityTable } from './table';
 import type { EntitySpec } from './spec';
-
-export interface TenantScope {
-  readonly tenantKey: string;
-  readonly orgKey: string;
-}
 
 /** How a request names one record. */
 export type RecordLookup =
@@ -76,11 +72,9 @@ export async function readRow(db: Database, store: EntityStore, scope: TenantSco
 }
 
 /** Inserts the row plus dependent statements in one batch (one transaction). */
-export async function insertRow(db: Database, store: EntityStore, row: Row, extra: readonly BatchItem<'sqlite'>[] = []): Promise<void> {
-  const insert = db.insert(store.table).values(row);
+export async function insertRow(db: Database, store: EntityStore, row: Row, extra: readonly WriteStatement[] = []): Promise<void> {
   try {
-    if (extra.length === 0) await insert;
-    else await db.batch([insert, ...extra]);
+    await runWrites(db, [db.insert(store.table).values(row), ...extra]);
   } catch (error) {
     if (isUniqueViolation(error))
       throw duplicateKey(
@@ -122,11 +116,13 @@ export async function updateRow(
   );
   const values = { ...set, version: sql`${column(store, 'version')} + 1`, modifiedOn: stamp.on, modifiedBy: stamp.by };
   try {
-    const rows = await db
-      .update(store.table)
-      .set(values)
-      .where(condition)
-      .returning({ version: column(store, 'version') });
+    const [rows] = await runWrites(db, [
+      db
+        .update(store.table)
+        .set(values)
+        .where(condition)
+        .returning({ version: column(store, 'version') }),
+    ]);
     return rows[0]?.version as number | undefined;
   } catch (error) {
     if (isUniqueViolation(error)) {
@@ -149,10 +145,12 @@ export async function deleteRow(
     eq(column(store, 'id'), lookupIdSubquery(store, scope, lookup)),
     ...(expectedVersion === undefined ? [] : [eq(column(store, 'version'), expectedVersion)]),
   );
-  const rows = await db
-    .delete(store.table)
-    .where(condition)
-    .returning({ id: column(store, 'id') });
+  const [rows] = await runWrites(db, [
+    db
+      .delete(store.table)
+      .where(condition)
+      .returning({ id: column(store, 'id') }),
+  ]);
   return rows.length > 0;
 }
 
@@ -211,5 +209,3 @@ export async function listRows(
   const list = rows as Row[];
   return { rows: list.slice(0, page.top), hasMore: list.length > page.top, count: Number(counted[0]?.count ?? 0) };
 }
-
-export { readDatabase };

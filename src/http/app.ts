@@ -2,6 +2,7 @@
 import { Router } from 'itty-router/Router';
 import type { IRequest } from 'itty-router';
 import { authenticate, authorize } from '../auth/token';
+import type { RoundTripMeter } from '../platform/d1-meter';
 import type { Platform } from '../platform/types';
 import type { ApiContext, PublicContext } from './context';
 import { ApiError, handleError } from './errors';
@@ -11,7 +12,13 @@ const ADDRESS_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 export const API_PREFIX = '/api/:tenantKey/:orgKey';
 
-type Handler = (request: IRequest, platform: Platform, requestId: string) => Promise<Response>;
+/** What the app knows of one request while it runs: its id and its D1 round trips so far. */
+export interface RequestTrace {
+  readonly requestId: string;
+  readonly meter: RoundTripMeter;
+}
+
+type Handler = (request: IRequest, platform: Platform, trace: RequestTrace) => Promise<Response>;
 
 function decodeParams(raw: Record<string, string>): Record<string, string> {
   const decoded: Record<string, string> = {};
@@ -48,7 +55,7 @@ function readLanguage(request: Request): string {
 export async function buildApiContext(
   request: IRequest,
   platform: Platform,
-  requestId: string,
+  trace: RequestTrace,
   scope: ApiRoute['scope'],
 ): Promise<ApiContext> {
   const params = decodeParams(request.params);
@@ -61,9 +68,9 @@ export async function buildApiContext(
     url,
     params,
     platform,
-    requestId,
-    tenantKey,
-    orgKey,
+    requestId: trace.requestId,
+    scope: { tenantKey, orgKey },
+    db: await platform.openTenantDatabase({ tenantKey, orgKey, meter: trace.meter }),
     principal,
     apiBase: `${url.origin}/api/${encodeURIComponent(tenantKey)}/${encodeURIComponent(orgKey)}`,
     language: readLanguage(request),
@@ -71,12 +78,18 @@ export async function buildApiContext(
 }
 
 function wrapApiRoute(route: ApiRoute): Handler {
-  return async (request, platform, requestId) => route.handle(await buildApiContext(request, platform, requestId, route.scope));
+  return async (request, platform, trace) => route.handle(await buildApiContext(request, platform, trace, route.scope));
 }
 
 function wrapPublicRoute(route: PublicRoute): Handler {
-  return async (request, platform, requestId) => {
-    const ctx: PublicContext = { request, url: new URL(request.url), params: decodeParams(request.params), platform, requestId };
+  return async (request, platform, trace) => {
+    const ctx: PublicContext = {
+      request,
+      url: new URL(request.url),
+      params: decodeParams(request.params),
+      platform,
+      requestId: trace.requestId,
+    };
     return route.handle(ctx);
   };
 }
@@ -88,7 +101,7 @@ export interface App {
 }
 
 export function buildApp(publicRoutes: readonly PublicRoute[], apiRoutes: readonly ApiRoute[]): App {
-  const router = Router<IRequest, [Platform, string]>();
+  const router = Router<IRequest, [Platform, RequestTrace]>();
   const patterns: { method: string; path: string; match: RegExp }[] = [];
   const add = (method: string, path: string, handler: Handler) => {
     router[method.toLowerCase()]?.(path, handler);
@@ -123,9 +136,10 @@ export function buildApp(publicRoutes: readonly PublicRoute[], apiRoutes: readon
     async fetch(request, platform) {
       const incoming = request.headers.get('x-request-id');
       const requestId = incoming && REQUEST_ID_PATTERN.test(incoming) ? incoming : crypto.randomUUID();
+      const trace: RequestTrace = { requestId, meter: { roundTrips: 0 } };
       let response: Response;
       try {
-        response = ((await router.fetch(request, platform, requestId)) as Response | undefined) ?? new Response(null, { status: 404 });
+        response = ((await router.fetch(request, platform, trace)) as Response | undefined) ?? new Response(null, { status: 404 });
       } catch (error) {
         response = handleError(error, request, requestId);
       }

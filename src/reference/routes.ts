@@ -1,7 +1,6 @@
 /** `GET|PUT /referenceData/{kind}` and `DELETE /referenceData/{kind}/{key}` (CONTRACT 9). */
-import { readDatabase } from '../db/client';
 import type { Database } from '../db/client';
-import type { TenantScope } from '../entities/repository';
+import type { TenantScope } from '../db/client';
 import { readJsonBody } from '../http/body';
 import type { ApiContext } from '../http/context';
 import { ApiError, recordNotFound } from '../http/errors';
@@ -39,10 +38,6 @@ function readKind(ctx: ApiContext, writing: boolean): ReferenceKindSpec {
   return spec;
 }
 
-function scopeOf(ctx: ApiContext) {
-  return { tenantKey: ctx.tenantKey, orgKey: ctx.orgKey };
-}
-
 async function upsert(ctx: ApiContext, guards: readonly UpsertGuard[]): Promise<Response> {
   const spec = readKind(ctx, true);
   const records = readReferenceRecords(spec, await readJsonBody(ctx.request));
@@ -62,9 +57,9 @@ async function upsert(ctx: ApiContext, guards: readonly UpsertGuard[]): Promise<
       });
     }
   });
-  const db = readDatabase(ctx.platform.db);
-  if (uses.length > 0) await assertReferencesExist(db, scopeOf(ctx), uses);
-  const problems = (await Promise.all(guards.map((guard) => guard(db, scopeOf(ctx), spec.kind, records)))).flat();
+  const db = ctx.db;
+  if (uses.length > 0) await assertReferencesExist(db, ctx.scope, uses);
+  const problems = (await Promise.all(guards.map((guard) => guard(db, ctx.scope, spec.kind, records)))).flat();
   if (problems.length > 0) {
     throw new ApiError(
       'ReferenceInUse',
@@ -72,16 +67,16 @@ async function upsert(ctx: ApiContext, guards: readonly UpsertGuard[]): Promise<
       { errors: problems },
     );
   }
-  const upserted = await upsertReferenceRecords(db, spec, scopeOf(ctx), records);
+  const upserted = await upsertReferenceRecords(db, spec, ctx.scope, records);
   return jsonResponse({ upserted });
 }
 
 async function remove(ctx: ApiContext, users: readonly ReferenceUser[]): Promise<Response> {
   const spec = readKind(ctx, true);
   const key = ctx.params.key ?? '';
-  const db = readDatabase(ctx.platform.db);
-  await assertReferenceUnused(db, scopeOf(ctx), spec, key, users);
-  const deleted = await deleteReferenceRecord(db, spec, scopeOf(ctx), key);
+  const db = ctx.db;
+  await assertReferenceUnused(db, ctx.scope, spec, key, users);
+  const deleted = await deleteReferenceRecord(db, spec, ctx.scope, key);
   if (!deleted) throw recordNotFound(`${spec.kind} record '${key}'`, true);
   return emptyResponse(204);
 }
@@ -102,8 +97,7 @@ export function buildReferenceDataRoutes(users: readonly ReferenceUser[], guards
         kind: 'referenceList',
         ...referenceListDoc,
       },
-      handle: async (ctx) =>
-        jsonResponse({ items: await listReferenceRecords(readDatabase(ctx.platform.db), readKind(ctx, false), scopeOf(ctx)) }),
+      handle: async (ctx) => jsonResponse({ items: await listReferenceRecords(ctx.db, readKind(ctx, false), ctx.scope) }),
     },
     {
       method: 'PUT',

@@ -4,7 +4,7 @@ import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
 import { ApiError } from '../http/errors';
 import type { FieldError } from '../http/errors';
-import type { TenantScope } from '../entities/repository';
+import type { TenantScope } from '../db/client';
 import { findReferenceKind } from './kinds';
 import type { ReferenceKindSpec, ReferenceRecord } from './spec';
 import { readReferenceTable } from './tables';

@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
-import type { TenantScope } from '../entities/repository';
+import type { TenantScope } from '../db/client';
 import { ApiError } from '../http/errors';
 import type { ReferenceKindSpec } from './spec';
 

@@ -1,10 +1,10 @@
 /** Bulk upsert and delete of tenant reference records. */
 import { and, eq, sql } from 'drizzle-orm';
-import type { BatchItem } from 'drizzle-orm/batch';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { chunkRows } from '../db/client';
+import { runWrites } from '../db/writes';
 import type { Database } from '../db/client';
-import type { TenantScope } from '../entities/repository';
+import type { TenantScope } from '../db/client';
 import type { ReferenceKindSpec } from './spec';
 import { readReferenceTable } from './tables';
 import type { ReferenceInput } from './validate';
@@ -38,23 +38,24 @@ export async function upsertReferenceRecords(
       ? db.insert(table).values(chunk).onConflictDoNothing({ target })
       : db.insert(table).values(chunk).onConflictDoUpdate({ target, set }),
   );
-  const [first, ...rest] = statements as BatchItem<'sqlite'>[];
-  if (first) await db.batch([first, ...rest]);
+  await runWrites(db, statements);
   return records.length;
 }
 
 export async function deleteReferenceRecord(db: Database, spec: ReferenceKindSpec, scope: TenantScope, key: string): Promise<boolean> {
   const table = readReferenceTable(spec.kind);
   const columns = columnsOf(spec);
-  const rows = await db
-    .delete(table)
-    .where(
-      and(
-        eq(columns.tenantKey as SQLiteColumn, scope.tenantKey),
-        eq(columns.orgKey as SQLiteColumn, scope.orgKey),
-        eq(columns.key as SQLiteColumn, key),
-      ),
-    )
-    .returning({ id: columns.id as SQLiteColumn });
+  const [rows] = await runWrites(db, [
+    db
+      .delete(table)
+      .where(
+        and(
+          eq(columns.tenantKey as SQLiteColumn, scope.tenantKey),
+          eq(columns.orgKey as SQLiteColumn, scope.orgKey),
+          eq(columns.key as SQLiteColumn, key),
+        ),
+      )
+      .returning({ id: columns.id as SQLiteColumn }),
+  ]);
   return rows.length > 0;
 }

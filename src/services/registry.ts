@@ -1,5 +1,7 @@
 /** Every service's routes and entity stores, in registration order (literal paths before parameters). */
 import { sql } from 'drizzle-orm';
+import { generationCommands } from '../coordinator/commands';
+import type { CommandHandlers } from '../coordinator/commands';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { EntityStore } from '../entities/repository';
 import type { ApiRoute } from '../http/route';
@@ -10,7 +12,9 @@ import type { ReferenceUser } from '../reference/usage';
 import { emailTemplateRoutes, emailTemplateStore } from './email-templates/routes';
 import { guardRouteReferences } from './routes/reference-guard';
 import { routeReferenceUsers, routeRoutes, routeStore } from './routes/routes';
+import { importCommands } from './imports/commands';
 import { importRoutes } from './imports/routes';
+import { indicatorCommands } from './indicators/commands';
 import { indicatorRoutes } from './indicators/routes';
 import { indicatorReferenceUsers } from './indicators/usage';
 import { exchangeRatesDocumentStore, exchangeRatesRoutes, invalidateRatesOnCompanyWrite } from './exchange-rates/routes';
@@ -67,3 +71,6 @@ export const apiRoutes: readonly ApiRoute[] = [
   ...indicatorRoutes,
   ...exchangeRatesRoutes,
 ];
+
+/** What the tenant/org coordinators run: the cache generation counters and every service's commands. */
+export const commandHandlers: CommandHandlers = { ...generationCommands, ...importCommands, ...indicatorCommands };

@@ -3,7 +3,8 @@
  * so that tests using them directly (`env.DB`, `env.CACHE`, `env.COORDINATOR` of `cloudflare:test`) run
  * against Deno as well. Values travel as JSON (text, numbers, booleans, null; no blobs or streams).
  */
-import type { CoordinatorCommand, Platform } from '../types';
+import type { CoordinatorCommand } from '../../coordinator/commands';
+import type { Platform } from '../types';
 
 export const TEST_BINDINGS_PREFIX = '/__test/';
 
@@ -69,16 +70,16 @@ async function runKvCall(cache: KVNamespace, call: KvCall): Promise<unknown> {
 async function runCoordinatorCall(platform: Platform, call: { name: string; command: CoordinatorCommand }): Promise<unknown> {
   const slash = call.name.indexOf('/');
   if (slash < 0) throw new Error(`Coordinator names are tenantKey/orgKey, not ${call.name}.`);
-  return platform.coordinator(call.name.slice(0, slash), call.name.slice(slash + 1)).send(call.command);
+  return platform.coordinator({ tenantKey: call.name.slice(0, slash), orgKey: call.name.slice(slash + 1) }).send(call.command);
 }
 
 /** Answers one binding call (`/__test/d1`, `/__test/kv`, `/__test/coordinator`): 200 `{result}` or 500 `{error}`. */
-export async function handleTestBinding(request: Request, platform: Platform): Promise<Response> {
+export async function handleTestBinding(request: Request, platform: Platform, d1: D1Database): Promise<Response> {
   const binding = new URL(request.url).pathname.slice(TEST_BINDINGS_PREFIX.length);
   try {
     const call: unknown = await request.json();
     let result: unknown;
-    if (binding === 'd1') result = await runCall(platform.db, call as WireCall);
+    if (binding === 'd1') result = await runCall(d1, call as WireCall);
     else if (binding === 'kv') result = await runKvCall(platform.cache, call as KvCall);
     else if (binding === 'coordinator') result = await runCoordinatorCall(platform, call as { name: string; command: CoordinatorCommand });
     else return Response.json({ error: `No test binding ${binding}.` }, { status: 404 });

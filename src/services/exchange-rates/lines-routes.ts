@@ -3,9 +3,7 @@ import { parseCustomColumn } from '../../entities/resource';
 import { readAttributeValue, isPlainObject, unwrapValue } from '../../entities/validate';
 import { isGuid } from '../../entities/values';
 import { readCustomName } from '../../entities/custom-attributes';
-import { readDatabase } from '../../db/client';
 import type { Database } from '../../db/client';
-import { scopeOf } from '../../entities/handlers';
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
 import { ApiError, recordNotFound, validationError } from '../../http/errors';
@@ -37,19 +35,19 @@ export async function insertLine(ctx: ApiContext): Promise<Response> {
   const { line, errors } = readLineBody(body, '');
   if (!line) throw validationError(errors);
   await assertReferencesExist(
-    readDatabase(ctx.platform.db),
-    scopeOf(ctx),
+    ctx.db,
+    ctx.scope,
     collectCurrencyUses([line], () => ''),
   );
   const version = await writeLine(ctx, number, false, async (db, document, stamp) => ({
-    statement: insertLineAt(db, document, toLineRow(scopeOf(ctx), document.id, 0, line, stamp)),
+    statement: insertLineAt(db, document, toLineRow(ctx.scope, document.id, 0, line, stamp)),
   }));
   return emptyResponse(204, { etag: etagOf(version) });
 }
 
 async function readLineOrFail(db: Database, ctx: ApiContext, document: DocumentRef, listed404: boolean): Promise<RateLineRow> {
   const lineId = (ctx.params.lineId ?? '').toLowerCase();
-  const line = isGuid(lineId) ? await readLine(db, scopeOf(ctx), document.id, lineId) : undefined;
+  const line = isGuid(lineId) ? await readLine(db, ctx.scope, document.id, lineId) : undefined;
   if (!line) throw recordNotFound(`${LINE_TITLE} '${ctx.params.lineId ?? ''}'`, listed404);
   return line;
 }
@@ -66,7 +64,7 @@ async function readLineAttribute(ctx: ApiContext, name: string): Promise<unknown
     return factor;
   }
   if (field.reference && typeof value === 'string') {
-    await assertReferencesExist(readDatabase(ctx.platform.db), scopeOf(ctx), [{ kind: field.reference, key: value, path: name }]);
+    await assertReferencesExist(ctx.db, ctx.scope, [{ kind: field.reference, key: value, path: name }]);
   }
   return value;
 }
@@ -82,7 +80,7 @@ export async function updateLineAttribute(ctx: ApiContext): Promise<Response> {
     const from = attribute === 'fromCurrency' ? value : line.fromCurrency;
     const to = attribute === 'toCurrency' ? value : line.toCurrency;
     if (from === to) throw validationError([{ path: attribute, message: 'fromCurrency and toCurrency must differ' }]);
-    return { statement: updateLineAt(db, scopeOf(ctx), document, line.id, { [attribute]: value }, stamp) };
+    return { statement: updateLineAt(db, ctx.scope, document, line.id, { [attribute]: value }, stamp) };
   });
   return emptyResponse(200, { etag: etagOf(version) });
 }
@@ -95,7 +93,7 @@ async function updateLineCustomAttribute(ctx: ApiContext, number: number, rawNam
   const version = await writeLine(ctx, number, true, async (db, document, stamp) => {
     const line = await readLineOrFail(db, ctx, document, true);
     const merged = { ...parseCustomColumn(line.customAttributes), [name]: value };
-    return { statement: updateLineAt(db, scopeOf(ctx), document, line.id, { customAttributes: JSON.stringify(merged) }, stamp) };
+    return { statement: updateLineAt(db, ctx.scope, document, line.id, { customAttributes: JSON.stringify(merged) }, stamp) };
   });
   return emptyResponse(200, { etag: etagOf(version) });
 }
@@ -105,7 +103,7 @@ export async function deleteLine(ctx: ApiContext): Promise<Response> {
   const number = readDocumentNumber(ctx.params.number);
   await writeLine(ctx, number, true, async (db, document) => {
     const line = await readLineOrFail(db, ctx, document, true);
-    return { statement: deleteLineAt(db, scopeOf(ctx), document, line.id) };
+    return { statement: deleteLineAt(db, ctx.scope, document, line.id) };
   });
   return emptyResponse(204);
 }

@@ -1,9 +1,10 @@
 /** Storage of rate lines in D1; every statement is scoped by tenant and org. */
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { BatchItem } from 'drizzle-orm/batch';
+import type { WriteStatement } from '../../db/writes';
 import { chunkRows } from '../../db/client';
 import type { Database } from '../../db/client';
-import type { AuditStamp, TenantScope } from '../../entities/repository';
+import type { AuditStamp } from '../../entities/repository';
+import type { TenantScope } from '../../db/client';
 import type { LineInput } from './lines-input';
 import { exchangeRateLines, exchangeRatesDocuments, readDocumentColumn } from './table';
 import type { RateLineRow } from './table';
@@ -45,7 +46,7 @@ export function buildLineInserts(
   documentId: string,
   lines: readonly LineInput[],
   stamp: AuditStamp,
-): BatchItem<'sqlite'>[] {
+): WriteStatement[] {
   const rows = lines.map((line, index) => toLineRow(scope, documentId, index + 1, line, stamp));
   return chunkRows(rows, LINE_COLUMNS).map((chunk) => db.insert(exchangeRateLines).values(chunk));
 }

@@ -3,10 +3,11 @@
  * the document still has the version read just before. Every line change bumps the document's version (its
  * ETag covers its lines), so "nothing written" always means "the document changed meanwhile".
  */
-import type { BatchItem } from 'drizzle-orm/batch';
-import { isUniqueViolation, readDatabase } from '../../db/client';
+import { isUniqueViolation } from '../../db/client';
 import type { Database } from '../../db/client';
-import { stampOf, scopeOf } from '../../entities/handlers';
+import { runWrites } from '../../db/writes';
+import type { WriteStatement } from '../../db/writes';
+import { stampOf } from '../../entities/handlers';
 import { readIfMatch } from '../../entities/lookup';
 import type { AuditStamp } from '../../entities/repository';
 import type { ApiContext } from '../../http/context';
@@ -23,7 +24,7 @@ export interface LineWritePlan {
    * Reads what the write needs (e.g. the line) and answers the guarded line statement, wrapped in an object:
    * a drizzle query is thenable, so returning it bare from an async function would run it.
    */
-  (db: Database, document: DocumentRef, stamp: AuditStamp): Promise<{ statement: BatchItem<'sqlite'> }>;
+  (db: Database, document: DocumentRef, stamp: AuditStamp): Promise<{ statement: WriteStatement }>;
 }
 
 function isCheckViolation(error: unknown): boolean {
@@ -41,7 +42,7 @@ export function readDocumentNumber(raw: string | undefined): number {
 }
 
 async function readDocumentOrFail(db: Database, ctx: ApiContext, number: number, listed404: boolean): Promise<DocumentRef> {
-  const document = await readDocumentRef(db, scopeOf(ctx), number);
+  const document = await readDocumentRef(db, ctx.scope, number);
   if (!document) throw recordNotFound(`${exchangeRatesDocumentSpec.title} ${number}`, listed404);
   return document;
 }
@@ -54,7 +55,7 @@ function preconditionFailed(version: number): ApiError {
 
 /** Runs one line write; answers the document's new version. */
 export async function writeLine(ctx: ApiContext, number: number, listed404: boolean, plan: LineWritePlan): Promise<number> {
-  const db = readDatabase(ctx.platform.db);
+  const db = ctx.db;
   const expected = readIfMatch(ctx.request);
   for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
     const document = await readDocumentOrFail(db, ctx, number, listed404);
@@ -62,9 +63,9 @@ export async function writeLine(ctx: ApiContext, number: number, listed404: bool
     const stamp = stampOf(ctx);
     const { statement } = await plan(db, document, stamp);
     let written: unknown[];
-    let bumped: { version: number }[];
+    let bumped: { version: unknown }[];
     try {
-      [written, bumped] = (await db.batch([statement, bumpDocument(db, document, stamp)])) as [unknown[], { version: number }[]];
+      [written, bumped] = await runWrites(db, [statement, bumpDocument(db, document, stamp)]);
     } catch (error) {
       if (isUniqueViolation(error)) {
         throw new ApiError('DuplicateKey', 'The document already has a line for this (fromCurrency, toCurrency) pair.', {

@@ -1,6 +1,4 @@
 /** `getCurrencyExchangeRates` and `getCurrencyExchangeRatesByCompany` (CONTRACT 7), served from the cache. */
-import { readDatabase } from '../../db/client';
-import { scopeOf } from '../../entities/handlers';
 import type { EntitySpec, FieldSpec } from '../../entities/spec';
 import { isPlainObject, readCreateBody } from '../../entities/validate';
 import { readJsonBody } from '../../http/body';
@@ -53,10 +51,10 @@ interface PairEntry {
 }
 
 async function loadPair(ctx: ApiContext, from: string, to: string): Promise<PairEntry> {
-  const db = readDatabase(ctx.platform.db);
+  const db = ctx.db;
   const unknown = await findUnknownCurrencies(db, [from, to]);
   if (unknown.length > 0 || from === to) return { unknown, timeline: [] };
-  return { unknown, timeline: buildTimeline(from, to, await loadCandidateLines(db, scopeOf(ctx), from, to)) };
+  return { unknown, timeline: buildTimeline(from, to, await loadCandidateLines(db, ctx.scope, from, to)) };
 }
 
 interface RateQuestion {
@@ -110,7 +108,7 @@ export async function getCurrencyExchangeRatesByCompany(ctx: ApiContext): Promis
   const companyKey = String(input.companyKey);
   const generation = await readRatesGeneration(ctx);
   const company = await readThroughCache(ctx, generation, `company/${encodeURIComponent(companyKey)}`, async () => ({
-    baseCurrency: await readBaseCurrency(readDatabase(ctx.platform.db), scopeOf(ctx), companyKey),
+    baseCurrency: await readBaseCurrency(ctx.db, ctx.scope, companyKey),
   }));
   if (company.baseCurrency === null) {
     throw new ApiError('UnknownReference', `Unknown companies key '${companyKey}'.`, {

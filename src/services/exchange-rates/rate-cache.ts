@@ -4,6 +4,7 @@
  * values are keyed by that generation, so an entry can only ever be served to a lookup that started before the
  * next write was acknowledged. KV is the shared second level; this isolate's memory is the first.
  */
+import type { TenantScope } from '../../db/client';
 import type { ApiContext } from '../../http/context';
 import type { Platform } from '../../platform/types';
 
@@ -18,20 +19,15 @@ const BUMP_ATTEMPTS = 3;
 const memory = new Map<string, { value: unknown; expires: number }>();
 
 export async function readRatesGeneration(ctx: ApiContext): Promise<number> {
-  const generation = await ctx.platform
-    .coordinator(ctx.tenantKey, ctx.orgKey)
-    .send<number>({ type: 'generation.read', tenantKey: ctx.tenantKey, orgKey: ctx.orgKey, name: RATES_GENERATION });
-  return Number(generation);
+  return ctx.platform.coordinator(ctx.scope).send({ type: 'generation.read', ...ctx.scope, name: RATES_GENERATION });
 }
 
 /** Called after a write is committed and before it is acknowledged; a failure fails the request. */
-export async function bumpRatesGeneration(platform: Platform, tenantKey: string, orgKey: string): Promise<number> {
+export async function bumpRatesGeneration(platform: Platform, scope: TenantScope): Promise<number> {
   let failure: unknown;
   for (let attempt = 0; attempt < BUMP_ATTEMPTS; attempt += 1) {
     try {
-      return Number(
-        await platform.coordinator(tenantKey, orgKey).send<number>({ type: 'generation.bump', tenantKey, orgKey, name: RATES_GENERATION }),
-      );
+      return await platform.coordinator(scope).send({ type: 'generation.bump', ...scope, name: RATES_GENERATION });
     } catch (error) {
       failure = error;
     }
@@ -40,7 +36,7 @@ export async function bumpRatesGeneration(platform: Platform, tenantKey: string,
 }
 
 export function buildCacheKey(ctx: ApiContext, generation: number, name: string): string {
-  return `xr/${ctx.tenantKey}/${ctx.orgKey}/g${generation}/${name}`;
+  return `xr/${ctx.scope.tenantKey}/${ctx.scope.orgKey}/g${generation}/${name}`;
 }
 
 function remember(key: string, value: unknown, now: number): void {

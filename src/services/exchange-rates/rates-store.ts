@@ -1,7 +1,7 @@
 /** What a lookup needs from D1 (only on a cache miss): candidate lines of a pair, currencies, a company's base currency. */
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import type { TenantScope } from '../../entities/repository';
+import type { TenantScope } from '../../db/client';
 import { readStandardList, resolveReferences } from '../../reference/store';
 import type { CandidateLine } from './rates';
 

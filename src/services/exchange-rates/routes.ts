@@ -1,6 +1,5 @@
 /** Every route of the exchange rates documents service (SPEC 4.5); writes invalidate the lookup cache. */
-import { readDatabase } from '../../db/client';
-import { scopeOf, stampOf } from '../../entities/handlers';
+import { stampOf } from '../../entities/handlers';
 import type { Decorate } from '../../entities/handlers';
 import { buildEntityStore } from '../../entities/repository';
 import type { Row } from '../../entities/repository';
@@ -24,8 +23,8 @@ export const exchangeRatesDocumentStore = buildEntityStore(exchangeRatesDocument
 /** Reads and lists carry the document's rate lines. */
 const decorateWithLines: Decorate = async (ctx: ApiContext, rows: Row[], resources: Resource[]) => {
   const lines = await listLinesOf(
-    readDatabase(ctx.platform.db),
-    scopeOf(ctx),
+    ctx.db,
+    ctx.scope,
     rows.map((row) => String(row.id)),
   );
   const byDocument = new Map<string, Resource[]>();
@@ -53,10 +52,10 @@ export function invalidateRatesAfter(route: ApiRoute): ApiRoute {
       try {
         response = await route.handle(ctx);
       } catch (error) {
-        if (!(error instanceof ApiError)) await bumpRatesGeneration(ctx.platform, ctx.tenantKey, ctx.orgKey).catch(() => undefined);
+        if (!(error instanceof ApiError)) await bumpRatesGeneration(ctx.platform, ctx.scope).catch(() => undefined);
         throw error;
       }
-      if (response.status < 300) await bumpRatesGeneration(ctx.platform, ctx.tenantKey, ctx.orgKey);
+      if (response.status < 300) await bumpRatesGeneration(ctx.platform, ctx.scope);
       return response;
     },
   };
@@ -147,8 +146,7 @@ const entityRoutes = buildEntityRoutes(exchangeRatesDocumentStore, {
     prepare: async (_ctx, _values, extra) => ({
       uses: collectCurrencyUses(readLinesInput(extra).lines, (index) => `${LINES_PROPERTY}.${index}`),
     }),
-    statements: (ctx, id, _values, extra) =>
-      buildLineInserts(readDatabase(ctx.platform.db), scopeOf(ctx), id, readLinesInput(extra).lines, stampOf(ctx)),
+    statements: (ctx, id, _values, extra) => buildLineInserts(ctx.db, ctx.scope, id, readLinesInput(extra).lines, stampOf(ctx)),
   },
 });
 

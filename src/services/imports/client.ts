@@ -1,6 +1,7 @@
 /** Sends import commands to the tenant/org's coordinator, retrying when the Durable Object was reset. */
+import type { CommandEnvelope, CommandResult, CoordinatorCommand } from '../../coordinator/commands';
 import type { ApiContext } from '../../http/context';
-import type { CoordinatorCommand } from '../../platform/types';
+import type { ImportCommandFields } from './commands';
 
 const MAX_ATTEMPTS = 3;
 
@@ -14,20 +15,11 @@ export function isRetryableCoordinatorError(error: unknown): boolean {
   return flags.retryable === true && flags.overloaded !== true;
 }
 
-/** The fields every import command carries besides its type and payload. */
-export interface ImportCommandFields {
-  readonly tenantKey: string;
-  readonly orgKey: string;
-  /** Fresh per request: the idempotency key of the command. */
-  readonly commandId: string;
-  readonly requestId: string;
-  readonly by: string;
-}
-
-export function buildCommandBase(ctx: ApiContext): ImportCommandFields {
+/** The tenant/org and the fields every import command carries, for this request. */
+export function buildCommandBase(ctx: ApiContext): Omit<CommandEnvelope, 'type'> & ImportCommandFields {
   return {
-    tenantKey: ctx.tenantKey,
-    orgKey: ctx.orgKey,
+    tenantKey: ctx.scope.tenantKey,
+    orgKey: ctx.scope.orgKey,
     commandId: crypto.randomUUID(),
     requestId: ctx.requestId,
     by: ctx.principal.subject,
@@ -38,11 +30,11 @@ export function buildCommandBase(ctx: ApiContext): ImportCommandFields {
  * Sends one command and waits for its answer. Import commands are idempotent by `commandId`, so a retry
  * after a reset between the D1 write and the answer returns the recorded outcome instead of writing again.
  */
-export async function sendImportCommand<T>(ctx: ApiContext, command: CoordinatorCommand): Promise<T> {
-  const coordinator = ctx.platform.coordinator(ctx.tenantKey, ctx.orgKey);
+export async function sendImportCommand<C extends CoordinatorCommand>(ctx: ApiContext, command: C): Promise<CommandResult<C['type']>> {
+  const coordinator = ctx.platform.coordinator(ctx.scope);
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await coordinator.send<T>(command);
+      return await coordinator.send(command);
     } catch (error) {
       if (attempt >= MAX_ATTEMPTS || !isRetryableCoordinatorError(error)) throw error;
     }

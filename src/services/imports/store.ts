@@ -2,7 +2,8 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import type { TenantScope } from '../../entities/repository';
+import { runWrites } from '../../db/writes';
+import type { TenantScope } from '../../db/client';
 import { PENDING, SUCCEEDED } from './states';
 import type { ImportState } from './states';
 import { importDataInfoChanges, importDataInfos } from './table';
@@ -166,7 +167,7 @@ export async function insertImport(
     .select({ key: t.key })
     .from(t)
     .where(and(scopeOf(scope), eq(t.id, input.id)));
-  const [, , keys] = await db.batch([insertRow, insertChange, readKey]);
+  const [, , keys] = await runWrites(db, [insertRow, insertChange, readKey]);
   const key = keys[0]?.key;
   if (key === undefined) throw new Error(`Import ${input.id} was not stored.`);
   return key;
@@ -218,6 +219,6 @@ export async function writeImportChange(
     .set({ ...change.patch, importDataState: change.toState, version: sql`${t.version} + 1`, modifiedOn: stamp.on, modifiedBy: stamp.by })
     .where(atVersion)
     .returning();
-  const [, rows] = await db.batch([insertChange, update]);
+  const [, rows] = await runWrites(db, [insertChange, update]);
   return rows[0];
 }

@@ -5,7 +5,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import type { TenantScope } from '../../entities/repository';
+import type { TenantScope } from '../../db/client';
 import type { Aggregation, RawAggregate } from './kpi-math';
 import { kpiMeasurements as m } from './tables';
 

@@ -1,11 +1,12 @@
 /** `POST /maintenance/indicators/measurements`: validation and all-or-nothing ingestion (CONTRACT 7, 9). */
 import Decimal from 'decimal.js';
 import { sql } from 'drizzle-orm';
-import type { BatchItem } from 'drizzle-orm/batch';
 import * as v from 'valibot';
 import { chunkRows } from '../../db/client';
 import type { Database } from '../../db/client';
-import type { TenantScope } from '../../entities/repository';
+import { runWrites } from '../../db/writes';
+import type { WriteStatement } from '../../db/writes';
+import type { TenantScope } from '../../db/client';
 import { issuesToErrors, normalizeDateTime, normalizeDecimal } from '../../entities/values';
 import { validationError } from '../../http/errors';
 import type { FieldError } from '../../http/errors';
@@ -119,7 +120,7 @@ export async function insertMeasurements(db: Database, scope: TenantScope, measu
     version: 1,
     calculatedVersion: 0,
   }));
-  const statements: BatchItem<'sqlite'>[] = [
+  const statements: WriteStatement[] = [
     ...chunkRows(rows, 7).map((chunk) => db.insert(kpiMeasurements).values(chunk)),
     ...chunkRows(seriesRows, 6).map((chunk) =>
       db
@@ -138,6 +139,5 @@ export async function insertMeasurements(db: Database, scope: TenantScope, measu
         set: { version: sql`${kpiPendingOrgs.version} + 1`, markedOn: now.toISOString() },
       }),
   ];
-  const [first, ...rest] = statements;
-  if (first) await db.batch([first, ...rest]);
+  await runWrites(db, statements);
 }

@@ -2,7 +2,7 @@
 import { and, asc, between, eq } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../../db/client';
-import type { TenantScope } from '../../entities/repository';
+import type { TenantScope } from '../../db/client';
 import { ApiError } from '../../http/errors';
 import type { FieldError } from '../../http/errors';
 import { readStandardList } from '../../reference/store';

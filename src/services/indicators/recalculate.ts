@@ -3,11 +3,12 @@
  * series in SQL, computes the figures with the pure KPI math and replaces the materialized rows.
  */
 import { and, eq, sql } from 'drizzle-orm';
-import type { BatchItem } from 'drizzle-orm/batch';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { chunkRows } from '../../db/client';
 import type { Database } from '../../db/client';
-import type { TenantScope } from '../../entities/repository';
+import { runWrites } from '../../db/writes';
+import type { WriteStatement } from '../../db/writes';
+import type { TenantScope } from '../../db/client';
 import { readStandardList } from '../../reference/store';
 import { readReferenceTable } from '../../reference/tables';
 import { buildAggregateQuery, readRawAggregates } from './aggregate';
@@ -98,7 +99,7 @@ function buildWrites(
   values: Map<string, string>,
   symbol: string | null,
   now: Date,
-): BatchItem<'sqlite'>[] {
+): WriteStatement[] {
   const key = { tenantKey: scope.tenantKey, orgKey: scope.orgKey, company: series.company, code: series.code };
   const where = and(
     eq(kpiPeriods.tenantKey, scope.tenantKey),
@@ -167,8 +168,7 @@ async function recalculateSeries(
       const values = new Map(raw.map((aggregate) => [aggregate.period, readAggregateValue(definition.aggregation, aggregate)]));
       return buildWrites(db, scope, item, definition, values, inputs.symbols.get(item.company) ?? null, now);
     });
-    const [firstWrite, ...restWrites] = writes;
-    if (firstWrite) await db.batch([firstWrite, ...restWrites]);
+    await runWrites(db, writes);
   }
 }
 
@@ -193,15 +193,17 @@ export async function recalculateIndicators(
   await recalculateSeries(db, scope, selected, inputs, now);
   if (companies.size === 0 && codes.size === 0 && inputs.pendingVersion !== undefined) {
     // Measurements ingested meanwhile bumped the version: the org then stays pending for the next run.
-    await db
-      .delete(kpiPendingOrgs)
-      .where(
-        and(
-          eq(kpiPendingOrgs.tenantKey, scope.tenantKey),
-          eq(kpiPendingOrgs.orgKey, scope.orgKey),
-          eq(kpiPendingOrgs.version, inputs.pendingVersion),
+    await runWrites(db, [
+      db
+        .delete(kpiPendingOrgs)
+        .where(
+          and(
+            eq(kpiPendingOrgs.tenantKey, scope.tenantKey),
+            eq(kpiPendingOrgs.orgKey, scope.orgKey),
+            eq(kpiPendingOrgs.version, inputs.pendingVersion),
+          ),
         ),
-      );
+    ]);
   }
   return { status: 'done', series: selected.length };
 }

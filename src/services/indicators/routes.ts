@@ -1,5 +1,4 @@
 /** Maintenance indicators (SPEC 2.3, 4.3; CONTRACT 7): measurements, summaries, charts, recalculation. */
-import { readDatabase } from '../../db/client';
 import { normalizeDateTime } from '../../entities/values';
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
@@ -15,21 +14,17 @@ import { readIndicatorSummary, readKpiChart } from './read';
 export const INDICATORS_BASE = '/maintenance/indicators';
 const tags = ['Indicators'];
 
-function scopeOf(ctx: ApiContext): { tenantKey: string; orgKey: string } {
-  return { tenantKey: ctx.tenantKey, orgKey: ctx.orgKey };
-}
-
 async function ingest(ctx: ApiContext): Promise<Response> {
   const measurements = readMeasurements(await readJsonBody(ctx.request));
-  const db = readDatabase(ctx.platform.db);
-  await assertMeasurementReferences(db, scopeOf(ctx), measurements);
-  await insertMeasurements(db, scopeOf(ctx), measurements, ctx.platform.now());
+  const db = ctx.db;
+  await assertMeasurementReferences(db, ctx.scope, measurements);
+  await insertMeasurements(db, ctx.scope, measurements, ctx.platform.now());
   return jsonResponse({ accepted: measurements.length });
 }
 
 async function summary(ctx: ApiContext): Promise<Response> {
   const address = { company: ctx.params.companyKey ?? '', code: ctx.params.code ?? '', companyField: 'companyKey', codeField: 'code' };
-  return jsonResponse(await readIndicatorSummary(readDatabase(ctx.platform.db), scopeOf(ctx), address));
+  return jsonResponse(await readIndicatorSummary(ctx.db, ctx.scope, address));
 }
 
 function readReferencePeriod(ctx: ApiContext): string {
@@ -45,12 +40,12 @@ function readReferencePeriod(ctx: ApiContext): string {
 async function chart(ctx: ApiContext): Promise<Response> {
   const period = readReferencePeriod(ctx);
   const address = { company: ctx.params.company ?? '', code: ctx.params.code ?? '', companyField: 'company', codeField: 'code' };
-  return jsonResponse(await readKpiChart(readDatabase(ctx.platform.db), scopeOf(ctx), address, period));
+  return jsonResponse(await readKpiChart(ctx.db, ctx.scope, address, period));
 }
 
 async function recalculate(ctx: ApiContext): Promise<Response> {
   const configurationKey = ctx.params.workerConfigurationKey ?? '';
-  const outcome = await sendRecalculation(ctx.platform, ctx.tenantKey, ctx.orgKey, { configurationKey, onlyChanged: false });
+  const outcome = await sendRecalculation(ctx.platform, ctx.scope, { configurationKey, onlyChanged: false });
   if (outcome.status === 'unknownConfiguration') {
     const detail = `Worker configuration '${configurationKey}' does not exist.`;
     throw new ApiError('RecordNotFound', detail, { errors: [{ path: 'workerConfigurationKey', message: detail }] });

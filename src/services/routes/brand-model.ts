@@ -1,6 +1,6 @@
 /** A route's brand model must be a model of the route's brand (CONTRACT 7). */
 import type { Database } from '../../db/client';
-import type { TenantScope } from '../../entities/repository';
+import type { TenantScope } from '../../db/client';
 import type { FieldError } from '../../http/errors';
 import { resolveReferences } from '../../reference/store';
 

@@ -1,7 +1,7 @@
 /** Finding a route by `routeKey` alone (membership operations) or by company and routeKey. */
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import type { TenantScope } from '../../entities/repository';
+import type { TenantScope } from '../../db/client';
 import { ApiError, recordNotFound } from '../../http/errors';
 import { routeColumns, routes } from './table';
 

@@ -1,9 +1,9 @@
 /** Statements that add and remove a route's members, chunked under D1's 100 bound parameters. */
 import { and, eq, inArray } from 'drizzle-orm';
-import type { BatchItem } from 'drizzle-orm/batch';
+import type { WriteStatement } from '../../db/writes';
 import { chunkRows } from '../../db/client';
 import type { Database } from '../../db/client';
-import type { TenantScope } from '../../entities/repository';
+import type { TenantScope } from '../../db/client';
 import { chunkList } from './members';
 import type { MemberKind } from './members';
 
@@ -14,7 +14,7 @@ export function buildMemberInserts(
   kind: MemberKind,
   routeId: string,
   keys: readonly string[],
-): BatchItem<'sqlite'>[] {
+): WriteStatement[] {
   const rows = keys.map((memberKey) => ({ routeId, tenantKey: scope.tenantKey, orgKey: scope.orgKey, memberKey }));
   return chunkRows(rows, 4).map((chunk) => db.insert(kind.table).values(chunk).onConflictDoNothing());
 }
@@ -25,7 +25,7 @@ export function buildMemberDeletes(
   kind: MemberKind,
   routeId: string,
   keys: readonly string[],
-): BatchItem<'sqlite'>[] {
+): WriteStatement[] {
   const table = kind.table;
   return chunkList(keys).map((chunk) =>
     db

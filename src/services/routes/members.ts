@@ -2,7 +2,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../../db/client';
-import type { TenantScope } from '../../entities/repository';
+import type { TenantScope } from '../../db/client';
 import { readReferenceTable } from '../../reference/tables';
 import { routeEquipmentItems, routeLocations, routeTools } from './table';
 import type { MemberTable } from './table';

@@ -3,10 +3,10 @@
  * all-or-nothing (any unknown key or id fails the whole request), idempotent, members of the route's company.
  */
 import { and, eq, sql } from 'drizzle-orm';
-import { readDatabase } from '../../db/client';
+import { runWrites } from '../../db/writes';
 import { readCustomDefinitions, validateCustomValues } from '../../entities/custom-attributes';
 import type { CustomValues } from '../../entities/custom-attributes';
-import { scopeOf, stampOf } from '../../entities/handlers';
+import { stampOf } from '../../entities/handlers';
 import { parseCustomColumn } from '../../entities/resource';
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
@@ -58,7 +58,7 @@ function requireSameCompany(
 
 async function checkCustom(ctx: ApiContext, custom: CustomValues): Promise<CustomValues> {
   if (Object.keys(custom).length === 0) return {};
-  const definitions = await readCustomDefinitions(readDatabase(ctx.platform.db), scopeOf(ctx), 'routes');
+  const definitions = await readCustomDefinitions(ctx.db, ctx.scope, 'routes');
   const { values, errors } = validateCustomValues(custom, definitions, 'update');
   if (errors.length > 0) throw validationError(errors.map((error) => ({ ...error, path: `customAttributes.${error.path}` })));
   return values;
@@ -69,17 +69,17 @@ function buildRouteTouch(ctx: ApiContext, route: RouteRow, custom: CustomValues)
   const stamp = stampOf(ctx);
   const merged =
     Object.keys(custom).length > 0 ? { customAttributes: JSON.stringify({ ...parseCustomColumn(route.customAttributes), ...custom }) } : {};
-  return readDatabase(ctx.platform.db)
+  return ctx.db
     .update(routes)
     .set({ ...merged, version: sql`${routeColumns.version} + 1`, modifiedOn: stamp.on, modifiedBy: stamp.by })
-    .where(and(eq(routeColumns.tenantKey, ctx.tenantKey), eq(routeColumns.orgKey, ctx.orgKey), eq(routeColumns.id, route.id)))
+    .where(and(eq(routeColumns.tenantKey, ctx.scope.tenantKey), eq(routeColumns.orgKey, ctx.scope.orgKey), eq(routeColumns.id, route.id)))
     .returning({ version: routeColumns.version });
 }
 
 export async function changeMembership(ctx: ApiContext, kind: MemberKind, action: MembershipAction, by: MembershipBy): Promise<Response> {
   const body = readMembershipBody(await readJsonBody(ctx.request), by);
-  const db = readDatabase(ctx.platform.db);
-  const scope = scopeOf(ctx);
+  const db = ctx.db;
+  const scope = ctx.scope;
   const route = await findRouteForMembership(db, scope, ctx.params.routeKey ?? '', ctx.url.searchParams.get('companyKey'));
   const found = await readMemberRecords(db, scope, kind, by, body.values);
   const records = requireRecords(kind, by, body.values, body.paths, found);
@@ -96,7 +96,7 @@ export async function changeMembership(ctx: ApiContext, kind: MemberKind, action
     action === 'add' ? buildMemberInserts(db, scope, kind, route.id, changed) : buildMemberDeletes(db, scope, kind, route.id, changed);
   let touched: unknown;
   try {
-    [touched] = await db.batch([buildRouteTouch(ctx, route, custom), ...statements]);
+    [touched] = await runWrites(db, [buildRouteTouch(ctx, route, custom), ...statements]);
   } catch (error) {
     // The route was deleted since it was read: its member rows cannot reference it any more.
     if (/FOREIGN KEY constraint failed/i.test(error instanceof Error ? `${error.message} ${String(error.cause ?? '')}` : String(error))) {

@@ -1,6 +1,4 @@
 /** `GET /getMaintenanceNotificationTemplateParameters/{companyKey}/{routeKey}?cultureKey=` */
-import { readDatabase } from '../../db/client';
-import { scopeOf } from '../../entities/handlers';
 import type { ApiContext } from '../../http/context';
 import { ApiError, recordNotFound, validationError } from '../../http/errors';
 import { jsonResponse } from '../../http/responses';
@@ -15,7 +13,7 @@ async function readCulture(ctx: ApiContext): Promise<string> {
   if (cultureKey === null || cultureKey.trim() === '') {
     throw validationError([{ path: 'cultureKey', message: 'cultureKey is required (a culture key such as en-US).' }]);
   }
-  const cultures = await readStandardList(readDatabase(ctx.platform.db), 'cultures');
+  const cultures = await readStandardList(ctx.db, 'cultures');
   if (!cultures.has(cultureKey)) {
     throw new ApiError('UnknownReference', `Unknown cultures key '${cultureKey}'.`, {
       errors: [{ path: 'cultureKey', message: `Unknown cultures key '${cultureKey}'.` }],
@@ -26,8 +24,8 @@ async function readCulture(ctx: ApiContext): Promise<string> {
 
 export async function readNotificationParameters(ctx: ApiContext): Promise<Response> {
   const culture = await readCulture(ctx);
-  const db = readDatabase(ctx.platform.db);
-  const scope = scopeOf(ctx);
+  const db = ctx.db;
+  const scope = ctx.scope;
   const companyKey = ctx.params.companyKey ?? '';
   const routeKey = ctx.params.routeKey ?? '';
   const route = await readRouteByKey(db, scope, companyKey, routeKey);

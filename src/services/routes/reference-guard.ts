@@ -4,7 +4,7 @@
  */
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import type { TenantScope } from '../../entities/repository';
+import type { TenantScope } from '../../db/client';
 import type { FieldError } from '../../http/errors';
 import type { UpsertGuard } from '../../reference/routes';
 import type { ReferenceInput } from '../../reference/validate';

@@ -1,8 +1,6 @@
 /** Every route of the routes service: its own literal routes first, then the generic entity routes. */
 import { sql } from 'drizzle-orm';
-import { readDatabase } from '../../db/client';
 import type { Decorate } from '../../entities/handlers';
-import { scopeOf } from '../../entities/handlers';
 import { buildEntityStore } from '../../entities/repository';
 import { buildEntityRoutes } from '../../entities/routes';
 import type { ApiRoute } from '../../http/route';
@@ -25,7 +23,7 @@ const tags = ['Routes'];
 /** Adds `locations`, `equipmentItems` and `tools` (`{id, key, description}`, by key) to reads and lists. */
 const decorateRoutes: Decorate = async (ctx, rows, resources) => {
   const ids = rows.map((row) => String(row.id));
-  const members = await readRouteMembers(readDatabase(ctx.platform.db), scopeOf(ctx), ids);
+  const members = await readRouteMembers(ctx.db, ctx.scope, ids);
   resources.forEach((resource, index) => {
     const own = members.get(ids[index] ?? '');
     resource.locations = own?.locations ?? [];
