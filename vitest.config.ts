@@ -21,6 +21,8 @@ export default defineConfig(async () => {
       // Node-only tooling checks (test/tooling/) run in the Deno run (vitest.deno.config.ts).
       exclude: [...configDefaults.exclude, 'test/tooling/**'],
       setupFiles: ['./test/setup/apply-migrations.ts'],
+      // Every request writes a log line (src/http/request-log.ts): show console output of failing tests only.
+      silent: 'passed-only' as const,
     },
   };
 });
