@@ -1,15 +1,11 @@
 /** The Worker: `fetch` (router), `scheduled` (cron) and the per-tenant/org Durable Object. */
-import { buildApp } from './http/app';
-import { publicRoutes } from './health';
+import { app } from './app';
 import { buildWorkerPlatform, defineTenantCoordinator } from './platform/cloudflare';
 import { runScheduledJobs } from './scheduler';
-import { scheduledJobs } from './services/jobs';
-import { apiRoutes, commandHandlers } from './services/registry';
+import { commandHandlers, scheduledJobs } from './services/registry';
 
 /** The per-tenant/org Durable Object (binding COORDINATOR). */
 export class TenantCoordinator extends defineTenantCoordinator(commandHandlers) {}
-
-export const app = buildApp(publicRoutes, apiRoutes);
 
 export default {
   fetch(request, env, ctx) {

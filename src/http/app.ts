@@ -1,6 +1,6 @@
 /** The HTTP application: router -> auth and tenant scope -> handler, with one catch for every error. */
 import { Router } from 'itty-router/Router';
-import type { IRequest } from 'itty-router';
+import type { IRequest, RouterType } from 'itty-router';
 import { authenticate, authorize } from '../auth/token';
 import type { TenantScope } from '../db/client';
 import type { RoundTripMeter } from '../platform/d1-meter';
@@ -106,7 +106,8 @@ export interface App {
 }
 
 export function buildApp(publicRoutes: readonly PublicRoute[], apiRoutes: readonly ApiRoute[]): App {
-  const router = Router<IRequest, [Platform, RequestTrace]>();
+  // Every route answers a Response or throws, and the catch-all below matches whatever the routes do not.
+  const router: RouterType<IRequest, [Platform, RequestTrace], Response> = Router();
   const patterns: { method: string; path: string; match: RegExp }[] = [];
   const add = (method: string, path: string, handler: Handler) => {
     router[method.toLowerCase()]?.(path, (request: IRequest, platform: Platform, trace: RequestTrace) => {
@@ -149,7 +150,7 @@ export function buildApp(publicRoutes: readonly PublicRoute[], apiRoutes: readon
       let response: Response;
       let failure: unknown;
       try {
-        response = ((await router.fetch(request, platform, trace)) as Response | undefined) ?? new Response(null, { status: 404 });
+        response = await router.fetch(request, platform, trace);
       } catch (error) {
         failure = error;
         response = handleError(error, request, requestId);

@@ -15,6 +15,12 @@ export interface TenantDatabaseRequest extends TenantScope {
   readonly meter?: RoundTripMeter;
 }
 
+/** The key-value cache (KV on Cloudflare; in memory under Deno): what the application uses of it. */
+export interface CacheStore {
+  get(key: string, type: 'json'): Promise<unknown>;
+  put(key: string, value: string, options?: { readonly expirationTtl?: number }): Promise<void>;
+}
+
 export interface Platform {
   /**
    * The database that holds the tenant/org's records, standard lists (cultures, currencies) included: the one way
@@ -23,7 +29,7 @@ export interface Platform {
   openTenantDatabase(request: TenantDatabaseRequest): Promise<Database>;
   /** Every database that holds tenant/org records, for jobs that scan across tenants (the cron trigger). */
   openEveryTenantDatabase(): Promise<readonly Database[]>;
-  readonly cache: KVNamespace;
+  readonly cache: CacheStore;
   readonly config: AppConfig;
   /** The tenant/org's serial coordinator. */
   coordinator(scope: TenantScope): Coordinator;

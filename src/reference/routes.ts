@@ -9,13 +9,12 @@ import type { ApiRoute } from '../http/route';
 import { emptyResponse, jsonResponse } from '../http/responses';
 import { findReferenceKind, REFERENCE_KINDS } from './kinds';
 import { referenceDeleteDoc, referenceListDoc, referenceUpsertDoc } from './docs';
-import type { ReferenceKindSpec } from './spec';
-import { assertReferencesExist, listReferenceRecords } from './store';
+import type { ReferenceInput, ReferenceKindSpec } from './spec';
+import { checkReferencesExist, listReferenceRecords } from './store';
 import type { ReferenceUse } from './store';
-import { readReferenceRecords } from './validate';
-import type { ReferenceInput } from './validate';
+import { parseReferenceRecords } from './validate';
 import { deleteReferenceRecord, upsertReferenceRecords } from './write';
-import { assertReferenceUnused } from './usage';
+import { checkReferenceUnused } from './usage';
 import type { ReferenceUser } from './usage';
 
 /**
@@ -40,17 +39,18 @@ function readKind(ctx: ApiContext, writing: boolean): ReferenceKindSpec {
 
 async function upsert(ctx: ApiContext, guards: readonly UpsertGuard[]): Promise<Response> {
   const spec = readKind(ctx, true);
-  const records = readReferenceRecords(spec, await readJsonBody(ctx.request));
+  const records = parseReferenceRecords(spec, await readJsonBody(ctx.request));
   const uses: ReferenceUse[] = [];
   records.forEach((record, index) => {
     for (const [name, field] of Object.entries(spec.fields)) {
-      if (!field.reference) continue;
+      const kind = field.reference;
+      if (!kind) continue;
       const value = record[name];
-      const keys = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
+      const keys: unknown[] = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
       keys.forEach((key, position) => {
         if (typeof key === 'string')
           uses.push({
-            kind: field.reference as string,
+            kind,
             key,
             path: Array.isArray(value) ? `[${index}].${name}[${position}]` : `[${index}].${name}`,
           });
@@ -58,7 +58,7 @@ async function upsert(ctx: ApiContext, guards: readonly UpsertGuard[]): Promise<
     }
   });
   const db = ctx.db;
-  if (uses.length > 0) await assertReferencesExist(db, ctx.scope, uses);
+  if (uses.length > 0) await checkReferencesExist(db, ctx.scope, uses);
   const problems = (await Promise.all(guards.map((guard) => guard(db, ctx.scope, spec.kind, records)))).flat();
   if (problems.length > 0) {
     throw new ApiError(
@@ -75,7 +75,7 @@ async function remove(ctx: ApiContext, users: readonly ReferenceUser[]): Promise
   const spec = readKind(ctx, true);
   const key = ctx.params.key ?? '';
   const db = ctx.db;
-  await assertReferenceUnused(db, ctx.scope, spec, key, users);
+  await checkReferenceUnused(db, ctx.scope, spec, key, users);
   const deleted = await deleteReferenceRecord(db, spec, ctx.scope, key);
   if (!deleted) throw recordNotFound(`${spec.kind} record '${key}'`, true);
   return emptyResponse(204);

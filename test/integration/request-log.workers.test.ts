@@ -1,7 +1,7 @@
 /** The structured request log: one JSON line per request, 5xx at level error with the error. */
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { app } from '../../src/index';
+import { app } from '../../src/app';
 import { buildWorkerPlatform } from '../../src/platform/cloudflare';
 import type { Platform } from '../../src/platform/types';
 import { ORIGIN, tenantClient } from '../helpers/api';

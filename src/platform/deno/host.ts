@@ -12,6 +12,7 @@ import type { Platform } from '../types';
 import { LocalCoordinators } from './coordinator';
 import { SqliteD1Database } from './d1';
 import { buildMemoryKv } from './kv';
+import type { MemoryKv } from './kv';
 import { applyMigrations } from './migrations';
 import type { SqlMigration } from './migrations';
 
@@ -30,6 +31,8 @@ export interface DenoHost {
   readonly platform: Platform;
   /** The D1-compatible database itself (platform layer and test tooling only; the application opens it through the platform). */
   readonly d1: D1Database;
+  /** The KV namespace itself (test tooling; the application uses `platform.cache`). */
+  readonly kv: MemoryKv;
   /** Migrations applied by this start. */
   readonly appliedMigrations: readonly string[];
   /** Waits for `waitUntil` work and queued coordinator commands, then closes the database. */
@@ -79,6 +82,7 @@ export function openDenoHost(options: DenoHostOptions): DenoHost {
   return {
     platform,
     d1,
+    kv: cache,
     appliedMigrations,
     async close() {
       while (pending.size > 0) await Promise.all([...pending]);

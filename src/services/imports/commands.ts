@@ -5,12 +5,12 @@
  * coordinator restarted between the D1 write and the answer) finds its history entry and changes nothing.
  */
 import type { CommandContext, CommandHandlers, CommandOf } from '../../coordinator/commands';
-import type { Database } from '../../db/client';
-import type { TenantScope } from '../../db/client';
+import type { Database, TenantScope } from '../../db/client';
 import { decideTransition, describeState, FATAL, isImportState, isStaleProcessing } from './states';
 import type { ImportState } from './states';
-import { findRevertCandidate, insertImport, readChangeByCommand, readImport, readImportForChange, writeImportChange } from './store';
-import type { AuditStamp, ChangeOrigin, ChangeRequest, ImportPatch, NewImport } from './store';
+import { findChangeByCommand, findImport, findImportForChange, findRevertCandidate, insertImport, writeImportChange } from './store';
+import type { ChangeOrigin, ChangeRequest, ImportPatch, NewImport } from './store';
+import type { AuditStamp } from '../../entities/store';
 import type { ImportRow } from './table';
 
 /** What every import command carries besides its type, tenant/org and payload. */
@@ -85,7 +85,7 @@ async function applyChange(run: ReturnType<typeof prepare>, row: ImportRow, chan
 
 async function registerImport(context: CommandContext, command: CommandOf<'imports.register'>): Promise<RegisterOutcome> {
   const run = prepare(context, command);
-  const replayed = await readImport(run.db, run.scope, command.import.id);
+  const replayed = await findImport(run.db, run.scope, command.import.id);
   if (replayed) return { id: replayed.id, key: replayed.key };
   const key = await insertImport(run.db, run.scope, command.import, run.origin, run.stamp);
   return { id: command.import.id, key };
@@ -94,7 +94,7 @@ async function registerImport(context: CommandContext, command: CommandOf<'impor
 async function changeImport(context: CommandContext, command: CommandOf<'imports.change'>): Promise<ChangeOutcome> {
   const run = prepare(context, command);
   const { change } = command;
-  const { row, replayed } = await readImportForChange(run.db, run.scope, change.importId, command.commandId);
+  const { row, replayed } = await findImportForChange(run.db, run.scope, change.importId, command.commandId);
   if (replayed) return { status: 'applied' };
   if (!row) return { status: 'notFound' };
   const from = readState(row);
@@ -114,7 +114,7 @@ async function changeImport(context: CommandContext, command: CommandOf<'imports
 /** validateImportDataState: a Processing import with no progress for 30 minutes becomes Fatal. */
 async function expireImport(context: CommandContext, command: CommandOf<'imports.expire'>): Promise<ExpireOutcome> {
   const run = prepare(context, command);
-  const row = await readImport(run.db, run.scope, command.importId);
+  const row = await findImport(run.db, run.scope, command.importId);
   if (!row) return { status: 'notFound' };
   if (!isStaleProcessing(row, new Date(command.now))) return { status: 'found', row };
   if (decideTransition(readState(row), FATAL) !== 'apply') return { status: 'found', row };
@@ -125,8 +125,8 @@ async function expireImport(context: CommandContext, command: CommandOf<'imports
 
 async function revertImport(context: CommandContext, command: CommandOf<'imports.revert'>): Promise<RevertOutcome> {
   const run = prepare(context, command);
-  const done = await readChangeByCommand(run.db, run.scope, command.commandId);
-  const replayed = done ? await readImport(run.db, run.scope, done.importId) : undefined;
+  const done = await findChangeByCommand(run.db, run.scope, command.commandId);
+  const replayed = done ? await findImport(run.db, run.scope, done.importId) : undefined;
   if (replayed) return { status: 'reverted', id: replayed.id, key: replayed.key, originalFileName: replayed.originalFileName };
   const row = await findRevertCandidate(run.db, run.scope, command.templateKey);
   if (!row) return { status: 'nothing' };

@@ -1,23 +1,23 @@
 /** Import data info (SPEC 2.2, 4.2; CONTRACT 7): custom operations, every state change through the coordinator. */
-import { isGuid } from '../../entities/values';
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
 import { ApiError, recordNotFound, validationError } from '../../http/errors';
 import type { FieldError } from '../../http/errors';
 import { createdResponse, emptyResponse, jsonResponse } from '../../http/responses';
 import type { ApiRoute } from '../../http/route';
+import { isGuid } from '../../validation/values';
 import { buildCommandBase, sendImportCommand } from './client';
 import { changeDoc, lastImportsDoc, readImportDoc, registerDoc, revertDoc, validateStateDoc } from './docs';
 import { toImportResource } from './resource';
 import { describeState, isStaleProcessing, ReturnMessageType } from './states';
-import { listLastImports, readImport } from './store';
-import { readChangeBody, readGuidParam, readLastImportsQuery, readRegisterBody, readRevertInput } from './validate';
+import { findImport, listLastImports } from './store';
+import { parseChangeBody, parseGuidParam, parseLastImportsQuery, parseRegisterBody, parseRevertInput } from './validate';
 
 export const IMPORTS_BASE = '/corePatterns/importDataInfos';
 const tags = ['Import data info'];
 
 async function register(ctx: ApiContext): Promise<Response> {
-  const input = readRegisterBody(await readJsonBody(ctx.request));
+  const input = parseRegisterBody(await readJsonBody(ctx.request));
   const outcome = await sendImportCommand(ctx, {
     ...buildCommandBase(ctx),
     type: 'imports.register',
@@ -27,7 +27,7 @@ async function register(ctx: ApiContext): Promise<Response> {
 }
 
 async function change(ctx: ApiContext): Promise<Response> {
-  const input = readChangeBody(await readJsonBody(ctx.request));
+  const input = parseChangeBody(await readJsonBody(ctx.request));
   const mismatches: FieldError[] = [];
   if (input.tenant !== null && input.tenant !== ctx.scope.tenantKey) {
     mismatches.push({ path: 'tenant', message: `Must equal the path's tenant '${ctx.scope.tenantKey}'.` });
@@ -46,9 +46,9 @@ async function change(ctx: ApiContext): Promise<Response> {
 }
 
 async function validateState(ctx: ApiContext): Promise<Response> {
-  const id = readGuidParam(ctx.url.searchParams, 'id');
+  const id = parseGuidParam(ctx.url.searchParams, 'id');
   const now = ctx.platform.now();
-  const row = await readImport(ctx.db, ctx.scope, id);
+  const row = await findImport(ctx.db, ctx.scope, id);
   if (!row) throw recordNotFound(`Import ${id}`, false);
   if (!isStaleProcessing(row, now)) return jsonResponse(toImportResource(row));
   const outcome = await sendImportCommand(ctx, { ...buildCommandBase(ctx), type: 'imports.expire', importId: id, now: now.toISOString() });
@@ -57,13 +57,13 @@ async function validateState(ctx: ApiContext): Promise<Response> {
 }
 
 async function lastImports(ctx: ApiContext): Promise<Response> {
-  const query = readLastImportsQuery(ctx.url.searchParams);
+  const query = parseLastImportsQuery(ctx.url.searchParams);
   const rows = await listLastImports(ctx.db, ctx.scope, query.templateId, query.top);
   return jsonResponse(rows.map(toImportResource));
 }
 
 async function revert(ctx: ApiContext): Promise<Response> {
-  const templateKey = readRevertInput(await readJsonBody(ctx.request, { optional: true }), ctx.url.searchParams);
+  const templateKey = parseRevertInput(await readJsonBody(ctx.request, { optional: true }), ctx.url.searchParams);
   const outcome = await sendImportCommand(ctx, { ...buildCommandBase(ctx), type: 'imports.revert', templateKey });
   if (outcome.status === 'nothing') {
     return jsonResponse({
@@ -81,7 +81,7 @@ async function revert(ctx: ApiContext): Promise<Response> {
 async function readOne(ctx: ApiContext): Promise<Response> {
   const id = ctx.params.id ?? '';
   if (!isGuid(id)) throw validationError([{ path: 'id', message: 'id must be a GUID' }]);
-  const row = await readImport(ctx.db, ctx.scope, id.toLowerCase());
+  const row = await findImport(ctx.db, ctx.scope, id.toLowerCase());
   if (!row) throw recordNotFound(`Import ${id}`, true);
   return jsonResponse(toImportResource(row));
 }

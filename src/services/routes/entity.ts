@@ -1,8 +1,8 @@
 /** Routes (SPEC 2.4, 4.4; CONTRACT 7): the description; members and tools live in tables of their own. */
-import type { EntitySpec } from '../../entities/spec';
+import { defineEntitySpec } from '../../entities/spec';
 import { checkBrandModel } from './brand-model';
 
-export const routeSpec: EntitySpec = {
+export const routeSpec = defineEntitySpec({
   name: 'routes',
   title: 'Route',
   resourceName: 'Route',
@@ -62,4 +62,4 @@ export const routeSpec: EntitySpec = {
     validateCreate: (ctx, values) => checkBrandModel(ctx.db, ctx.scope, values.brand, values.brandModel, 'brandModel'),
   },
   indexes: [['company'], ['routeKey'], ['locationFunction'], ['family'], ['brand'], ['brandModel'], ['responsible']],
-};
+});

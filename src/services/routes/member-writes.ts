@@ -1,10 +1,8 @@
 /** Statements that add and remove a route's members, chunked under D1's 100 bound parameters. */
 import { and, eq, inArray } from 'drizzle-orm';
+import { chunkForParameters, chunkKeys } from '../../db/client';
+import type { Database, TenantScope } from '../../db/client';
 import type { WriteStatement } from '../../db/writes';
-import { chunkRows } from '../../db/client';
-import type { Database } from '../../db/client';
-import type { TenantScope } from '../../db/client';
-import { chunkList } from './members';
 import type { MemberKind } from './members';
 
 /** Inserts (a member already present is left alone); four parameters per row. */
@@ -16,7 +14,7 @@ export function buildMemberInserts(
   keys: readonly string[],
 ): WriteStatement[] {
   const rows = keys.map((memberKey) => ({ routeId, tenantKey: scope.tenantKey, orgKey: scope.orgKey, memberKey }));
-  return chunkRows(rows, 4).map((chunk) => db.insert(kind.table).values(chunk).onConflictDoNothing());
+  return chunkForParameters(rows, 4).map((chunk) => db.insert(kind.table).values(chunk).onConflictDoNothing());
 }
 
 export function buildMemberDeletes(
@@ -27,7 +25,7 @@ export function buildMemberDeletes(
   keys: readonly string[],
 ): WriteStatement[] {
   const table = kind.table;
-  return chunkList(keys).map((chunk) =>
+  return chunkKeys(keys).map((chunk) =>
     db
       .delete(table)
       .where(

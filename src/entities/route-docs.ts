@@ -1,31 +1,27 @@
-/** The documentation of entity-derived routes (src/entities/routes.ts): parameters, bodies and answers from the EntitySpec. */
-import * as v from 'valibot';
-import type { EntitySpec, FieldSpec } from '../entities/spec';
-import { buildFieldSchema } from '../entities/values';
+/** The documentation of entity-derived routes (routes.ts): parameters, bodies and answers from the EntitySpec. */
 import type { ParameterDoc, RouteDoc } from '../http/route';
-import { buildEntitySchemas } from './entity-schemas';
-import type { EntityDocOptions } from './entity-schemas';
-import { GUID } from './values';
+import { GUID } from '../openapi/values';
+import { AUDIT_FIELDS } from './audit';
+import { buildAttributeBody, buildEntitySchemas, CUSTOM_ATTRIBUTE_BODY } from './doc-schemas';
+import type { EntityDocOptions } from './doc-schemas';
+import { findField } from './spec';
+import type { EntitySpec } from './spec';
 
-type AnySchema = v.GenericSchema<unknown, unknown>;
 type DocParts = Omit<RouteDoc, 'summary' | 'tags' | 'operationId'>;
 
-const ODATA_PARAMETERS: readonly ParameterDoc[] = [
-  ['$filter', 'Filter: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower/toupper/length/year/month/day'],
-  ['$select', 'Comma-separated properties to answer'],
-  ['$orderby', 'Comma-separated properties, each optionally asc or desc (default: by creation)'],
-  ['$top', 'Rows per page (default 100, at most 1000)'],
-  ['$skip', 'Rows to skip'],
-  ['$count', 'true: answer the total as count'],
-  ['$inlinecount', 'allpages: answer the total as count'],
-  ['page', '1-based page number (with pageSize)'],
-  ['pageSize', 'Rows per page (with page)'],
-].map(([name, description]) => ({
-  name: name as string,
-  in: 'query',
-  description: description as string,
-  schema: { json: { type: 'string' } },
-}));
+const ODATA_PARAMETERS: readonly ParameterDoc[] = (
+  [
+    ['$filter', 'Filter: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower/toupper/length/year/month/day'],
+    ['$select', 'Comma-separated properties to answer'],
+    ['$orderby', 'Comma-separated properties, each optionally asc or desc (default: by creation)'],
+    ['$top', 'Rows per page (default 100, at most 1000)'],
+    ['$skip', 'Rows to skip'],
+    ['$count', 'true: answer the total as count'],
+    ['$inlinecount', 'allpages: answer the total as count'],
+    ['page', '1-based page number (with pageSize)'],
+    ['pageSize', 'Rows per page (with page)'],
+  ] as const
+).map(([name, description]) => ({ name, in: 'query', description, schema: { json: { type: 'string' } } }));
 
 function capitalize(name: string): string {
   return `${name.charAt(0).toUpperCase()}${name.slice(1)}`;
@@ -77,13 +73,6 @@ const ID_PARAMETER: ParameterDoc = { name: 'id', in: 'path', description: 'Recor
 export function describeRecordPath(spec: EntitySpec, by: 'segment' | 'id' | 'key'): ParameterDoc[] {
   if (by === 'segment') return [segmentParameter(spec)];
   return by === 'id' ? [ID_PARAMETER] : keyParameters(spec);
-}
-
-const IS_ACTIVE: FieldSpec = { kind: 'bool', column: 'is_active', description: 'Whether the record is active', required: true };
-
-function attributeValue(name: string, field: FieldSpec): AnySchema {
-  const base = buildFieldSchema(name, field);
-  return field.required ? base : (v.nullable(base) as AnySchema);
 }
 
 /** Parts of the doc of one entity route. */
@@ -138,7 +127,7 @@ export function describeEntityRoute(
         ],
         requestBody: {
           description: 'ExtensibilityCustomAttributeValueResource ({"value": X}); a bare value is accepted too',
-          schema: v.union([schemas.customValue, v.unknown()]) as AnySchema,
+          schema: CUSTOM_ATTRIBUTE_BODY,
         },
         responses: {
           200: { description: 'Updated (empty body)', headers: ['ETag'] },
@@ -148,15 +137,14 @@ export function describeEntityRoute(
       };
     default: {
       const name = extra.attribute ?? '';
-      const field = name === 'isActive' ? IS_ACTIVE : spec.fields[name];
-      const value = field ? attributeValue(name, field) : (v.unknown() as AnySchema);
+      const field = name === 'isActive' ? AUDIT_FIELDS.isActive : findField(spec, name);
       return {
         ...base,
         attribute: name,
         parameters: record,
         requestBody: {
           description: `The new ${name}: the bare JSON value, or {"value": ...}`,
-          schema: v.union([value, v.strictObject({ value })]) as AnySchema,
+          schema: buildAttributeBody(name, field),
         },
         responses: {
           200: { description: 'Updated (empty body)', headers: ['ETag'] },
