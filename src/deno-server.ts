@@ -9,7 +9,7 @@ import { openDenoHost } from './platform/deno/host';
 import type { DenoHost } from './platform/deno/host';
 import { readDenoRuntime, readSqlFiles, waitForStdinEnd } from './platform/deno/runtime';
 import type { DenoRuntime } from './platform/deno/runtime';
-import { runScheduledJobs } from './scheduler';
+import { runScheduledJobs } from './jobs/scheduler';
 import { commandHandlers, scheduledJobs } from './services/registry';
 
 const FORWARDED_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$/;

@@ -6,7 +6,7 @@ import { D1_MAX_PARAMETERS, readConstraintViolation, scopeCondition } from '../d
 import type { Database, TenantScope } from '../db/client';
 import { runWrites } from '../db/writes';
 import type { WriteStatement } from '../db/writes';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors/api-error';
 import { assertParameterLimit } from '../odata/compile';
 import type { CompiledQuery } from '../odata/compile';
 import type { AuditFieldName } from './audit';

@@ -6,7 +6,7 @@ import type { TenantScope } from '../db/client';
 import type { RoundTripMeter } from '../platform/d1-meter';
 import type { Platform } from '../platform/types';
 import type { ApiContext, PublicContext } from './context';
-import { ApiError, handleError } from './errors';
+import { ApiError, handleError } from '../errors/api-error';
 import { writeRequestLog } from './request-log';
 import type { ApiRoute, PublicRoute } from './route';
 

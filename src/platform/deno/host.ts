@@ -23,7 +23,7 @@ export interface DenoHostOptions {
   /** Configuration values by their Worker names (JWT_SECRET, JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE). */
   readonly env: RawEnv;
   /** What the coordinators run (the Durable Object's commands). */
-  readonly commandHandlers: CommandHandlers;
+  readonly commandHandlers: Partial<CommandHandlers>;
   readonly now?: () => Date;
 }
 

@@ -6,7 +6,7 @@ import { findField } from '../../entities/spec';
 import { parseAttributeValue, unwrapValue } from '../../entities/validate';
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
-import { ApiError, recordNotFound, validationError } from '../../http/errors';
+import { ApiError, recordNotFound, validationError } from '../../errors/api-error';
 import { emptyResponse, etagOf } from '../../http/responses';
 import { checkReferencesExist } from '../../reference/store';
 import { isGuid, isPlainObject } from '../../validation/values';

@@ -11,7 +11,7 @@ import { buildAuditStamp } from '../../entities/handlers';
 import { parseIfMatch, parseIntegerSegment } from '../../entities/lookup';
 import type { AuditStamp } from '../../entities/store';
 import type { ApiContext } from '../../http/context';
-import { ApiError, recordNotFound, validationError } from '../../http/errors';
+import { ApiError, recordNotFound, validationError } from '../../errors/api-error';
 import { etagOf } from '../../http/responses';
 import { exchangeRatesDocumentSpec } from './entity';
 import { buildDocumentBump, findDocumentRef } from './lines-store';

@@ -1,8 +1,8 @@
 /** Import data info (SPEC 2.2, 4.2; CONTRACT 7): custom operations, every state change through the coordinator. */
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
-import { ApiError, recordNotFound, validationError } from '../../http/errors';
-import type { FieldError } from '../../http/errors';
+import { ApiError, recordNotFound, validationError } from '../../errors/api-error';
+import type { FieldError } from '../../errors/api-error';
 import { createdResponse, emptyResponse, jsonResponse } from '../../http/responses';
 import type { ApiRoute } from '../../http/route';
 import { isGuid } from '../../validation/values';

@@ -1,7 +1,7 @@
 /** Maintenance indicators (SPEC 2.3, 4.3; CONTRACT 7): measurements, summaries, charts, recalculation. */
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
-import { ApiError, validationError } from '../../http/errors';
+import { ApiError, validationError } from '../../errors/api-error';
 import { jsonResponse } from '../../http/responses';
 import type { ApiRoute } from '../../http/route';
 import { normalizeDateTime } from '../../validation/values';

@@ -1,6 +1,6 @@
 /** `GET /getMaintenanceNotificationTemplateParameters/{companyKey}/{routeKey}?cultureKey=` */
 import type { ApiContext } from '../../http/context';
-import { ApiError, recordNotFound, validationError } from '../../http/errors';
+import { ApiError, recordNotFound, validationError } from '../../errors/api-error';
 import { jsonResponse } from '../../http/responses';
 import { loadStandardList, findReferences } from '../../reference/store';
 import type { ReferenceUse } from '../../reference/store';
