@@ -7,7 +7,7 @@ import { app } from './app';
 import { startCronTimer } from './platform/deno/cron';
 import { openDenoHost } from './platform/deno/host';
 import type { DenoHost } from './platform/deno/host';
-import { readDenoRuntime, readSqlFiles, waitForStdinEnd } from './platform/deno/runtime';
+import { requireDenoRuntime, loadSqlFiles, waitForStdinEnd } from './platform/deno/runtime';
 import type { DenoRuntime } from './platform/deno/runtime';
 import { runScheduledJobs } from './jobs/scheduler';
 import { commandHandlers, scheduledJobs } from './services/registry';
@@ -50,14 +50,14 @@ function buildHandler(deno: DenoRuntime, host: DenoHost, extension?: DenoRequest
  * trusted proxy).
  */
 export async function serveDeno(extension?: DenoRequestExtension): Promise<void> {
-  const deno = readDenoRuntime();
+  const deno = requireDenoRuntime();
   const env = (name: string) => deno.env.get(name);
   const databasePath = env('DENO_DB_PATH') ?? '.deno-data/erp.sqlite';
   const directory = databasePath.includes('/') ? databasePath.slice(0, databasePath.lastIndexOf('/')) : '';
   if (directory !== '') await deno.mkdir(directory, { recursive: true });
   const host = openDenoHost({
     databasePath,
-    migrations: await readSqlFiles(deno, new URL('../migrations/', import.meta.url)),
+    migrations: await loadSqlFiles(deno, new URL('../migrations/', import.meta.url)),
     commandHandlers,
     env: {
       JWT_SECRET: env('JWT_SECRET'),

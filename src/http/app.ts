@@ -49,12 +49,6 @@ function checkAddress(params: Record<string, string>): { tenantKey: string; orgK
   return { tenantKey, orgKey };
 }
 
-function readLanguage(request: Request): string {
-  const header = request.headers.get('accept-language');
-  const first = header?.split(',')[0]?.split(';')[0]?.trim();
-  return first && first !== '*' ? first : 'en-US';
-}
-
 /** Authenticates and scopes one `/api/{tenantKey}/{orgKey}` request. */
 export async function buildApiContext(
   request: IRequest,
@@ -78,7 +72,6 @@ export async function buildApiContext(
     db: await platform.openTenantDatabase({ tenantKey, orgKey, meter: trace.meter }),
     principal,
     apiBase: `${url.origin}/api/${encodeURIComponent(tenantKey)}/${encodeURIComponent(orgKey)}`,
-    language: readLanguage(request),
   };
 }
 

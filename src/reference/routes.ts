@@ -48,7 +48,7 @@ function reactToWrite(ctx: ApiContext, reactions: readonly ReferenceWriteReactio
   });
 }
 
-function readKind(ctx: ApiContext, writing: boolean): ReferenceKindSpec {
+function parseKind(ctx: ApiContext, writing: boolean): ReferenceKindSpec {
   const spec = findReferenceKind(ctx.params.kind ?? '');
   if (!spec) {
     throw new ApiError(
@@ -62,8 +62,8 @@ function readKind(ctx: ApiContext, writing: boolean): ReferenceKindSpec {
   return spec;
 }
 
-async function upsert(ctx: ApiContext, guards: readonly UpsertGuard[]): Promise<Response> {
-  const spec = readKind(ctx, true);
+async function handleUpsert(ctx: ApiContext, guards: readonly UpsertGuard[]): Promise<Response> {
+  const spec = parseKind(ctx, true);
   const records = parseReferenceRecords(spec, await readJsonBody(ctx.request));
   const uses: ReferenceUse[] = [];
   records.forEach((record, index) => {
@@ -96,8 +96,8 @@ async function upsert(ctx: ApiContext, guards: readonly UpsertGuard[]): Promise<
   return jsonResponse({ upserted });
 }
 
-async function remove(ctx: ApiContext, users: readonly ReferenceUser[]): Promise<Response> {
-  const spec = readKind(ctx, true);
+async function handleDelete(ctx: ApiContext, users: readonly ReferenceUser[]): Promise<Response> {
+  const spec = parseKind(ctx, true);
   const key = ctx.params.key ?? '';
   const db = ctx.db;
   await checkReferenceUnused(db, ctx.scope, spec, key, users);
@@ -120,10 +120,9 @@ export function buildReferenceDataRoutes(rules: ReferenceRules): ApiRoute[] {
         summary: 'List the reference records of a kind',
         tags,
         operationId: 'listReferenceData',
-        kind: 'referenceList',
         ...referenceListDoc,
       },
-      handle: async (ctx) => jsonResponse({ items: await listReferenceRecords(ctx.db, readKind(ctx, false), ctx.scope) }),
+      handle: async (ctx) => jsonResponse({ items: await listReferenceRecords(ctx.db, parseKind(ctx, false), ctx.scope) }),
     },
     {
       method: 'PUT',
@@ -133,10 +132,9 @@ export function buildReferenceDataRoutes(rules: ReferenceRules): ApiRoute[] {
         summary: 'Bulk upsert reference records by key (at most 5000, all-or-nothing)',
         tags,
         operationId: 'upsertReferenceData',
-        kind: 'referenceUpsert',
         ...referenceUpsertDoc,
       },
-      handle: (ctx) => reactToWrite(ctx, rules.reactions, () => upsert(ctx, rules.guards)),
+      handle: (ctx) => reactToWrite(ctx, rules.reactions, () => handleUpsert(ctx, rules.guards)),
     },
     {
       method: 'DELETE',
@@ -146,10 +144,9 @@ export function buildReferenceDataRoutes(rules: ReferenceRules): ApiRoute[] {
         summary: 'Delete a reference record (400 ReferenceInUse while something uses it)',
         tags,
         operationId: 'deleteReferenceData',
-        kind: 'referenceDelete',
         ...referenceDeleteDoc,
       },
-      handle: (ctx) => reactToWrite(ctx, rules.reactions, () => remove(ctx, users)),
+      handle: (ctx) => reactToWrite(ctx, rules.reactions, () => handleDelete(ctx, users)),
     },
   ];
 }

@@ -9,10 +9,10 @@ import type { WriteReaction } from '../../http/write-reaction';
 import { companyLookupDoc, deleteLineDoc, documentEntityDoc, insertLineDoc, lineAttributeVariants, pairLookupDoc } from './docs';
 import { EXCHANGE_RATES_BASE } from './entity';
 import { collectCurrencyUses, LINES_PROPERTY, parseLinesInput } from './lines-input';
-import { deleteLine, insertLine, updateLineAttribute } from './lines-routes';
+import { handleLineDelete, handleLineInsert, handleLineAttributeUpdate } from './lines-routes';
 import { buildLineInserts, listLinesOf } from './lines-store';
 import { toLineResource } from './line-resource';
-import { getCurrencyExchangeRates, getCurrencyExchangeRatesByCompany } from './lookup-routes';
+import { handleRateLookup, handleRateLookupByCompany } from './lookup-routes';
 import { bumpRatesGeneration } from './rate-cache';
 import { exchangeRatesDocumentStore } from './table';
 
@@ -60,10 +60,9 @@ const lookupRoutes: ApiRoute[] = [
       summary: 'Exchange rate from one currency to another on a date (direct, inverse or cross)',
       tags,
       operationId: 'getCurrencyExchangeRates',
-      kind: 'custom',
       ...pairLookupDoc,
     },
-    handle: getCurrencyExchangeRates,
+    handle: handleRateLookup,
   },
   {
     method: 'POST',
@@ -73,10 +72,9 @@ const lookupRoutes: ApiRoute[] = [
       summary: "Exchange rate from a currency into a company's base currency",
       tags,
       operationId: 'getCurrencyExchangeRatesByCompany',
-      kind: 'custom',
       ...companyLookupDoc,
     },
-    handle: getCurrencyExchangeRatesByCompany,
+    handle: handleRateLookupByCompany,
   },
 ];
 
@@ -89,10 +87,9 @@ const lineRoutes: ApiRoute[] = [
       summary: 'Insert a rate line into a document (204)',
       tags,
       operationId: 'insertExchangeRateDocumentRate',
-      kind: 'custom',
       ...insertLineDoc,
     },
-    handle: insertLine,
+    handle: handleLineInsert,
   },
   {
     method: 'PUT',
@@ -102,17 +99,16 @@ const lineRoutes: ApiRoute[] = [
       summary: 'Set an attribute (or custom_<name>) of a rate line',
       tags,
       operationId: 'updateExchangeRateDocumentRate',
-      kind: 'custom',
       variants: lineAttributeVariants,
     },
-    handle: updateLineAttribute,
+    handle: handleLineAttributeUpdate,
   },
   {
     method: 'DELETE',
     path: `${LINES_PATH}/:lineId`,
     scope: 'application',
-    doc: { summary: 'Delete a rate line', tags, operationId: 'deleteExchangeRateDocumentRate', kind: 'custom', ...deleteLineDoc },
-    handle: deleteLine,
+    doc: { summary: 'Delete a rate line', tags, operationId: 'deleteExchangeRateDocumentRate', ...deleteLineDoc },
+    handle: handleLineDelete,
   },
 ];
 

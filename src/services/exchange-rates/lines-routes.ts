@@ -30,7 +30,7 @@ function unwrapLineBody(body: unknown): unknown {
 }
 
 /** POST `/{number}/exchangeRateDocumentRates`: 204; a missing document is 400 RecordNotFound. */
-export async function insertLine(ctx: ApiContext): Promise<Response> {
+export async function handleLineInsert(ctx: ApiContext): Promise<Response> {
   const number = parseDocumentNumber(ctx.params.number);
   const body = unwrapLineBody(await readJsonBody(ctx.request, { exactNumberKeys: ['conversionFactor'] }));
   const { line, errors } = parseLineBody(body, '');
@@ -86,7 +86,7 @@ async function parseLineAttribute(ctx: ApiContext, name: string): Promise<unknow
 }
 
 /** PUT `/{number}/exchangeRateDocumentRates/{lineId}/{attribute}`: 200, empty. */
-export async function updateLineAttribute(ctx: ApiContext): Promise<Response> {
+export async function handleLineAttributeUpdate(ctx: ApiContext): Promise<Response> {
   const number = parseDocumentNumber(ctx.params.number);
   const attribute = ctx.params.attribute ?? '';
   if (!LINE_ATTRIBUTES.includes(attribute)) return updateLineCustomAttribute(ctx, number, attribute);
@@ -116,7 +116,7 @@ async function updateLineCustomAttribute(ctx: ApiContext, number: number, rawNam
 }
 
 /** DELETE `/{number}/exchangeRateDocumentRates/{lineId}`: 204; 404 for a missing document or line. */
-export async function deleteLine(ctx: ApiContext): Promise<Response> {
+export async function handleLineDelete(ctx: ApiContext): Promise<Response> {
   const number = parseDocumentNumber(ctx.params.number);
   await writeLine(ctx, number, true, async (db, document) => {
     const line = await findLineOrFail(db, ctx, document, true);

@@ -1,4 +1,4 @@
-/** `getCurrencyExchangeRates` and `getCurrencyExchangeRatesByCompany` (CONTRACT 7), served from the cache. */
+/** `handleRateLookup` and `handleRateLookupByCompany` (CONTRACT 7), served from the cache. */
 import type { EntitySpec, FieldSpec } from '../../entities/spec';
 import { parseCreateBody } from '../../entities/validate';
 import { readJsonBody } from '../../http/body';
@@ -119,7 +119,7 @@ function parseReferencedDate(ctx: ApiContext, input: Record<string, unknown>): s
 }
 
 /** POST `/getCurrencyExchangeRates`: ExchangeCurrencyRate, or 404 RecordNotFound when no document answers. */
-export async function getCurrencyExchangeRates(ctx: ApiContext): Promise<Response> {
+export async function handleRateLookup(ctx: ApiContext): Promise<Response> {
   const input = await parseLookupInput(ctx, pairInput);
   const generation = await loadRatesGeneration(ctx);
   return answerRate(ctx, generation, {
@@ -132,7 +132,7 @@ export async function getCurrencyExchangeRates(ctx: ApiContext): Promise<Respons
 }
 
 /** POST `/getCurrencyExchangeRatesByCompany`: `currencyKey` converted into the company's base currency. */
-export async function getCurrencyExchangeRatesByCompany(ctx: ApiContext): Promise<Response> {
+export async function handleRateLookupByCompany(ctx: ApiContext): Promise<Response> {
   const input = await parseLookupInput(ctx, companyInput);
   const companyKey = String(input.companyKey);
   const generation = await loadRatesGeneration(ctx);

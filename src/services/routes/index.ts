@@ -6,12 +6,12 @@ import type { ApiRoute } from '../../http/route';
 import type { ReferenceUser } from '../../reference/usage';
 import { describeMembership, notificationDoc, routeEntityDoc } from './docs';
 import { routeSpec } from './entity';
-import { changeMembership } from './membership';
+import { handleMembershipChange } from './membership';
 import type { MembershipAction } from './membership';
 import type { MembershipBy } from './membership-body';
 import { equipmentMembers, listRouteMembers, locationMembers, MEMBER_KINDS } from './members';
 import type { MemberKind } from './members';
-import { answerNotificationParameters } from './notification';
+import { handleNotificationParameters } from './notification';
 import { guardRouteReferences } from './reference-guard';
 import { routeAttributeChecks, routeCreateOptions } from './rules';
 import { routes, routeStore } from './table';
@@ -55,9 +55,8 @@ function membershipRoutes(): ApiRoute[] {
       tags,
       operationId: `${verb}Route${kind.field === 'locations' ? 'Locations' : 'EquipmentItems'}`,
       ...describeMembership(by),
-      kind: 'membership',
     },
-    handle: (ctx) => changeMembership(ctx, kind, action, by),
+    handle: (ctx) => handleMembershipChange(ctx, kind, action, by),
   }));
 }
 
@@ -69,10 +68,9 @@ const notificationRoute: ApiRoute = {
     summary: "The parameters of a route's maintenance notification email template, formatted for cultureKey",
     tags,
     operationId: 'getRouteMaintenanceNotificationTemplateParameters',
-    kind: 'custom',
     ...notificationDoc,
   },
-  handle: answerNotificationParameters,
+  handle: handleNotificationParameters,
 };
 
 /** The member and tool tables hold reference keys: a location, equipment item or tool in a route cannot be deleted. */

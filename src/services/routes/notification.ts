@@ -22,7 +22,7 @@ async function checkCultureKey(ctx: ApiContext): Promise<string> {
   return cultureKey;
 }
 
-export async function answerNotificationParameters(ctx: ApiContext): Promise<Response> {
+export async function handleNotificationParameters(ctx: ApiContext): Promise<Response> {
   const culture = await checkCultureKey(ctx);
   const { db, scope } = ctx;
   const companyKey = ctx.params.companyKey ?? '';
