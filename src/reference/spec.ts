@@ -1,4 +1,4 @@
-/** Reference data kinds (CONTRACT 9), described once: fields, table, references. */
+/** Reference data kinds, described once: fields, table, references. */
 
 export type ReferenceFieldKind = 'string' | 'int' | 'bool' | 'stringList' | 'choice';
 

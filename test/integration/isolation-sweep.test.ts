@@ -11,12 +11,10 @@
 import { describe, expect, it } from 'vitest';
 import { call, mintToken } from '../helpers/api';
 import type { CallResult, Problem, TenantClient } from '../helpers/api';
-import { EXTENSION_OPERATIONS, SPEC_OPERATIONS } from '../helpers/spec-operations';
+import { A as API, ET, EX, EXTENSION_OPERATIONS, IM, IN, LINE, RO, SPEC_OPERATIONS } from '../helpers/spec-operations';
 import { buildSweepWorld, readOwnerState } from '../helpers/sweep-fixtures';
 import type { Service, SweepValues, SweepWorld } from '../helpers/sweep-fixtures';
 import { freshTenant } from '../helpers/tenants';
-
-const API = '/api/{tenantKey}/{orgKey}';
 
 interface SweepRequest {
   readonly path: string;
@@ -74,13 +72,6 @@ const ATTRIBUTE_BODIES: Readonly<Record<string, unknown>> = {
   toExchangeRateId: null,
   '{customAttributeName}': { value: 1 },
 };
-
-const ET = `${API}/operations/emailTemplates`;
-const RO = `${API}/assetManagementCore/routes`;
-const IM = `${API}/corePatterns/importDataInfos`;
-const IN = `${API}/maintenance/indicators`;
-const EX = `${API}/businessCore/exchangeRatesDocuments`;
-const LINE = `${EX}/{number}/exchangeRateDocumentRates`;
 
 /** The case of an attribute PUT `base/<attribute>`: the attribute's body, the record's path parameters. */
 function attributeCase(service: Service, params: OperationCase['params'], attribute: string): OperationCase {
