@@ -20,15 +20,14 @@ export function checkOrgPatterns(patterns: readonly string[]): string | undefine
 
 /** True when `pattern` (with `*` wildcards) matches the whole of `target`. */
 export function matchesOrgPattern(pattern: string, target: string): boolean {
-  const pieces = pattern.split('*');
-  const first = pieces[0] as string;
-  if (pieces.length === 1) return pattern === target;
-  const last = pieces[pieces.length - 1] as string;
+  const middle = pattern.split('*');
+  const first = middle.shift() ?? '';
+  const last = middle.pop();
+  if (last === undefined) return pattern === target;
   if (first.length + last.length > target.length || !target.startsWith(first) || !target.endsWith(last)) return false;
   let position = first.length;
   const end = target.length - last.length;
-  for (let index = 1; index < pieces.length - 1; index += 1) {
-    const piece = pieces[index] as string;
+  for (const piece of middle) {
     if (piece === '') continue;
     const found = target.indexOf(piece, position);
     if (found === -1 || found + piece.length > end) return false;

@@ -1,8 +1,8 @@
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import type { JWTPayload, JWTVerifyGetKey } from 'jose';
-import { ApiError } from '../http/errors';
-import { hasLoneSurrogate } from '../http/json-input';
-import type { AppConfig } from '../platform/types';
+import { ApiError } from '../errors/api-error';
+import type { AppConfig } from '../config/env';
+import { hasLoneSurrogate } from '../validation/unicode';
 import { checkOrgPatterns, matchesOrgPattern } from './org-patterns';
 
 export type Scope = 'application' | 'admin';
@@ -89,13 +89,12 @@ export const MAX_TOKEN_LIFETIME_SECONDS = 24 * 60 * 60;
 const CLOCK_SKEW_SECONDS = 60;
 const MAX_SUBJECT_LENGTH = 255;
 
-/** Why verified claims are still refused (no or too long a lifetime, orgs over the limits, a bad subject). */
-function checkClaims(payload: JWTPayload, orgs: readonly string[], nowSeconds: number): string | undefined {
-  if (typeof payload.exp !== 'number') return 'The token has no expiry (exp).';
-  if (typeof payload.iat === 'number' && payload.exp - payload.iat > MAX_TOKEN_LIFETIME_SECONDS) {
+/** Why verified claims with expiry `exp` are still refused (too long a lifetime, orgs over the limits, a bad subject). */
+function checkClaims(payload: JWTPayload, exp: number, orgs: readonly string[], nowSeconds: number): string | undefined {
+  if (typeof payload.iat === 'number' && exp - payload.iat > MAX_TOKEN_LIFETIME_SECONDS) {
     return 'The token lives longer than 24 hours (exp - iat).';
   }
-  if (payload.exp - nowSeconds > MAX_TOKEN_LIFETIME_SECONDS + CLOCK_SKEW_SECONDS) return 'The token expires more than 24 hours from now.';
+  if (exp - nowSeconds > MAX_TOKEN_LIFETIME_SECONDS + CLOCK_SKEW_SECONDS) return 'The token expires more than 24 hours from now.';
   const subject = payload.sub;
   if (typeof subject === 'string' && (subject.length > MAX_SUBJECT_LENGTH || hasLoneSurrogate(subject))) {
     return `The token's sub is longer than ${MAX_SUBJECT_LENGTH} characters or not well-formed Unicode.`;
@@ -119,15 +118,17 @@ export async function authenticate(request: Request, config: AppConfig): Promise
     const expired = error instanceof Error && 'code' in error && error.code === 'ERR_JWT_EXPIRED';
     throw unauthorized(expired ? 'The token has expired.' : 'The token is not valid.', 'invalid_token');
   }
+  const exp = payload.exp;
+  if (typeof exp !== 'number') throw unauthorized('The token has no expiry (exp).', 'invalid_token');
   const orgs = readOrgs(payload);
-  const refused = checkClaims(payload, orgs, Math.floor(Date.now() / 1000));
+  const refused = checkClaims(payload, exp, orgs, Math.floor(Date.now() / 1000));
   if (refused) throw unauthorized(refused, 'invalid_token');
   const principal = {
     subject: typeof payload.sub === 'string' ? payload.sub : 'unknown',
     scopes: readScopes(payload),
     orgs,
   };
-  rememberVerified(token, config, principal, payload.exp as number);
+  rememberVerified(token, config, principal, exp);
   return principal;
 }
 

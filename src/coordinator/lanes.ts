@@ -5,17 +5,24 @@
  * writes) run in their own lane, so a long command (a KPI recalculation) never delays a cached lookup, the
  * acknowledgement of a write or the start of a request with an Idempotency-Key.
  */
-const QUICK_COMMANDS = /^(generation|idempotency)\./;
-
-import type { CoordinatorCommand } from '../platform/types';
+import type { CommandEnvelope, CommandType } from './commands';
 import { SerialQueue } from './queue';
+
+/** The quick lane's commands: tiny reads and writes of the coordinator's own storage. */
+const QUICK_COMMANDS: ReadonlySet<CommandType> = new Set<CommandType>([
+  'generation.read',
+  'generation.bump',
+  'idempotency.begin',
+  'idempotency.finish',
+  'idempotency.release',
+]);
 
 export class CommandLanes {
   private readonly main = new SerialQueue();
   private readonly generations = new SerialQueue();
 
-  dispatch<T>(command: CoordinatorCommand, task: () => Promise<T>): Promise<T> {
-    if (QUICK_COMMANDS.test(command.type)) return this.generations.run(task);
+  dispatch<T>(command: CommandEnvelope, task: () => Promise<T>): Promise<T> {
+    if (QUICK_COMMANDS.has(command.type)) return this.generations.run(task);
     return typeof command.joinKey === 'string' ? this.main.runJoined(command.joinKey, task) : this.main.run(task);
   }
 

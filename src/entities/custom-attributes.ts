@@ -1,42 +1,43 @@
-/** Custom attributes (CONTRACT 6): `custom_<name>` values, checked against definitions when there are any. */
+/** Custom attributes: `custom_<name>` values, checked against definitions when there are any. */
 import { and, eq, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
-import type { Database } from '../db/client';
-import type { FieldError } from '../http/errors';
-import { readReferenceTable } from '../reference/tables';
-import { DATE_TIME_RULE, normalizeDateTime } from './values';
-import type { TenantScope } from './repository';
+import * as v from 'valibot';
+import { scopeCondition } from '../db/client';
+import type { Database, TenantScope } from '../db/client';
+import type { FieldError } from '../errors/api-error';
+import { customAttributesKind } from '../reference/kinds';
+import { refCustomAttributes } from '../reference/tables';
+import { DATE_TIME_RULE, normalizeDateTime } from '../validation/values';
 
 export const CUSTOM_PREFIX = 'custom_';
 const NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 
 export type CustomValues = Record<string, unknown>;
 
+/** A `customAttributes` object of a body, `custom_<name>` (or `<name>`) -> value, as documents show it (any JSON object). */
+export const CUSTOM_ATTRIBUTES_OBJECT = v.record(v.string(), v.unknown());
+
+const TYPES = customAttributesKind.fields.type.choices;
+
 export interface CustomAttributeDefinition {
   readonly name: string;
-  readonly type: 'string' | 'number' | 'boolean' | 'date' | 'object';
+  readonly type: (typeof TYPES)[number];
   readonly required: boolean;
 }
 
-export async function readCustomDefinitions(db: Database, scope: TenantScope, entity: string): Promise<CustomAttributeDefinition[]> {
-  const table = readReferenceTable('customAttributes');
-  const columns = table as unknown as Record<string, Parameters<typeof eq>[0]>;
+/** The tenant/org's custom attribute definitions of an entity (`customAttributes` reference records). */
+export async function loadCustomDefinitions(db: Database, scope: TenantScope, entity: string): Promise<CustomAttributeDefinition[]> {
+  const t = refCustomAttributes;
   const rows = await db
-    .select()
-    .from(table)
-    .where(
-      and(
-        eq(columns.tenantKey as Parameters<typeof eq>[0], scope.tenantKey),
-        eq(columns.orgKey as Parameters<typeof eq>[0], scope.orgKey),
-        eq(columns.entity as Parameters<typeof eq>[0], entity),
-      ),
-    );
-  return rows.map((row) => ({
-    name: String(row.name),
-    type: row.type as CustomAttributeDefinition['type'],
-    required: Boolean(row.required),
-  }));
+    .select({ name: t.name, type: t.type, required: t.required })
+    .from(t)
+    .where(and(scopeCondition(t, scope), eq(t.entity, entity)));
+  return rows.flatMap((row) => {
+    // Stored types are validated against the same choices on upsert.
+    const type = TYPES.find((choice) => choice === row.type);
+    return type ? [{ name: row.name, type, required: row.required }] : [];
+  });
 }
 
 /**
@@ -44,15 +45,14 @@ export async function readCustomDefinitions(db: Database, scope: TenantScope, en
  * same statement (json_set), so a concurrent change of another attribute is never overwritten. Names are valid
  * custom attribute names (letters, digits, _), hence plain JSON paths.
  */
-export function buildCustomValueUpdate(column: SQLiteColumn | undefined, values: CustomValues): SQL {
-  if (!column) throw new Error('The entity has no custom_attributes column.');
+export function buildCustomValueUpdate(column: SQLiteColumn, values: CustomValues): SQL {
   const pairs = Object.entries(values).map(([name, value]) => sql`${`$.${name}`}, json(${JSON.stringify(value)})`);
   if (pairs.length === 0) return sql`${column}`;
   return sql`json_set(coalesce(nullif(${column}, ''), '{}'), ${sql.join(pairs, sql`, `)})`;
 }
 
 /** Strips the `custom_` prefix; undefined when the name is not a valid custom attribute name. */
-export function readCustomName(raw: string): string | undefined {
+export function parseCustomName(raw: string): string | undefined {
   const name = raw.startsWith(CUSTOM_PREFIX) ? raw.slice(CUSTOM_PREFIX.length) : raw;
   return NAME_PATTERN.test(name) ? name : undefined;
 }

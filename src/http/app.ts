@@ -1,21 +1,32 @@
 /** The HTTP application: router -> auth and tenant scope -> handler, with one catch for every error. */
 import { Router } from 'itty-router/Router';
-import type { IRequest } from 'itty-router';
+import type { IRequest, RouterType } from 'itty-router';
 import { authenticate, authorize } from '../auth/token';
 import type { Principal, Scope } from '../auth/token';
-import { acceptsIdempotencyKey, handleIdempotently } from '../idempotency/http';
+import type { TenantScope } from '../db/client';
+import type { RoundTripMeter } from '../platform/d1-meter';
 import type { Platform } from '../platform/types';
 import type { ApiContext, PublicContext } from './context';
-import { ApiError, handleError } from './errors';
-import { describeRateLimitPolicy, enforceRateLimits, RATE_LIMIT_POLICY_HEADER } from './rate-limit';
-import { assertCleanTarget } from './request-target';
+import { ApiError, handleError } from '../errors/api-error';
+import { acceptsIdempotencyKey, handleIdempotently } from './idempotency';
+import { checkRateLimits, describeRateLimitPolicy, RATE_LIMIT_POLICY_HEADER } from './rate-limit';
+import { writeRequestLog } from './request-log';
+import { checkRequestTarget } from './request-target';
 import type { ApiRoute, PublicRoute } from './route';
 
 const ADDRESS_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 export const API_PREFIX = '/api/:tenantKey/:orgKey';
 
-type Handler = (request: IRequest, platform: Platform, requestId: string) => Promise<Response>;
+/** What the app knows of one request while it runs (for its log line): id, matched route, tenant/org, D1 round trips. */
+export interface RequestTrace {
+  readonly requestId: string;
+  readonly meter: RoundTripMeter;
+  route: string | null;
+  scope: TenantScope | null;
+}
+
+type Handler = (request: IRequest, platform: Platform, trace: RequestTrace) => Promise<Response>;
 
 function decodeParams(raw: Record<string, string>): Record<string, string> {
   const decoded: Record<string, string> = {};
@@ -42,17 +53,11 @@ function checkAddress(params: Record<string, string>): { tenantKey: string; orgK
   return { tenantKey, orgKey };
 }
 
-function readLanguage(request: Request): string {
-  const header = request.headers.get('accept-language');
-  const first = header?.split(',')[0]?.split(';')[0]?.trim();
-  return first && first !== '*' ? first : 'en-US';
-}
-
 /** Authentication, authorization and rate limits of one `/api/{tenantKey}/{orgKey}` request. */
 async function admitApiRequest(request: Request, platform: Platform, tenantKey: string, orgKey: string, scope: Scope): Promise<Principal> {
   const principal = await authenticate(request, platform.config);
   authorize(principal, tenantKey, orgKey, scope);
-  await enforceRateLimits(platform.rateLimits, { tenantKey, orgKey, subject: principal.subject }, Date.now());
+  await checkRateLimits(platform.rateLimits, { tenantKey, orgKey, subject: principal.subject }, Date.now());
   return principal;
 }
 
@@ -60,11 +65,12 @@ async function admitApiRequest(request: Request, platform: Platform, tenantKey: 
 export async function buildApiContext(
   request: IRequest,
   platform: Platform,
-  requestId: string,
+  trace: RequestTrace,
   scope: ApiRoute['scope'],
 ): Promise<ApiContext> {
   const params = decodeParams(request.params);
   const { tenantKey, orgKey } = checkAddress(params);
+  trace.scope = { tenantKey, orgKey };
   const principal = await admitApiRequest(request, platform, tenantKey, orgKey, scope);
   const url = new URL(request.url);
   return {
@@ -72,27 +78,32 @@ export async function buildApiContext(
     url,
     params,
     platform,
-    requestId,
-    tenantKey,
-    orgKey,
+    requestId: trace.requestId,
+    scope: { tenantKey, orgKey },
+    db: await platform.openTenantDatabase({ tenantKey, orgKey, meter: trace.meter }),
     principal,
     apiBase: `${url.origin}/api/${encodeURIComponent(tenantKey)}/${encodeURIComponent(orgKey)}`,
-    language: readLanguage(request),
   };
 }
 
 function wrapApiRoute(route: ApiRoute): Handler {
   const handle = acceptsIdempotencyKey(route) ? (ctx: ApiContext) => handleIdempotently(ctx, route.handle) : route.handle;
-  return async (request, platform, requestId) => {
-    const response = await handle(await buildApiContext(request, platform, requestId, route.scope));
+  return async (request, platform, trace) => {
+    const response = await handle(await buildApiContext(request, platform, trace, route.scope));
     if (platform.rateLimits) response.headers.set(RATE_LIMIT_POLICY_HEADER, describeRateLimitPolicy(platform.rateLimits));
     return response;
   };
 }
 
 function wrapPublicRoute(route: PublicRoute): Handler {
-  return async (request, platform, requestId) => {
-    const ctx: PublicContext = { request, url: new URL(request.url), params: decodeParams(request.params), platform, requestId };
+  return async (request, platform, trace) => {
+    const ctx: PublicContext = {
+      request,
+      url: new URL(request.url),
+      params: decodeParams(request.params),
+      platform,
+      requestId: trace.requestId,
+    };
     return route.handle(ctx);
   };
 }
@@ -104,10 +115,14 @@ export interface App {
 }
 
 export function buildApp(publicRoutes: readonly PublicRoute[], apiRoutes: readonly ApiRoute[]): App {
-  const router = Router<IRequest, [Platform, string]>();
+  // Every route answers a Response or throws, and the catch-all below matches whatever the routes do not.
+  const router: RouterType<IRequest, [Platform, RequestTrace], Response> = Router();
   const patterns: { method: string; path: string; match: RegExp }[] = [];
   const add = (method: string, path: string, handler: Handler) => {
-    router[method.toLowerCase()]?.(path, handler);
+    router[method.toLowerCase()]?.(path, (request: IRequest, platform: Platform, trace: RequestTrace) => {
+      trace.route = path;
+      return handler(request, platform, trace);
+    });
     const entry = router.routes[router.routes.length - 1];
     if (entry) patterns.push({ method, path, match: entry[1] });
   };
@@ -115,13 +130,14 @@ export function buildApp(publicRoutes: readonly PublicRoute[], apiRoutes: readon
   for (const route of apiRoutes) add(route.method, `${API_PREFIX}${route.path}`, wrapApiRoute(route));
 
   const apiPattern = /^\/api\/([^/]+)\/([^/]+)(\/|$)/;
-  router.all('*', async (request: IRequest, platform: Platform) => {
+  router.all('*', async (request: IRequest, platform: Platform, trace: RequestTrace) => {
     const path = new URL(request.url).pathname;
     const allowed = [...new Set(patterns.filter((entry) => entry.match.test(path)).map((entry) => entry.method))];
     // Unknown /api paths still need a valid token for that tenant/org: nothing is revealed to strangers.
     const api = apiPattern.exec(path);
     if (api) {
       const { tenantKey, orgKey } = checkAddress(decodeParams({ tenantKey: api[1] ?? '', orgKey: api[2] ?? '' }));
+      trace.scope = { tenantKey, orgKey };
       await admitApiRequest(request, platform, tenantKey, orgKey, 'application');
     }
     if (allowed.length > 0) {
@@ -137,14 +153,28 @@ export function buildApp(publicRoutes: readonly PublicRoute[], apiRoutes: readon
     async fetch(request, platform) {
       const incoming = request.headers.get('x-request-id');
       const requestId = incoming && REQUEST_ID_PATTERN.test(incoming) ? incoming : crypto.randomUUID();
+      const started = performance.now();
+      const trace: RequestTrace = { requestId, meter: { roundTrips: 0 }, route: null, scope: null };
       let response: Response;
+      let failure: unknown;
       try {
-        assertCleanTarget(request.url);
-        response = ((await router.fetch(request, platform, requestId)) as Response | undefined) ?? new Response(null, { status: 404 });
+        checkRequestTarget(request.url);
+        response = await router.fetch(request, platform, trace);
       } catch (error) {
+        failure = error;
         response = handleError(error, request, requestId);
       }
       response.headers.set('x-request-id', requestId);
+      writeRequestLog({
+        requestId,
+        request,
+        route: trace.route,
+        scope: trace.scope,
+        status: response.status,
+        durationMs: performance.now() - started,
+        d1RoundTrips: trace.meter.roundTrips,
+        ...(failure === undefined ? {} : { error: failure }),
+      });
       return response;
     },
   };

@@ -1,4 +1,4 @@
-import { ApiError, validationError } from './errors';
+import { ApiError, validationError } from '../errors/api-error';
 import { decodeUtf8Field, findIllFormedString, findTooDeepField, MAX_JSON_DEPTH } from './json-input';
 
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -3,7 +3,8 @@
  * deeply nested body can neither overflow a stack here nor be stored and break later reads), UTF-8 validity of
  * the raw bytes, and well-formed strings (no lone surrogates from `\ud800` escapes). Each failure names the field.
  */
-import type { FieldError } from './errors';
+import type { FieldError } from '../errors/api-error';
+import { hasLoneSurrogate } from '../validation/unicode';
 
 /** Most levels of arrays and objects a body may nest (the body's own object or array is level 1). */
 export const MAX_JSON_DEPTH = 32;
@@ -102,7 +103,7 @@ export function findTooDeepField(text: string, maxDepth = MAX_JSON_DEPTH): strin
 export function findInvalidUtf8(bytes: Uint8Array): number {
   let index = 0;
   while (index < bytes.length) {
-    const lead = bytes[index] as number;
+    const lead = bytes[index] ?? 0;
     if (lead < 0x80) {
       index += 1;
       continue;
@@ -139,13 +140,6 @@ export function decodeUtf8Field(bytes: Uint8Array): { text: string } | { error: 
     const path = scanStructure(prefix, Number.MAX_SAFE_INTEGER).current;
     return { error: { path, message: `${path || 'The body'} is not valid UTF-8 (byte ${offset}).` } };
   }
-}
-
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/** True when the string holds a lone UTF-16 surrogate (it cannot be stored or sent as UTF-8). */
-export function hasLoneSurrogate(text: string): boolean {
-  return LONE_SURROGATE.test(text);
 }
 
 /** The first string (value or property name) of a parsed body with a lone surrogate, as a field error. */

@@ -5,7 +5,7 @@
  * (draft-ietf-httpapi-ratelimit-headers); every successful answer carries `RateLimit-Policy` (set in app.ts).
  */
 import type { RateLimits } from '../platform/types';
-import { ApiError } from './errors';
+import { ApiError } from '../errors/api-error';
 
 export const RATE_LIMIT_POLICY_HEADER = 'ratelimit-policy';
 
@@ -18,12 +18,12 @@ export function describeRateLimitPolicy(limits: RateLimits): string {
  * Seconds until the current window ends. Windows are aligned to the epoch (as Cloudflare's local emulation and the
  * Deno counter keep them); at the edge counts are per location and approximate, so this is the best estimate.
  */
-export function readSecondsToReset(periodSeconds: number, nowMs: number): number {
+export function computeSecondsToReset(periodSeconds: number, nowMs: number): number {
   return Math.max(1, Math.ceil(periodSeconds - ((nowMs / 1000) % periodSeconds)));
 }
 
 /** Counts the request against both limits; throws 429 when either is exhausted. */
-export async function enforceRateLimits(
+export async function checkRateLimits(
   limits: RateLimits | undefined,
   scope: { tenantKey: string; orgKey: string; subject: string },
   nowMs: number,
@@ -35,7 +35,7 @@ export async function enforceRateLimits(
   ]);
   const exhausted = !org.success ? 'org' : !subject.success ? 'subject' : undefined;
   if (!exhausted) return;
-  const reset = readSecondsToReset(limits.periodSeconds, nowMs);
+  const reset = computeSecondsToReset(limits.periodSeconds, nowMs);
   const who = exhausted === 'org' ? `tenant/org ${scope.tenantKey}/${scope.orgKey}` : `token subject '${scope.subject}'`;
   throw new ApiError(
     'RateLimited',

@@ -3,8 +3,8 @@
  * parser would resolve them into another route), and a query string that decodes as UTF-8 (URLSearchParams would
  * silently turn bad bytes into U+FFFD). Works on the URL text as received, before anything parses it.
  */
-import { validationError } from './errors';
-import type { FieldError } from './errors';
+import { validationError } from '../errors/api-error';
+import type { FieldError } from '../errors/api-error';
 
 /** The path and query of an absolute URL, exactly as written (no dot-segment removal, no decoding). */
 export function splitRawTarget(url: string): { path: string; query: string } {
@@ -53,7 +53,7 @@ function findQueryErrors(query: string): FieldError[] {
 }
 
 /** 400 ValidationFailed for a path with dot segments or a query string that is not UTF-8. */
-export function assertCleanTarget(url: string): void {
+export function checkRequestTarget(url: string): void {
   if (hasDotSegment(url)) {
     throw validationError(
       [{ path: 'path', message: "The path has a '.' or '..' segment (raw or percent-encoded); send the resolved path." }],

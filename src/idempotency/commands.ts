@@ -2,10 +2,9 @@
  * Idempotency keys in the tenant/org's coordinator (Durable Object storage; docs/storage.md): its commands run one at
  * a time, so "is this key new?" and "mark it in flight" are one atomic step. Entries:
  * `idem:<key>` -> { fingerprint, state: inFlight | done, until, response } and the expiry index
- * `idemexp:<until, 15 digits>:<key>`, through which every `begin` drops a few expired entries.
+ * `idemexp:<until, 15 digits>:<key>`, through which every `begin` deletes a few expired entries.
  */
-import type { CommandHandler, CoordinatorState } from '../coordinator/commands';
-import type { CoordinatorCommand } from '../platform/types';
+import type { CommandHandlers, CoordinatorState } from '../coordinator/commands';
 
 /** How long a finished request's answer is replayed. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -13,6 +12,7 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const IN_FLIGHT_LEASE_MS = 2 * 60 * 1000;
 const PURGE_PER_BEGIN = 20;
 
+/** An answer kept for replays: status, the headers worth replaying, the body text. */
 export interface StoredResponse {
   readonly status: number;
   readonly headers: readonly (readonly [string, string])[];
@@ -33,11 +33,21 @@ export type BeginOutcome =
   | { readonly status: 'inFlight' }
   | { readonly status: 'mismatch' };
 
-export interface IdempotencyCommand extends CoordinatorCommand {
+/** Which key, and the request it was sent with (method, path, query and body, hashed). */
+export interface IdempotencyKeyUse {
   readonly key: string;
   readonly fingerprint: string;
-  /** finish: the answer to replay. */
-  readonly response?: StoredResponse;
+}
+
+declare module '../coordinator/commands' {
+  interface CommandCatalog {
+    /** A request with this key arrives: replay, refuse, or take the key (in flight) and go on. */
+    'idempotency.begin': { payload: IdempotencyKeyUse; result: BeginOutcome };
+    /** The request answered: keep its answer for replays (false: the key was no longer this request's). */
+    'idempotency.finish': { payload: IdempotencyKeyUse & { readonly response: StoredResponse }; result: boolean };
+    /** The request was refused (4xx, nothing written): the key is free again (false: it was not this request's). */
+    'idempotency.release': { payload: IdempotencyKeyUse; result: boolean };
+  }
 }
 
 const ENTRY = 'idem:';
@@ -47,19 +57,19 @@ function expiryKey(until: number, key: string): string {
   return `${EXPIRY}${String(until).padStart(15, '0')}:${key}`;
 }
 
-async function writeEntry(state: CoordinatorState, key: string, entry: Entry, previous: Entry | undefined): Promise<void> {
+async function storeEntry(state: CoordinatorState, key: string, entry: Entry, previous: Entry | undefined): Promise<void> {
   if (previous) await state.delete(expiryKey(previous.until, key));
   await state.put(`${ENTRY}${key}`, entry);
   await state.put(expiryKey(entry.until, key), key);
 }
 
-async function dropEntry(state: CoordinatorState, key: string, entry: Entry): Promise<void> {
+async function deleteEntry(state: CoordinatorState, key: string, entry: Entry): Promise<void> {
   await state.delete(`${ENTRY}${key}`);
   await state.delete(expiryKey(entry.until, key));
 }
 
-/** Drops a few entries whose time is up (oldest first), so storage stays bounded by the keys of the last 24 hours. */
-async function purgeExpired(state: CoordinatorState, now: number): Promise<void> {
+/** Deletes a few entries whose time is up (oldest first), so storage stays bounded by the keys of the last 24 hours. */
+async function deleteExpiredEntries(state: CoordinatorState, now: number): Promise<void> {
   const expired = await state.list<string>(EXPIRY, expiryKey(now, ''), PURGE_PER_BEGIN);
   for (const [index, key] of expired) {
     await state.delete(index);
@@ -68,39 +78,34 @@ async function purgeExpired(state: CoordinatorState, now: number): Promise<void>
   }
 }
 
-async function readCurrent(state: CoordinatorState, key: string, now: number): Promise<Entry | undefined> {
+/** The key's entry while its time is not up. */
+async function findLiveEntry(state: CoordinatorState, key: string, now: number): Promise<Entry | undefined> {
   const entry = await state.get<Entry>(`${ENTRY}${key}`);
   return entry && entry.until > now ? entry : undefined;
 }
 
-export const idempotencyCommandHandlers: Readonly<Record<string, CommandHandler>> = {
-  /** A request with this key arrives: replay, refuse, or take the key (in flight) and go on. */
-  'idempotency.begin': async (platform, command, state): Promise<BeginOutcome> => {
-    const { key, fingerprint } = command as IdempotencyCommand;
-    const now = platform.now().getTime();
-    await purgeExpired(state, now);
-    const current = await readCurrent(state, key, now);
+export const idempotencyCommands: Pick<CommandHandlers, 'idempotency.begin' | 'idempotency.finish' | 'idempotency.release'> = {
+  'idempotency.begin': async ({ state, now }, { key, fingerprint }) => {
+    const time = now().getTime();
+    await deleteExpiredEntries(state, time);
+    const current = await findLiveEntry(state, key, time);
     if (current && current.fingerprint !== fingerprint) return { status: 'mismatch' };
     if (current?.state === 'inFlight') return { status: 'inFlight' };
     if (current?.response) return { status: 'replay', response: current.response };
     const stale = await state.get<Entry>(`${ENTRY}${key}`);
-    await writeEntry(state, key, { fingerprint, state: 'inFlight', until: now + IN_FLIGHT_LEASE_MS }, stale);
+    await storeEntry(state, key, { fingerprint, state: 'inFlight', until: time + IN_FLIGHT_LEASE_MS }, stale);
     return { status: 'started' };
   },
-  /** The request answered: keep its answer for replays. */
-  'idempotency.finish': async (platform, command, state) => {
-    const { key, fingerprint, response } = command as IdempotencyCommand;
-    const entry = await state.get<Entry>(`${ENTRY}${key}`);
-    if (!entry || entry.state !== 'inFlight' || entry.fingerprint !== fingerprint || !response) return false;
-    await writeEntry(state, key, { fingerprint, state: 'done', until: platform.now().getTime() + IDEMPOTENCY_TTL_MS, response }, entry);
-    return true;
-  },
-  /** The request was refused (4xx, nothing written): the key is free again for a corrected retry. */
-  'idempotency.release': async (_platform, command, state) => {
-    const { key, fingerprint } = command as IdempotencyCommand;
+  'idempotency.finish': async ({ state, now }, { key, fingerprint, response }) => {
     const entry = await state.get<Entry>(`${ENTRY}${key}`);
     if (!entry || entry.state !== 'inFlight' || entry.fingerprint !== fingerprint) return false;
-    await dropEntry(state, key, entry);
+    await storeEntry(state, key, { fingerprint, state: 'done', until: now().getTime() + IDEMPOTENCY_TTL_MS, response }, entry);
+    return true;
+  },
+  'idempotency.release': async ({ state }, { key, fingerprint }) => {
+    const entry = await state.get<Entry>(`${ENTRY}${key}`);
+    if (!entry || entry.state !== 'inFlight' || entry.fingerprint !== fingerprint) return false;
+    await deleteEntry(state, key, entry);
     return true;
   },
 };

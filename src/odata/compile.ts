@@ -186,8 +186,7 @@ class Compiler {
 function collectChain(root: FilterNode, type: 'and' | 'or'): FilterNode[] {
   const operands: FilterNode[] = [];
   const pending: FilterNode[] = [root];
-  while (pending.length > 0) {
-    const current = pending.pop() as FilterNode;
+  for (let current = pending.pop(); current !== undefined; current = pending.pop()) {
     if (current.type === type) pending.push(current.right, current.left);
     else operands.push(current);
   }
@@ -249,7 +248,7 @@ export function compileODataQuery(query: ODataQuery): CompiledQuery {
  * limit/offset). `total` is the parameter count of the final statement; the error points at the first
  * filter value that does not fit.
  */
-export function assertParameterLimit(total: number, compiled: CompiledQuery, limit: number): void {
+export function checkParameterLimit(total: number, compiled: CompiledQuery, limit: number): void {
   if (total <= limit) return;
   const overhead = total - compiled.boundPositions.length;
   const allowed = Math.max(0, limit - overhead);

@@ -1,4 +1,5 @@
 /** Parses the OData system query options of a list request into an `ODataQuery`. Pure. */
+import { parseInteger } from '../validation/values';
 import { odataError } from './lexer';
 import { parseFilter } from './parse-filter';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_SKIP } from './types';
@@ -20,7 +21,7 @@ export const QUERY_OPTIONS = [
 
 type OptionName = (typeof QUERY_OPTIONS)[number];
 
-const OPTION_NAMES = new Set<string>(QUERY_OPTIONS);
+const toOptionName = (name: string): OptionName | undefined => QUERY_OPTIONS.find((option) => option === name);
 
 /** Canonical spelling of each option in error paths and links. */
 const DISPLAY: Readonly<Record<OptionName, string>> = {
@@ -42,15 +43,14 @@ export type ODataOptions = Partial<Record<OptionName, string>>;
  * Collects the known options; any other `$` option is refused, and so is an option given twice
  * (in any spelling). Other parameters are ignored.
  */
-export function readODataOptions(params: URLSearchParams): ODataOptions {
+export function parseODataOptions(params: URLSearchParams): ODataOptions {
   const options: ODataOptions = {};
   for (const [rawName, value] of params) {
-    const name = rawName.toLowerCase();
-    if (!OPTION_NAMES.has(name)) {
+    const option = toOptionName(rawName.toLowerCase());
+    if (option === undefined) {
       if (rawName.startsWith('$')) throw odataError(rawName, undefined, `the query option ${rawName} is not supported`);
       continue;
     }
-    const option = name as OptionName;
     if (options[option] !== undefined) throw odataError(DISPLAY[option], undefined, 'given more than once');
     options[option] = value;
   }
@@ -62,10 +62,10 @@ export function buildFieldResolver(fields: readonly ODataField[]): (name: string
   return (name) => byName.get(name.toLowerCase());
 }
 
-function readInteger(option: OptionName, raw: string, min: number, max: number): number {
+function parseOptionInteger(option: OptionName, raw: string, min: number, max: number): number {
   const text = raw.trim();
-  if (!/^\d+$/.test(text)) throw odataError(DISPLAY[option], undefined, `'${raw}' is not a whole number of ${min} or more`);
-  const value = Number(text);
+  const value = parseInteger(text, 'none');
+  if (value === undefined) throw odataError(DISPLAY[option], undefined, `'${raw}' is not a whole number of ${min} or more`);
   if (value < min) throw odataError(DISPLAY[option], undefined, `must be at least ${min} (got ${value})`);
   if (value > max) throw odataError(DISPLAY[option], undefined, `must be at most ${max} (got ${text})`);
   return value;
@@ -130,32 +130,32 @@ function parsePaging(options: ODataOptions): { top: number; skip: number } {
     throw odataError(page !== undefined ? 'page' : 'pageSize', undefined, 'page/pageSize cannot be combined with $top/$skip');
   }
   if (page !== undefined || pageSize !== undefined) {
-    const size = pageSize === undefined ? DEFAULT_PAGE_SIZE : readInteger('pagesize', pageSize, 1, MAX_PAGE_SIZE);
-    const number = page === undefined ? 1 : readInteger('page', page, 1, Math.floor(MAX_SKIP / size) + 1);
+    const size = pageSize === undefined ? DEFAULT_PAGE_SIZE : parseOptionInteger('pagesize', pageSize, 1, MAX_PAGE_SIZE);
+    const number = page === undefined ? 1 : parseOptionInteger('page', page, 1, Math.floor(MAX_SKIP / size) + 1);
     return { top: size, skip: (number - 1) * size };
   }
   return {
-    top: top === undefined ? DEFAULT_PAGE_SIZE : readInteger('$top', top, 0, MAX_PAGE_SIZE),
-    skip: skip === undefined ? 0 : readInteger('$skip', skip, 0, MAX_SKIP),
+    top: top === undefined ? DEFAULT_PAGE_SIZE : parseOptionInteger('$top', top, 0, MAX_PAGE_SIZE),
+    skip: skip === undefined ? 0 : parseOptionInteger('$skip', skip, 0, MAX_SKIP),
   };
 }
 
 /** The option's text, or undefined when absent or blank (a blank option is the same as none). */
-function readText(text: string | undefined): string | undefined {
+function parseOptionText(text: string | undefined): string | undefined {
   return text === undefined || text.trim() === '' ? undefined : text;
 }
 
 /** Reads `$filter $select $orderby $top $skip $count $inlinecount $format page pageSize` against the allowed fields. */
 export function parseODataQuery(params: URLSearchParams, fields: readonly ODataField[]): ODataQuery {
-  const options = readODataOptions(params);
+  const options = parseODataOptions(params);
   const format = options.$format?.trim().toLowerCase();
   if (format !== undefined && format !== 'json' && format !== 'application/json') {
     throw odataError('$format', undefined, "only 'json' is supported");
   }
   const resolve = buildFieldResolver(fields);
-  const filterText = readText(options.$filter);
-  const selectText = readText(options.$select);
-  const orderText = readText(options.$orderby);
+  const filterText = parseOptionText(options.$filter);
+  const selectText = parseOptionText(options.$select);
+  const orderText = parseOptionText(options.$orderby);
   const select = selectText === undefined ? [] : parseSelect(selectText, resolve);
   return {
     ...(filterText === undefined ? {} : { filter: parseFilter(filterText, resolve) }),

@@ -1,5 +1,5 @@
 /** Types of `$filter` operands: what each node yields, literal coercion and comparability checks. Pure. */
-import { isGuid, MAX_YEAR, MIN_YEAR, normalizeDateTime } from '../entities/values';
+import { isGuid, MAX_YEAR, MIN_YEAR, normalizeDateTime } from '../validation/values';
 import { odataError } from './lexer';
 import type { ComparisonOperator, Literal, ValueFunction, ValueNode } from './types';
 

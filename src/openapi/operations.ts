@@ -1,7 +1,7 @@
 /** Routes -> documented operations: OpenAPI paths, one operation per route (or per variant of a route). */
 import { API_PREFIX } from '../http/app';
 import type { ApiRoute, Method, PublicRoute, RouteDoc } from '../http/route';
-import { acceptsIdempotencyKey } from '../idempotency/http';
+import { acceptsIdempotencyKey } from '../http/idempotency';
 
 export interface DocumentedOperation {
   readonly method: Method;

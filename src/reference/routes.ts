@@ -1,22 +1,22 @@
-/** `GET|PUT /referenceData/{kind}` and `DELETE /referenceData/{kind}/{key}` (CONTRACT 9). */
-import { readDatabase } from '../db/client';
+/** `GET|PUT /referenceData/{kind}` and `DELETE /referenceData/{kind}/{key}`. */
 import type { Database } from '../db/client';
-import type { TenantScope } from '../entities/repository';
+import type { TenantScope } from '../db/client';
 import { readJsonBody } from '../http/body';
 import type { ApiContext } from '../http/context';
-import { ApiError, recordNotFound } from '../http/errors';
-import type { FieldError } from '../http/errors';
+import { ApiError, recordNotFound } from '../errors/api-error';
+import type { FieldError } from '../errors/api-error';
 import type { ApiRoute } from '../http/route';
+import { reactAfterWrite } from '../http/write-reaction';
+import type { WriteReaction } from '../http/write-reaction';
 import { emptyResponse, jsonResponse } from '../http/responses';
 import { findReferenceKind, REFERENCE_KINDS } from './kinds';
 import { referenceDeleteDoc, referenceListDoc, referenceUpsertDoc } from './docs';
-import type { ReferenceKindSpec } from './spec';
-import { assertReferencesExist, listReferenceRecords } from './store';
+import type { ReferenceInput, ReferenceKindSpec } from './spec';
+import { checkReferencesExist, listReferenceRecords } from './store';
 import type { ReferenceUse } from './store';
-import { readReferenceRecords } from './validate';
-import type { ReferenceInput } from './validate';
+import { parseReferenceRecords } from './validate';
 import { deleteReferenceRecord, upsertReferenceRecords } from './write';
-import { assertReferenceUnused } from './usage';
+import { checkReferenceUnused, listKindReferenceUsers } from './usage';
 import type { ReferenceUser } from './usage';
 
 /**
@@ -25,7 +25,30 @@ import type { ReferenceUser } from './usage';
  */
 export type UpsertGuard = (db: Database, scope: TenantScope, kind: string, records: readonly ReferenceInput[]) => Promise<FieldError[]>;
 
-function readKind(ctx: ApiContext, writing: boolean): ReferenceKindSpec {
+/** A service's reaction to a write (upsert or delete) of a kind it depends on, before the write is answered. */
+export interface ReferenceWriteReaction {
+  readonly kind: string;
+  readonly react: WriteReaction;
+}
+
+/** What services contribute to the reference data routes. */
+export interface ReferenceRules {
+  /** Columns of services' tables that hold reference keys (a record in use cannot be deleted). */
+  readonly users: readonly ReferenceUser[];
+  readonly guards: readonly UpsertGuard[];
+  readonly reactions: readonly ReferenceWriteReaction[];
+}
+
+/** A write of the path's kind, followed by the reactions of the services that depend on that kind. */
+function reactToWrite(ctx: ApiContext, reactions: readonly ReferenceWriteReaction[], write: () => Promise<Response>): Promise<Response> {
+  const relevant = reactions.filter((reaction) => reaction.kind === ctx.params.kind);
+  if (relevant.length === 0) return write();
+  return reactAfterWrite(ctx, write, async (reacting) => {
+    for (const reaction of relevant) await reaction.react(reacting);
+  });
+}
+
+function parseKind(ctx: ApiContext, writing: boolean): ReferenceKindSpec {
   const spec = findReferenceKind(ctx.params.kind ?? '');
   if (!spec) {
     throw new ApiError(
@@ -39,32 +62,29 @@ function readKind(ctx: ApiContext, writing: boolean): ReferenceKindSpec {
   return spec;
 }
 
-function scopeOf(ctx: ApiContext) {
-  return { tenantKey: ctx.tenantKey, orgKey: ctx.orgKey };
-}
-
-async function upsert(ctx: ApiContext, guards: readonly UpsertGuard[]): Promise<Response> {
-  const spec = readKind(ctx, true);
-  const records = readReferenceRecords(spec, await readJsonBody(ctx.request));
+async function handleUpsert(ctx: ApiContext, guards: readonly UpsertGuard[]): Promise<Response> {
+  const spec = parseKind(ctx, true);
+  const records = parseReferenceRecords(spec, await readJsonBody(ctx.request));
   const uses: ReferenceUse[] = [];
   records.forEach((record, index) => {
     for (const [name, field] of Object.entries(spec.fields)) {
-      if (!field.reference) continue;
+      const kind = field.reference;
+      if (!kind) continue;
       const value = record[name];
-      const keys = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
+      const keys: unknown[] = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
       keys.forEach((key, position) => {
         if (typeof key === 'string')
           uses.push({
-            kind: field.reference as string,
+            kind,
             key,
             path: Array.isArray(value) ? `[${index}].${name}[${position}]` : `[${index}].${name}`,
           });
       });
     }
   });
-  const db = readDatabase(ctx.platform.db);
-  if (uses.length > 0) await assertReferencesExist(db, scopeOf(ctx), uses);
-  const problems = (await Promise.all(guards.map((guard) => guard(db, scopeOf(ctx), spec.kind, records)))).flat();
+  const db = ctx.db;
+  if (uses.length > 0) await checkReferencesExist(db, ctx.scope, uses);
+  const problems = (await Promise.all(guards.map((guard) => guard(db, ctx.scope, spec.kind, records)))).flat();
   if (problems.length > 0) {
     throw new ApiError(
       'ReferenceInUse',
@@ -72,24 +92,25 @@ async function upsert(ctx: ApiContext, guards: readonly UpsertGuard[]): Promise<
       { errors: problems },
     );
   }
-  const upserted = await upsertReferenceRecords(db, spec, scopeOf(ctx), records);
+  const upserted = await upsertReferenceRecords(db, spec, ctx.scope, records);
   return jsonResponse({ upserted });
 }
 
-async function remove(ctx: ApiContext, users: readonly ReferenceUser[]): Promise<Response> {
-  const spec = readKind(ctx, true);
+async function handleDelete(ctx: ApiContext, users: readonly ReferenceUser[]): Promise<Response> {
+  const spec = parseKind(ctx, true);
   const key = ctx.params.key ?? '';
-  const db = readDatabase(ctx.platform.db);
-  await assertReferenceUnused(db, scopeOf(ctx), spec, key, users);
-  const deleted = await deleteReferenceRecord(db, spec, scopeOf(ctx), key);
+  const db = ctx.db;
+  await checkReferenceUnused(db, ctx.scope, spec, key, users);
+  const deleted = await deleteReferenceRecord(db, spec, ctx.scope, key);
   if (!deleted) throw recordNotFound(`${spec.kind} record '${key}'`, true, 'key');
   return emptyResponse(204);
 }
 
 const tags = ['Reference data'];
 
-/** `users` lists every column that holds reference keys (for the in-use check of deletes); `guards` check upserts. */
-export function buildReferenceDataRoutes(users: readonly ReferenceUser[], guards: readonly UpsertGuard[] = []): ApiRoute[] {
+/** The routes of every reference kind; the kinds' own reference fields and the services' `rules` apply. */
+export function buildReferenceDataRoutes(rules: ReferenceRules): ApiRoute[] {
+  const users = [...rules.users, ...listKindReferenceUsers()];
   return [
     {
       method: 'GET',
@@ -99,11 +120,9 @@ export function buildReferenceDataRoutes(users: readonly ReferenceUser[], guards
         summary: 'List the reference records of a kind',
         tags,
         operationId: 'listReferenceData',
-        kind: 'referenceList',
         ...referenceListDoc,
       },
-      handle: async (ctx) =>
-        jsonResponse({ items: await listReferenceRecords(readDatabase(ctx.platform.db), readKind(ctx, false), scopeOf(ctx)) }),
+      handle: async (ctx) => jsonResponse({ items: await listReferenceRecords(ctx.db, parseKind(ctx, false), ctx.scope) }),
     },
     {
       method: 'PUT',
@@ -113,10 +132,9 @@ export function buildReferenceDataRoutes(users: readonly ReferenceUser[], guards
         summary: 'Bulk upsert reference records by key (at most 5000, all-or-nothing)',
         tags,
         operationId: 'upsertReferenceData',
-        kind: 'referenceUpsert',
         ...referenceUpsertDoc,
       },
-      handle: (ctx) => upsert(ctx, guards),
+      handle: (ctx) => reactToWrite(ctx, rules.reactions, () => handleUpsert(ctx, rules.guards)),
     },
     {
       method: 'DELETE',
@@ -126,10 +144,9 @@ export function buildReferenceDataRoutes(users: readonly ReferenceUser[], guards
         summary: 'Delete a reference record (400 ReferenceInUse while something uses it)',
         tags,
         operationId: 'deleteReferenceData',
-        kind: 'referenceDelete',
         ...referenceDeleteDoc,
       },
-      handle: (ctx) => remove(ctx, users),
+      handle: (ctx) => reactToWrite(ctx, rules.reactions, () => handleDelete(ctx, users)),
     },
   ];
 }

@@ -1,69 +1,77 @@
-/** Every service's routes and entity stores, in registration order (literal paths before parameters). */
-import { sql } from 'drizzle-orm';
-import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
-import type { EntityStore } from '../entities/repository';
+/**
+ * Every service of the API, as one list. A service folder exports one module object (its `index.ts`); the
+ * application's routes, coordinator commands, cron jobs and reference data rules are all read from this list.
+ */
+import { generationCommands } from '../coordinator/commands';
+import type { CommandHandlers, CommandType } from '../coordinator/commands';
+import { deriveReferenceUsers } from '../entities/service';
+import { idempotencyCommands } from '../idempotency/commands';
+import type { EntityStore } from '../entities/store';
 import type { ApiRoute } from '../http/route';
-import { REFERENCE_KINDS } from '../reference/kinds';
+import type { ScheduledJob } from '../jobs/scheduler';
 import { buildReferenceDataRoutes } from '../reference/routes';
-import { readReferenceTable } from '../reference/tables';
+import type { ReferenceWriteReaction, UpsertGuard } from '../reference/routes';
 import type { ReferenceUser } from '../reference/usage';
-import { emailTemplateRoutes, emailTemplateStore } from './email-templates/routes';
-import { guardRouteReferences } from './routes/reference-guard';
-import { routeReferenceUsers, routeRoutes, routeStore } from './routes/routes';
-import { importRoutes } from './imports/routes';
-import { indicatorRoutes } from './indicators/routes';
-import { indicatorReferenceUsers } from './indicators/usage';
-import { exchangeRatesDocumentStore, exchangeRatesRoutes, invalidateRatesOnCompanyWrite } from './exchange-rates/routes';
+import { emailTemplatesService } from './email-templates';
+import { exchangeRatesService } from './exchange-rates';
+import { importsService } from './imports';
+import { indicatorsService } from './indicators';
+import { routesService } from './routes';
 
-export const entityStores: readonly EntityStore[] = [emailTemplateStore, routeStore, exchangeRatesDocumentStore];
-
-/** Columns that hold reference keys, derived from the entity and reference kind descriptions. */
-export function listReferenceUsers(): ReferenceUser[] {
-  const users: ReferenceUser[] = [];
-  for (const store of entityStores) {
-    for (const [name, field] of Object.entries(store.spec.fields)) {
-      const column = store.columns[name];
-      const tenantKey = store.columns.tenantKey;
-      const orgKey = store.columns.orgKey;
-      if (field.reference && column && tenantKey && orgKey) {
-        const keyColumns = store.spec.key.map((keyName) => store.columns[keyName]).filter((keyColumn) => keyColumn !== undefined);
-        const label = sql.join(keyColumns, sql.raw(" || '/' || "));
-        users.push({ kind: field.reference, name: `${store.spec.name}.${name}`, table: store.table, column, tenantKey, orgKey, label });
-      }
-    }
-  }
-  users.push(...routeReferenceUsers);
-  users.push(...indicatorReferenceUsers);
-  for (const spec of REFERENCE_KINDS) {
-    if (spec.standard) continue;
-    const table = readReferenceTable(spec.kind);
-    const columns = table as unknown as Record<string, SQLiteColumn>;
-    for (const [name, field] of Object.entries(spec.fields)) {
-      const column = columns[name];
-      if (field.reference && column && columns.tenantKey && columns.orgKey) {
-        users.push({
-          kind: field.reference,
-          name: `${spec.kind}.${name}`,
-          table,
-          column,
-          tenantKey: columns.tenantKey,
-          orgKey: columns.orgKey,
-          ...(columns.key ? { label: sql`${columns.key}` } : {}),
-          ...(field.kind === 'stringList' ? { list: true } : {}),
-        });
-      }
-    }
-  }
-  return users;
+/** What a service contributes to the application. */
+export interface ServiceModule {
+  readonly name: string;
+  /** HTTP routes under `/api/{tenantKey}/{orgKey}`, in matching order (literal segments before parameters). */
+  readonly routes: readonly ApiRoute[];
+  /** Entity stores (entity-derived services): the reference fields of their entities are reference users. */
+  readonly stores?: readonly EntityStore[];
+  /** Coordinator command handlers (each command declared in CommandCatalog beside its handler). */
+  readonly commands?: Partial<CommandHandlers>;
+  /** Work for the cron trigger. */
+  readonly jobs?: readonly ScheduledJob[];
+  /** Other columns holding reference keys: a reference record they use cannot be deleted. */
+  readonly referenceUsers?: readonly ReferenceUser[];
+  /** Rules on reference upserts of kinds the service depends on. */
+  readonly referenceGuards?: readonly UpsertGuard[];
+  /** What to do after a reference write of a kind, before it is answered (e.g. retire cache entries). */
+  readonly referenceWriteReactions?: readonly ReferenceWriteReaction[];
 }
 
-const referenceDataRoutes = buildReferenceDataRoutes(listReferenceUsers(), [guardRouteReferences]).map(invalidateRatesOnCompanyWrite);
+/** The services, in route registration order. */
+const SERVICES = [
+  emailTemplatesService,
+  routesService,
+  importsService,
+  indicatorsService,
+  exchangeRatesService,
+] as const satisfies readonly ServiceModule[];
 
-export const apiRoutes: readonly ApiRoute[] = [
-  ...referenceDataRoutes,
-  ...emailTemplateRoutes,
-  ...routeRoutes,
-  ...importRoutes,
-  ...indicatorRoutes,
-  ...exchangeRatesRoutes,
-];
+type ServiceCommands<S> = S extends { readonly commands: infer C } ? keyof C : never;
+type RequireNone<T extends never> = T;
+/** Compile-time check: every command of CommandCatalog has a handler (the type check names a missing one here). */
+export type UnhandledCommands = RequireNone<
+  Exclude<CommandType, keyof typeof generationCommands | keyof typeof idempotencyCommands | ServiceCommands<(typeof SERVICES)[number]>>
+>;
+
+const services: readonly ServiceModule[] = SERVICES;
+
+/** The reference data routes with the rules the services add. */
+const referenceDataRoutes = buildReferenceDataRoutes({
+  users: [
+    ...services.flatMap((service) => service.stores ?? []).flatMap(deriveReferenceUsers),
+    ...services.flatMap((service) => service.referenceUsers ?? []),
+  ],
+  guards: services.flatMap((service) => service.referenceGuards ?? []),
+  reactions: services.flatMap((service) => service.referenceWriteReactions ?? []),
+});
+
+export const apiRoutes: readonly ApiRoute[] = [...referenceDataRoutes, ...services.flatMap((service) => service.routes)];
+
+/** What the tenant/org coordinators run: the cache generation counters, the idempotency keys and every service's commands. */
+export const commandHandlers: Partial<CommandHandlers> = services.reduce<Partial<CommandHandlers>>(
+  (handlers, service) => ({ ...handlers, ...service.commands }),
+  { ...generationCommands, ...idempotencyCommands },
+);
+
+/** The cron trigger's jobs. */
+export const scheduledJobs: readonly ScheduledJob[] = services.flatMap((service) => service.jobs ?? []);

@@ -1,6 +1,6 @@
 /** The pieces of the rate limits that need no runtime: the in-process counter (Deno) and the header values. */
 import { describe, expect, it } from 'vitest';
-import { describeRateLimitPolicy, readSecondsToReset } from '../../src/http/rate-limit';
+import { describeRateLimitPolicy, computeSecondsToReset } from '../../src/http/rate-limit';
 import { buildMemoryRateLimiter, buildMemoryRateLimits } from '../../src/platform/deno/rate-limit';
 
 describe('in-process rate limiter', () => {
@@ -27,8 +27,8 @@ describe('headers', () => {
     const limits = buildMemoryRateLimits(600);
     if (!limits) throw new Error('expected limits');
     expect(describeRateLimitPolicy(limits)).toBe('"org";q=600;w=60, "subject";q=600;w=60');
-    expect(readSecondsToReset(60, 120_000)).toBe(60);
-    expect(readSecondsToReset(60, 179_500)).toBe(1);
-    expect(readSecondsToReset(60, 150_200)).toBe(30);
+    expect(computeSecondsToReset(60, 120_000)).toBe(60);
+    expect(computeSecondsToReset(60, 179_500)).toBe(1);
+    expect(computeSecondsToReset(60, 150_200)).toBe(30);
   });
 });

@@ -1,13 +1,14 @@
 /** The pure checks behind the input hardening of issue 13: raw request targets and JSON text. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/http/errors';
-import { findInvalidUtf8, findTooDeepField, formatFieldPath, hasLoneSurrogate } from '../../src/http/json-input';
-import { assertCleanTarget, hasDotSegment, splitRawTarget } from '../../src/http/request-target';
+import { ApiError } from '../../src/errors/api-error';
+import { findInvalidUtf8, findTooDeepField, formatFieldPath } from '../../src/http/json-input';
+import { hasLoneSurrogate } from '../../src/validation/unicode';
+import { checkRequestTarget, hasDotSegment, splitRawTarget } from '../../src/http/request-target';
 
 function refusal(url: string): ApiError | undefined {
   try {
-    assertCleanTarget(url);
+    checkRequestTarget(url);
     return undefined;
   } catch (error) {
     if (error instanceof ApiError) return error;

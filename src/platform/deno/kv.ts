@@ -17,10 +17,12 @@ interface Entry {
   readonly metadata?: unknown;
 }
 
-function readType(typeOrOptions: unknown): ValueType {
-  if (typeof typeOrOptions === 'string') return typeOrOptions as ValueType;
-  const type = (typeOrOptions as { type?: ValueType } | undefined)?.type;
-  return type ?? 'text';
+const VALUE_TYPES: readonly ValueType[] = ['text', 'json', 'arrayBuffer', 'stream'];
+
+/** `get`'s second argument: a type name, or options with `type`; text by default. */
+function parseValueType(typeOrOptions: unknown): ValueType {
+  const type = typeof typeOrOptions === 'object' && typeOrOptions !== null && 'type' in typeOrOptions ? typeOrOptions.type : typeOrOptions;
+  return VALUE_TYPES.find((name) => name === type) ?? 'text';
 }
 
 function checkKey(key: string): void {
@@ -28,7 +30,7 @@ function checkKey(key: string): void {
   if (new TextEncoder().encode(key).byteLength > MAX_KEY_BYTES) throw new Error(`KV keys must be at most ${MAX_KEY_BYTES} bytes.`);
 }
 
-async function readBytes(value: PutValue): Promise<Uint8Array> {
+async function toBytes(value: PutValue): Promise<Uint8Array> {
   if (typeof value === 'string') return new TextEncoder().encode(value);
   if (value instanceof ArrayBuffer) return new Uint8Array(value.slice(0));
   if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer.slice(value.byteOffset, value.byteOffset + value.byteLength));
@@ -42,12 +44,12 @@ function decode(bytes: Uint8Array, type: ValueType): unknown {
   return type === 'json' ? JSON.parse(text) : text;
 }
 
-class MemoryKv {
+export class MemoryKv {
   private readonly entries = new Map<string, Entry>();
 
   constructor(private readonly nowSeconds: () => number) {}
 
-  private readEntry(key: string): Entry | undefined {
+  private findEntry(key: string): Entry | undefined {
     const entry = this.entries.get(key);
     if (entry?.expiration !== undefined && entry.expiration <= this.nowSeconds()) {
       this.entries.delete(key);
@@ -56,7 +58,7 @@ class MemoryKv {
     return entry;
   }
 
-  private readExpiration(options: KVNamespacePutOptions | undefined): number | undefined {
+  private parseExpiration(options: KVNamespacePutOptions | undefined): number | undefined {
     const now = this.nowSeconds();
     if (options?.expirationTtl !== undefined) {
       if (!(options.expirationTtl >= MIN_TTL_SECONDS))
@@ -76,20 +78,20 @@ class MemoryKv {
   }
 
   async get(key: string | string[], typeOrOptions?: unknown): Promise<unknown> {
-    const type = readType(typeOrOptions);
-    if (Array.isArray(key)) return new Map(key.map((name) => [name, this.readValue(name, type)]));
-    return this.readValue(key, type);
+    const type = parseValueType(typeOrOptions);
+    if (Array.isArray(key)) return new Map(key.map((name) => [name, this.findValue(name, type)]));
+    return this.findValue(key, type);
   }
 
-  private readValue(key: string, type: ValueType): unknown {
-    const entry = this.readEntry(key);
+  private findValue(key: string, type: ValueType): unknown {
+    const entry = this.findEntry(key);
     return entry ? decode(entry.bytes, type) : null;
   }
 
   async getWithMetadata(key: string | string[], typeOrOptions?: unknown): Promise<unknown> {
-    const type = readType(typeOrOptions);
+    const type = parseValueType(typeOrOptions);
     const read = (name: string) => {
-      const entry = this.readEntry(name);
+      const entry = this.findEntry(name);
       return { value: entry ? decode(entry.bytes, type) : null, metadata: entry?.metadata ?? null, cacheStatus: null };
     };
     if (Array.isArray(key)) return new Map(key.map((name) => [name, read(name)]));
@@ -98,8 +100,8 @@ class MemoryKv {
 
   async put(key: string, value: PutValue, options?: KVNamespacePutOptions): Promise<void> {
     checkKey(key);
-    const expiration = this.readExpiration(options);
-    const bytes = await readBytes(value);
+    const expiration = this.parseExpiration(options);
+    const bytes = await toBytes(value);
     const metadata: unknown = options?.metadata === undefined || options.metadata === null ? undefined : structuredClone(options.metadata);
     this.entries.set(key, { bytes, ...(expiration === undefined ? {} : { expiration }), ...(metadata === undefined ? {} : { metadata }) });
   }
@@ -113,7 +115,7 @@ class MemoryKv {
     const limit = Math.min(Math.max(1, options.limit ?? MAX_LIST_LIMIT), MAX_LIST_LIMIT);
     const after = options.cursor ? decodeURIComponent(atob(options.cursor)) : undefined;
     const names = [...this.entries.keys()]
-      .filter((name) => name.startsWith(prefix) && (after === undefined || name > after) && this.readEntry(name) !== undefined)
+      .filter((name) => name.startsWith(prefix) && (after === undefined || name > after) && this.findEntry(name) !== undefined)
       .sort();
     const page = names.slice(0, limit);
     const keys = page.map((name) => {
@@ -132,7 +134,6 @@ class MemoryKv {
 }
 
 /** The KV namespace of the Deno platform; `now` is the clock in milliseconds. */
-export function buildMemoryKv(now: () => number = Date.now): KVNamespace {
-  // The class implements every KVNamespace method; its overloads collapse into one signature each.
-  return new MemoryKv(() => Math.floor(now() / 1000)) as unknown as KVNamespace;
+export function buildMemoryKv(now: () => number = Date.now): MemoryKv {
+  return new MemoryKv(() => Math.floor(now() / 1000));
 }

@@ -1,5 +1,5 @@
 /**
- * Rate resolution (CONTRACT 7), pure: which document answers a (from, to) lookup on a date, and with what rate.
+ * Rate resolution, pure: which document answers a (from, to) lookup on a date, and with what rate.
  * A timeline lists, newest first, every active document that can answer the pair; a lookup on a date takes the
  * first entry that is already valid.
  */
@@ -61,7 +61,7 @@ function findLeg(factors: ReadonlyMap<string, string>, from: string, to: string)
 function listPartners(factors: ReadonlyMap<string, string>, currency: string): Set<string> {
   const partners = new Set<string>();
   for (const pair of factors.keys()) {
-    const [from, to] = pair.split('>') as [string, string];
+    const [from = '', to = ''] = pair.split('>');
     if (from === currency) partners.add(to);
     else if (to === currency) partners.add(from);
   }

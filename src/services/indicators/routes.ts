@@ -1,56 +1,51 @@
-/** Maintenance indicators (SPEC 2.3, 4.3; CONTRACT 7): measurements, summaries, charts, recalculation. */
-import { readDatabase } from '../../db/client';
-import { DATE_TIME_RULE, normalizeDateTime } from '../../entities/values';
+/** Maintenance indicators: measurements, summaries, charts, recalculation. */
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
-import { ApiError, validationError } from '../../http/errors';
+import { ApiError, validationError } from '../../errors/api-error';
 import { jsonResponse } from '../../http/responses';
 import type { ApiRoute } from '../../http/route';
+import { DATE_TIME_RULE, normalizeDateTime } from '../../validation/values';
 import { sendRecalculation } from './commands';
 import { chartDoc, measurementsDoc, recalculateDoc, summaryDoc } from './docs';
-import { assertMeasurementReferences, insertMeasurements, readMeasurements } from './measurements';
-import { readPeriodOfDate } from './periods';
-import { readIndicatorSummary, readKpiChart } from './read';
+import { checkMeasurementReferences, insertMeasurements, parseMeasurements } from './measurements';
+import { toPeriod } from './periods';
+import { loadIndicatorSummary, loadKpiChart } from './read';
 
 export const INDICATORS_BASE = '/maintenance/indicators';
 const tags = ['Indicators'];
 
-function scopeOf(ctx: ApiContext): { tenantKey: string; orgKey: string } {
-  return { tenantKey: ctx.tenantKey, orgKey: ctx.orgKey };
-}
-
-async function ingest(ctx: ApiContext): Promise<Response> {
-  const measurements = readMeasurements(await readJsonBody(ctx.request));
-  const db = readDatabase(ctx.platform.db);
-  await assertMeasurementReferences(db, scopeOf(ctx), measurements);
-  await insertMeasurements(db, scopeOf(ctx), measurements, ctx.platform.now());
+async function handleIngest(ctx: ApiContext): Promise<Response> {
+  const measurements = parseMeasurements(await readJsonBody(ctx.request));
+  const db = ctx.db;
+  await checkMeasurementReferences(db, ctx.scope, measurements);
+  await insertMeasurements(db, ctx.scope, measurements, ctx.platform.now());
   return jsonResponse({ accepted: measurements.length });
 }
 
-async function summary(ctx: ApiContext): Promise<Response> {
+async function handleSummary(ctx: ApiContext): Promise<Response> {
   const address = { company: ctx.params.companyKey ?? '', code: ctx.params.code ?? '', companyField: 'companyKey', codeField: 'code' };
-  return jsonResponse(await readIndicatorSummary(readDatabase(ctx.platform.db), scopeOf(ctx), address));
+  return jsonResponse(await loadIndicatorSummary(ctx.db, ctx.scope, address));
 }
 
-function readReferencePeriod(ctx: ApiContext): string {
+function parseReferencePeriod(ctx: ApiContext): string {
   const raw = ctx.url.searchParams.get('referenceDate');
   if (raw === null || raw.trim() === '')
     throw validationError([{ path: 'referenceDate', message: 'referenceDate is required (ISO 8601 date or date-time).' }]);
   const normalized = normalizeDateTime(raw);
   if (normalized === undefined)
     throw validationError([{ path: 'referenceDate', message: `referenceDate must be an ${DATE_TIME_RULE} or date.` }]);
-  return readPeriodOfDate(normalized);
+  return toPeriod(normalized);
 }
 
-async function chart(ctx: ApiContext): Promise<Response> {
-  const period = readReferencePeriod(ctx);
+async function handleChart(ctx: ApiContext): Promise<Response> {
+  const period = parseReferencePeriod(ctx);
   const address = { company: ctx.params.company ?? '', code: ctx.params.code ?? '', companyField: 'company', codeField: 'code' };
-  return jsonResponse(await readKpiChart(readDatabase(ctx.platform.db), scopeOf(ctx), address, period));
+  return jsonResponse(await loadKpiChart(ctx.db, ctx.scope, address, period));
 }
 
-async function recalculate(ctx: ApiContext): Promise<Response> {
+async function handleRecalculate(ctx: ApiContext): Promise<Response> {
   const configurationKey = ctx.params.workerConfigurationKey ?? '';
-  const outcome = await sendRecalculation(ctx.platform, ctx.tenantKey, ctx.orgKey, { configurationKey, onlyChanged: false });
+  const outcome = await sendRecalculation(ctx.platform, ctx.scope, { configurationKey, onlyChanged: false });
   if (outcome.status === 'unknownConfiguration') {
     const detail = `Worker configuration '${configurationKey}' does not exist.`;
     throw new ApiError('RecordNotFound', detail, { errors: [{ path: 'workerConfigurationKey', message: detail }] });
@@ -67,10 +62,9 @@ export const indicatorRoutes: readonly ApiRoute[] = [
       summary: 'Ingest up to 5000 KPI measurements {company, code, date, value}, all-or-nothing',
       tags,
       operationId: 'ingestKpiMeasurements',
-      kind: 'custom',
       ...measurementsDoc,
     },
-    handle: ingest,
+    handle: handleIngest,
   },
   {
     method: 'GET',
@@ -80,10 +74,9 @@ export const indicatorRoutes: readonly ApiRoute[] = [
       summary: "The indicator summary of a company's KPI, as of the last recalculation",
       tags,
       operationId: 'getIndicatorSummaryByCode',
-      kind: 'custom',
       ...summaryDoc,
     },
-    handle: summary,
+    handle: handleSummary,
   },
   {
     method: 'GET',
@@ -93,10 +86,9 @@ export const indicatorRoutes: readonly ApiRoute[] = [
       summary: 'KPI chart: the 12 periods ending at referenceDate, then 3 forecast periods',
       tags,
       operationId: 'kpiChart',
-      kind: 'custom',
       ...chartDoc,
     },
-    handle: chart,
+    handle: handleChart,
   },
   {
     method: 'POST',
@@ -106,9 +98,8 @@ export const indicatorRoutes: readonly ApiRoute[] = [
       summary: "Recalculate the KPIs of a worker configuration's companies and codes; true when materialized",
       tags,
       operationId: 'assetsRecalculateKPIs',
-      kind: 'custom',
       ...recalculateDoc,
     },
-    handle: recalculate,
+    handle: handleRecalculate,
   },
 ];

@@ -3,13 +3,15 @@
  * key with the same request (method, path, query and body bytes) within 24 hours replays the first answer (status,
  * body, Location, ETag) with `Idempotent-Replayed: true` and runs nothing; the same key with another request is 422
  * `IdempotencyKeyReused`; while the first is still running, 409 `IdempotencyKeyInUse`. Keys are per tenant/org, kept
- * by its coordinator (commands.ts). A request without the header costs nothing more.
+ * by its coordinator (the `idempotency.*` commands, src/idempotency/commands.ts). A request without the header costs
+ * nothing more.
  */
-import { readLimitedBytes } from '../http/body';
-import type { ApiContext } from '../http/context';
-import { ApiError, handleError } from '../http/errors';
-import type { Method } from '../http/route';
-import type { BeginOutcome, IdempotencyCommand, StoredResponse } from './commands';
+import { ApiError, handleError } from '../errors/api-error';
+import type { Coordinator } from '../coordinator/commands';
+import type { IdempotencyKeyUse, StoredResponse } from '../idempotency/commands';
+import { readLimitedBytes } from './body';
+import type { ApiContext } from './context';
+import type { Method } from './route';
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'idempotent-replayed';
@@ -25,7 +27,7 @@ export function acceptsIdempotencyKey(route: { readonly method: Method; readonly
 }
 
 /** `"8e03978e-..."` (a structured-field string, as the draft writes it) or the bare key; 1 to 255 visible ASCII. */
-export function readIdempotencyKey(header: string): string {
+export function parseIdempotencyKey(header: string): string {
   const trimmed = header.trim();
   const quoted = /^"((?:[^"\\]|\\["\\])*)"$/.exec(trimmed);
   const key = quoted ? (quoted[1] ?? '').replace(/\\(["\\])/g, '$1') : trimmed;
@@ -37,7 +39,7 @@ export function readIdempotencyKey(header: string): string {
   });
 }
 
-async function fingerprintOf(request: Request, body: Uint8Array): Promise<string> {
+async function computeFingerprint(request: Request, body: Uint8Array): Promise<string> {
   const url = new URL(request.url);
   const head = new TextEncoder().encode(`${request.method} ${url.pathname}${url.search}\n`);
   const data = new Uint8Array(head.length + body.length);
@@ -55,13 +57,14 @@ function rebuildRequest(request: Request, body: Uint8Array): Request {
   return new Request(request.url, { method: request.method, headers, ...(body.length > 0 ? { body } : {}) });
 }
 
-function toResponse(stored: StoredResponse, replayed: boolean): Response {
-  const headers = new Headers(stored.headers.map(([name, value]) => [name, value] as [string, string]));
+function buildResponse(stored: StoredResponse, replayed: boolean): Response {
+  const headers = new Headers();
+  for (const [name, value] of stored.headers) headers.set(name, value);
   if (replayed) headers.set(REPLAYED_HEADER, 'true');
   return new Response(stored.body === '' ? null : stored.body, { status: stored.status, headers });
 }
 
-async function keepResponse(response: Response): Promise<StoredResponse> {
+async function captureResponse(response: Response): Promise<StoredResponse> {
   const headers = KEPT_HEADERS.flatMap((name) => {
     const value = response.headers.get(name);
     return value === null ? [] : [[name, value] as const];
@@ -73,24 +76,16 @@ async function keepResponse(response: Response): Promise<StoredResponse> {
 export async function handleIdempotently(ctx: ApiContext, handle: (ctx: ApiContext) => Promise<Response>): Promise<Response> {
   const header = ctx.request.headers.get(IDEMPOTENCY_KEY_HEADER);
   if (header === null) return handle(ctx);
-  const key = readIdempotencyKey(header);
+  const key = parseIdempotencyKey(header);
   const body = await readLimitedBytes(ctx.request);
   const request = rebuildRequest(ctx.request, body);
-  const fingerprint = await fingerprintOf(request, body);
-  const coordinator = ctx.platform.coordinator(ctx.tenantKey, ctx.orgKey);
-  const send = <T>(type: string, response?: StoredResponse) => {
-    const command: IdempotencyCommand = {
-      type,
-      tenantKey: ctx.tenantKey,
-      orgKey: ctx.orgKey,
-      key,
-      fingerprint,
-      ...(response ? { response } : {}),
-    };
-    return coordinator.send<T>(command);
+  const use: KeyUse = {
+    coordinator: ctx.platform.coordinator(ctx.scope),
+    command: { ...ctx.scope, key, fingerprint: await computeFingerprint(request, body) },
+    requestId: ctx.requestId,
   };
-  const begun = await send<BeginOutcome>('idempotency.begin');
-  if (begun.status === 'replay') return toResponse(begun.response, true);
+  const begun = await use.coordinator.send({ type: 'idempotency.begin', ...use.command });
+  if (begun.status === 'replay') return buildResponse(begun.response, true);
   if (begun.status === 'inFlight') {
     throw new ApiError(
       'IdempotencyKeyInUse',
@@ -104,9 +99,7 @@ export async function handleIdempotently(ctx: ApiContext, handle: (ctx: ApiConte
     throw new ApiError(
       'IdempotencyKeyReused',
       `Idempotency-Key '${key}' was used with another request (method, path or body) in the last 24 hours.`,
-      {
-        errors: [{ path: 'Idempotency-Key', message: 'Already used with another request; send a new key for a new request.' }],
-      },
+      { errors: [{ path: 'Idempotency-Key', message: 'Already used with another request; send a new key for a new request.' }] },
     );
   }
   let response: Response;
@@ -115,38 +108,45 @@ export async function handleIdempotently(ctx: ApiContext, handle: (ctx: ApiConte
   } catch (error) {
     if (!(error instanceof ApiError) || error.status >= 500) response = handleError(error, request, ctx.requestId);
     else {
-      await release(send, ctx.requestId);
+      await releaseKey(use);
       throw error;
     }
   }
   if (response.status >= 400 && response.status < 500) {
-    await release(send, ctx.requestId);
+    await releaseKey(use);
     return response;
   }
-  const kept = await keepResponse(response);
-  await finish(send, kept, ctx.requestId);
-  return toResponse(kept, false);
+  const kept = await captureResponse(response);
+  await finishKey(use, kept);
+  return buildResponse(kept, false);
 }
 
-type Send = <T>(type: string, response?: StoredResponse) => Promise<T>;
+/** One request's key in its tenant/org's coordinator. */
+interface KeyUse {
+  readonly coordinator: Coordinator;
+  readonly command: IdempotencyKeyUse & { readonly tenantKey: string; readonly orgKey: string };
+  readonly requestId: string;
+}
 
 function logFailure(requestId: string, message: string, error: unknown): void {
   console.error(JSON.stringify({ level: 'error', requestId, message, error: String(error) }));
 }
 
 /** Refused (4xx): nothing was written, so the key is free again for a corrected retry (else free after its lease). */
-async function release(send: Send, requestId: string): Promise<void> {
-  await send('idempotency.release').catch((error: unknown) => logFailure(requestId, 'idempotency.release failed', error));
+async function releaseKey(use: KeyUse): Promise<void> {
+  await use.coordinator
+    .send({ type: 'idempotency.release', ...use.command })
+    .catch((error: unknown) => logFailure(use.requestId, 'idempotency.release failed', error));
 }
 
 /** Keeps the answer for replays (a few attempts: until it is kept, the key stays in flight for its lease). */
-async function finish(send: Send, kept: StoredResponse, requestId: string): Promise<void> {
+async function finishKey(use: KeyUse, response: StoredResponse): Promise<void> {
   for (let attempt = 1; attempt <= FINISH_ATTEMPTS; attempt += 1) {
     try {
-      await send('idempotency.finish', kept);
+      await use.coordinator.send({ type: 'idempotency.finish', ...use.command, response });
       return;
     } catch (error) {
-      if (attempt === FINISH_ATTEMPTS) logFailure(requestId, 'idempotency.finish failed', error);
+      if (attempt === FINISH_ATTEMPTS) logFailure(use.requestId, 'idempotency.finish failed', error);
     }
   }
 }

@@ -55,7 +55,7 @@ export interface FieldError {
 
 export interface ApiErrorOptions {
   errors?: FieldError[];
-  /** Overrides the code's default status (a missing record is 404 only where SPEC lists it). */
+  /** Overrides the code's default status (a missing record is 404 only where the operation documents it). */
   status?: number;
   headers?: Record<string, string>;
 }
@@ -83,8 +83,8 @@ export function validationError(errors: FieldError[], detail?: string): ApiError
 }
 
 /**
- * A record that does not exist: 404 where SPEC.md lists 404 for the operation, else 400 RecordNotFound. `paths`
- * name the inputs (path or query parameters, body fields) that named the record.
+ * A record that does not exist: 404 where the operation documents 404, else 400 RecordNotFound. `paths` name the
+ * inputs (path or query parameters, body fields) that named the record.
  */
 export function recordNotFound(what: string, listed404: boolean, paths: string | readonly string[] = []): ApiError {
   const detail = `${what} does not exist.`;
@@ -122,16 +122,10 @@ export function problemResponse(error: ApiError, instance: string, requestId: st
   return new Response(JSON.stringify(toProblem(error, instance, requestId)), { status: error.status, headers });
 }
 
-/** The single catch: any thrown value becomes problem+json; unknown errors never leak internals. */
+/** The single catch: any thrown value becomes problem+json; unknown errors never leak internals (the request log has them). */
 export function handleError(thrown: unknown, request: Request, requestId: string): Response {
   const instance = new URL(request.url).pathname;
   if (thrown instanceof ApiError) return problemResponse(thrown, instance, requestId);
-  console.error(JSON.stringify({ level: 'error', requestId, path: instance, error: describeThrown(thrown) }));
   const internal = new ApiError('InternalError', `An unexpected error occurred. Quote request id ${requestId} when reporting it.`);
   return problemResponse(internal, instance, requestId);
-}
-
-function describeThrown(thrown: unknown): string {
-  if (thrown instanceof Error) return `${thrown.name}: ${thrown.message}\n${thrown.stack ?? ''}`;
-  return String(thrown);
 }

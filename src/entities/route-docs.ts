@@ -1,31 +1,41 @@
-/** The documentation of entity-derived routes (src/entities/routes.ts): parameters, bodies and answers from the EntitySpec. */
-import * as v from 'valibot';
-import type { EntitySpec, FieldSpec } from '../entities/spec';
-import { buildFieldSchema } from '../entities/values';
-import type { ParameterDoc, RouteDoc } from '../http/route';
-import { buildEntitySchemas } from './entity-schemas';
-import type { EntityDocOptions } from './entity-schemas';
-import { GUID } from './values';
+/** The documentation of entity-derived routes (routes.ts): parameters, bodies and answers from the EntitySpec. */
+import type { ParameterDoc, ResponseDoc, RouteDoc } from '../http/route';
+import { GUID } from '../openapi/values';
+import { AUDIT_FIELDS } from './audit';
+import { buildAttributeBody, buildEntitySchemas, CUSTOM_ATTRIBUTE_BODY } from './doc-schemas';
+import type { EntityDocOptions } from './doc-schemas';
+import { findField } from './spec';
+import type { EntitySpec } from './spec';
 
-type AnySchema = v.GenericSchema<unknown, unknown>;
 type DocParts = Omit<RouteDoc, 'summary' | 'tags' | 'operationId'>;
 
-const ODATA_PARAMETERS: readonly ParameterDoc[] = [
-  ['$filter', 'Filter: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower/toupper/length/year/month/day'],
-  ['$select', 'Comma-separated properties to answer'],
-  ['$orderby', 'Comma-separated properties, each optionally asc or desc (default: by creation)'],
-  ['$top', 'Rows per page (default 100, at most 1000)'],
-  ['$skip', 'Rows to skip'],
-  ['$count', 'true: answer the total as count'],
-  ['$inlinecount', 'allpages: answer the total as count'],
-  ['page', '1-based page number (with pageSize)'],
-  ['pageSize', 'Rows per page (with page)'],
-].map(([name, description]) => ({
-  name: name as string,
-  in: 'query',
-  description: description as string,
-  schema: { json: { type: 'string' } },
-}));
+/** The `{customAttributeName}` path parameter of a custom attribute PUT. */
+export const CUSTOM_ATTRIBUTE_NAME: ParameterDoc = {
+  name: 'customAttributeName',
+  in: 'path',
+  description: 'custom_<name> of a custom attribute',
+  schema: { json: { type: 'string', pattern: '^custom_[A-Za-z][A-Za-z0-9_]{0,63}$' } },
+};
+
+/** The body of a custom attribute PUT. */
+export const CUSTOM_ATTRIBUTE_REQUEST: NonNullable<RouteDoc['requestBody']> = {
+  description: 'ExtensibilityCustomAttributeValueResource ({"value": X}); a bare value is accepted too',
+  schema: CUSTOM_ATTRIBUTE_BODY,
+};
+
+const ODATA_PARAMETERS: readonly ParameterDoc[] = (
+  [
+    ['$filter', 'Filter: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower/toupper/length/year/month/day'],
+    ['$select', 'Comma-separated properties to answer'],
+    ['$orderby', 'Comma-separated properties, each optionally asc or desc (default: by creation)'],
+    ['$top', 'Rows per page (default 100, at most 1000)'],
+    ['$skip', 'Rows to skip'],
+    ['$count', 'true: answer the total as count'],
+    ['$inlinecount', 'allpages: answer the total as count'],
+    ['page', '1-based page number (with pageSize)'],
+    ['pageSize', 'Rows per page (with page)'],
+  ] as const
+).map(([name, description]) => ({ name, in: 'query', description, schema: { json: { type: 'string' } } }));
 
 function capitalize(name: string): string {
   return `${name.charAt(0).toUpperCase()}${name.slice(1)}`;
@@ -79,13 +89,6 @@ export function describeRecordPath(spec: EntitySpec, by: 'segment' | 'id' | 'key
   return by === 'id' ? [ID_PARAMETER] : keyParameters(spec);
 }
 
-const IS_ACTIVE: FieldSpec = { kind: 'bool', column: 'is_active', description: 'Whether the record is active', required: true };
-
-function attributeValue(name: string, field: FieldSpec): AnySchema {
-  const base = buildFieldSchema(name, field);
-  return field.required ? base : (v.nullable(base) as AnySchema);
-}
-
 /** Parts of the doc of one entity route. */
 export function describeEntityRoute(
   spec: EntitySpec,
@@ -94,7 +97,7 @@ export function describeEntityRoute(
   extra: { by?: 'segment' | 'id' | 'key'; attribute?: string } = {},
 ): DocParts {
   const schemas = buildEntitySchemas(spec, options);
-  const base = { kind, schemas: schemas.named };
+  const base = { schemas: schemas.named };
   const record = describeRecordPath(spec, extra.by ?? 'key');
   switch (kind) {
     case 'list':
@@ -127,19 +130,8 @@ export function describeEntityRoute(
     case 'customAttribute':
       return {
         ...base,
-        parameters: [
-          ...record,
-          {
-            name: 'customAttributeName',
-            in: 'path',
-            description: 'custom_<name> of a custom attribute',
-            schema: { json: { type: 'string', pattern: '^custom_[A-Za-z][A-Za-z0-9_]{0,63}$' } },
-          },
-        ],
-        requestBody: {
-          description: 'ExtensibilityCustomAttributeValueResource ({"value": X}); a bare value is accepted too',
-          schema: v.union([schemas.customValue, v.unknown()]) as AnySchema,
-        },
+        parameters: [...record, CUSTOM_ATTRIBUTE_NAME],
+        requestBody: CUSTOM_ATTRIBUTE_REQUEST,
         responses: {
           200: { description: 'Updated (empty body)', headers: ['ETag'] },
           404: { description: 'The record does not exist, or the entity has no such attribute' },
@@ -148,20 +140,17 @@ export function describeEntityRoute(
       };
     default: {
       const name = extra.attribute ?? '';
-      const field = name === 'isActive' ? IS_ACTIVE : spec.fields[name];
-      const value = field ? attributeValue(name, field) : (v.unknown() as AnySchema);
+      const field = name === 'isActive' ? AUDIT_FIELDS.isActive : findField(spec, name);
+      const responses: Record<number, ResponseDoc> = { 200: { description: 'Updated (empty body)', headers: ['ETag'] } };
+      if (name === 'isActive') responses[404] = { description: 'The record does not exist' };
       return {
         ...base,
-        attribute: name,
         parameters: record,
         requestBody: {
           description: `The new ${name}: the bare JSON value, or {"value": ...}`,
-          schema: v.union([value, v.strictObject({ value })]) as AnySchema,
+          schema: buildAttributeBody(name, field),
         },
-        responses: {
-          200: { description: 'Updated (empty body)', headers: ['ETag'] },
-          ...(name === 'isActive' ? { 404: { description: 'The record does not exist' } } : {}),
-        },
+        responses,
         errors: [412],
       };
     }

@@ -1,0 +1,139 @@
+/** The exchange rates documents service; every write invalidates the lookup cache. */
+import { buildAuditStamp } from '../../entities/handlers';
+import type { Decorate } from '../../entities/handlers';
+import type { Resource } from '../../entities/resource';
+import { defineEntityService } from '../../entities/service';
+import type { ApiRoute } from '../../http/route';
+import { reactAfterWrite } from '../../http/write-reaction';
+import type { WriteReaction } from '../../http/write-reaction';
+import { companyLookupDoc, deleteLineDoc, documentEntityDoc, insertLineDoc, lineAttributeVariants, pairLookupDoc } from './docs';
+import { EXCHANGE_RATES_BASE } from './entity';
+import { collectCurrencyUses, LINES_PROPERTY, parseLinesInput } from './lines-input';
+import { handleLineDelete, handleLineInsert, handleLineAttributeUpdate } from './lines-routes';
+import { buildLineInserts, listLinesOf } from './lines-store';
+import { toLineResource } from './line-resource';
+import { handleRateLookup, handleRateLookupByCompany } from './lookup-routes';
+import { bumpRatesGeneration } from './rate-cache';
+import { exchangeRatesDocumentStore } from './table';
+
+/** Reads and lists carry the document's rate lines. */
+const decorateWithLines: Decorate = async (ctx, rows, resources) => {
+  const lines = await listLinesOf(
+    ctx.db,
+    ctx.scope,
+    rows.map((row) => String(row.id)),
+  );
+  const byDocument = new Map<string, Resource[]>();
+  for (const line of lines) {
+    const list = byDocument.get(line.documentId) ?? [];
+    list.push(toLineResource(line));
+    byDocument.set(line.documentId, list);
+  }
+  rows.forEach((row, index) => {
+    const resource = resources[index];
+    if (resource) resource[LINES_PROPERTY] = byDocument.get(String(row.id)) ?? [];
+  });
+};
+
+/**
+ * Bumps the tenant/org's rates generation before a write's answer leaves: once a write is acknowledged, no lookup
+ * can be served from an entry cached before it.
+ */
+const invalidateRates: WriteReaction = async (ctx) => {
+  await bumpRatesGeneration(ctx.platform, ctx.scope);
+};
+
+/** A write route of the service, followed by the invalidation. */
+function invalidateRatesAfter(route: ApiRoute): ApiRoute {
+  return route.method === 'GET' ? route : { ...route, handle: (ctx) => reactAfterWrite(ctx, () => route.handle(ctx), invalidateRates) };
+}
+
+const tags = ['Exchange rates documents'];
+const LINES_PATH = `${EXCHANGE_RATES_BASE}/:number/${LINES_PROPERTY}`;
+
+const lookupRoutes: ApiRoute[] = [
+  {
+    method: 'POST',
+    path: `${EXCHANGE_RATES_BASE}/getCurrencyExchangeRates`,
+    scope: 'application',
+    doc: {
+      summary: 'Exchange rate from one currency to another on a date (direct, inverse or cross)',
+      tags,
+      operationId: 'getCurrencyExchangeRates',
+      ...pairLookupDoc,
+    },
+    readOnly: true,
+    handle: handleRateLookup,
+  },
+  {
+    method: 'POST',
+    path: `${EXCHANGE_RATES_BASE}/getCurrencyExchangeRatesByCompany`,
+    scope: 'application',
+    doc: {
+      summary: "Exchange rate from a currency into a company's base currency",
+      tags,
+      operationId: 'getCurrencyExchangeRatesByCompany',
+      ...companyLookupDoc,
+    },
+    readOnly: true,
+    handle: handleRateLookupByCompany,
+  },
+];
+
+const lineRoutes: ApiRoute[] = [
+  {
+    method: 'POST',
+    path: LINES_PATH,
+    scope: 'application',
+    doc: {
+      summary: 'Insert a rate line into a document (204)',
+      tags,
+      operationId: 'insertExchangeRateDocumentRate',
+      ...insertLineDoc,
+    },
+    handle: handleLineInsert,
+  },
+  {
+    method: 'PUT',
+    path: `${LINES_PATH}/:lineId/:attribute`,
+    scope: 'application',
+    doc: {
+      summary: 'Set an attribute (or custom_<name>) of a rate line',
+      tags,
+      operationId: 'updateExchangeRateDocumentRate',
+      variants: lineAttributeVariants,
+    },
+    handle: handleLineAttributeUpdate,
+  },
+  {
+    method: 'DELETE',
+    path: `${LINES_PATH}/:lineId`,
+    scope: 'application',
+    doc: { summary: 'Delete a rate line', tags, operationId: 'deleteExchangeRateDocumentRate', ...deleteLineDoc },
+    handle: handleLineDelete,
+  },
+];
+
+const entity = defineEntityService(exchangeRatesDocumentStore, {
+  routes: lineRoutes,
+  decorate: decorateWithLines,
+  doc: documentEntityDoc,
+  create: {
+    extraProperties: [LINES_PROPERTY],
+    body: { exactNumberKeys: ['conversionFactor'] },
+    validateExtra: (extra) => parseLinesInput(extra).errors,
+    prepare: async (_ctx, _values, extra) => ({
+      uses: collectCurrencyUses(parseLinesInput(extra).lines, (index) => `${LINES_PROPERTY}.${index}`),
+    }),
+    statements: (ctx, id, _values, extra) => buildLineInserts(ctx.db, ctx.scope, id, parseLinesInput(extra).lines, buildAuditStamp(ctx)),
+  },
+});
+
+/** Exchange rates documents: documents with rate lines, and lookups served from a cache. */
+export const exchangeRatesService = {
+  name: 'exchangeRates',
+  routes: [...lookupRoutes, ...entity.routes.map(invalidateRatesAfter)],
+  stores: entity.stores,
+  // Company writes change base currencies: the lookups by company must not answer from before them.
+  referenceWriteReactions: [{ kind: 'companies', react: invalidateRates }],
+};

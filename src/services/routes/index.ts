@@ -1,0 +1,98 @@
+/** The routes service: an entity with members, tools and its own operations and rules. */
+import { sql } from 'drizzle-orm';
+import type { Decorate } from '../../entities/handlers';
+import { defineEntityService } from '../../entities/service';
+import type { ApiRoute } from '../../http/route';
+import type { ReferenceUser } from '../../reference/usage';
+import { describeMembership, notificationDoc, routeEntityDoc } from './docs';
+import { routeSpec } from './entity';
+import { handleMembershipChange } from './membership';
+import type { MembershipAction } from './membership';
+import type { MembershipBy } from './membership-body';
+import { equipmentMembers, listRouteMembers, locationMembers, MEMBER_KINDS } from './members';
+import type { MemberKind } from './members';
+import { handleNotificationParameters } from './notification';
+import { guardRouteReferences } from './reference-guard';
+import { routeAttributeChecks, routeCreateOptions } from './rules';
+import { routes, routeStore } from './table';
+
+const BASE = routeSpec.basePath;
+const tags = ['Routes'];
+
+/** Adds `locations`, `equipmentItems` and `tools` (`{id, key, description}`, by key) to reads and lists. */
+const decorateRoutes: Decorate = async (ctx, rows, resources) => {
+  const ids = rows.map((row) => String(row.id));
+  const members = await listRouteMembers(ctx.db, ctx.scope, ids);
+  resources.forEach((resource, index) => {
+    const own = members.get(ids[index] ?? '');
+    resource.locations = own?.locations ?? [];
+    resource.equipmentItems = own?.equipmentItems ?? [];
+    resource.tools = own?.tools ?? [];
+  });
+};
+
+const MEMBERSHIP_VERBS = [
+  ['add', 'add', 'key'],
+  ['addById', 'add', 'id'],
+  ['remove', 'remove', 'key'],
+  ['removeById', 'remove', 'id'],
+] as const;
+
+const MEMBERSHIP_OPERATIONS: readonly { segment: string; kind: MemberKind; action: MembershipAction; by: MembershipBy; verb: string }[] = (
+  [
+    ['locations', locationMembers],
+    ['equipmentitems', equipmentMembers],
+  ] as const
+).flatMap(([segment, kind]) => MEMBERSHIP_VERBS.map(([verb, action, by]) => ({ segment, kind, action, by, verb })));
+
+function membershipRoutes(): ApiRoute[] {
+  return MEMBERSHIP_OPERATIONS.map(({ segment, kind, action, by, verb }) => ({
+    method: 'POST',
+    path: `${BASE}/:routeKey/${segment}/${verb}`,
+    scope: 'application',
+    doc: {
+      summary: `${action === 'add' ? 'Add' : 'Remove'} ${kind.title}s ${action === 'add' ? 'to' : 'from'} a route, by ${by === 'key' ? 'keys' : 'identifiers'}`,
+      tags,
+      operationId: `${verb}Route${kind.field === 'locations' ? 'Locations' : 'EquipmentItems'}`,
+      ...describeMembership(by),
+    },
+    handle: (ctx) => handleMembershipChange(ctx, kind, action, by),
+  }));
+}
+
+const notificationRoute: ApiRoute = {
+  method: 'GET',
+  path: `${BASE}/getMaintenanceNotificationTemplateParameters/:companyKey/:routeKey`,
+  scope: 'application',
+  doc: {
+    summary: "The parameters of a route's maintenance notification email template, formatted for cultureKey",
+    tags,
+    operationId: 'getRouteMaintenanceNotificationTemplateParameters',
+    ...notificationDoc,
+  },
+  handle: handleNotificationParameters,
+};
+
+/** The member and tool tables hold reference keys: a location, equipment item or tool in a route cannot be deleted. */
+const memberReferenceUsers: readonly ReferenceUser[] = MEMBER_KINDS.map((kind) => ({
+  kind: kind.reference.spec.kind,
+  name: `routes.${kind.field}`,
+  table: kind.table,
+  column: kind.table.memberKey,
+  tenantKey: kind.table.tenantKey,
+  orgKey: kind.table.orgKey,
+  label: sql`(SELECT ${routes.company} || '/' || ${routes.routeKey} FROM ${routes} WHERE ${routes.id} = ${kind.table.routeId})`,
+}));
+
+export const routesService = {
+  name: 'routes',
+  ...defineEntityService(routeStore, {
+    routes: [notificationRoute, ...membershipRoutes()],
+    create: routeCreateOptions,
+    decorate: decorateRoutes,
+    checkAttribute: routeAttributeChecks,
+    doc: routeEntityDoc,
+  }),
+  referenceUsers: memberReferenceUsers,
+  referenceGuards: [guardRouteReferences],
+};
