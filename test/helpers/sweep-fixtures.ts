@@ -46,6 +46,8 @@ export interface SweepWorld {
   readonly missingRecords: SweepValues;
   /** The owner's identifiers with records and reference keys replaced. */
   readonly missingAll: SweepValues;
+  /** An Idempotency-Key the owner has used (its answer is kept for replays): keys are per tenant/org. */
+  readonly idempotencyKey: string;
 }
 
 const REFERENCE_DATA: Readonly<Record<Service, Readonly<Record<string, unknown[]>>>> = {
@@ -137,6 +139,20 @@ async function seedRecords(owner: TenantClient, service: Service): Promise<Parti
 
 const ABSENT_ID = () => crypto.randomUUID();
 
+/** The owner creates one more email template with an Idempotency-Key; a retry is replayed. Answers the key. */
+async function useIdempotencyKey(owner: TenantClient): Promise<string> {
+  const key = uniqueKey('sweep-key');
+  const send = () =>
+    owner.call('POST', '/operations/emailTemplates', {
+      headers: { 'idempotency-key': key },
+      body: { templateKey: 'SWIDEM', subject: 'Sweep', emailTemplateType: 1, notificationBody: 'b', culture: 'en-US' },
+    });
+  await expectStatus(send(), 201);
+  const retried = await send();
+  expect([retried.status, retried.headers.get('idempotent-replayed')], retried.text).toEqual([201, 'true']);
+  return key;
+}
+
 /** Builds the world for an operation of `service`: every org fresh, so no test sees another's records. */
 export async function buildSweepWorld(service: Service): Promise<SweepWorld> {
   const owner = await freshTenant('sweep');
@@ -144,6 +160,7 @@ export async function buildSweepWorld(service: Service): Promise<SweepWorld> {
   const bare = await freshTenant('bare');
   for (const client of [owner, ...twins]) await seedReferenceData(client, service);
   const seeded = await seedRecords(owner, service);
+  const idempotencyKey = await useIdempotencyKey(owner);
   const values: SweepValues = {
     templateId: ABSENT_ID(),
     templateKey: 'SWT',
@@ -195,7 +212,7 @@ export async function buildSweepWorld(service: Service): Promise<SweepWorld> {
     kpiCode: 'NOPE-K',
     configuration: 'NOPE-W',
   };
-  return { owner, twins, bare, values, missingRecords, missingAll };
+  return { owner, twins, bare, values, missingRecords, missingAll, idempotencyKey };
 }
 
 /** What the owner has of the service, read back: an operation sent by anyone else must leave it as it was. */

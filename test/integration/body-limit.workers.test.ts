@@ -6,6 +6,7 @@
 import { SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { mintToken, ORIGIN } from '../helpers/api';
+import { uniqueKey } from '../helpers/tenants';
 
 const CHUNK = 64 * 1024;
 
@@ -27,9 +28,10 @@ function countingStream(chunks: number): { stream: ReadableStream<Uint8Array>; p
 
 describe('chunked bodies over 1 MiB (M5)', () => {
   it('answers 413 after reading the rest of the body, never leaving it half read; the next request is unaffected', async () => {
-    const token = await mintToken({ tenant: 'chunked', org: 'main' });
+    const [tenant, org] = [uniqueKey('chunked'), uniqueKey('o')];
+    const token = await mintToken({ tenant, org });
     const body = countingStream(48); // 3 MiB
-    const response = await SELF.fetch(`${ORIGIN}/api/chunked/main/operations/emailTemplates`, {
+    const response = await SELF.fetch(`${ORIGIN}/api/${tenant}/${org}/operations/emailTemplates`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: body.stream,
@@ -38,8 +40,9 @@ describe('chunked bodies over 1 MiB (M5)', () => {
     expect(((await response.json()) as { code: string }).code).toBe('PayloadTooLarge');
     expect(body.cancelled()).toBe(false);
     expect(body.pulled()).toBe(48 * CHUNK);
-    const next = await SELF.fetch(`${ORIGIN}/api/other/main/operations/emailTemplates/odata`, {
-      headers: { authorization: `Bearer ${await mintToken({ tenant: 'other', org: 'main' })}` },
+    const [otherTenant, otherOrg] = [uniqueKey('other'), uniqueKey('o')];
+    const next = await SELF.fetch(`${ORIGIN}/api/${otherTenant}/${otherOrg}/operations/emailTemplates/odata`, {
+      headers: { authorization: `Bearer ${await mintToken({ tenant: otherTenant, org: otherOrg })}` },
     });
     expect(next.status).toBe(200);
     await next.arrayBuffer();

@@ -2,17 +2,17 @@
  * Concurrent writes (issue 13): without If-Match no write is ever refused with 412 (M7), and a write that changes
  * nothing never moves `version`, however many identical ones race (M8).
  */
-import { beforeAll, describe, expect, it } from 'vitest';
-import { tenantClient } from '../helpers/api';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { TenantClient } from '../helpers/api';
 import { BASE, createDocument } from '../helpers/exchange-rates';
 import type { LineResource } from '../helpers/exchange-rates';
 import { createRoute, ROUTES, seedRouteReferenceData } from '../helpers/routes';
+import { freshTenant } from '../helpers/tenants';
 
 let client: TenantClient;
 
-beforeAll(async () => {
-  client = await tenantClient('races', 'main');
+beforeEach(async () => {
+  client = await freshTenant('races');
   await seedRouteReferenceData(client);
 });
 
@@ -67,6 +67,8 @@ describe('writes without If-Match are never 412 (M7)', () => {
   });
 
   it('still answers 412 to a stale If-Match', async () => {
+    await createDocument(client, 2, '2026-01-01', [['EUR', 'USD', '1.1']]);
+    expect((await client.call('PUT', `${BASE}/2/custom_x`, { body: 0 })).status).toBe(200);
     const document = await readDocument(2);
     const stale = await client.call('PUT', `${BASE}/2/custom_x`, { body: 1, headers: { 'if-match': `"${document.version - 1}"` } });
     expect(stale.status).toBe(412);

@@ -2,18 +2,18 @@
  * Dates are accepted in the years 1900 to 9999 (UTC) wherever they come in (issue 13, M1 and M2): a measurement at
  * the very end of the calendar no longer breaks every later recalculation, and chart dates outside it are 400s.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
-import { tenantClient } from '../helpers/api';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Problem, TenantClient } from '../helpers/api';
 import { BASE as RATES, createDocument, LOOKUP } from '../helpers/exchange-rates';
 import { kpiReferenceData, recalculate } from '../helpers/indicators';
+import { freshTenant } from '../helpers/tenants';
 
 const INDICATORS = '/maintenance/indicators';
 
 let client: TenantClient;
 
-beforeAll(async () => {
-  client = await tenantClient('dates', 'main');
+beforeEach(async () => {
+  client = await freshTenant('dates');
   await kpiReferenceData(client);
   await createDocument(client, 1, '2026-01-01', [['EUR', 'USD', '1.1']]);
 });

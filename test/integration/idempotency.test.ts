@@ -3,13 +3,13 @@
  * first answer and writes nothing; the same key with another request is 422; a key still in flight is 409.
  */
 import { env } from 'cloudflare:test';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { tenantClient } from '../helpers/api';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { CallResult, Problem, TenantClient } from '../helpers/api';
 import { BASE as RATES, createDocument, LOOKUP } from '../helpers/exchange-rates';
 import { IMPORTS, registerImport } from '../helpers/imports';
 import { kpiReferenceData } from '../helpers/indicators';
 import { createRoute, ROUTES, seedRouteReferenceData } from '../helpers/routes';
+import { freshTenant, siblingOrg } from '../helpers/tenants';
 
 const TEMPLATES = '/operations/emailTemplates';
 const INDICATORS = '/maintenance/indicators';
@@ -17,8 +17,8 @@ const INDICATORS = '/maintenance/indicators';
 let client: TenantClient;
 let keys = 0;
 
-beforeAll(async () => {
-  client = await tenantClient('idem', 'main');
+beforeEach(async () => {
+  client = await freshTenant('idem');
   await seedRouteReferenceData(client);
   await kpiReferenceData(client);
 });
@@ -37,7 +37,9 @@ async function post(path: string, key: string, body?: unknown): Promise<CallResu
 }
 
 async function countRows(table: string): Promise<number> {
-  const row = await env.DB.prepare(`select count(*) as n from ${table} where tenant_key = 'idem'`).first<{ n: number }>();
+  const row = await env.DB.prepare(`select count(*) as n from ${table} where tenant_key = ? and org_key = ?`)
+    .bind(client.tenant, client.org)
+    .first<{ n: number }>();
   return Number(row?.n);
 }
 
@@ -96,7 +98,7 @@ describe('replays', () => {
   it('keys are per tenant/org: another org may use the same key for its own request', async () => {
     const key = newKey();
     expect((await post(TEMPLATES, key, template('mine'))).status).toBe(201);
-    const other = await tenantClient('idem', 'other');
+    const other = await siblingOrg(client);
     const theirs = await other.call('POST', TEMPLATES, { headers: { 'idempotency-key': key }, body: template('theirs') });
     expect(theirs.status, theirs.text).toBe(201);
     expect(theirs.headers.get('idempotent-replayed')).toBeNull();
@@ -123,13 +125,13 @@ describe('refusals', () => {
   it('answers 409 IdempotencyKeyInUse while the first request with the key is in flight', async () => {
     const key = newKey();
     const body = JSON.stringify(template('in-flight'));
-    const path = `/api/idem/main${TEMPLATES}`;
+    const path = `${client.base}${TEMPLATES}`;
     const data = new TextEncoder().encode(`POST ${path}\n${body}`);
     const fingerprint = Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', data)), (byte) =>
       byte.toString(16).padStart(2, '0'),
     ).join('');
-    const stub = env.COORDINATOR.get(env.COORDINATOR.idFromName('idem/main')) as unknown as { handle(command: unknown): Promise<unknown> };
-    const command = { tenantKey: 'idem', orgKey: 'main', key, fingerprint };
+    const stub = env.COORDINATOR.get(env.COORDINATOR.idFromName(`${client.tenant}/${client.org}`));
+    const command = { tenantKey: client.tenant, orgKey: client.org, key, fingerprint };
     expect(await stub.handle({ type: 'idempotency.begin', ...command })).toEqual({ status: 'started' });
     const busy = await client.call('POST', TEMPLATES, {
       headers: { 'idempotency-key': key, 'content-type': 'application/json' },
@@ -174,6 +176,10 @@ describe('refusals', () => {
   });
 
   it('ignores the header on lookups (POSTs that only read)', async () => {
+    await createDocument(client, 1, '2026-01-01', [
+      ['EUR', 'USD', '1.1'],
+      ['EUR', 'GBP', '0.9'],
+    ]);
     const key = newKey();
     for (const to of ['USD', 'GBP']) {
       const result = await client.call('POST', LOOKUP, {

@@ -2,17 +2,17 @@
  * Hostile input that used to break the API (issue 13, findings L1, L4, M3, M4): deep JSON, invalid UTF-8 and lone
  * surrogates are 400s naming the field, wherever strings come in, and nothing stored can break a later read.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
-import { tenantClient } from '../helpers/api';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Problem, TenantClient } from '../helpers/api';
 import { BASE, createDocument, LOOKUP } from '../helpers/exchange-rates';
+import { freshTenant } from '../helpers/tenants';
 
 const TEMPLATES = '/operations/emailTemplates';
 
 let client: TenantClient;
 
-beforeAll(async () => {
-  client = await tenantClient('hardening', 'main');
+beforeEach(async () => {
+  client = await freshTenant('hardening');
   await createDocument(client, 1, '2026-01-01', [['EUR', 'USD', '1.1']]);
 });
 

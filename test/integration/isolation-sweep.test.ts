@@ -1,11 +1,14 @@
 /**
  * One sweep over every documented /api operation: authentication and scope, and tenant/org isolation. For each
  * operation, in a world of its own (test/helpers/sweep-fixtures.ts):
- * - no token, a token signed with another secret, an expired token: 401 with a Bearer challenge;
+ * - no token, a token signed with another secret, an expired token, a token without `exp` or living longer than 24
+ *   hours: 401 with a Bearer challenge;
  * - a token of another tenant/org on the owner's path: 403; a token without the operation's scope: 403;
  * - the owner's identifiers sent by another tenant and by another org of the same tenant (both with the same reference
  *   data) answer exactly what the owner gets for records that do not exist; sent by an org with nothing, exactly what
- *   the owner gets when the reference keys do not exist either. Lists show the others none of the owner's records;
+ *   the owner gets when the reference keys do not exist either. Lists show the others none of the owner's records.
+ *   Operations that take an Idempotency-Key are sent by the others with a key the owner has used: keys are per
+ *   tenant/org, so they answer the same (never a replay of the owner's answer, never 422 or 409);
  * - the owner's records are unchanged afterwards.
  */
 import { describe, expect, it } from 'vitest';
@@ -225,8 +228,20 @@ function buildRequests(operation: string, spec: OperationCase, client: TenantCli
   });
 }
 
-function send(method: string, request: SweepRequest, token: string | null): Promise<CallResult> {
-  return call(method, request.path, { token, ...(request.body === undefined ? {} : { body: request.body }) });
+function send(method: string, request: SweepRequest, token: string | null, headers: Record<string, string> = {}): Promise<CallResult> {
+  return call(method, request.path, { token, headers, ...(request.body === undefined ? {} : { body: request.body }) });
+}
+
+let documented: Promise<Record<string, Record<string, { parameters?: { $ref?: string }[] }>>> | undefined;
+
+/** True when the document lists an Idempotency-Key parameter for the operation (`METHOD path`). */
+async function takesIdempotencyKey(operation: string): Promise<boolean> {
+  documented ??= call<{ paths: Record<string, Record<string, { parameters?: { $ref?: string }[] }>> }>('GET', '/openapi.json').then(
+    (result) => result.body.paths,
+  );
+  const [method = '', path = ''] = operation.split(' ');
+  const parameters = (await documented)[path]?.[method.toLowerCase()]?.parameters ?? [];
+  return parameters.some((parameter) => parameter.$ref === '#/components/parameters/idempotencyKey');
 }
 
 /** What must be equal between two answers: the status, a problem's code and field paths, a success's non-text values. */
@@ -253,6 +268,8 @@ async function checkAuth(method: string, spec: OperationCase, world: SweepWorld,
     await send(method, request, null),
     await send(method, request, await mintToken({ orgs, secret: 'another-secret-of-at-least-32-characters!' })),
     await send(method, request, await mintToken({ orgs, expiresIn: '-1m' })),
+    await send(method, request, await mintToken({ orgs, expiresIn: null })),
+    await send(method, request, await mintToken({ orgs, expiresIn: '25h' })),
   ];
   for (const result of unauthorized) {
     expect(result.status, `${method} ${request.path}: ${result.text}`).toBe(401);
@@ -294,6 +311,8 @@ async function checkIsolation(method: string, operation: string, spec: Operation
     }
     return;
   }
+  // The others send the owner's Idempotency-Key where the operation takes one: it is not theirs.
+  const keyed: Record<string, string> = (await takesIdempotencyKey(operation)) ? { 'idempotency-key': world.idempotencyKey } : {};
   const compare = async (others: readonly TenantClient[], absent: SweepValues) => {
     const expected = await Promise.all(
       buildRequests(operation, spec, owner, absent).map(async (request) => summarize(await send(method, request, owner.token))),
@@ -301,7 +320,9 @@ async function checkIsolation(method: string, operation: string, spec: Operation
     for (const other of others) {
       const requests = buildRequests(operation, spec, other, world.values);
       for (const [index, request] of requests.entries()) {
-        const actual = summarize(await send(method, request, other.token));
+        const answer = await send(method, request, other.token, keyed);
+        expect(answer.headers.get('idempotent-replayed'), `${method} ${request.path} replayed another org's answer`).toBeNull();
+        const actual = summarize(answer);
         expect(actual, `${method} ${request.path} as another org answers as for a record that does not exist`).toEqual(expected[index]);
       }
     }
@@ -311,13 +332,17 @@ async function checkIsolation(method: string, operation: string, spec: Operation
 }
 
 describe('the auth and isolation sweep', () => {
-  it('covers every documented /api operation', async () => {
+  it('covers every documented /api operation, and the Idempotency-Key of every POST that changes', async () => {
     const document = await call<{ paths: Record<string, Record<string, unknown>> }>('GET', '/openapi.json');
     const documented = Object.entries(document.body.paths).flatMap(([path, item]) =>
       ['get', 'put', 'post', 'delete'].filter((method) => item[method]).map((method) => `${method.toUpperCase()} ${path}`),
     );
     expect(OPERATIONS).toEqual(documented.filter((operation) => operation.includes(API)).sort());
     for (const operation of OPERATIONS) expect(() => describeCase(operation)).not.toThrow();
+    const keyed: string[] = [];
+    for (const operation of OPERATIONS) if (await takesIdempotencyKey(operation)) keyed.push(operation);
+    const lookups = [`POST ${EX}/getCurrencyExchangeRates`, `POST ${EX}/getCurrencyExchangeRatesByCompany`];
+    expect(keyed).toEqual(OPERATIONS.filter((operation) => operation.startsWith('POST ') && !lookups.includes(operation)));
   });
 
   it.each(OPERATIONS)('%s', async (operation) => {

@@ -5,12 +5,14 @@
  */
 import { request as httpRequest, Agent } from 'node:http';
 import { SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DENO_TEST_JWT_SECRET, readDenoServer } from '../deno/server.js';
 
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 let token = '';
 let base: URL;
+/** `/api/{tenantKey}/{orgKey}` of this test's own tenant/org. */
+let api = '';
 
 interface RawAnswer {
   readonly status: number;
@@ -41,15 +43,20 @@ function send(method: string, path: string, body?: (write: (chunk: string | Buff
   });
 }
 
-beforeAll(async () => {
+beforeAll(() => {
   base = new URL(readDenoServer().baseUrl);
-  token = await new SignJWT({ scope: 'application', orgs: ['raw/main'] })
+});
+
+beforeEach(async () => {
+  const [tenant, org] = [`raw-${crypto.randomUUID().slice(0, 8)}`, `o-${crypto.randomUUID().slice(0, 8)}`];
+  api = `/api/${tenant}/${org}`;
+  token = await new SignJWT({ scope: 'application', orgs: [`${tenant}/${org}`] })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject('raw-tester')
     .setIssuedAt()
     .setExpirationTime('1h')
     .sign(new TextEncoder().encode(DENO_TEST_JWT_SECRET));
-  const created = await send('POST', '/api/raw/main/businessCore/exchangeRatesDocuments', (write) =>
+  const created = await send('POST', `${api}/businessCore/exchangeRatesDocuments`, (write) =>
     write(JSON.stringify({ number: 1, validFrom: '2026-01-01', exchangeRateType: 1, isExternallyManaged: false })),
   );
   expect(created.status, created.body).toBe(201);
@@ -59,7 +66,7 @@ afterAll(() => agent.destroy());
 
 describe('dot segments (L2)', () => {
   it('answers 400 before routing, raw or percent-encoded, and deletes nothing', async () => {
-    const document = '/api/raw/main/businessCore/exchangeRatesDocuments/1';
+    const document = `${api}/businessCore/exchangeRatesDocuments/1`;
     for (const segment of ['..', '%2e%2e', '.%2E', '%2E.', '.', '%2e']) {
       const answer = await send('DELETE', `${document}/exchangeRateDocumentRates/${segment}`);
       expect(answer.status, `${segment}: ${answer.body}`).toBe(400);
@@ -73,11 +80,11 @@ describe('dot segments (L2)', () => {
 describe('chunked bodies over 1 MiB (M5)', () => {
   it('answers 413, and the next request on the same connection is answered normally', async () => {
     const chunk = Buffer.alloc(64 * 1024, 0x20);
-    const tooLarge = await send('POST', '/api/raw/main/operations/emailTemplates', (write) => {
+    const tooLarge = await send('POST', `${api}/operations/emailTemplates`, (write) => {
       for (let index = 0; index < 40; index += 1) write(chunk);
     });
     expect(tooLarge.status, tooLarge.body).toBe(413);
-    const next = await send('GET', '/api/raw/main/operations/emailTemplates/odata');
+    const next = await send('GET', `${api}/operations/emailTemplates/odata`);
     expect(next.status, next.body).toBe(200);
   });
 });
