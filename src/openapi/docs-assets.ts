@@ -23,7 +23,7 @@ export type DocsAssets = v.InferOutput<typeof ManifestSchema>;
 let cached: DocsAssets | undefined;
 
 /** The hashed asset paths (read once per isolate); a missing or malformed manifest is a deployment fault. */
-export async function readDocsAssets(platform: Platform): Promise<DocsAssets> {
+export async function loadDocsAssets(platform: Platform): Promise<DocsAssets> {
   if (cached) return cached;
   const response = await platform.readAsset(DOCS_ASSETS_MANIFEST);
   if (!response) {

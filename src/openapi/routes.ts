@@ -1,6 +1,6 @@
 /** `GET /openapi.json` and `GET /docs` (no token needed). */
 import type { ApiRoute, PublicRoute } from '../http/route';
-import { readDocsAssets } from './docs-assets';
+import { loadDocsAssets } from './docs-assets';
 import { DOCS_CONTENT_SECURITY_POLICY, renderDocsPage } from './docs-page';
 import { API_TITLE, buildOpenApiDocument } from './document';
 import type { JsonObject } from './schema';
@@ -50,7 +50,7 @@ export function buildOpenApiRoutes(listRoutes: () => DocumentedRoutes): PublicRo
         responses: { 200: { description: 'An HTML page', contentType: 'text/html', schema: { json: { type: 'string' } } } },
       },
       handle: async (ctx) => {
-        const assets = await readDocsAssets(ctx.platform);
+        const assets = await loadDocsAssets(ctx.platform);
         const development = ctx.platform.config.environment === 'development';
         return new Response(renderDocsPage({ title: API_TITLE, documentUrl: OPENAPI_PATH, assets, development }), {
           headers: {

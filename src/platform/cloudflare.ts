@@ -24,7 +24,7 @@ function buildCoordinator(env: Env, scope: TenantScope): Coordinator {
 }
 
 /** A static asset (`[assets]` in wrangler.toml) through the ASSETS binding; the host name does not matter. */
-async function readWorkerAsset(env: Env, path: string): Promise<Response | undefined> {
+async function fetchWorkerAsset(env: Env, path: string): Promise<Response | undefined> {
   const response = await env.ASSETS.fetch(new URL(path, 'https://assets.local'));
   return response.ok ? response : undefined;
 }
@@ -53,7 +53,7 @@ function buildBindingsPlatform(env: Env, ctx: Invocation): Platform {
     coordinator: (scope) => buildCoordinator(env, scope),
     now: () => new Date(),
     waitUntil: (promise) => ctx.waitUntil(promise),
-    readAsset: (path) => readWorkerAsset(env, path),
+    readAsset: (path) => fetchWorkerAsset(env, path),
   };
 }
 

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
 import { mintToken, ORIGIN } from '../helpers/api';
 import { uniqueKey } from '../helpers/tenants';
+import { runInOneWindow } from '../helpers/rate-limit-window';
 
 const LIMIT = 600;
 const POLICY = '"org";q=600;w=60, "subject";q=600;w=60';
@@ -37,22 +38,6 @@ async function burst(count: number, path: string, token: string): Promise<number
     statuses.push(...batch.map((answer) => answer.status));
   }
   return statuses;
-}
-
-/** The 60 s window a request is counted in: windows are aligned to the epoch (the local binding keeps them so). */
-const currentWindow = () => Math.floor(Date.now() / 60_000);
-
-/**
- * Runs `attempt` until a run starts and ends within one window: a run that straddles two windows is counted in both
- * and proves nothing, and the next run (fresh keys) starts early in the new window. No waiting: only a rerun.
- */
-async function runInOneWindow<T>(attempt: () => Promise<T>): Promise<T> {
-  for (let run = 0; run < 3; run += 1) {
-    const window = currentWindow();
-    const outcome = await attempt();
-    if (currentWindow() === window) return outcome;
-  }
-  throw new Error('Three runs in a row straddled a rate limit window.');
 }
 
 const listPath = (tenant: string, org: string) => `/api/${tenant}/${org}/operations/emailTemplates/odata?$top=1`;

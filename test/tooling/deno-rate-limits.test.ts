@@ -6,6 +6,7 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DENO_TEST_JWT_SECRET, launchDenoServer } from '../deno/server.js';
 import type { DenoTestServer } from '../deno/server.js';
+import { runInOneWindow } from '../helpers/rate-limit-window.js';
 
 let server: DenoTestServer;
 
@@ -29,19 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.stop();
 });
-
-/** The minute a request is counted in (the in-process counters keep windows aligned to the epoch). */
-const currentWindow = () => Math.floor(Date.now() / 60_000);
-
-/** Runs `attempt` until a run starts and ends within one window (a straddling run proves nothing); no waiting. */
-async function runInOneWindow<T>(attempt: () => Promise<T>): Promise<T> {
-  for (let run = 0; run < 3; run += 1) {
-    const window = currentWindow();
-    const outcome = await attempt();
-    if (currentWindow() === window) return outcome;
-  }
-  throw new Error('Three runs in a row straddled a rate limit window.');
-}
 
 interface Answer {
   readonly status: number;

@@ -61,7 +61,7 @@ async function listFiles(deno: DenoRuntime, directory: URL, prefix: string): Pro
   return files;
 }
 
-function readContentType(path: string): string {
+function findContentType(path: string): string {
   return CONTENT_TYPES[path.slice(path.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
 }
 
@@ -78,7 +78,7 @@ export async function loadStaticAssets(deno: DenoRuntime, directory: URL): Promi
   for (const name of names) {
     if (name === HEADERS_FILE || name.endsWith('.tmp')) continue;
     const path = `/${name}`;
-    const headers = new Headers({ 'content-type': readContentType(name) });
+    const headers = new Headers({ 'content-type': findContentType(name) });
     for (const rule of rules) if (rule.pattern.test(path)) for (const [header, value] of rule.headers) headers.set(header, value);
     files.set(path, { body: await deno.readFile(new URL(name, directory)), headers });
   }
