@@ -15,7 +15,14 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/index.ts', 'vitest.config.ts', 'vitest.deno.config.ts', 'drizzle.config.ts', 'eslint.config.js'],
+    files: [
+      'src/index.ts',
+      'vitest.config.ts',
+      'vitest.deno.config.ts',
+      'drizzle.config.ts',
+      'drizzle.directory.config.ts',
+      'eslint.config.js',
+    ],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {

@@ -3,16 +3,24 @@ import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long';
+/** Small move steps, so that tests of moves run through several Durable Object alarms. */
+export const TEST_MOVE_STEP_QUERIES = '12';
 
 export default defineConfig(async () => {
-  const migrations = await readD1Migrations(path.join(import.meta.dirname, 'migrations'));
+  const migrations = await readD1Migrations(path.join(import.meta.dirname, 'migrations/tenant'));
+  const directoryMigrations = await readD1Migrations(path.join(import.meta.dirname, 'migrations/directory'));
   return {
     plugins: [
       cloudflareTest({
         main: './src/index.ts',
         wrangler: { configPath: './wrangler.toml' },
         miniflare: {
-          bindings: { TEST_MIGRATIONS: migrations, JWT_SECRET: TEST_JWT_SECRET },
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            TEST_DIRECTORY_MIGRATIONS: directoryMigrations,
+            JWT_SECRET: TEST_JWT_SECRET,
+            MOVE_STEP_QUERIES: TEST_MOVE_STEP_QUERIES,
+          },
         },
       }),
     ],

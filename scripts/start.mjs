@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// npm start: local secret, D1 migrations, `wrangler dev --test-scheduled` on 127.0.0.1:$PORT, demo seed.
-import { spawn, spawnSync } from 'node:child_process';
+// npm start: local secret, D1 migrations (directory and every tenant database), `wrangler dev --test-scheduled` on 127.0.0.1:$PORT, demo seed.
+import { spawn } from 'node:child_process';
 import { ensureDevVars, readDevVar } from './dev-vars.mjs';
+import { applyAllMigrations } from './migrate.mjs';
 import { DEMO, seedWhenReady } from './seed.mjs';
 
 const port = Number(process.env.PORT ?? 8787);
@@ -10,11 +11,12 @@ const baseUrl = `http://${host}:${port}`;
 const wrangler = new URL('../node_modules/wrangler/bin/wrangler.js', import.meta.url).pathname;
 
 ensureDevVars();
-const migrate = spawnSync(process.execPath, [wrangler, 'd1', 'migrations', 'apply', 'DB', '--local'], {
-  stdio: 'inherit',
-  env: { ...process.env, CI: 'true' },
-});
-if (migrate.status !== 0) process.exit(migrate.status ?? 1);
+try {
+  await applyAllMigrations();
+} catch (error) {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+}
 
 const server = spawn(process.execPath, [wrangler, 'dev', '--test-scheduled', '--ip', host, '--port', String(port)], {
   stdio: 'inherit',

@@ -1,10 +1,11 @@
 /**
  * The same application served by Deno (`npm run start:deno`): the Worker's app with the Deno platform
- * (src/platform/deno/): D1 over node:sqlite in one local file, in-memory KV, in-process coordinators,
- * and a timer for the cron trigger.
+ * (src/platform/deno/): each D1 database (the directory and every tenant database) a local SQLite file over
+ * node:sqlite, in-memory KV, in-process coordinators, and a timer for the cron trigger.
  *
- * Environment: PORT (8788), HOST (127.0.0.1), DENO_DB_PATH (.deno-data/erp.sqlite), JWT_SECRET,
- * JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE, CRON_INTERVAL_MINUTES (15; 0 turns the timer off),
+ * Environment: PORT (8788), HOST (127.0.0.1), DENO_DATA_DIR (.deno-data), DENO_TENANT_DATABASES
+ * (TENANT_DB_1,TENANT_DB_2), JWT_SECRET, JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE, MOVE_STEP_QUERIES (400),
+ * CRON_INTERVAL_MINUTES (15; 0 turns the timer off),
  * TEST_SCHEDULED=1 (GET /__scheduled runs the scheduled jobs, like `wrangler dev --test-scheduled`),
  * TRUST_FORWARDED_HEADERS=1 (the request URL takes X-Forwarded-Proto/-Host, behind a trusted proxy),
  * TEST_BINDINGS=1 (test runs only: POST /__test/{d1,kv,coordinator} for the tests' `env`; never in a deployment),
@@ -21,10 +22,11 @@ import { handleTestBinding, TEST_BINDINGS_PREFIX } from './platform/deno/test-bi
 import { runScheduledJobs } from './scheduler';
 import { scheduledJobs } from './services/jobs';
 import { apiRoutes, commandHandlers } from './services/registry';
+import { operatorRoutes } from './admin/routes';
 
 const FORWARDED_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$/;
 
-const app = buildApp(publicRoutes, apiRoutes);
+const app = buildApp(publicRoutes, apiRoutes, operatorRoutes);
 
 /** Behind a trusted proxy: the URL the client used, from X-Forwarded-Proto and X-Forwarded-Host. */
 function applyForwardedOrigin(request: Request): Request {
@@ -50,7 +52,7 @@ function buildHandler(deno: DenoRuntime, host: DenoHost): (request: Request) => 
       return new Response('Ran scheduled event');
     }
     if (testBindings && path.startsWith(TEST_BINDINGS_PREFIX) && request.method === 'POST')
-      return handleTestBinding(request, host.platform, host.d1);
+      return handleTestBinding(request, host.platform, host.bindings);
     return app.fetch(request, host.platform);
   };
 }
@@ -58,21 +60,26 @@ function buildHandler(deno: DenoRuntime, host: DenoHost): (request: Request) => 
 async function main(): Promise<void> {
   const deno = readDenoRuntime();
   const env = (name: string) => deno.env.get(name);
-  const databasePath = env('DENO_DB_PATH') ?? '.deno-data/erp.sqlite';
-  const directory = databasePath.includes('/') ? databasePath.slice(0, databasePath.lastIndexOf('/')) : '';
-  if (directory !== '') await deno.mkdir(directory, { recursive: true });
+  const dataDirectory = env('DENO_DATA_DIR') ?? '.deno-data';
+  await deno.mkdir(dataDirectory, { recursive: true });
+  const migrations = new URL('../migrations/', (import.meta as ImportMeta & { url: string }).url);
   const host = openDenoHost({
-    databasePath,
-    migrations: await readSqlFiles(deno, new URL('../migrations/', (import.meta as ImportMeta & { url: string }).url)),
+    dataDirectory,
+    tenantDatabases: (env('DENO_TENANT_DATABASES') ?? 'TENANT_DB_1,TENANT_DB_2').split(',').map((name) => name.trim()),
+    migrations: {
+      directory: await readSqlFiles(deno, new URL('directory/', migrations)),
+      tenant: await readSqlFiles(deno, new URL('tenant/', migrations)),
+    },
     commandHandlers,
     env: {
       JWT_SECRET: env('JWT_SECRET'),
       JWT_JWKS_URL: env('JWT_JWKS_URL'),
       JWT_ISSUER: env('JWT_ISSUER'),
       JWT_AUDIENCE: env('JWT_AUDIENCE'),
+      MOVE_STEP_QUERIES: env('MOVE_STEP_QUERIES'),
     },
   });
-  if (host.appliedMigrations.length > 0) console.log(`Applied migrations to ${databasePath}: ${host.appliedMigrations.join(', ')}`);
+  if (host.appliedMigrations.length > 0) console.log(`Applied migrations in ${dataDirectory}: ${host.appliedMigrations.join(', ')}`);
 
   const cron = startCronTimer(Number(env('CRON_INTERVAL_MINUTES') ?? 15), () => runScheduledJobs(host.platform, scheduledJobs));
   const controller = new AbortController();

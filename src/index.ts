@@ -5,11 +5,12 @@ import { buildWorkerPlatform, defineTenantCoordinator } from './platform/cloudfl
 import { runScheduledJobs } from './scheduler';
 import { scheduledJobs } from './services/jobs';
 import { apiRoutes, commandHandlers } from './services/registry';
+import { operatorRoutes } from './admin/routes';
 
 /** The per-tenant/org Durable Object (binding COORDINATOR). */
 export class TenantCoordinator extends defineTenantCoordinator(commandHandlers) {}
 
-export const app = buildApp(publicRoutes, apiRoutes);
+export const app = buildApp(publicRoutes, apiRoutes, operatorRoutes);
 
 export default {
   fetch(request, env, ctx) {

@@ -7,6 +7,8 @@ export interface AppConfig {
   readonly jwksUrl: string;
   readonly issuer: string;
   readonly audience: string;
+  /** D1 statements a tenant/org move runs per coordinator invocation before continuing in an alarm. */
+  readonly moveStepQueries: number;
 }
 
 const EnvSchema = v.pipe(
@@ -15,6 +17,16 @@ const EnvSchema = v.pipe(
     JWT_JWKS_URL: v.optional(v.string(), ''),
     JWT_ISSUER: v.optional(v.string(), ''),
     JWT_AUDIENCE: v.optional(v.string(), ''),
+    MOVE_STEP_QUERIES: v.optional(
+      v.pipe(
+        v.string(),
+        v.regex(/^\d+$/, 'MOVE_STEP_QUERIES must be a whole number.'),
+        v.transform(Number),
+        v.minValue(4, 'MOVE_STEP_QUERIES must be at least 4.'),
+        v.maxValue(900, 'MOVE_STEP_QUERIES must be at most 900 (D1 allows 1,000 queries per invocation).'),
+      ),
+      '400',
+    ),
   }),
   v.check(
     (env) => env.JWT_SECRET.length >= 32 || env.JWT_JWKS_URL !== '',
@@ -29,6 +41,7 @@ export interface RawEnv {
   readonly JWT_JWKS_URL?: unknown;
   readonly JWT_ISSUER?: unknown;
   readonly JWT_AUDIENCE?: unknown;
+  readonly MOVE_STEP_QUERIES?: unknown;
 }
 
 let cached: { source: RawEnv; config: AppConfig } | undefined;
@@ -41,6 +54,7 @@ export function parseConfig(env: RawEnv): AppConfig {
     JWT_JWKS_URL: env.JWT_JWKS_URL,
     JWT_ISSUER: env.JWT_ISSUER,
     JWT_AUDIENCE: env.JWT_AUDIENCE,
+    MOVE_STEP_QUERIES: env.MOVE_STEP_QUERIES === '' ? undefined : env.MOVE_STEP_QUERIES,
   });
   if (!result.success) {
     throw new Error(`Invalid configuration: ${result.issues.map((issue) => issue.message).join(' ')}`);
@@ -50,6 +64,7 @@ export function parseConfig(env: RawEnv): AppConfig {
     jwksUrl: result.output.JWT_JWKS_URL,
     issuer: result.output.JWT_ISSUER,
     audience: result.output.JWT_AUDIENCE,
+    moveStepQueries: result.output.MOVE_STEP_QUERIES,
   };
   cached = { source: env, config };
   return config;

@@ -47,6 +47,7 @@ export interface Coordinator {
 export interface CoordinatorState {
   get<T>(key: string): Promise<T | undefined>;
   put(key: string, value: unknown): Promise<void>;
+  delete(key: string): Promise<void>;
 }
 
 /** What a command handler gets: the tenant/org's database, the clock and the coordinator's own storage. */

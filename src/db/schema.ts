@@ -24,3 +24,6 @@ export const refBrandModels = readReferenceTable('brandModels');
 export const refKpiDefinitions = readReferenceTable('kpiDefinitions');
 export const refWorkerConfigurations = readReferenceTable('workerConfigurations');
 export const refCustomAttributes = readReferenceTable('customAttributes');
+
+/** Which tenant/orgs this tenant database holds (the residency guard's authority; src/platform/placement/). */
+export { tenantResidency } from '../platform/placement/residency-table';

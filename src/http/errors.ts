@@ -14,11 +14,13 @@ export const ERROR_STATUS = {
   Forbidden: 403,
   NotFound: 404,
   MethodNotAllowed: 405,
+  Conflict: 409,
   PreconditionFailed: 412,
   PayloadTooLarge: 413,
   UnsupportedMediaType: 415,
   RateLimited: 429,
   InternalError: 500,
+  ServiceUnavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -37,11 +39,13 @@ const TITLES: Record<ErrorCode, string> = {
   Forbidden: 'Access to this resource is forbidden',
   NotFound: 'Not found',
   MethodNotAllowed: 'Method not allowed',
+  Conflict: 'The request conflicts with an operation under way',
   PreconditionFailed: 'The record has changed',
   PayloadTooLarge: 'The request body is too large',
   UnsupportedMediaType: 'The request body must be JSON',
   RateLimited: 'Too many requests',
   InternalError: 'Internal server error',
+  ServiceUnavailable: 'Temporarily unavailable; retry after the time given in Retry-After',
 };
 
 export interface FieldError {

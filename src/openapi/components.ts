@@ -18,6 +18,7 @@ export const ERROR_MEANINGS: Readonly<Record<number, string>> = {
   413: 'The request body exceeds 1 MiB',
   415: 'The request body is not declared as JSON',
   500: 'Unexpected error (quote the requestId when reporting it)',
+  503: 'The tenant/org is being moved to another database and the write waited too long; retry after Retry-After seconds',
 };
 
 export const HEADERS: Readonly<Record<HeaderName, JsonObject>> = {
@@ -50,6 +51,16 @@ const ADDRESS = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$' }
 export const PARAMETERS: Readonly<Record<string, JsonObject>> = {
   tenantKey: { name: 'tenantKey', in: 'path', required: true, description: 'Tenant', schema: ADDRESS },
   orgKey: { name: 'orgKey', in: 'path', required: true, description: 'Organization', schema: ADDRESS },
+  bookmark: {
+    name: 'x-d1-bookmark',
+    in: 'header',
+    required: false,
+    description:
+      'Read your writes: send back the x-d1-bookmark of an earlier answer and this request reads data at least that fresh. ' +
+      'Answers of authorized /api requests carry the bookmark of the data they read or wrote (an answer that read nothing from ' +
+      'the database echoes the bookmark sent, if any).',
+    schema: { type: 'string' },
+  },
   ifMatch: {
     name: 'If-Match',
     in: 'header',

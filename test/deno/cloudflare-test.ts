@@ -1,19 +1,25 @@
 /**
  * `cloudflare:test` for the Deno test run (aliased in vitest.deno.config.ts): `env.JWT_SECRET` is the
- * Deno server's secret, `env.DB`/`env.CACHE`/`env.COORDINATOR` reach the Deno server's database, KV and
- * coordinators (test/deno/remote-bindings.ts), and `SELF.fetch` sends the
+ * Deno server's secret, `env.DIRECTORY`/`env.TENANT_DB_*`/`env.CACHE`/`env.COORDINATOR` reach the Deno server's
+ * databases, KV and coordinators (test/deno/remote-bindings.ts), and `SELF.fetch` sends the
  * request to the Deno server of this test file, keeping the URL the test used (https://api.test) through
  * X-Forwarded-Proto/-Host. Everything Workers-only throws: tests that use it are named
  * `*.workers.test.ts` and run in the Workers runtime only.
  */
 import { remoteCoordinator, remoteD1, remoteKv } from './remote-bindings.js';
-import { DENO_TEST_JWT_SECRET, readDenoServer } from './server.js';
+import { DENO_TEST_JWT_SECRET, DENO_TEST_TENANT_DATABASES, readDenoServer } from './server.js';
 
 function refuseWorkersOnly(name: string): never {
   throw new Error(`${name} is Workers-only: name the test file *.workers.test.ts so that only the Workers run picks it up.`);
 }
 
-const values: Record<string, unknown> = { JWT_SECRET: DENO_TEST_JWT_SECRET, DB: remoteD1, CACHE: remoteKv, COORDINATOR: remoteCoordinator };
+const values: Record<string, unknown> = {
+  JWT_SECRET: DENO_TEST_JWT_SECRET,
+  DIRECTORY: remoteD1('DIRECTORY'),
+  ...Object.fromEntries(DENO_TEST_TENANT_DATABASES.map((name) => [name, remoteD1(name)])),
+  CACHE: remoteKv,
+  COORDINATOR: remoteCoordinator,
+};
 
 export const env: Record<string, unknown> = new Proxy(values, {
   get: (target, name) => (typeof name === 'string' && !(name in target) ? refuseWorkersOnly(`env.${name}`) : Reflect.get(target, name)),

@@ -1,5 +1,5 @@
 /** Seeds email templates straight into D1 with fixed ids and timestamps, so OData answers are exact. */
-import { env } from 'cloudflare:test';
+import { openTenantD1 } from './tenant-db';
 
 export interface SeedTemplate {
   readonly id: string;
@@ -21,26 +21,29 @@ const INSERT = `INSERT INTO email_templates (id, tenant_key, org_key, template_k
 
 /** One statement per row (16 parameters each), all in one batch. */
 export async function seedTemplates(tenant: string, org: string, rows: readonly SeedTemplate[]): Promise<void> {
+  const db = await openTenantD1({ tenantKey: tenant, orgKey: org });
   const statements = rows.map((row) =>
-    env.DB.prepare(INSERT).bind(
-      row.id,
-      tenant,
-      org,
-      row.templateKey,
-      row.subject,
-      row.emailTemplateType,
-      `<p>${row.subject}</p>`,
-      row.culture,
-      row.description,
-      row.isActive ? 1 : 0,
-      row.version,
-      row.createdOn,
-      row.createdBy,
-      row.modifiedOn,
-      row.createdBy,
-    ),
+    db
+      .prepare(INSERT)
+      .bind(
+        row.id,
+        tenant,
+        org,
+        row.templateKey,
+        row.subject,
+        row.emailTemplateType,
+        `<p>${row.subject}</p>`,
+        row.culture,
+        row.description,
+        row.isActive ? 1 : 0,
+        row.version,
+        row.createdOn,
+        row.createdBy,
+        row.modifiedOn,
+        row.createdBy,
+      ),
   );
-  await env.DB.batch(statements);
+  await db.batch(statements);
 }
 
 /** A lowercase GUID whose last group is `n` in hex, so the id order is known. */

@@ -5,6 +5,7 @@ import { tenantClient } from '../helpers/api';
 import type { TenantClient } from '../helpers/api';
 import { kpiReferenceData } from '../helpers/indicators';
 import type { Measurement } from '../helpers/indicators';
+import { findTenantDatabase, openClientD1, readTestDatabases } from '../helpers/tenant-db';
 
 const BASE = '/maintenance/indicators';
 
@@ -23,13 +24,21 @@ async function prepare(org: string, items: Measurement[]): Promise<TenantClient>
   return client;
 }
 
+/** Pending tenant/orgs of every tenant database. */
 async function readPendingOrgs(): Promise<string[]> {
-  const rows = await env.DB.prepare('SELECT tenant_key, org_key FROM kpi_pending_orgs ORDER BY org_key').all<{
-    tenant_key: string;
-    org_key: string;
-  }>();
-  return rows.results.map((row) => `${row.tenant_key}/${row.org_key}`);
+  const pending: string[] = [];
+  for (const db of readTestDatabases().tenants.values()) {
+    const rows = await db.prepare('SELECT tenant_key, org_key FROM kpi_pending_orgs').all<{ tenant_key: string; org_key: string }>();
+    pending.push(...rows.results.map((row) => `${row.tenant_key}/${row.org_key}`));
+  }
+  return pending.sort();
 }
+
+const readSummaries = async (client: TenantClient) =>
+  (await openClientD1(client))
+    .prepare('SELECT company, calculated_on FROM kpi_summaries WHERE tenant_key = ? AND org_key = ? ORDER BY company')
+    .bind(client.tenant, client.org)
+    .all<{ company: string; calculated_on: string }>();
 
 const valueOf = async (client: TenantClient, company: string, code: string) =>
   (await client.call<{ value: number | null }>('GET', `${BASE}/getIndicatorSummaryByCode/${company}/${code}`)).body.value;
@@ -39,7 +48,7 @@ afterEach(() => {
 });
 
 describe('the cron trigger', () => {
-  it('recalculates every tenant/org with new measurements; one failing org is logged and does not stop the others', async () => {
+  it('recalculates every tenant/org with new measurements, in every tenant database; one failing org is logged and does not stop the others', async () => {
     const first = await prepare('first', [
       { company: 'ACME-PT', code: 'COST', date: '2026-01-10', value: 10 },
       { company: 'ACME-PT', code: 'COST', date: '2026-01-11', value: 5 },
@@ -47,8 +56,15 @@ describe('the cron trigger', () => {
     const second = await prepare('second', [{ company: 'ACME-US', code: 'AVAIL', date: '2026-02-10', value: 97.5 }]);
     const broken = await prepare('broken', [{ company: 'ACME-PT', code: 'FAIL', date: '2026-02-10', value: 1 }]);
     // Simulated corruption: a period that is not a month makes this org's recalculation fail.
-    await env.DB.prepare("UPDATE kpi_measurements SET period = 'garbage' WHERE tenant_key = 'cron' AND org_key = 'broken'").run();
+    await (
+      await openClientD1(broken)
+    )
+      .prepare("UPDATE kpi_measurements SET period = 'garbage' WHERE tenant_key = 'cron' AND org_key = 'broken'")
+      .run();
     expect(await readPendingOrgs()).toEqual(['cron/broken', 'cron/first', 'cron/second']);
+    // The placement rule spreads them: the job has to visit both tenant databases.
+    const placed = await Promise.all([first, second].map((client) => findTenantDatabase({ tenantKey: client.tenant, orgKey: client.org })));
+    expect(new Set(placed)).toEqual(new Set(readTestDatabases().names));
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
 
     await runCron();
@@ -59,7 +75,7 @@ describe('the cron trigger', () => {
     expect(await readPendingOrgs()).toEqual(['cron/broken']);
     const logged = errors.mock.calls.map((args) => String(args[0]));
     expect(logged.some((line) => line.includes('"orgKey":"broken"') && line.includes('indicators.recalculate'))).toBe(true);
-    await env.DB.prepare("DELETE FROM kpi_pending_orgs WHERE tenant_key = 'cron' AND org_key = 'broken'").run();
+    await (await openClientD1(broken)).prepare("DELETE FROM kpi_pending_orgs WHERE tenant_key = 'cron' AND org_key = 'broken'").run();
   });
 
   it('recalculates only what changed since the last run, and nothing when nothing did', async () => {
@@ -70,14 +86,10 @@ describe('the cron trigger', () => {
     await runCron();
     expect(await valueOf(client, 'ACME-PT', 'COST')).toBe(1);
     expect(await readPendingOrgs()).toEqual([]);
-    const calculated = await env.DB.prepare(
-      "SELECT company, calculated_on FROM kpi_summaries WHERE tenant_key = 'cron' AND org_key = 'changes' ORDER BY company",
-    ).all<{ company: string; calculated_on: string }>();
+    const calculated = await readSummaries(client);
 
     await runCron();
-    const unchanged = await env.DB.prepare(
-      "SELECT company, calculated_on FROM kpi_summaries WHERE tenant_key = 'cron' AND org_key = 'changes' ORDER BY company",
-    ).all<{ company: string; calculated_on: string }>();
+    const unchanged = await readSummaries(client);
     expect(unchanged.results).toEqual(calculated.results);
 
     const more = await client.call('POST', `${BASE}/measurements`, {
@@ -88,9 +100,7 @@ describe('the cron trigger', () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     await runCron();
     expect(await valueOf(client, 'ACME-US', 'COST')).toBe(5);
-    const after = await env.DB.prepare(
-      "SELECT company, calculated_on FROM kpi_summaries WHERE tenant_key = 'cron' AND org_key = 'changes' ORDER BY company",
-    ).all<{ company: string; calculated_on: string }>();
+    const after = await readSummaries(client);
     // ACME-PT/COST had no new measurements: its materialized summary was not rewritten.
     expect(after.results[0]).toEqual(calculated.results[0]);
     expect(await readPendingOrgs()).toEqual([]);

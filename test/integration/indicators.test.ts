@@ -1,8 +1,8 @@
-import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, tenantClient } from '../helpers/api';
 import type { Problem, TenantClient } from '../helpers/api';
 import { kpiReferenceData, recalculate, type Measurement } from '../helpers/indicators';
+import { openClientD1 } from '../helpers/tenant-db';
 
 const BASE = '/maintenance/indicators';
 
@@ -16,7 +16,10 @@ async function ingest(items: Measurement[], as: TenantClient = client): Promise<
 }
 
 async function countMeasurements(as: TenantClient): Promise<number> {
-  const row = await env.DB.prepare('SELECT COUNT(*) AS n FROM kpi_measurements WHERE tenant_key = ? AND org_key = ?')
+  const row = await (
+    await openClientD1(as)
+  )
+    .prepare('SELECT COUNT(*) AS n FROM kpi_measurements WHERE tenant_key = ? AND org_key = ?')
     .bind(as.tenant, as.org)
     .first<{ n: number }>();
   return row?.n ?? 0;

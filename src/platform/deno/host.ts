@@ -1,13 +1,16 @@
 /**
- * The Deno side of the platform boundary: one SQLite file holds the D1 tables (the same migrations) and
- * the coordinators' state; KV is in memory; `waitUntil` work is tracked so shutdown can wait for it.
+ * The Deno side of the platform boundary: one SQLite file per D1 database (the directory and every tenant
+ * database, each with its own migrations), one more for the coordinators' state and alarms; KV is in memory;
+ * `waitUntil` work is tracked so shutdown can wait for it. The same directory, residency guard and moves as on
+ * Cloudflare (src/platform/placement/).
  */
 import { DatabaseSync } from 'node:sqlite';
 import { parseConfig } from '../../config/env';
 import type { RawEnv } from '../../config/env';
 import type { CommandHandlers } from '../../coordinator/commands';
-import { openDrizzle } from '../../db/client';
-import { meterD1 } from '../d1-meter';
+import { DIRECTORY_BINDING, readDatabaseSet, TENANT_DATABASE_PREFIX } from '../databases';
+import { buildPlacementOperations } from '../placement/operations';
+import { openEveryTenantDatabase, openTenantDatabase } from '../tenant-databases';
 import type { Platform } from '../types';
 import { LocalCoordinators } from './coordinator';
 import { SqliteD1Database } from './d1';
@@ -16,10 +19,12 @@ import { applyMigrations } from './migrations';
 import type { SqlMigration } from './migrations';
 
 export interface DenoHostOptions {
-  /** Path of the SQLite file (created when missing). */
-  readonly databasePath: string;
-  readonly migrations: readonly SqlMigration[];
-  /** Configuration values by their Worker names (JWT_SECRET, JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE). */
+  /** Folder of the SQLite files (created by the caller). */
+  readonly dataDirectory: string;
+  /** Binding names of the tenant databases (each `TENANT_DB_<name>`), one file each. */
+  readonly tenantDatabases: readonly string[];
+  readonly migrations: { readonly directory: readonly SqlMigration[]; readonly tenant: readonly SqlMigration[] };
+  /** Configuration values by their Worker names (JWT_SECRET, JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE, MOVE_STEP_QUERIES). */
   readonly env: RawEnv;
   /** What the coordinators run (the Durable Object's commands). */
   readonly commandHandlers: CommandHandlers;
@@ -28,18 +33,25 @@ export interface DenoHostOptions {
 
 export interface DenoHost {
   readonly platform: Platform;
-  /** The D1-compatible database itself (platform layer and test tooling only; the application opens it through the platform). */
-  readonly d1: D1Database;
-  /** Migrations applied by this start. */
+  /** The D1-compatible databases by binding name (platform layer and test tooling only). */
+  readonly bindings: ReadonlyMap<string, D1Database>;
+  /** Migrations applied by this start, as `<file>: <migration>`. */
   readonly appliedMigrations: readonly string[];
-  /** Waits for `waitUntil` work and queued coordinator commands, then closes the database. */
+  /** Waits for `waitUntil` work, queued coordinator commands and running alarms, then closes the files. */
   close(): Promise<void>;
+}
+
+const TENANT_NAME = /^TENANT_DB_[A-Z0-9_]{1,50}$/;
+
+/** The file of a binding: `directory.sqlite`, `tenant_db_1.sqlite`, ... */
+export function fileOfBinding(name: string): string {
+  return `${name.toLowerCase()}.sqlite`;
 }
 
 function openSqlite(path: string): DatabaseSync {
   const sqlite = new DatabaseSync(path);
   // One process per file (the coordinators' guarantees hold within one process): the exclusive lock
-  // makes a second server on the same file fail at start instead of breaking them.
+  // makes a second server on the same files fail at start instead of breaking them.
   sqlite.exec('PRAGMA locking_mode = EXCLUSIVE; PRAGMA busy_timeout = 0; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;');
   return sqlite;
 }
@@ -55,35 +67,60 @@ function trackBackgroundWork(pending: Set<Promise<unknown>>, promise: Promise<un
 
 export function openDenoHost(options: DenoHostOptions): DenoHost {
   const config = parseConfig(options.env);
-  const sqlite = openSqlite(options.databasePath);
-  const appliedMigrations = applyMigrations(sqlite, options.migrations);
-  const d1 = new SqliteD1Database(sqlite);
+  const wrong = options.tenantDatabases.filter((name) => !TENANT_NAME.test(name) || !name.startsWith(TENANT_DATABASE_PREFIX));
+  if (wrong.length > 0 || options.tenantDatabases.length === 0) {
+    throw new Error(
+      `Tenant databases must be named ${TENANT_DATABASE_PREFIX}<A-Z, 0-9, _> (at least one): ${wrong.join(', ') || '(none)'}`,
+    );
+  }
+  const files = new Map<string, DatabaseSync>();
+  const appliedMigrations: string[] = [];
+  for (const name of [DIRECTORY_BINDING, ...options.tenantDatabases]) {
+    const sqlite = openSqlite(`${options.dataDirectory}/${fileOfBinding(name)}`);
+    const migrations = name === DIRECTORY_BINDING ? options.migrations.directory : options.migrations.tenant;
+    appliedMigrations.push(...applyMigrations(sqlite, migrations).map((migration) => `${fileOfBinding(name)}: ${migration}`));
+    files.set(name, sqlite);
+  }
+  const bindings = new Map<string, D1Database>([...files].map(([name, sqlite]) => [name, new SqliteD1Database(sqlite)]));
+  const databases = readDatabaseSet(Object.fromEntries(bindings));
+  const stateFile = openSqlite(`${options.dataDirectory}/coordinators.sqlite`);
   const cache = buildMemoryKv();
   const now = options.now ?? (() => new Date());
   const pending = new Set<Promise<unknown>>();
-  // What coordinator commands see: like inside the Durable Object, they cannot call a coordinator.
-  const commandPlatform: Platform = {
-    // One local database holds every tenant/org.
-    openTenantDatabase: async (request) => openDrizzle(request.meter ? meterD1(d1, request.meter) : d1),
-    openEveryTenantDatabase: async () => [openDrizzle(d1)],
+  const coordinators = new LocalCoordinators({
+    sqlite: stateFile,
+    databases,
+    handlers: options.commandHandlers,
+    stepStatements: config.moveStepQueries,
+    now,
+  });
+  const parts = { databases, moves: coordinators.moves, now };
+  const platform: Platform = {
+    openTenantDatabase: async (request) => openTenantDatabase(parts, request),
+    openEveryTenantDatabase: async () => openEveryTenantDatabase(databases),
+    placements: buildPlacementOperations(databases, coordinators.moves),
     cache,
     config,
-    coordinator: () => {
-      throw new Error('A coordinator command cannot send commands to a coordinator.');
-    },
+    coordinator: (scope, session) => coordinators.findCoordinator(scope, session),
     now,
     waitUntil: (promise) => trackBackgroundWork(pending, promise),
   };
-  const coordinators = new LocalCoordinators(sqlite, commandPlatform, options.commandHandlers);
-  const platform: Platform = { ...commandPlatform, coordinator: (scope) => coordinators.findCoordinator(scope) };
+  // What coordinator commands see: like inside the Durable Object, they cannot call a coordinator.
+  coordinators.commandPlatform = {
+    ...platform,
+    coordinator: () => {
+      throw new Error('A coordinator command cannot send commands to a coordinator.');
+    },
+  };
+  coordinators.resumeAlarms();
   return {
     platform,
-    d1,
+    bindings,
     appliedMigrations,
     async close() {
       while (pending.size > 0) await Promise.all([...pending]);
       await coordinators.drain();
-      sqlite.close();
+      for (const sqlite of [...files.values(), stateFile]) sqlite.close();
     },
   };
 }

@@ -66,6 +66,8 @@ function convertRow(row: unknown, asArray: boolean): unknown {
 
 export class SqliteEngine {
   private readonly statements = new Map<string, StatementSync>();
+  /** Commits since the file was opened, after a base taken from the clock: bookmarks keep growing across restarts. */
+  private commits = Date.now();
 
   constructor(readonly sqlite: DatabaseSync) {}
 
@@ -118,6 +120,7 @@ export class SqliteEngine {
     }
     const after = this.readCounters();
     const changes = after.total - before;
+    if (changes > 0 && !this.sqlite.isTransaction) this.commits += 1;
     return {
       rows,
       columns: statement.columns().map((column) => column.name),
@@ -139,11 +142,21 @@ export class SqliteEngine {
     try {
       const result = work();
       this.sqlite.exec('COMMIT');
+      this.commits += 1;
       return result;
     } catch (error) {
       this.sqlite.exec('ROLLBACK');
       throw error;
     }
+  }
+
+  /**
+   * A D1-style bookmark of the latest commit (`<commits, 16 hex digits split in two>-00000000-<32 zeros>`): one
+   * local copy, so every read is at least as fresh as any bookmark; the value only has to keep growing.
+   */
+  readBookmark(): string {
+    const hex = this.commits.toString(16).padStart(16, '0');
+    return `${hex.slice(0, 8)}-${hex.slice(8)}-00000000-${'0'.repeat(32)}`;
   }
 
   /** Runs several statements separated by semicolons (D1's exec()). */

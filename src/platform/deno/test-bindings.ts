@@ -1,6 +1,7 @@
 /**
  * Test-only (TEST_BINDINGS=1, set by the Deno test run, never in a deployment): the bindings over HTTP,
- * so that tests using them directly (`env.DB`, `env.CACHE`, `env.COORDINATOR` of `cloudflare:test`) run
+ * so that tests using them directly (`env.DIRECTORY`, `env.TENANT_DB_*`, `env.CACHE`, `env.COORDINATOR` of
+ * `cloudflare:test`) run
  * against Deno as well. Values travel as JSON (text, numbers, booleans, null; no blobs or streams).
  */
 import type { CoordinatorCommand } from '../../coordinator/commands';
@@ -14,6 +15,8 @@ interface WireStatement {
 }
 
 interface WireCall {
+  /** Binding name of the database (DIRECTORY, TENANT_DB_1, ...). */
+  readonly database: string;
   readonly method: 'first' | 'all' | 'run' | 'raw' | 'batch' | 'exec';
   readonly statements: WireStatement[];
   readonly columnName?: string;
@@ -74,13 +77,21 @@ async function runCoordinatorCall(platform: Platform, call: { name: string; comm
 }
 
 /** Answers one binding call (`/__test/d1`, `/__test/kv`, `/__test/coordinator`): 200 `{result}` or 500 `{error}`. */
-export async function handleTestBinding(request: Request, platform: Platform, d1: D1Database): Promise<Response> {
+export async function handleTestBinding(
+  request: Request,
+  platform: Platform,
+  databases: ReadonlyMap<string, D1Database>,
+): Promise<Response> {
   const binding = new URL(request.url).pathname.slice(TEST_BINDINGS_PREFIX.length);
   try {
     const call: unknown = await request.json();
     let result: unknown;
-    if (binding === 'd1') result = await runCall(d1, call as WireCall);
-    else if (binding === 'kv') result = await runKvCall(platform.cache, call as KvCall);
+    if (binding === 'd1') {
+      const name = (call as WireCall).database;
+      const d1 = databases.get(name);
+      if (!d1) throw new Error(`No D1 binding ${name}.`);
+      result = await runCall(d1, call as WireCall);
+    } else if (binding === 'kv') result = await runKvCall(platform.cache, call as KvCall);
     else if (binding === 'coordinator') result = await runCoordinatorCall(platform, call as { name: string; command: CoordinatorCommand });
     else return Response.json({ error: `No test binding ${binding}.` }, { status: 404 });
     return Response.json({ result: result ?? null });
