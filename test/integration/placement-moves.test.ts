@@ -69,7 +69,7 @@ async function seedPlaced(org: string, templates: number) {
   return { client, scope, home, away, homeDb: binding(home), awayDb: binding(away) };
 }
 
-describe('moving a tenant/org to another database', () => {
+describe('moving a tenant/org to another database', { timeout: 30_000 }, () => {
   it('loses no write made during the move, keeps every record identical and deletes the old copy', async () => {
     const { client, scope, away: target, homeDb: sourceDb, awayDb: targetDb } = await seedPlaced('busy', 30);
     const before = await snapshotRows(sourceDb, scope);
@@ -84,17 +84,27 @@ describe('moving a tenant/org to another database', () => {
         ? client.call<string>('POST', IMPORTS, { body: { importDataTemplate: 'during-move', originalFileName: `f${index}.csv` } })
         : client.call<string>('POST', TEMPLATES, { body: templateBody(`during-${index}`) });
     const writes: Awaited<ReturnType<typeof write>>[] = [];
+    const issued: number[] = [];
     const streams = Array.from({ length: 4 }, async (_, stream) => {
       for (let step = 0; step < 25; step += 1) {
         const index = stream * 25 + step;
+        issued.push(Date.now());
         writes[index] = await write(index);
         done += 1;
         if (done === 8) startMove();
       }
     });
-    const moving = started.then(() => movePlacement(client.tenant, client.org, target));
+    const window = { start: 0, end: 0 };
+    const moving = started.then(async () => {
+      window.start = Date.now();
+      const answer = await movePlacement(client.tenant, client.org, target);
+      window.end = Date.now();
+      return answer;
+    });
     await Promise.all(streams);
     const moved = await moving;
+    // Writes were sent while the move ran.
+    expect(issued.filter((at) => at >= window.start && at <= window.end).length).toBeGreaterThan(0);
     expect(moved.status, moved.text).toBe(200);
     expect(moved.body).toMatchObject({ tenantKey: 'moves', orgKey: 'busy', database: target, epoch: 2, move: null });
     expect(moved.body.movedOn).not.toBeNull();

@@ -6,6 +6,9 @@
 import type { DatabaseSync, SqliteValue, StatementSync } from 'node:sqlite';
 
 export const D1_MAX_BOUND_PARAMETERS = 100;
+/** D1 refuses statements longer than 100 KB. */
+export const D1_MAX_STATEMENT_BYTES = 100_000;
+const encoder = new TextEncoder();
 
 const TRANSACTION_STATEMENT = /^\s*(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE)\b/i;
 
@@ -96,6 +99,9 @@ export class SqliteEngine {
   checkStatement(query: string, parameters: readonly unknown[]): void {
     if (TRANSACTION_STATEMENT.test(query)) {
       throw buildD1Error('SQL transaction statements are not supported; use batch() to run statements in one transaction.');
+    }
+    if (query.length > D1_MAX_STATEMENT_BYTES / 4 && encoder.encode(query).length > D1_MAX_STATEMENT_BYTES) {
+      throw buildD1Error(`statement too long: SQLITE_TOOBIG (D1 allows ${D1_MAX_STATEMENT_BYTES} bytes per statement)`);
     }
     if (parameters.length > D1_MAX_BOUND_PARAMETERS) {
       throw buildD1Error(

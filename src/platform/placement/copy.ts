@@ -30,9 +30,13 @@ function buildReadQuery(table: TenantTable): string {
 
 interface Insert {
   sql: string;
+  /** UTF-8 bytes of `sql` (D1 counts statement length in bytes). */
+  bytes: number;
   parameters: unknown[];
   rows: number;
 }
+
+const encoder = new TextEncoder();
 
 /** D1 answers blobs as arrays of bytes; bind them back as bytes. */
 const toParameter = (value: unknown) => (Array.isArray(value) ? new Uint8Array(value as number[]) : value);
@@ -50,16 +54,18 @@ function buildInserts(table: TenantTable, rows: readonly Record<string, unknown>
       return '?';
     });
     const tuple = `(${literals.join(', ')})`;
+    const bytes = encoder.encode(tuple).length;
     const full =
       current !== null &&
-      (current.sql.length + tuple.length + 2 > MAX_INSERT_BYTES ||
+      (current.bytes + bytes + 2 > MAX_INSERT_BYTES ||
         current.parameters.length + parameters.length > MAX_INSERT_PARAMETERS ||
         current.rows >= MAX_INSERT_ROWS);
     if (current === null || full) {
-      current = { sql: head + tuple, parameters, rows: 1 };
+      current = { sql: head + tuple, bytes: encoder.encode(head).length + bytes, parameters, rows: 1 };
       inserts.push(current);
     } else {
       current.sql += `, ${tuple}`;
+      current.bytes += bytes + 2;
       current.parameters.push(...parameters);
       current.rows += 1;
     }

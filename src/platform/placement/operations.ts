@@ -118,7 +118,17 @@ export function buildPlacementOperations(databases: DatabaseSet, moves: MoveCoor
         });
       }
       if (!(await findPlacement(databases.directory, scope))) throw recordNotFound(`Tenant/org ${scope.tenantKey}/${scope.orgKey}`, true);
-      const outcome = await moves.move(scope, database);
+      let outcome: MoveOutcome;
+      try {
+        outcome = await moves.move(scope, database);
+      } catch (error) {
+        // The coordinator was reset while the caller waited: its alarms carry the move on.
+        const running = await findPlacement(databases.directory, scope);
+        if (!running?.moveTarget) throw error;
+        throw new ApiError('ServiceUnavailable', `The move to ${running.moveTarget} continues; follow it with GET of this placement.`, {
+          headers: { 'retry-after': '30' },
+        });
+      }
       if (outcome.outcome === 'conflict') {
         throw new ApiError(
           'Conflict',
