@@ -64,7 +64,7 @@ function cloneError(error: unknown): unknown {
   }
 }
 
-const nameOf = (scope: TenantScope) => `${scope.tenantKey}/${scope.orgKey}`;
+const formatCoordinatorName = (scope: TenantScope) => `${scope.tenantKey}/${scope.orgKey}`;
 
 export interface LocalCoordinatorOptions {
   /** The file that keeps the coordinators' state and alarms. */
@@ -175,7 +175,7 @@ export class LocalCoordinators {
 
   /** The coordinator of one tenant/org (the Durable Object named `tenantKey/orgKey` on Cloudflare). */
   findCoordinator(scope: TenantScope, session?: ReadSession): Coordinator {
-    const name = nameOf(scope);
+    const name = formatCoordinatorName(scope);
     return {
       send: async (command) => {
         const answer = await this.runQueued(name, command);
@@ -187,8 +187,8 @@ export class LocalCoordinators {
 
   /** Moves run in the tenant/org's coordinator, as in the Durable Object. */
   readonly moves: MoveCoordinator = {
-    move: async (scope, target) => structuredClone(await this.localOf(nameOf(scope)).mover.move(scope, target)),
-    awaitMove: (scope, timeoutMs) => this.localOf(nameOf(scope)).mover.whenSettled(timeoutMs),
+    move: async (scope, target) => structuredClone(await this.localOf(formatCoordinatorName(scope)).mover.move(scope, target)),
+    awaitMove: (scope, timeoutMs) => this.localOf(formatCoordinatorName(scope)).mover.whenSettled(timeoutMs),
   };
 
   /** Stops the alarms and resolves when every queued command and running alarm has finished. */

@@ -9,15 +9,15 @@ import type { TenantScope } from '../../db/client';
 const MAX_ENTRIES = 10_000;
 const placements = new Map<string, string>();
 
-const keyOf = (scope: TenantScope) => `${scope.tenantKey}/${scope.orgKey}`;
+const formatScope = (scope: TenantScope) => `${scope.tenantKey}/${scope.orgKey}`;
 
 /** The database this isolate last saw the tenant/org on. */
 export function readCachedPlacement(scope: TenantScope): string | undefined {
-  return placements.get(keyOf(scope));
+  return placements.get(formatScope(scope));
 }
 
 export function rememberPlacement(scope: TenantScope, database: string): void {
-  const key = keyOf(scope);
+  const key = formatScope(scope);
   placements.delete(key);
   if (placements.size >= MAX_ENTRIES) {
     const oldest = placements.keys().next();
@@ -27,5 +27,5 @@ export function rememberPlacement(scope: TenantScope, database: string): void {
 }
 
 export function forgetPlacement(scope: TenantScope): void {
-  placements.delete(keyOf(scope));
+  placements.delete(formatScope(scope));
 }

@@ -68,7 +68,7 @@ export interface MoverHost {
   readonly stepStatements: number;
 }
 
-const orderOf = (phase: Phase): readonly TenantTable[] => (phase === 'copy' ? TENANT_TABLES : [...TENANT_TABLES].reverse());
+const listPhaseTables = (phase: Phase): readonly TenantTable[] => (phase === 'copy' ? TENANT_TABLES : [...TENANT_TABLES].reverse());
 
 async function setResidency(db: D1Database, scope: TenantScope, state: ResidencyState, now: Date): Promise<void> {
   await db
@@ -223,7 +223,7 @@ export class TenantMover {
   private async step(state: MoveState): Promise<number> {
     const source = this.binding(state.source);
     const target = this.binding(state.target);
-    const table = orderOf(state.phase)[state.table];
+    const table = listPhaseTables(state.phase)[state.table];
     const next = (phase: Phase) => Object.assign(state, { phase, table: 0, after: 0 });
     switch (state.phase) {
       case 'prepare': {

@@ -60,7 +60,7 @@ function toView(placement: Placement, rows: number): PlacementView {
   };
 }
 
-const scopeKey = (scope: TenantScope) => JSON.stringify([scope.tenantKey, scope.orgKey]);
+const formatScopeKey = (scope: TenantScope) => JSON.stringify([scope.tenantKey, scope.orgKey]);
 
 /** Rows of several tenant/orgs of one database: one batch, a GROUP BY per tenant table. */
 async function countRowsOf(db: D1Database, scopes: readonly TenantScope[]): Promise<Map<string, number>> {
@@ -77,7 +77,10 @@ async function countRowsOf(db: D1Database, scopes: readonly TenantScope[]): Prom
   const totals = new Map<string, number>();
   for (const result of results)
     for (const row of result.results)
-      totals.set(scopeKey({ tenantKey: row.t, orgKey: row.o }), (totals.get(scopeKey({ tenantKey: row.t, orgKey: row.o })) ?? 0) + row.n);
+      totals.set(
+        formatScopeKey({ tenantKey: row.t, orgKey: row.o }),
+        (totals.get(formatScopeKey({ tenantKey: row.t, orgKey: row.o })) ?? 0) + row.n,
+      );
   return totals;
 }
 
@@ -105,7 +108,7 @@ export function buildPlacementOperations(databases: DatabaseSet, moves: MoveCoor
       for (const placement of page.items) byDatabase.set(placement.database, [...(byDatabase.get(placement.database) ?? []), placement]);
       const counts = new Map<string, number>();
       for (const [name, placements] of byDatabase) for (const [key, n] of await countRowsOf(binding(name), placements)) counts.set(key, n);
-      return { items: page.items.map((placement) => toView(placement, counts.get(scopeKey(placement)) ?? 0)), more: page.more };
+      return { items: page.items.map((placement) => toView(placement, counts.get(formatScopeKey(placement)) ?? 0)), more: page.more };
     },
     async listDatabases() {
       const loads = await readDatabaseLoads(databases.directory);

@@ -52,7 +52,7 @@ interface Outcome {
 const MAX_ATTEMPTS = 4;
 export const RETRY_AFTER_SECONDS = 5;
 
-function unavailable(scope: TenantScope): ApiError {
+function buildUnavailableError(scope: TenantScope): ApiError {
   return new ApiError('ServiceUnavailable', `${scope.tenantKey}/${scope.orgKey} is being moved to another database; retry shortly.`, {
     headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
   });
@@ -230,11 +230,11 @@ export class TenantD1 implements D1Database {
       fresh = true;
       last = database;
       if (outcome.refusal === 'moving') {
-        if (!(await this.options.waitForMove())) throw unavailable(scope);
+        if (!(await this.options.waitForMove())) throw buildUnavailableError(scope);
         last = null;
         primary = false;
       }
     }
-    throw unavailable(scope);
+    throw buildUnavailableError(scope);
   }
 }
