@@ -57,13 +57,26 @@ export function loadTemplateRows(worker, binding, from, to) {
   );
 }
 
+const RESTARTED = /worker restarted mid-request/;
+
+/**
+ * A setup request; throws unless 2xx. A 503 "worker restarted mid-request" of `wrangler dev`'s proxy
+ * (workers-sdk#14641) is sent again: setup writes are creates with fixed keys, so a first attempt that did commit
+ * shows as DuplicateKey, which counts as done.
+ */
 export async function send(api, token, method, path, body, prefix = `/api/${TENANT}/${ORG}`) {
-  const response = await fetch(`${api.url}${prefix}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await response.text();
+  let response;
+  let text;
+  for (let attempt = 1; ; attempt += 1) {
+    response = await fetch(`${api.url}${prefix}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    text = await response.text();
+    if (attempt > 1 && response.status === 400 && text.includes('"DuplicateKey"')) return undefined;
+    if (response.status !== 503 || !RESTARTED.test(text) || attempt >= 3) break;
+  }
   if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text}`);
   return text === '' ? undefined : JSON.parse(text);
 }
