@@ -21,6 +21,7 @@ export default tseslint.config(
       'vitest.deno.config.ts',
       'vitest.browser.config.ts',
       'drizzle.config.ts',
+      'drizzle.directory.config.ts',
       'eslint.config.js',
     ],
     rules: { 'no-restricted-syntax': 'off' },

@@ -4,11 +4,14 @@ import { configDefaults, defineConfig } from 'vitest/config';
 import { buildDocsAssets } from './scripts/docs-assets.mjs';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long';
+/** Small move steps, so that tests of moves run through several Durable Object alarms. */
+export const TEST_MOVE_STEP_QUERIES = '12';
 
 export default defineConfig(async () => {
   // wrangler.toml's [assets] directory (public/) is built from npm packages, never committed.
   buildDocsAssets();
-  const migrations = await readD1Migrations(path.join(import.meta.dirname, 'migrations'));
+  const migrations = await readD1Migrations(path.join(import.meta.dirname, 'migrations/tenant'));
+  const directoryMigrations = await readD1Migrations(path.join(import.meta.dirname, 'migrations/directory'));
   return {
     plugins: [
       cloudflareTest({
@@ -17,7 +20,13 @@ export default defineConfig(async () => {
         miniflare: {
           // Rate limiting is off for the suite (its tenants share one limiter state across files); the rate limit
           // tests turn it on for their own requests.
-          bindings: { TEST_MIGRATIONS: migrations, JWT_SECRET: TEST_JWT_SECRET, RATE_LIMIT_PER_MINUTE: '0' },
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            TEST_DIRECTORY_MIGRATIONS: directoryMigrations,
+            JWT_SECRET: TEST_JWT_SECRET,
+            MOVE_STEP_QUERIES: TEST_MOVE_STEP_QUERIES,
+            RATE_LIMIT_PER_MINUTE: '0',
+          },
         },
       }),
     ],

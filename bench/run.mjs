@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compareRounds } from './lib/load.mjs';
-import { loadTemplateRows, mintToken, ORG, SECRET, send, TENANT } from './lib/fixtures.mjs';
+import { loadTemplateRows, mintToken, ORG, SECRET, send, sendAdmin, TENANT } from './lib/fixtures.mjs';
 import { findFreePort, snapshotWorker, startWorker } from './lib/servers.mjs';
 import { measureRecalculation } from './lib/kpi.mjs';
 
@@ -58,6 +58,7 @@ async function main() {
       config: path.join(root, 'bench/raw/wrangler.toml'),
       port: rawPort,
       persistTo: path.join(state, 'raw'),
+      databases: ['DB'],
       probePath: '/constant',
     }),
   ]);
@@ -70,7 +71,14 @@ async function main() {
     let h = await compareRounds({ url: `${api.url}/health` }, { url: `${raw.url}/constant` }, ...opts);
     record('health vs constant', h.a, h.b, 'constant');
 
-    for (const worker of [api, raw]) loadTemplateRows(worker, 1, settings.small);
+    // The API's bench tenant/org is placed by its first write; its rows are then loaded into that database.
+    await send(api, token, 'POST', '/operations/emailTemplates', templateBody('placed'));
+    const home = (await sendAdmin(api, 'GET', `/admin/placements/${TENANT}/${ORG}`)).database;
+    const load = (from, to) => {
+      loadTemplateRows(api, home, from, to);
+      loadTemplateRows(raw, 'DB', from, to);
+    };
+    load(1, settings.small);
     const point = { url: `${base}/operations/emailTemplates/tpl-5`, headers: auth };
     const rawPoint = { url: `${raw.url}/d1/point?tenant=${TENANT}&org=${ORG}&key=tpl-5` };
     const page = {
@@ -86,29 +94,20 @@ async function main() {
     small.page = h.a;
     small.rawPage = h.b;
 
-    let counter = 0;
-    const create = {
-      url: `${base}/operations/emailTemplates`,
-      method: 'POST',
-      headers: auth,
-      requests: [
-        {
-          method: 'POST',
-          setupRequest: (request) => ({
-            ...request,
-            body: JSON.stringify({
-              templateKey: `new-${process.pid}-${(counter += 1)}`,
-              subject: 'S',
-              emailTemplateType: 1,
-              notificationBody: 'B',
-              culture: 'en-US',
-            }),
-          }),
-        },
-      ],
-    };
-    h = await compareRounds(create, undefined, ...opts);
+    h = await compareRounds(createLoad(base, auth), undefined, ...opts);
     record('create (email template)', h.a);
+
+    // Two tenant/orgs creating at once (4 connections each): both on one tenant database, then on two.
+    const [firstDb, secondDb] = (await sendAdmin(api, 'GET', '/admin/databases')).items.map((item) => item.database);
+    const pair = { w1: firstDb, w2: firstDb, w3: secondDb };
+    for (const [org, database] of Object.entries(pair)) {
+      await send(api, token, 'POST', '/operations/emailTemplates', templateBody('placed'), `/api/pair/${org}`);
+      await sendAdmin(api, 'POST', `/admin/placements/pair/${org}/move`, { database });
+    }
+    const writer = (org) => ({ ...createLoad(`${api.url}/api/pair/${org}`, auth), connections: 4 });
+    h = await compareRounds({ group: [writer('w1'), writer('w2')] }, { group: [writer('w1'), writer('w3')] }, ...opts);
+    record('two tenant/orgs creating at once, both on one database', h.a);
+    record('two tenant/orgs creating at once, on two databases', h.b, h.a, 'both on one database');
     h = await compareRounds(
       { url: `${base}/operations/emailTemplates/tpl-7/subject`, method: 'PUT', headers: auth, body: '"Updated"' },
       undefined,
@@ -173,7 +172,7 @@ async function main() {
     });
     console.error(`  KPI recalculation of ${settings.measurements}: ${kpi.seconds} s (ingest ${kpi.ingestSeconds} s)`);
 
-    for (const worker of [api, raw]) loadTemplateRows(worker, settings.small + 1, settings.large);
+    load(settings.small + 1, settings.large);
     h = await compareRounds(point, rawPoint, ...opts);
     record(`get by key (${settings.large} rows)`, h.a, h.b, 'D1 point read');
     const pointLoss = 1 - h.a.rps / small.point.rps;
@@ -209,6 +208,27 @@ async function main() {
     await Promise.all([api.stop(), raw.stop()]);
     rmSync(state, { recursive: true, force: true });
   }
+}
+
+let counter = 0;
+
+function templateBody(templateKey) {
+  return { templateKey, subject: 'S', emailTemplateType: 1, notificationBody: 'B', culture: 'en-US' };
+}
+
+/** Email template creates with fresh keys at `base` (`.../api/{tenant}/{org}`). */
+function createLoad(base, headers) {
+  return {
+    url: `${base}/operations/emailTemplates`,
+    method: 'POST',
+    headers,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (request) => ({ ...request, body: JSON.stringify(templateBody(`new-${process.pid}-${(counter += 1)}`)) }),
+      },
+    ],
+  };
 }
 
 function printTable(result) {

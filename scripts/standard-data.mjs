@@ -1,5 +1,5 @@
 // Writes the standard reference lists (common BCP 47 cultures, active ISO 4217 currencies) into the
-// custom drizzle-kit migration migrations/0001_standard_reference_data.sql. Names, symbols and decimal
+// custom drizzle-kit migration migrations/tenant/0001_standard_reference_data.sql. Names, symbols and decimal
 // places come from ICU (Intl); ids are stable (derived from the key), so the file is reproducible.
 // Run: node scripts/standard-data.mjs
 import { createHash } from 'node:crypto';
@@ -116,6 +116,6 @@ export function buildStandardDataSql() {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  writeFileSync(new URL('../migrations/0001_standard_reference_data.sql', import.meta.url), buildStandardDataSql());
+  writeFileSync(new URL('../migrations/tenant/0001_standard_reference_data.sql', import.meta.url), buildStandardDataSql());
   console.log(`${CULTURES.length} cultures, ${CURRENCIES.length} currencies written.`);
 }

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// npm run start:deno: the same API served by Deno on 127.0.0.1:$PORT (default 8788), with a local
-// SQLite file (.deno-data/erp.sqlite, or DENO_DB_PATH), the .dev.vars secret, the API reference assets
-// (public/), APP_ENV=development and the same demo seed.
+// npm run start:deno: the same API served by Deno on 127.0.0.1:$PORT (default 8788), with local SQLite files
+// (.deno-data/, or DENO_DATA_DIR: the directory and each tenant database of DENO_TENANT_DATABASES), the .dev.vars
+// secret, the API reference assets (public/), APP_ENV=development and the same demo seed.
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { buildDenoArgs, buildDenoEnv, resolveDenoExecutable } from './deno-bin.mjs';
 import { readDevVar } from './dev-vars.mjs';
 import { buildDocsAssets } from './docs-assets.mjs';
@@ -13,8 +13,8 @@ import { DEMO, seedWhenReady } from './seed.mjs';
 const port = Number(process.env.PORT ?? 8788);
 const host = '127.0.0.1';
 const baseUrl = `http://${host}:${port}`;
-const databasePath = resolve(process.env.DENO_DB_PATH ?? '.deno-data/erp.sqlite');
-mkdirSync(dirname(databasePath), { recursive: true });
+const dataDirectory = resolve(process.env.DENO_DATA_DIR ?? '.deno-data');
+mkdirSync(dataDirectory, { recursive: true });
 buildDocsAssets();
 
 const secret = readDevVar('JWT_SECRET') ?? '';
@@ -24,14 +24,14 @@ for (const name of ['JWT_JWKS_URL', 'JWT_ISSUER', 'JWT_AUDIENCE']) {
   if (value !== undefined) config[name] = value;
 }
 
-const server = spawn(resolveDenoExecutable(), buildDenoArgs(dirname(databasePath)), {
+const server = spawn(resolveDenoExecutable(), buildDenoArgs(dataDirectory), {
   stdio: 'inherit',
   env: buildDenoEnv({
     ...config,
     JWT_SECRET: secret,
     PORT: String(port),
     HOST: host,
-    DENO_DB_PATH: databasePath,
+    DENO_DATA_DIR: dataDirectory,
     TEST_SCHEDULED: '1',
     APP_ENV: 'development',
   }),
@@ -42,7 +42,7 @@ server.on('exit', (code) => process.exit(code ?? process.exitCode ?? 0));
 try {
   const created = await seedWhenReady(baseUrl, secret);
   console.log(
-    `\nDemo data ready on ${DEMO.tenant}/${DEMO.org} (${created} new records). API (Deno): ${baseUrl}  Database: ${databasePath}  Token: npm run -s token -- --tenant demo --org demo\n`,
+    `\nDemo data ready on ${DEMO.tenant}/${DEMO.org} (${created} new records). API (Deno): ${baseUrl}  Databases: ${dataDirectory}  Token: npm run -s token -- --tenant demo --org demo\n`,
   );
 } catch (error) {
   console.error(String(error));

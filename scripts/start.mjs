@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// npm start: local secret, API reference assets, D1 migrations, `wrangler dev --test-scheduled` on 127.0.0.1:$PORT
-// (APP_ENV=development; local state in .wrangler/state, or $PERSIST_TO), demo seed.
-// RATE_LIMIT_PER_MINUTE=n sets the rate limits (0 turns them off; default: wrangler.toml's 600).
-import { spawn, spawnSync } from 'node:child_process';
+// npm start: local secret, API reference assets, D1 migrations (the directory and every tenant database),
+// `wrangler dev --test-scheduled` on 127.0.0.1:$PORT (APP_ENV=development; local state in .wrangler/state, or
+// $PERSIST_TO), demo seed. RATE_LIMIT_PER_MINUTE=n sets the rate limits (0 turns them off; default: wrangler.toml's 600).
+import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { ensureDevVars, readDevVar } from './dev-vars.mjs';
 import { buildDocsAssets } from './docs-assets.mjs';
+import { applyAllMigrations } from './migrate.mjs';
 import { DEMO, seedWhenReady } from './seed.mjs';
 
 const port = Number(process.env.PORT ?? 8787);
@@ -17,11 +18,12 @@ const persist = process.env.PERSIST_TO ? ['--persist-to', process.env.PERSIST_TO
 
 ensureDevVars();
 buildDocsAssets();
-const migrate = spawnSync(process.execPath, [wrangler, 'd1', 'migrations', 'apply', 'DB', '--local', ...persist], {
-  stdio: 'inherit',
-  env: { ...process.env, CI: 'true' },
-});
-if (migrate.status !== 0) process.exit(migrate.status ?? 1);
+try {
+  await applyAllMigrations({ persistTo: process.env.PERSIST_TO || undefined });
+} catch (error) {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+}
 
 /**
  * `wrangler dev` arguments for RATE_LIMIT_PER_MINUTE: 0 only sets the variable (limiting off); another value also

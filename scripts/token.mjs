@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // Prints a bearer token the local server accepts:
 //   npm run -s token -- --tenant demo --org demo [--scope "application admin"] [--sub alice] [--ttl 3600]
+//   npm run -s token -- --scope operator       # the operator API (/admin): no orgs unless --orgs is given
 // The HS256 secret is JWT_SECRET from the environment, else from .dev.vars (made by `npm start`).
 // --ttl is in seconds, 1 to 86400: the API refuses tokens without `exp` or living longer than 24 hours.
 import { SignJWT } from 'jose';
 import { readDevVar } from './dev-vars.mjs';
 
 function readArgs(argv) {
-  const args = { tenant: 'demo', org: 'demo', scope: 'application', sub: 'developer', ttl: '3600' };
+  const args = { scope: 'application', sub: 'developer', ttl: '3600' };
   for (let index = 0; index < argv.length; index += 1) {
     const name = argv[index];
     if (!name.startsWith('--')) throw new Error(`Unexpected argument ${name}`);
@@ -33,7 +34,11 @@ if (!Number.isInteger(ttl) || ttl < 1 || ttl > MAX_TTL_SECONDS) {
   process.stderr.write(`--ttl must be a whole number of seconds from 1 to ${MAX_TTL_SECONDS} (24 hours); got ${args.ttl}\n`);
   process.exit(2);
 }
-const orgs = (args.orgs ?? `${args.tenant}/${args.org}`).split(',');
+// The operator scope is not bound to tenant/orgs: a token with only that scope names none unless asked.
+const operatorOnly = args.scope.split(' ').every((scope) => scope === 'operator');
+const named = args.tenant !== undefined || args.org !== undefined;
+const orgs =
+  args.orgs !== undefined ? args.orgs.split(',') : operatorOnly && !named ? [] : [`${args.tenant ?? 'demo'}/${args.org ?? 'demo'}`];
 const token = await new SignJWT({ scope: args.scope, orgs })
   .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
   .setSubject(args.sub)

@@ -1,6 +1,7 @@
 /**
- * The application served by Deno: the Worker's app with the Deno platform (src/platform/deno/): D1 over node:sqlite in
- * one local file, in-memory KV, in-process coordinators, and a timer for the cron trigger. `src/deno.ts` starts it;
+ * The application served by Deno: the Worker's app with the Deno platform (src/platform/deno/): each D1 database (the
+ * directory and every tenant database) a local SQLite file over node:sqlite, in-memory KV, in-process coordinators,
+ * and a timer for the cron trigger. `src/deno.ts` starts it;
  * the Deno test run starts it with its own extension (test/deno-host/).
  */
 import { app } from './app';
@@ -14,6 +15,7 @@ import { requireDenoRuntime, loadSqlFiles, waitForStdinEnd } from './platform/de
 import type { DenoRuntime } from './platform/deno/runtime';
 import { runScheduledJobs } from './jobs/scheduler';
 import { commandHandlers, scheduledJobs } from './services/registry';
+import { TENANT_TABLES } from './tenant-tables';
 
 const FORWARDED_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$/;
 
@@ -57,8 +59,10 @@ function buildHandler(
 /**
  * Serves until SIGINT/SIGTERM (or, with EXIT_ON_STDIN_END=1, until standard input closes). Static assets: the files of
  * public/ (`npm run assets`), served before the app as Workers `[assets]` serves them. Environment: PORT (8788),
- * HOST (127.0.0.1), DENO_DB_PATH (.deno-data/erp.sqlite), JWT_SECRET, JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE,
+ * HOST (127.0.0.1), DENO_DATA_DIR (.deno-data: one SQLite file per database, plus coordinators.sqlite),
+ * DENO_TENANT_DATABASES (TENANT_DB_1,TENANT_DB_2), JWT_SECRET, JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE,
  * APP_ENV (production; `development` for local servers), RATE_LIMIT_PER_MINUTE (600; 0 turns rate limiting off),
+ * MOVE_STEP_QUERIES (400),
  * CRON_INTERVAL_MINUTES (15; 0 turns the timer off), TEST_SCHEDULED=1 (GET /__scheduled runs the scheduled jobs, like
  * `wrangler dev --test-scheduled`), TRUST_FORWARDED_HEADERS=1 (the request URL takes X-Forwarded-Proto/-Host, behind a
  * trusted proxy).
@@ -66,14 +70,18 @@ function buildHandler(
 export async function serveDeno(extension?: DenoRequestExtension): Promise<void> {
   const deno = requireDenoRuntime();
   const env = (name: string) => deno.env.get(name);
-  const databasePath = env('DENO_DB_PATH') ?? '.deno-data/erp.sqlite';
-  const directory = databasePath.includes('/') ? databasePath.slice(0, databasePath.lastIndexOf('/')) : '';
-  if (directory !== '') await deno.mkdir(directory, { recursive: true });
+  const dataDirectory = env('DENO_DATA_DIR') ?? '.deno-data';
+  await deno.mkdir(dataDirectory, { recursive: true });
   const assets = await loadStaticAssets(deno, new URL('../public/', import.meta.url));
   const host = openDenoHost({
-    databasePath,
-    migrations: await loadSqlFiles(deno, new URL('../migrations/', import.meta.url)),
+    dataDirectory,
+    tenantDatabases: (env('DENO_TENANT_DATABASES') ?? 'TENANT_DB_1,TENANT_DB_2').split(',').map((name) => name.trim()),
+    migrations: {
+      directory: await loadSqlFiles(deno, new URL('../migrations/directory/', import.meta.url)),
+      tenant: await loadSqlFiles(deno, new URL('../migrations/tenant/', import.meta.url)),
+    },
     commandHandlers,
+    tenantTables: TENANT_TABLES,
     env: {
       JWT_SECRET: env('JWT_SECRET'),
       JWT_JWKS_URL: env('JWT_JWKS_URL'),
@@ -81,10 +89,11 @@ export async function serveDeno(extension?: DenoRequestExtension): Promise<void>
       JWT_AUDIENCE: env('JWT_AUDIENCE'),
       APP_ENV: env('APP_ENV'),
       RATE_LIMIT_PER_MINUTE: env('RATE_LIMIT_PER_MINUTE'),
+      MOVE_STEP_QUERIES: env('MOVE_STEP_QUERIES'),
     },
     readAsset: async (path) => assets.read(path),
   });
-  if (host.appliedMigrations.length > 0) console.log(`Applied migrations to ${databasePath}: ${host.appliedMigrations.join(', ')}`);
+  if (host.appliedMigrations.length > 0) console.log(`Applied migrations in ${dataDirectory}: ${host.appliedMigrations.join(', ')}`);
 
   const cron = startCronTimer(Number(env('CRON_INTERVAL_MINUTES') ?? 15), () => runScheduledJobs(host.platform, scheduledJobs));
   const controller = new AbortController();

@@ -23,3 +23,6 @@ export {
   refTools,
   refWorkerConfigurations,
 } from './reference/tables';
+
+/** Which tenant/orgs this tenant database holds (the residency guard's authority; src/platform/placement/). */
+export { tenantResidency } from './platform/placement/residency-table';

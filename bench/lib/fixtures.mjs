@@ -15,10 +15,36 @@ export async function mintToken() {
     .sign(new TextEncoder().encode(SECRET));
 }
 
-/** Email template rows tpl-<from>..tpl-<to> in bench/main, one culture in four, created one second apart. */
-export function loadTemplateRows(worker, from, to) {
+/** A token for the operator API (/admin). */
+export async function mintOperatorToken() {
+  return new SignJWT({ scope: 'operator', orgs: [] })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject('bench')
+    .setIssuedAt()
+    .setExpirationTime('6h')
+    .sign(new TextEncoder().encode(SECRET));
+}
+
+/** Operator API call (`/admin/...`); throws unless 2xx. */
+export async function sendAdmin(api, method, path, body) {
+  const response = await fetch(`${api.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${await mintOperatorToken()}`, 'content-type': 'application/json' },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await response.text();
+  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return JSON.parse(text);
+}
+
+/**
+ * Email template rows tpl-<from>..tpl-<to> in bench/main, one culture in four, created one second apart, loaded
+ * into D1 `binding` (for the API: the tenant database that holds bench/main).
+ */
+export function loadTemplateRows(worker, binding, from, to) {
   executeSql(
     worker,
+    binding,
     `WITH RECURSIVE seq(n) AS (SELECT ${from} UNION ALL SELECT n + 1 FROM seq WHERE n < ${to})
      INSERT INTO email_templates (id, tenant_key, org_key, template_key, subject, email_template_type, notification_body, culture,
        description, custom_attributes, is_active, version, created_on, created_by, modified_on, modified_by)
@@ -31,13 +57,26 @@ export function loadTemplateRows(worker, from, to) {
   );
 }
 
-export async function send(api, token, method, path, body) {
-  const response = await fetch(`${api.url}/api/${TENANT}/${ORG}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await response.text();
+const RESTARTED = /worker restarted mid-request/;
+
+/**
+ * A setup request; throws unless 2xx. A 503 "worker restarted mid-request" of `wrangler dev`'s proxy
+ * (workers-sdk#14641) is sent again: setup writes are creates with fixed keys, so a first attempt that did commit
+ * shows as DuplicateKey, which counts as done.
+ */
+export async function send(api, token, method, path, body, prefix = `/api/${TENANT}/${ORG}`) {
+  let response;
+  let text;
+  for (let attempt = 1; ; attempt += 1) {
+    response = await fetch(`${api.url}${prefix}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    text = await response.text();
+    if (attempt > 1 && response.status === 400 && text.includes('"DuplicateKey"')) return undefined;
+    if (response.status !== 503 || !RESTARTED.test(text) || attempt >= 3) break;
+  }
   if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text}`);
   return text === '' ? undefined : JSON.parse(text);
 }

@@ -1,7 +1,20 @@
 // One load round with autocannon: requests/s, p50 and p99 latency, and the failed answers (status and body).
 import autocannon from 'autocannon';
 
-export async function runRound({ url, method = 'GET', headers = {}, body, requests, connections = 8, seconds = 5 }) {
+/** Several loads at once (`group`): their throughputs add up; p50 is their mean, p99 their worst. */
+async function runGroup(group, seconds) {
+  const results = await Promise.all(group.map((load) => runRound({ ...load, seconds })));
+  return {
+    rps: results.reduce((sum, r) => sum + r.rps, 0),
+    p50: results.reduce((sum, r) => sum + r.p50, 0) / results.length,
+    p99: Math.max(...results.map((r) => r.p99)),
+    total: results.reduce((sum, r) => sum + r.total, 0),
+    failed: results.reduce((sum, r) => sum + r.failed, 0),
+  };
+}
+
+export async function runRound({ group, url, method = 'GET', headers = {}, body, requests, connections = 8, seconds = 5 }) {
+  if (group) return runGroup(group, seconds);
   const failures = new Map();
   const noteFailure = (status, responseBody) => {
     if (status < 300) return;

@@ -5,6 +5,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildDocsAssets } from '../../scripts/docs-assets.mjs';
+import { listD1Databases } from '../../scripts/migrate.mjs';
 
 const wrangler = fileURLToPath(new URL('../../node_modules/wrangler/bin/wrangler.js', import.meta.url));
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -36,9 +37,13 @@ export async function waitFor(url, timeoutMs = 90_000) {
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
-/** Applies migrations to fresh local state in `persistTo`, starts `wrangler dev`, waits for `probePath`. */
-export async function startWorker({ config, port, persistTo, vars = {}, probePath = '/' }) {
-  runWrangler(['d1', 'migrations', 'apply', 'DB', '--local', '-c', config, '--persist-to', persistTo]);
+/**
+ * Applies the migrations of `databases` (D1 binding names; default: the directory and every tenant database of
+ * the config) to fresh local state in `persistTo`, starts `wrangler dev`, waits for `probePath`.
+ */
+export async function startWorker({ config, port, persistTo, databases, vars = {}, probePath = '/' }) {
+  for (const binding of databases ?? (await listD1Databases(config)))
+    runWrangler(['d1', 'migrations', 'apply', binding, '--local', '-c', config, '--persist-to', persistTo]);
   const args = [
     'dev',
     '-c',
@@ -76,9 +81,9 @@ export async function startWorker({ config, port, persistTo, vars = {}, probePat
   };
 }
 
-/** Runs SQL against a worker's local D1 (used to bulk-load rows for the table-size scenarios). */
-export function executeSql(worker, sql) {
-  runWrangler(['d1', 'execute', 'DB', '--local', '-c', worker.config, '--persist-to', worker.persistTo, '--command', sql]);
+/** Runs SQL against one of a worker's local D1 databases (used to bulk-load rows for the table-size scenarios). */
+export function executeSql(worker, binding, sql) {
+  runWrangler(['d1', 'execute', binding, '--local', '-c', worker.config, '--persist-to', worker.persistTo, '--command', sql]);
 }
 
 export function findFreePort() {

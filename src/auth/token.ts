@@ -5,7 +5,8 @@ import type { AppConfig } from '../config/env';
 import { hasLoneSurrogate } from '../validation/unicode';
 import { checkOrgPatterns, matchesOrgPattern } from './org-patterns';
 
-export type Scope = 'application' | 'admin';
+/** `operator` (the /admin API) is not bound to `orgs` and grants no tenant data. */
+export type Scope = 'application' | 'admin' | 'operator';
 
 export interface Principal {
   subject: string;
@@ -70,7 +71,7 @@ function readScopes(payload: JWTPayload): Set<Scope> {
   const list = typeof raw === 'string' ? raw.split(' ') : Array.isArray(raw) ? raw : [];
   const scopes = new Set<Scope>();
   for (const item of list) {
-    if (item === 'application' || item === 'admin') scopes.add(item);
+    if (item === 'application' || item === 'admin' || item === 'operator') scopes.add(item);
   }
   // admin manages reference data and can do everything application can.
   if (scopes.has('admin')) scopes.add('application');
@@ -169,6 +170,11 @@ export function authorize(principal: Principal, tenantKey: string, orgKey: strin
   if (!allowsOrg(principal, tenantKey, orgKey)) {
     throw new ApiError('Forbidden', `The token is not allowed to use ${tenantKey}/${orgKey}.`);
   }
+  requireScope(principal, scope);
+}
+
+/** 403 unless the token holds the scope. */
+export function requireScope(principal: Principal, scope: Scope): void {
   if (!principal.scopes.has(scope)) {
     throw new ApiError('Forbidden', `The token lacks the "${scope}" scope.`, {
       headers: { 'www-authenticate': `${REALM}, error="insufficient_scope", scope="${scope}"` },

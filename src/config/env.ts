@@ -11,6 +11,8 @@ export interface AppConfig {
   readonly environment: 'production' | 'development';
   /** Requests per minute per tenant/org and per token subject; 0 turns rate limiting off. */
   readonly rateLimitPerMinute: number;
+  /** D1 statements a tenant/org move runs per coordinator invocation before continuing in an alarm. */
+  readonly moveStepQueries: number;
 }
 
 /**
@@ -31,6 +33,16 @@ const EnvSchema = v.pipe(
       v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'RATE_LIMIT_PER_MINUTE must be a whole number (0 turns rate limiting off).')),
       String(DEFAULT_RATE_LIMIT_PER_MINUTE),
     ),
+    MOVE_STEP_QUERIES: v.optional(
+      v.pipe(
+        v.string(),
+        v.regex(/^\d+$/, 'MOVE_STEP_QUERIES must be a whole number.'),
+        v.transform(Number),
+        v.minValue(4, 'MOVE_STEP_QUERIES must be at least 4.'),
+        v.maxValue(900, 'MOVE_STEP_QUERIES must be at most 900 (D1 allows 1,000 queries per invocation).'),
+      ),
+      '400',
+    ),
   }),
   v.check(
     (env) => env.JWT_SECRET.length >= 32 || env.JWT_JWKS_URL !== '',
@@ -47,6 +59,7 @@ export interface RawEnv {
   readonly JWT_AUDIENCE?: unknown;
   readonly APP_ENV?: unknown;
   readonly RATE_LIMIT_PER_MINUTE?: unknown;
+  readonly MOVE_STEP_QUERIES?: unknown;
 }
 
 let cached: { source: RawEnv; config: AppConfig } | undefined;
@@ -61,6 +74,7 @@ export function parseConfig(env: RawEnv): AppConfig {
     JWT_AUDIENCE: env.JWT_AUDIENCE,
     APP_ENV: env.APP_ENV === '' ? undefined : env.APP_ENV,
     RATE_LIMIT_PER_MINUTE: env.RATE_LIMIT_PER_MINUTE === '' ? undefined : env.RATE_LIMIT_PER_MINUTE,
+    MOVE_STEP_QUERIES: env.MOVE_STEP_QUERIES === '' ? undefined : env.MOVE_STEP_QUERIES,
   });
   if (!result.success) {
     throw new Error(`Invalid configuration: ${result.issues.map((issue) => issue.message).join(' ')}`);
@@ -72,6 +86,7 @@ export function parseConfig(env: RawEnv): AppConfig {
     audience: result.output.JWT_AUDIENCE,
     environment: result.output.APP_ENV,
     rateLimitPerMinute: Number(result.output.RATE_LIMIT_PER_MINUTE),
+    moveStepQueries: result.output.MOVE_STEP_QUERIES,
   };
   cached = { source: env, config };
   return config;

@@ -15,12 +15,14 @@ export const ERROR_STATUS = {
   NotFound: 404,
   MethodNotAllowed: 405,
   IdempotencyKeyInUse: 409,
+  Conflict: 409,
   PreconditionFailed: 412,
   PayloadTooLarge: 413,
   UnsupportedMediaType: 415,
   IdempotencyKeyReused: 422,
   RateLimited: 429,
   InternalError: 500,
+  ServiceUnavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -40,12 +42,14 @@ const TITLES: Record<ErrorCode, string> = {
   NotFound: 'Not found',
   MethodNotAllowed: 'Method not allowed',
   IdempotencyKeyInUse: 'A request with this Idempotency-Key is still in progress',
+  Conflict: 'The request conflicts with an operation under way',
   PreconditionFailed: 'The record has changed',
   PayloadTooLarge: 'The request body is too large',
   UnsupportedMediaType: 'The request body must be JSON',
   IdempotencyKeyReused: 'The Idempotency-Key was used with another request',
   RateLimited: 'Too many requests',
   InternalError: 'Internal server error',
+  ServiceUnavailable: 'Temporarily unavailable; retry after the time given in Retry-After',
 };
 
 export interface FieldError {

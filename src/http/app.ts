@@ -1,29 +1,35 @@
 /** The HTTP application: router -> auth and tenant scope -> handler, with one catch for every error. */
 import { Router } from 'itty-router/Router';
 import type { IRequest, RouterType } from 'itty-router';
-import { authenticate, authorize } from '../auth/token';
+import { authenticate, authorize, requireScope } from '../auth/token';
 import type { Principal, Scope } from '../auth/token';
 import type { TenantScope } from '../db/client';
-import type { RoundTripMeter } from '../platform/d1-meter';
+import type { RoundTripMeter } from '../platform/d1/meter';
+import { BOOKMARK_HEADER, formatBookmark, parseBookmark } from '../platform/placement/bookmark';
+import type { ReadSession } from '../platform/placement/bookmark';
 import type { Platform } from '../platform/types';
-import type { ApiContext, PublicContext } from './context';
+import type { ApiContext, OperatorContext, PublicContext } from './context';
 import { ApiError, handleError } from '../errors/api-error';
 import { acceptsIdempotencyKey, handleIdempotently } from './idempotency';
 import { checkRateLimits, describeRateLimitPolicy, RATE_LIMIT_POLICY_HEADER } from './rate-limit';
 import { writeRequestLog } from './request-log';
 import { checkRequestTarget } from './request-target';
-import type { ApiRoute, PublicRoute } from './route';
+import type { ApiRoute, OperatorRoute, PublicRoute } from './route';
 
 const ADDRESS_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 export const API_PREFIX = '/api/:tenantKey/:orgKey';
 
-/** What the app knows of one request while it runs (for its log line): id, matched route, tenant/org, D1 round trips. */
+/**
+ * What the app knows of one request while it runs: id, matched route, tenant/org, D1 round trips (its log line) and,
+ * once the request is authorized for a tenant/org, its D1 read session (answered as `x-d1-bookmark`).
+ */
 export interface RequestTrace {
   readonly requestId: string;
   readonly meter: RoundTripMeter;
   route: string | null;
   scope: TenantScope | null;
+  session: ReadSession | null;
 }
 
 type Handler = (request: IRequest, platform: Platform, trace: RequestTrace) => Promise<Response>;
@@ -61,6 +67,20 @@ async function admitApiRequest(request: Request, platform: Platform, tenantKey: 
   return principal;
 }
 
+/**
+ * The request's D1 read session: reads of GET/HEAD may start on a replica, other methods start on the primary (so
+ * a write's checks read the latest data), and a client's `x-d1-bookmark` makes reads at least that fresh.
+ */
+function openReadSession(request: Request): ReadSession {
+  const bookmark = parseBookmark(request.headers.get(BOOKMARK_HEADER));
+  if (bookmark === null) {
+    throw new ApiError('ValidationFailed', `${BOOKMARK_HEADER} must be a bookmark this API answered (<database>:<bookmark>).`, {
+      errors: [{ path: BOOKMARK_HEADER, message: 'Not a bookmark of this API.' }],
+    });
+  }
+  return { start: request.method === 'GET' || request.method === 'HEAD' ? 'replica' : 'primary', bookmark: bookmark ?? null };
+}
+
 /** Authenticates and scopes one `/api/{tenantKey}/{orgKey}` request. */
 export async function buildApiContext(
   request: IRequest,
@@ -72,15 +92,18 @@ export async function buildApiContext(
   const { tenantKey, orgKey } = checkAddress(params);
   trace.scope = { tenantKey, orgKey };
   const principal = await admitApiRequest(request, platform, tenantKey, orgKey, scope);
+  const session = openReadSession(request);
+  trace.session = session;
   const url = new URL(request.url);
   return {
     request,
     url,
     params,
-    platform,
+    // Coordinator commands of this request join its read session (their writes' bookmarks are answered too).
+    platform: { ...platform, coordinator: (target) => platform.coordinator(target, session) },
     requestId: trace.requestId,
     scope: { tenantKey, orgKey },
-    db: await platform.openTenantDatabase({ tenantKey, orgKey, meter: trace.meter }),
+    db: await platform.openTenantDatabase({ tenantKey, orgKey, meter: trace.meter, session }),
     principal,
     apiBase: `${url.origin}/api/${encodeURIComponent(tenantKey)}/${encodeURIComponent(orgKey)}`,
   };
@@ -95,17 +118,26 @@ function wrapApiRoute(route: ApiRoute): Handler {
   };
 }
 
-function wrapPublicRoute(route: PublicRoute): Handler {
+async function authorizeOperator(request: IRequest, platform: Platform) {
+  const principal = await authenticate(request, platform.config);
+  requireScope(principal, 'operator');
+  return principal;
+}
+
+function buildPublicContext(request: IRequest, platform: Platform, trace: RequestTrace): PublicContext {
+  return { request, url: new URL(request.url), params: decodeParams(request.params), platform, requestId: trace.requestId };
+}
+
+function wrapOperatorRoute(route: OperatorRoute): Handler {
   return async (request, platform, trace) => {
-    const ctx: PublicContext = {
-      request,
-      url: new URL(request.url),
-      params: decodeParams(request.params),
-      platform,
-      requestId: trace.requestId,
-    };
+    const principal = await authorizeOperator(request, platform);
+    const ctx: OperatorContext = { ...buildPublicContext(request, platform, trace), principal };
     return route.handle(ctx);
   };
+}
+
+function wrapPublicRoute(route: PublicRoute): Handler {
+  return async (request, platform, trace) => route.handle(buildPublicContext(request, platform, trace));
 }
 
 export interface App {
@@ -114,7 +146,11 @@ export interface App {
   readonly routes: readonly { method: string; path: string; match: RegExp }[];
 }
 
-export function buildApp(publicRoutes: readonly PublicRoute[], apiRoutes: readonly ApiRoute[]): App {
+export function buildApp(
+  publicRoutes: readonly PublicRoute[],
+  apiRoutes: readonly ApiRoute[],
+  operatorRoutes: readonly OperatorRoute[] = [],
+): App {
   // Every route answers a Response or throws, and the catch-all below matches whatever the routes do not.
   const router: RouterType<IRequest, [Platform, RequestTrace], Response> = Router();
   const patterns: { method: string; path: string; match: RegExp }[] = [];
@@ -128,6 +164,7 @@ export function buildApp(publicRoutes: readonly PublicRoute[], apiRoutes: readon
   };
   for (const route of publicRoutes) add(route.method, route.path, wrapPublicRoute(route));
   for (const route of apiRoutes) add(route.method, `${API_PREFIX}${route.path}`, wrapApiRoute(route));
+  for (const route of operatorRoutes) add(route.method, route.path, wrapOperatorRoute(route));
 
   const apiPattern = /^\/api\/([^/]+)\/([^/]+)(\/|$)/;
   router.all('*', async (request: IRequest, platform: Platform, trace: RequestTrace) => {
@@ -140,6 +177,8 @@ export function buildApp(publicRoutes: readonly PublicRoute[], apiRoutes: readon
       trace.scope = { tenantKey, orgKey };
       await admitApiRequest(request, platform, tenantKey, orgKey, 'application');
     }
+    // Unknown /admin paths likewise need the operator scope.
+    if (path === '/admin' || path.startsWith('/admin/')) await authorizeOperator(request, platform);
     if (allowed.length > 0) {
       throw new ApiError('MethodNotAllowed', `${request.method} is not allowed here; use ${allowed.join(', ')}.`, {
         headers: { allow: allowed.join(', ') },
@@ -154,7 +193,7 @@ export function buildApp(publicRoutes: readonly PublicRoute[], apiRoutes: readon
       const incoming = request.headers.get('x-request-id');
       const requestId = incoming && REQUEST_ID_PATTERN.test(incoming) ? incoming : crypto.randomUUID();
       const started = performance.now();
-      const trace: RequestTrace = { requestId, meter: { roundTrips: 0 }, route: null, scope: null };
+      const trace: RequestTrace = { requestId, meter: { roundTrips: 0 }, route: null, scope: null, session: null };
       let response: Response;
       let failure: unknown;
       try {
@@ -165,6 +204,7 @@ export function buildApp(publicRoutes: readonly PublicRoute[], apiRoutes: readon
         response = handleError(error, request, requestId);
       }
       response.headers.set('x-request-id', requestId);
+      if (trace.session?.bookmark) response.headers.set(BOOKMARK_HEADER, formatBookmark(trace.session.bookmark));
       writeRequestLog({
         requestId,
         request,

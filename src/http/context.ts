@@ -27,3 +27,8 @@ export interface PublicContext {
   readonly platform: Platform;
   readonly requestId: string;
 }
+
+/** An operator route's context (`/admin`): a token with the `operator` scope, no tenant/org. */
+export interface OperatorContext extends PublicContext {
+  readonly principal: Principal;
+}

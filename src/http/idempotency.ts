@@ -106,7 +106,7 @@ export async function handleIdempotently(ctx: ApiContext, handle: (ctx: ApiConte
   try {
     response = await handle({ ...ctx, request });
   } catch (error) {
-    if (!(error instanceof ApiError) || error.status >= 500) response = handleError(error, request, ctx.requestId);
+    if (!(error instanceof ApiError) || !wroteNothing(error)) response = handleError(error, request, ctx.requestId);
     else {
       await releaseKey(use);
       throw error;
@@ -121,6 +121,15 @@ export async function handleIdempotently(ctx: ApiContext, handle: (ctx: ApiConte
   return buildResponse(kept, false);
 }
 
+/**
+ * A thrown answer after which nothing was written: a refusal (4xx; writes are all-or-nothing), or 503
+ * `ServiceUnavailable`, a write the residency guard kept off a tenant/org being moved (src/platform/placement/): it
+ * asks for a retry after Retry-After, so the key must not replay it.
+ */
+function wroteNothing(error: ApiError): boolean {
+  return error.status < 500 || error.code === 'ServiceUnavailable';
+}
+
 /** One request's key in its tenant/org's coordinator. */
 interface KeyUse {
   readonly coordinator: Coordinator;
@@ -132,7 +141,7 @@ function logFailure(requestId: string, message: string, error: unknown): void {
   console.error(JSON.stringify({ level: 'error', requestId, message, error: String(error) }));
 }
 
-/** Refused (4xx): nothing was written, so the key is free again for a corrected retry (else free after its lease). */
+/** Refused (4xx, 503 during a move): nothing was written, so the key is free again for a retry (else free after its lease). */
 async function releaseKey(use: KeyUse): Promise<void> {
   await use.coordinator
     .send({ type: 'idempotency.release', ...use.command })

@@ -1,6 +1,6 @@
 import type { GenericSchema } from 'valibot';
 import type { Scope } from '../auth/token';
-import type { ApiContext, PublicContext } from './context';
+import type { ApiContext, OperatorContext, PublicContext } from './context';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -83,4 +83,13 @@ export interface PublicRoute {
   readonly path: string;
   readonly doc: RouteDoc;
   handle(ctx: PublicContext): Promise<Response> | Response;
+}
+
+/** An operator route (`/admin/...`, scope `operator`): placements of tenant/orgs, not tenant data. */
+export interface OperatorRoute {
+  readonly method: Method;
+  /** itty-router pattern, absolute (e.g. `/admin/placements/:tenantKey/:orgKey`). */
+  readonly path: string;
+  readonly summary: string;
+  handle(ctx: OperatorContext): Promise<Response>;
 }

@@ -21,6 +21,7 @@ export const ERROR_MEANINGS: Readonly<Record<number, string>> = {
   422: 'The Idempotency-Key was already used with another request (code IdempotencyKeyReused)',
   429: 'Too many requests for the tenant/org or the token subject (code RateLimited); Retry-After says when to retry',
   500: 'Unexpected error (quote the requestId when reporting it)',
+  503: 'The tenant/org is being moved to another database and the write waited too long; retry after Retry-After seconds',
 };
 
 export const HEADERS: Readonly<Record<HeaderName, JsonObject>> = {
@@ -82,6 +83,16 @@ export const PARAMETERS: Readonly<Record<string, JsonObject>> = {
       'another request 422 IdempotencyKeyReused; while the first is still running 409 IdempotencyKeyInUse. A refused request ' +
       '(4xx) frees its key. Keys are per tenant/org.',
     schema: { type: 'string', minLength: 1, maxLength: 255 },
+  },
+  bookmark: {
+    name: 'x-d1-bookmark',
+    in: 'header',
+    required: false,
+    description:
+      'Read your writes: send back the x-d1-bookmark of an earlier answer and this request reads data at least that fresh. ' +
+      'Answers of authorized /api requests carry the bookmark of the data they read or wrote (an answer that read nothing from ' +
+      'the database echoes the bookmark sent, if any).',
+    schema: { type: 'string' },
   },
   ifMatch: {
     name: 'If-Match',

@@ -30,6 +30,7 @@ function describeParameters(operation: DocumentedOperation, converter: SchemaCon
   const documented = doc.parameters ?? [];
   const parameters: JsonObject[] = [];
   if (operation.scope) parameters.push({ $ref: '#/components/parameters/tenantKey' }, { $ref: '#/components/parameters/orgKey' });
+  if (operation.scope) parameters.push({ $ref: '#/components/parameters/bookmark' });
   const names = new Set(documented.map((parameter) => parameter.name));
   for (const parameter of documented) {
     if (parameter.in === 'path' && !path.includes(`{${parameter.name}}`)) continue;
@@ -55,7 +56,7 @@ function describeResponses(operation: DocumentedOperation, converter: SchemaConv
   const { doc } = operation;
   const responses: JsonObject = {};
   const errors = new Set<number>([
-    ...(operation.scope ? [400, 401, 403, 429] : []),
+    ...(operation.scope ? [400, 401, 403, 429, 503] : []),
     ...(operation.idempotent ? [409, 422] : []),
     ...(doc.requestBody ? [413, 415] : []),
     ...(doc.errors ?? []),

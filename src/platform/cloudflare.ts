@@ -5,21 +5,45 @@ import type { AppConfig } from '../config/env';
 import { runCommand } from '../coordinator/commands';
 import type { CommandHandlers, CommandResult, Coordinator, CoordinatorCommand, CoordinatorState } from '../coordinator/commands';
 import { CommandLanes } from '../coordinator/lanes';
-import { openDrizzle } from '../db/client';
 import type { TenantScope } from '../db/client';
-import { meterD1 } from './d1-meter';
-import type { Platform, RateLimits, TenantDatabaseRequest } from './types';
+import { readDatabaseSet } from './d1/databases';
+import { advanceSession } from './placement/bookmark';
+import type { Bookmark, ReadSession } from './placement/bookmark';
+import { TenantMover } from './placement/mover';
+import type { MoveOutcome } from './placement/mover';
+import { buildPlacementOperations } from './placement/operations';
+import type { MoveCoordinator } from './placement/operations';
+import type { TenantTable } from './placement/tenant-tables';
+import { openEveryTenantDatabase, openTenantDatabase } from './tenant-databases';
+import type { Platform, RateLimits } from './types';
 
-/** Today every tenant/org lives in the one `DB` binding; placing them on several databases changes only this. */
-function openDatabase(env: Env, request: TenantDatabaseRequest) {
-  return Promise.resolve(openDrizzle(request.meter ? meterD1(env.DB, request.meter) : env.DB));
+/** A command's result and the D1 bookmark of what it read and wrote (null: it did not touch D1). */
+export interface CommandAnswer {
+  readonly result: CommandResult;
+  readonly bookmark: Bookmark | null;
 }
 
-function buildCoordinator(env: Env, scope: TenantScope): Coordinator {
-  const stub = env.COORDINATOR.get(env.COORDINATOR.idFromName(`${scope.tenantKey}/${scope.orgKey}`));
+function findStub(env: Env, scope: TenantScope) {
+  return env.COORDINATOR.get(env.COORDINATOR.idFromName(`${scope.tenantKey}/${scope.orgKey}`));
+}
+
+function buildCoordinator(env: Env, scope: TenantScope, session?: ReadSession): Coordinator {
+  const stub = findStub(env, scope);
   return {
-    // The RPC type erases which command was sent; the object answers the result of that command's handler.
-    send: <C extends CoordinatorCommand>(command: C) => stub.handle(command) as Promise<CommandResult<C['type']>>,
+    send: async <C extends CoordinatorCommand>(command: C) => {
+      // The RPC type erases which command was sent; the object answers the result of that command's handler.
+      const answer = await stub.execute(command);
+      if (session) advanceSession(session, answer.bookmark);
+      return answer.result as CommandResult<C['type']>;
+    },
+  };
+}
+
+/** Moves run in the tenant/org's Durable Object. */
+function buildMoveCoordinator(env: Env): MoveCoordinator {
+  return {
+    move: (scope, target) => findStub(env, scope).move(scope, target),
+    awaitMove: (scope, timeoutMs) => findStub(env, scope).awaitMove(timeoutMs),
   };
 }
 
@@ -44,43 +68,37 @@ export interface Invocation {
 }
 
 /** The bindings every invocation shares (no rate limits: those apply to `/api` requests only). */
-function buildBindingsPlatform(env: Env, ctx: Invocation): Platform {
+function buildBindingsPlatform(env: Env, ctx: Invocation, tables: readonly TenantTable[], moves: MoveCoordinator): Platform {
+  const databases = readDatabaseSet(env);
+  const now = () => new Date();
   return {
-    openTenantDatabase: (request) => openDatabase(env, request),
-    openEveryTenantDatabase: async () => [openDrizzle(env.DB)],
+    openTenantDatabase: async (request) => openTenantDatabase({ databases, moves, now }, request),
+    openEveryTenantDatabase: async () => openEveryTenantDatabase(databases),
+    placements: buildPlacementOperations(databases, tables, moves),
     cache: env.CACHE,
     config: parseConfig(env),
-    coordinator: (scope) => buildCoordinator(env, scope),
-    now: () => new Date(),
+    coordinator: (scope, session) => buildCoordinator(env, scope, session),
+    now,
     waitUntil: (promise) => ctx.waitUntil(promise),
     readAsset: (path) => fetchWorkerAsset(env, path),
   };
 }
 
-export function buildWorkerPlatform(env: Env, ctx: Invocation): Platform {
-  const platform = buildBindingsPlatform(env, ctx);
+/** The platform of one Worker invocation; `tables` are the tenant/org tables (src/tenant-tables.ts). */
+export function buildWorkerPlatform(env: Env, ctx: Invocation, tables: readonly TenantTable[]): Platform {
+  const platform = buildBindingsPlatform(env, ctx, tables, buildMoveCoordinator(env));
   const rateLimits = buildRateLimits(env, platform.config);
   return rateLimits ? { ...platform, rateLimits } : platform;
 }
 
-/** Inside the Durable Object: the same bindings; commands never call back into a coordinator. */
-function buildDurableObjectPlatform(env: Env, ctx: DurableObjectState): Platform {
-  return {
-    ...buildBindingsPlatform(env, ctx),
-    coordinator: () => {
-      throw new Error('A coordinator command cannot send commands to a coordinator.');
-    },
-  };
-}
-
 /**
  * The Durable Object class (one object per tenant/org, named `tenantKey/orgKey`) running `handlers`; the Worker
- * entry exports it as `TenantCoordinator`. Its `handle` method is the RPC entry the Worker's stub calls.
+ * entry exports it as `TenantCoordinator`. RPC entries: `execute` (a command, with the bookmark of its D1 work),
+ * `handle` (the same, result only), `move` and `awaitMove` (tenant/org moves), and the `alarm` that runs moves.
  */
-export function defineTenantCoordinator(handlers: Partial<CommandHandlers>) {
+export function defineTenantCoordinator(handlers: Partial<CommandHandlers>, tables: readonly TenantTable[]) {
   return class extends DurableObject<Env> {
     private readonly lanes = new CommandLanes();
-    private readonly platform = buildDurableObjectPlatform(this.env, this.ctx);
     private readonly state: CoordinatorState = {
       get: async <T>(key: string) => this.ctx.storage.get<T>(key),
       put: async (key, value) => this.ctx.storage.put(key, value),
@@ -89,13 +107,49 @@ export function defineTenantCoordinator(handlers: Partial<CommandHandlers>) {
       },
       list: async <T>(prefix: string, end: string, limit: number) => this.ctx.storage.list<T>({ prefix, end, limit }),
     };
+    private readonly mover = new TenantMover({
+      databases: readDatabaseSet(this.env),
+      tables,
+      state: this.state,
+      setAlarm: (at) => this.ctx.storage.setAlarm(at),
+      now: () => new Date(),
+      stepStatements: parseConfig(this.env).moveStepQueries,
+    });
+    // Inside the object, a write refused by a move waits for this object's own move; commands never send commands.
+    private readonly platform: Platform = {
+      ...buildBindingsPlatform(this.env, this.ctx, tables, {
+        move: (scope, target) => this.mover.move(scope, target),
+        awaitMove: (_scope, timeoutMs) => this.mover.whenSettled(timeoutMs),
+      }),
+      coordinator: () => {
+        throw new Error('A coordinator command cannot send commands to a coordinator.');
+      },
+    };
 
     /** Commands are queued so that the D1 I/O of one never interleaves with another's. */
-    async handle(command: CoordinatorCommand): Promise<CommandResult> {
+    async execute(command: CoordinatorCommand): Promise<CommandAnswer> {
       return this.lanes.dispatch(command, async () => {
-        const db = await this.platform.openTenantDatabase({ tenantKey: command.tenantKey, orgKey: command.orgKey });
-        return runCommand(handlers, { db, now: this.platform.now, state: this.state }, command);
+        const session: ReadSession = { start: 'primary', bookmark: null };
+        const db = await this.platform.openTenantDatabase({ tenantKey: command.tenantKey, orgKey: command.orgKey, session });
+        const result = await runCommand(handlers, { db, now: this.platform.now, state: this.state }, command);
+        return { result, bookmark: session.bookmark };
       });
+    }
+
+    async handle(command: CoordinatorCommand): Promise<CommandResult> {
+      return (await this.execute(command)).result;
+    }
+
+    async move(scope: TenantScope, target: string): Promise<MoveOutcome> {
+      return this.mover.move({ tenantKey: scope.tenantKey, orgKey: scope.orgKey }, target);
+    }
+
+    async awaitMove(timeoutMs: number): Promise<boolean> {
+      return this.mover.whenSettled(timeoutMs);
+    }
+
+    override async alarm(): Promise<void> {
+      await this.mover.runAlarm();
     }
   };
 }

@@ -7,12 +7,16 @@
 import type { AppConfig } from '../config/env';
 import type { Coordinator } from '../coordinator/commands';
 import type { Database, TenantScope } from '../db/client';
-import type { RoundTripMeter } from './d1-meter';
+import type { RoundTripMeter } from './d1/meter';
+import type { ReadSession } from './placement/bookmark';
+import type { PlacementOperations } from './placement/operations';
 
-/** Which tenant/org's database to open, and where to count its D1 round trips. */
+/** Which tenant/org's database to open, where to count its D1 round trips, and the read session it belongs to. */
 export interface TenantDatabaseRequest extends TenantScope {
   /** The request's (or command's) round trip count; each statement and each batch adds one. */
   readonly meter?: RoundTripMeter;
+  /** The request's D1 session (bookmarks, replicas); absent: every statement goes to the primary. */
+  readonly session?: ReadSession;
 }
 
 /** The key-value cache (KV on Cloudflare; in memory under Deno): what the application uses of it. */
@@ -40,17 +44,19 @@ export interface RateLimits {
 export interface Platform {
   /**
    * The database that holds the tenant/org's records, standard lists (cultures, currencies) included: the one way
-   * a handler, store, command or job reaches tenant data.
+   * a handler, store, command or job reaches tenant data. It follows the tenant/org wherever it is placed or moved.
    */
   openTenantDatabase(request: TenantDatabaseRequest): Promise<Database>;
-  /** Every database that holds tenant/org records, for jobs that scan across tenants (the cron trigger). */
+  /** Every tenant database, read-only, for jobs that scan across tenants (the cron trigger). */
   openEveryTenantDatabase(): Promise<readonly Database[]>;
+  /** Placements and moves of tenant/orgs (the operator API). */
+  readonly placements: PlacementOperations;
   readonly cache: CacheStore;
   readonly config: AppConfig;
   /** Absent when rate limiting is off (RATE_LIMIT_PER_MINUTE=0, or inside a coordinator). */
   readonly rateLimits?: RateLimits;
-  /** The tenant/org's serial coordinator. */
-  coordinator(scope: TenantScope): Coordinator;
+  /** The tenant/org's serial coordinator; with a session, the bookmarks of its D1 writes join that session. */
+  coordinator(scope: TenantScope, session?: ReadSession): Coordinator;
   /** The clock (injectable for tests). */
   now(): Date;
   /** Lets work finish after the response is sent (ctx.waitUntil on Workers). */

@@ -1,7 +1,8 @@
 /**
  * The Deno test server's bindings over HTTP (`POST /__test/{d1,kv,coordinator}`), so that tests using them directly
- * (`env.DB`, `env.CACHE`, `env.COORDINATOR` of `cloudflare:test`) run against Deno as well. Values travel as JSON
- * (text, numbers, booleans, null; no blobs or streams). Test tooling only: the application never serves these paths.
+ * (`env.DIRECTORY`, `env.TENANT_DB_*`, `env.CACHE`, `env.COORDINATOR` of `cloudflare:test`) run against Deno as well.
+ * Values travel as JSON (text, numbers, booleans, null; no blobs or streams). Test tooling only: the application never
+ * serves these paths.
  */
 import type { CoordinatorCommand } from '../../src/coordinator/commands';
 import type { DenoHost } from '../../src/platform/deno/host';
@@ -16,6 +17,8 @@ interface WireStatement {
 }
 
 interface WireCall {
+  /** Binding name of the database (DIRECTORY, TENANT_DB_1, ...). */
+  readonly database: string;
   readonly method: 'first' | 'all' | 'run' | 'raw' | 'batch' | 'exec';
   readonly statements: WireStatement[];
   readonly columnName?: string;
@@ -84,8 +87,12 @@ export async function handleTestBinding(request: Request, host: DenoHost): Promi
     // The test shims (test/deno/remote-bindings.ts) send these shapes.
     const call: unknown = await request.json();
     let result: unknown;
-    if (binding === 'd1') result = await runCall(host.d1, call as WireCall);
-    else if (binding === 'kv') result = await runKvCall(host.kv, call as KvCall);
+    if (binding === 'd1') {
+      const name = (call as WireCall).database;
+      const d1 = host.bindings.get(name);
+      if (!d1) throw new Error(`No D1 binding ${name}.`);
+      result = await runCall(d1, call as WireCall);
+    } else if (binding === 'kv') result = await runKvCall(host.kv, call as KvCall);
     else if (binding === 'coordinator')
       result = await runCoordinatorCall(host.platform, call as { name: string; command: CoordinatorCommand });
     else return Response.json({ error: `No test binding ${binding}.` }, { status: 404 });

@@ -1,14 +1,14 @@
 /**
  * `cloudflare:test` for the Deno test run (aliased in vitest.deno.config.ts): `env.JWT_SECRET` is the
- * Deno server's secret, `env.DB`/`env.CACHE`/`env.COORDINATOR` reach the Deno server's database, KV and
- * coordinators (test/deno/remote-bindings.ts), `env.ASSETS.fetch` asks the Deno server for a static asset of
- * public/ (served at its path, as Workers `[assets]` does), and `SELF.fetch` sends the
+ * Deno server's secret, `env.DIRECTORY`/`env.TENANT_DB_*`/`env.CACHE`/`env.COORDINATOR` reach the Deno server's
+ * databases, KV and coordinators (test/deno/remote-bindings.ts), `env.ASSETS.fetch` asks the Deno server for a static
+ * asset of public/ (served at its path, as Workers `[assets]` does), and `SELF.fetch` sends the
  * request to the Deno server of this test file, keeping the URL the test used (https://api.test) through
  * X-Forwarded-Proto/-Host. Everything Workers-only throws: tests that use it are named
  * `*.workers.test.ts` and run in the Workers runtime only.
  */
 import { remoteCoordinator, remoteD1, remoteKv } from './remote-bindings.js';
-import { DENO_TEST_JWT_SECRET, readDenoServer } from './server.js';
+import { DENO_TEST_JWT_SECRET, DENO_TEST_TENANT_DATABASES, readDenoServer } from './server.js';
 
 function refuseWorkersOnly(name: string): never {
   throw new Error(`${name} is Workers-only: name the test file *.workers.test.ts so that only the Workers run picks it up.`);
@@ -16,7 +16,8 @@ function refuseWorkersOnly(name: string): never {
 
 const values: Record<string, unknown> = {
   JWT_SECRET: DENO_TEST_JWT_SECRET,
-  DB: remoteD1,
+  DIRECTORY: remoteD1('DIRECTORY'),
+  ...Object.fromEntries(DENO_TEST_TENANT_DATABASES.map((name) => [name, remoteD1(name)])),
   CACHE: remoteKv,
   COORDINATOR: remoteCoordinator,
   ASSETS: { fetch: (input: Request | string | URL, init?: RequestInit) => fetchDeno(input, init) },

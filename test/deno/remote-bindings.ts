@@ -1,6 +1,6 @@
 /**
- * `env.DB`, `env.CACHE` and `env.COORDINATOR` of the Deno test run: the binding APIs the tests use, over
- * HTTP to the Deno test server's endpoints (test/deno-host/test-bindings.ts), which run them on the
+ * `env.DIRECTORY`, `env.TENANT_DB_*`, `env.CACHE` and `env.COORDINATOR` of the Deno test run: the binding APIs the
+ * tests use, over HTTP to the Deno test server's endpoints (test/deno-host/test-bindings.ts), which run them on the
  * same database, KV and coordinators the API uses. Values travel as JSON (no blobs or streams).
  */
 import { readDenoServer } from './server.js';
@@ -21,18 +21,26 @@ async function callBinding(binding: 'd1' | 'kv' | 'coordinator', body: unknown):
   return answer.result;
 }
 
-function callD1(body: { method: string; statements: WireStatement[]; columnName?: string; columnNames?: boolean }): Promise<unknown> {
-  return callBinding('d1', body);
+interface D1Call {
+  method: string;
+  statements: WireStatement[];
+  columnName?: string;
+  columnNames?: boolean;
 }
 
 export class RemoteD1Statement {
   constructor(
+    private readonly database: string,
     readonly sql: string,
     readonly params: unknown[] = [],
   ) {}
 
   bind(...params: unknown[]): RemoteD1Statement {
-    return new RemoteD1Statement(this.sql, params);
+    return new RemoteD1Statement(this.database, this.sql, params);
+  }
+
+  private call(body: D1Call): Promise<unknown> {
+    return callBinding('d1', { database: this.database, ...body });
   }
 
   private wire(): WireStatement {
@@ -40,19 +48,31 @@ export class RemoteD1Statement {
   }
 
   first<T = Record<string, unknown>>(columnName?: string): Promise<T | null> {
-    return callD1({ method: 'first', statements: [this.wire()], ...(columnName === undefined ? {} : { columnName }) }) as Promise<T | null>;
+    return this.call({
+      method: 'first',
+      statements: [this.wire()],
+      ...(columnName === undefined ? {} : { columnName }),
+    }) as Promise<T | null>;
   }
 
   all<T = Record<string, unknown>>(): Promise<{ results: T[]; success: true; meta: Record<string, unknown> }> {
-    return callD1({ method: 'all', statements: [this.wire()] }) as Promise<{ results: T[]; success: true; meta: Record<string, unknown> }>;
+    return this.call({ method: 'all', statements: [this.wire()] }) as Promise<{
+      results: T[];
+      success: true;
+      meta: Record<string, unknown>;
+    }>;
   }
 
   run<T = Record<string, unknown>>(): Promise<{ results: T[]; success: true; meta: Record<string, unknown> }> {
-    return callD1({ method: 'run', statements: [this.wire()] }) as Promise<{ results: T[]; success: true; meta: Record<string, unknown> }>;
+    return this.call({ method: 'run', statements: [this.wire()] }) as Promise<{
+      results: T[];
+      success: true;
+      meta: Record<string, unknown>;
+    }>;
   }
 
   raw<T = unknown[]>(options?: { columnNames?: boolean }): Promise<T[]> {
-    return callD1({ method: 'raw', statements: [this.wire()], columnNames: options?.columnNames === true }) as Promise<T[]>;
+    return this.call({ method: 'raw', statements: [this.wire()], columnNames: options?.columnNames === true }) as Promise<T[]>;
   }
 
   toWire(): WireStatement {
@@ -60,11 +80,17 @@ export class RemoteD1Statement {
   }
 }
 
-export const remoteD1 = {
-  prepare: (sql: string) => new RemoteD1Statement(sql),
-  batch: (statements: RemoteD1Statement[]) => callD1({ method: 'batch', statements: statements.map((statement) => statement.toWire()) }),
-  exec: (sql: string) => callD1({ method: 'exec', statements: [{ sql, params: [] }] }),
-};
+/** A D1 database of the Deno server by binding name (DIRECTORY, TENANT_DB_1, ...); sessions read the one local copy. */
+export function remoteD1(database: string) {
+  const db = {
+    prepare: (sql: string) => new RemoteD1Statement(database, sql),
+    batch: (statements: RemoteD1Statement[]) =>
+      callBinding('d1', { database, method: 'batch', statements: statements.map((statement) => statement.toWire()) }),
+    exec: (sql: string) => callBinding('d1', { database, method: 'exec', statements: [{ sql, params: [] }] }),
+    withSession: () => ({ prepare: db.prepare, batch: db.batch, getBookmark: () => null }),
+  };
+  return db;
+}
 
 type ValueType = 'text' | 'json';
 

@@ -1,5 +1,5 @@
 /**
- * One Deno server per test file (fresh SQLite file, fresh KV), like the Workers run's per-file storage
+ * One Deno server per test file (fresh SQLite files, fresh KV), like the Workers run's per-file storage
  * isolation. It listens on a free port and trusts X-Forwarded-Proto/-Host so that the tests' origin
  * (https://api.test) is the one the API sees.
  */
@@ -11,6 +11,9 @@ import { join } from 'node:path';
 import { buildDenoArgs, buildDenoEnv, DENO_TEST_ENTRY, resolveDenoExecutable } from '../../scripts/deno-bin.mjs';
 
 export const DENO_TEST_JWT_SECRET = 'deno-test-secret-that-is-at-least-32-characters';
+export const DENO_TEST_TENANT_DATABASES = ['TENANT_DB_1', 'TENANT_DB_2'];
+/** Small move steps, as in the Workers run (vitest.config.ts), so moves run through several alarms. */
+const DENO_TEST_MOVE_STEP_QUERIES = '12';
 
 const START_TIMEOUT_MS = 30_000;
 const LISTENING = /Deno server listening on (http:\/\/\S+)/;
@@ -81,7 +84,9 @@ export async function launchDenoServer(env: Record<string, string> = {}): Promis
     env: buildDenoEnv({
       PORT: '0',
       HOST: '127.0.0.1',
-      DENO_DB_PATH: join(directory, 'test.sqlite'),
+      DENO_DATA_DIR: directory,
+      DENO_TENANT_DATABASES: DENO_TEST_TENANT_DATABASES.join(','),
+      MOVE_STEP_QUERIES: DENO_TEST_MOVE_STEP_QUERIES,
       JWT_SECRET: DENO_TEST_JWT_SECRET,
       JWT_JWKS_URL: '',
       JWT_ISSUER: '',

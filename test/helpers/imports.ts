@@ -1,7 +1,7 @@
 /** Helpers of the import data info tests: registration, changes, and the stored history (read from D1). */
-import { env } from 'cloudflare:test';
 import { expect } from 'vitest';
 import type { CallResult, TenantClient } from './api';
+import { openTenantD1 } from './tenant-db';
 
 export const IMPORTS = '/corePatterns/importDataInfos';
 
@@ -60,10 +60,12 @@ export async function registerImportIn(client: TenantClient, state: number, body
 
 /** The append-only history of one import, straight from D1. */
 export async function readHistory(client: TenantClient, importId: string): Promise<HistoryEntry[]> {
-  const { results } = await env.DB.prepare(
-    `SELECT seq, kind, from_state AS fromState, to_state AS toState, request_id AS requestId, changed_on AS changedOn
+  const db = await openTenantD1({ tenantKey: client.tenant, orgKey: client.org });
+  const { results } = await db
+    .prepare(
+      `SELECT seq, kind, from_state AS fromState, to_state AS toState, request_id AS requestId, changed_on AS changedOn
      FROM import_data_info_changes WHERE tenant_key = ? AND org_key = ? AND import_id = ? ORDER BY seq`,
-  )
+    )
     .bind(client.tenant, client.org, importId)
     .all<HistoryEntry>();
   return results;

@@ -1,5 +1,5 @@
 /** Seeds email templates straight into D1 with fixed ids and timestamps, so OData answers are exact. */
-import { env } from 'cloudflare:test';
+import { openTenantD1 } from './tenant-db';
 
 export interface SeedTemplate {
   readonly id: string;
@@ -21,31 +21,35 @@ const INSERT = `INSERT INTO email_templates (id, tenant_key, org_key, template_k
 
 /** One statement per row (16 parameters each), all in one batch. */
 export async function seedTemplates(tenant: string, org: string, rows: readonly SeedTemplate[]): Promise<void> {
+  const db = await openTenantD1({ tenantKey: tenant, orgKey: org });
   const statements = rows.map((row) =>
-    env.DB.prepare(INSERT).bind(
-      row.id,
-      tenant,
-      org,
-      row.templateKey,
-      row.subject,
-      row.emailTemplateType,
-      `<p>${row.subject}</p>`,
-      row.culture,
-      row.description,
-      row.isActive ? 1 : 0,
-      row.version,
-      row.createdOn,
-      row.createdBy,
-      row.modifiedOn,
-      row.createdBy,
-    ),
+    db
+      .prepare(INSERT)
+      .bind(
+        row.id,
+        tenant,
+        org,
+        row.templateKey,
+        row.subject,
+        row.emailTemplateType,
+        `<p>${row.subject}</p>`,
+        row.culture,
+        row.description,
+        row.isActive ? 1 : 0,
+        row.version,
+        row.createdOn,
+        row.createdBy,
+        row.modifiedOn,
+        row.createdBy,
+      ),
   );
-  await env.DB.batch(statements);
+  await db.batch(statements);
 }
 
 /** Removes what `seedTemplates` wrote for the tenant/org (seeded ids are fixed, so each test clears its own rows). */
 export async function clearTemplates(tenant: string, org: string): Promise<void> {
-  await env.DB.prepare('DELETE FROM email_templates WHERE tenant_key = ? AND org_key = ?').bind(tenant, org).run();
+  const db = await openTenantD1({ tenantKey: tenant, orgKey: org });
+  await db.prepare('DELETE FROM email_templates WHERE tenant_key = ? AND org_key = ?').bind(tenant, org).run();
 }
 
 /** A lowercase GUID whose last group is `n` in hex, so the id order is known. */

@@ -48,6 +48,8 @@ export interface SweepWorld {
   readonly missingAll: SweepValues;
   /** An Idempotency-Key the owner has used (its answer is kept for replays): keys are per tenant/org. */
   readonly idempotencyKey: string;
+  /** An `x-d1-bookmark` answered to the owner (it names the owner's tenant database): others may send it too. */
+  readonly bookmark: string;
 }
 
 const REFERENCE_DATA: Readonly<Record<Service, Readonly<Record<string, unknown[]>>>> = {
@@ -140,17 +142,21 @@ async function seedRecords(owner: TenantClient, service: Service): Promise<Parti
 const ABSENT_ID = () => crypto.randomUUID();
 
 /** The owner creates one more email template with an Idempotency-Key; a retry is replayed. Answers the key. */
-async function useIdempotencyKey(owner: TenantClient): Promise<string> {
+/** An Idempotency-Key the owner used (its answer replayed once), and the D1 bookmark the first answer carried. */
+async function useIdempotencyKey(owner: TenantClient): Promise<{ key: string; bookmark: string }> {
   const key = uniqueKey('sweep-key');
   const send = () =>
     owner.call('POST', '/operations/emailTemplates', {
       headers: { 'idempotency-key': key },
       body: { templateKey: 'SWIDEM', subject: 'Sweep', emailTemplateType: 1, notificationBody: 'b', culture: 'en-US' },
     });
-  await expectStatus(send(), 201);
+  const first = await send();
+  expect(first.status, first.text).toBe(201);
+  const bookmark = first.headers.get('x-d1-bookmark');
+  expect(bookmark, 'a write answers the bookmark of its tenant database').toMatch(/^TENANT_DB_\w+:/);
   const retried = await send();
   expect([retried.status, retried.headers.get('idempotent-replayed')], retried.text).toEqual([201, 'true']);
-  return key;
+  return { key, bookmark: bookmark ?? '' };
 }
 
 /** Builds the world for an operation of `service`: every org fresh, so no test sees another's records. */
@@ -160,7 +166,7 @@ export async function buildSweepWorld(service: Service): Promise<SweepWorld> {
   const bare = await freshTenant('bare');
   for (const client of [owner, ...twins]) await seedReferenceData(client, service);
   const seeded = await seedRecords(owner, service);
-  const idempotencyKey = await useIdempotencyKey(owner);
+  const { key: idempotencyKey, bookmark } = await useIdempotencyKey(owner);
   const values: SweepValues = {
     templateId: ABSENT_ID(),
     templateKey: 'SWT',
@@ -212,7 +218,7 @@ export async function buildSweepWorld(service: Service): Promise<SweepWorld> {
     kpiCode: 'NOPE-K',
     configuration: 'NOPE-W',
   };
-  return { owner, twins, bare, values, missingRecords, missingAll, idempotencyKey };
+  return { owner, twins, bare, values, missingRecords, missingAll, idempotencyKey, bookmark };
 }
 
 /** What the owner has of the service, read back: an operation sent by anyone else must leave it as it was. */

@@ -4,6 +4,7 @@ import type { Problem, TenantClient } from '../helpers/api';
 import { BASE, BY_COMPANY, createDocument, LOOKUP } from '../helpers/exchange-rates';
 import type { Answer } from '../helpers/exchange-rates';
 import { freshTenant } from '../helpers/tenants';
+import { openClientD1 } from '../helpers/tenant-db';
 
 function rawRate(text: string): string {
   return /"exchangeRate":([^,}]+)/.exec(text)?.[1] ?? '';
@@ -30,7 +31,10 @@ describe('the lookup cache never answers with a rate older than an acknowledged 
   it('serves a repeated lookup from the cache, without reading D1', async () => {
     expect(await rateOf(client, 'EUR', 'USD')).toBe('1.10');
     // Change D1 behind the API's back (no acknowledged write, so no invalidation): the cached answer stays.
-    await env.DB.prepare("UPDATE exchange_rate_lines SET conversion_factor = '7.77' WHERE tenant_key = ? AND to_currency = 'USD'")
+    await (
+      await openClientD1(client)
+    )
+      .prepare("UPDATE exchange_rate_lines SET conversion_factor = '7.77' WHERE tenant_key = ? AND to_currency = 'USD'")
       .bind(client.tenant)
       .run();
     expect(await rateOf(client, 'EUR', 'USD')).toBe('1.10');

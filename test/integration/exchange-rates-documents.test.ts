@@ -1,10 +1,10 @@
-import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ORIGIN } from '../helpers/api';
 import type { Problem, TenantClient } from '../helpers/api';
 import { freshTenant } from '../helpers/tenants';
 import { BASE } from '../helpers/exchange-rates';
 import type { LineResource } from '../helpers/exchange-rates';
+import { openClientD1 } from '../helpers/tenant-db';
 
 type DocumentResource = Record<string, unknown> & { id: string; exchangeRateDocumentRates: LineResource[] };
 
@@ -83,7 +83,10 @@ describe('create and read', () => {
     expect(read.text).toContain('"conversionFactor":162.123456789012,');
     expect(read.text).toContain('"conversionFactor":0.12345678901234567890123,');
     expect(read.text).toContain('"conversionFactor":11.500000000000,');
-    const stored = await env.DB.prepare('SELECT conversion_factor AS f FROM exchange_rate_lines WHERE document_id = ? ORDER BY line_no')
+    const stored = await (
+      await openClientD1(client)
+    )
+      .prepare('SELECT conversion_factor AS f FROM exchange_rate_lines WHERE document_id = ? ORDER BY line_no')
       .bind(created.body)
       .all<{ f: string }>();
     expect(stored.results.map((row) => row.f)).toEqual(['162.123456789012', '0.12345678901234567890123', '11.500000000000']);
@@ -166,7 +169,10 @@ describe('create and read', () => {
     });
     expect(again.status).toBe(400);
     expect(again.body.code).toBe('DuplicateKey');
-    const cad = await env.DB.prepare("SELECT count(*) AS n FROM exchange_rate_lines WHERE tenant_key = ? AND to_currency = 'CAD'")
+    const cad = await (
+      await openClientD1(client)
+    )
+      .prepare("SELECT count(*) AS n FROM exchange_rate_lines WHERE tenant_key = ? AND to_currency = 'CAD'")
       .bind(client.tenant)
       .first<{ n: number }>();
     expect(cad?.n).toBe(0);
@@ -311,7 +317,10 @@ describe('delete', () => {
     expect((await client.call('DELETE', `${BASE}/${second}`)).status).toBe(204);
     expect((await client.call('DELETE', `${BASE}/30`)).status).toBe(404);
     expect((await client.call('DELETE', `${BASE}/${second}`)).status).toBe(404);
-    const lines = await env.DB.prepare('SELECT count(*) AS n FROM exchange_rate_lines WHERE document_id IN (?, ?)')
+    const lines = await (
+      await openClientD1(client)
+    )
+      .prepare('SELECT count(*) AS n FROM exchange_rate_lines WHERE document_id IN (?, ?)')
       .bind(first, second)
       .first<{ n: number }>();
     expect(lines?.n).toBe(0);

@@ -1,8 +1,8 @@
-import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Problem, TenantClient } from '../helpers/api';
 import { BASE } from '../helpers/exchange-rates';
 import type { LineResource } from '../helpers/exchange-rates';
+import { openClientD1 } from '../helpers/tenant-db';
 import { freshTenant } from '../helpers/tenants';
 
 type DocumentResource = Record<string, unknown> & { exchangeRateDocumentRates: LineResource[]; version: number };
@@ -201,7 +201,12 @@ describe('delete a line', () => {
     expect([again.status, again.body.code]).toEqual([404, 'RecordNotFound']);
     expect((await client.call('DELETE', `${BASE}/999/exchangeRateDocumentRates/${lineId}`)).status).toBe(404);
     expect((await client.call('DELETE', `${BASE}/x/exchangeRateDocumentRates/${lineId}`)).status).toBe(400);
-    const rows = await env.DB.prepare('SELECT count(*) AS n FROM exchange_rate_lines WHERE id = ?').bind(lineId).first<{ n: number }>();
+    const rows = await (
+      await openClientD1(client)
+    )
+      .prepare('SELECT count(*) AS n FROM exchange_rate_lines WHERE id = ?')
+      .bind(lineId)
+      .first<{ n: number }>();
     expect(rows?.n).toBe(0);
   });
 

@@ -9,6 +9,7 @@ import { BASE as RATES, createDocument, LOOKUP } from '../helpers/exchange-rates
 import { IMPORTS, registerImport } from '../helpers/imports';
 import { kpiReferenceData } from '../helpers/indicators';
 import { createRoute, ROUTES, seedRouteReferenceData } from '../helpers/routes';
+import { openClientD1 } from '../helpers/tenant-db';
 import { freshTenant, siblingOrg } from '../helpers/tenants';
 
 const TEMPLATES = '/operations/emailTemplates';
@@ -37,7 +38,10 @@ async function post(path: string, key: string, body?: unknown): Promise<CallResu
 }
 
 async function countRows(table: string): Promise<number> {
-  const row = await env.DB.prepare(`select count(*) as n from ${table} where tenant_key = ? and org_key = ?`)
+  const row = await (
+    await openClientD1(client)
+  )
+    .prepare(`select count(*) as n from ${table} where tenant_key = ? and org_key = ?`)
     .bind(client.tenant, client.org)
     .first<{ n: number }>();
   return Number(row?.n);
@@ -87,7 +91,10 @@ describe('replays', () => {
     const id = await registerImport(client);
     await expectReplayed(`${IMPORTS}/changeDataImport`, { importId: id, importDataState: 'Processing', detailLog: '10%' });
     await expectReplayed(`${IMPORTS}/changeDataImport`, { importId: id, importDataState: 'Succeeded' });
-    const history = await env.DB.prepare(`select count(*) as n from import_data_info_changes where import_id = ?`)
+    const history = await (
+      await openClientD1(client)
+    )
+      .prepare(`select count(*) as n from import_data_info_changes where import_id = ?`)
       .bind(id)
       .first<{ n: number }>();
     expect(Number(history?.n)).toBe(3);

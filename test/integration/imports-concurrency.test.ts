@@ -1,9 +1,9 @@
-import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { CallResult, Problem } from '../helpers/api';
 import { decideTransition } from '../../src/services/imports/states';
 import type { ImportState } from '../../src/services/imports/states';
 import { changeImport, IMPORTS, readHistory, readImport, registerImport, registerImportIn } from '../helpers/imports';
+import { openClientD1 } from '../helpers/tenant-db';
 import { freshTenant } from '../helpers/tenants';
 
 interface Sent {
@@ -44,7 +44,10 @@ describe('concurrency (all through the tenant/org Durable Object)', () => {
     expect(registered.map((result) => result.status)).toEqual(registered.map(() => 201));
     const keys = await Promise.all(registered.map(async (result) => (await readImport(client, result.body)).key));
     expect([...keys].sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, index) => index + 5));
-    const { results } = await env.DB.prepare('SELECT key FROM import_data_infos WHERE tenant_key = ? AND org_key = ? ORDER BY key')
+    const { results } = await (
+      await openClientD1(client)
+    )
+      .prepare('SELECT key FROM import_data_infos WHERE tenant_key = ? AND org_key = ? ORDER BY key')
       .bind(client.tenant, client.org)
       .all<{ key: number }>();
     expect(results.map((row) => row.key)).toEqual(Array.from({ length: 29 }, (_, index) => index + 1));

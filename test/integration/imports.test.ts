@@ -1,9 +1,9 @@
-import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { call, ORIGIN } from '../helpers/api';
 import type { Problem, TenantClient } from '../helpers/api';
 import { changeImport, IMPORTS, readHistory, readImport, registerImport, registerImportIn } from '../helpers/imports';
 import type { ImportResource } from '../helpers/imports';
+import { openClientD1 } from '../helpers/tenant-db';
 import { freshTenant } from '../helpers/tenants';
 
 let client: TenantClient;
@@ -85,7 +85,10 @@ describe('validateImportDataState', () => {
   it('marks Fatal an import whose stored progress is old (real clock), keeping an existing error', async () => {
     const id = await registerImportIn(client, 2);
     await changeImport(client, { importId: id, error: 'disk full' });
-    await env.DB.prepare('UPDATE import_data_infos SET last_progress_update_on = ? WHERE id = ?')
+    await (
+      await openClientD1(client)
+    )
+      .prepare('UPDATE import_data_infos SET last_progress_update_on = ? WHERE id = ?')
       .bind('2026-01-01T00:00:00.000Z', id)
       .run();
     const result = await validate(client, id);
@@ -96,7 +99,10 @@ describe('validateImportDataState', () => {
     const pending = await registerImport(client);
     const failed = await registerImportIn(client, 4);
     for (const id of [pending, failed]) {
-      await env.DB.prepare('UPDATE import_data_infos SET last_progress_update_on = ?, modified_on = ? WHERE id = ?')
+      await (
+        await openClientD1(client)
+      )
+        .prepare('UPDATE import_data_infos SET last_progress_update_on = ?, modified_on = ? WHERE id = ?')
         .bind('2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', id)
         .run();
     }

@@ -5,6 +5,7 @@ import { tenantClient } from '../helpers/api';
 import type { TenantClient } from '../helpers/api';
 import { kpiReferenceData } from '../helpers/indicators';
 import type { Measurement } from '../helpers/indicators';
+import { findTenantDatabase, openClientD1, readTestDatabases } from '../helpers/tenant-db';
 import { uniqueKey } from '../helpers/tenants';
 
 const BASE = '/maintenance/indicators';
@@ -31,18 +32,25 @@ async function prepare(org: string, items: Measurement[]): Promise<TenantClient>
   return client;
 }
 
+/** Pending tenant/orgs of every tenant database. */
 async function readPendingOrgs(): Promise<string[]> {
-  const rows = await env.DB.prepare('SELECT tenant_key, org_key FROM kpi_pending_orgs WHERE tenant_key = ? ORDER BY org_key')
-    .bind(tenant)
-    .all<{ tenant_key: string; org_key: string }>();
-  return rows.results.map((row) => `${row.tenant_key}/${row.org_key}`);
+  const pending: string[] = [];
+  for (const db of readTestDatabases().tenants.values()) {
+    const rows = await db
+      .prepare('SELECT tenant_key, org_key FROM kpi_pending_orgs WHERE tenant_key = ?')
+      .bind(tenant)
+      .all<{ tenant_key: string; org_key: string }>();
+    pending.push(...rows.results.map((row) => `${row.tenant_key}/${row.org_key}`));
+  }
+  return pending.sort();
 }
 
 /** The org's materialized summaries, by company; `calculated_on` tells whether a run rewrote them. */
 async function readSummaries(client: TenantClient): Promise<{ company: string; calculated_on: string }[]> {
-  const rows = await env.DB.prepare(
-    'SELECT company, calculated_on FROM kpi_summaries WHERE tenant_key = ? AND org_key = ? ORDER BY company',
+  const rows = await (
+    await openClientD1(client)
   )
+    .prepare('SELECT company, calculated_on FROM kpi_summaries WHERE tenant_key = ? AND org_key = ? ORDER BY company')
     .bind(client.tenant, client.org)
     .all<{ company: string; calculated_on: string }>();
   return rows.results;
@@ -50,7 +58,10 @@ async function readSummaries(client: TenantClient): Promise<{ company: string; c
 
 /** Marks the org's summaries, so that a run that rewrites one is seen whatever the clock says. */
 async function markSummaries(client: TenantClient): Promise<void> {
-  await env.DB.prepare("UPDATE kpi_summaries SET calculated_on = 'marked:' || company WHERE tenant_key = ? AND org_key = ?")
+  await (
+    await openClientD1(client)
+  )
+    .prepare("UPDATE kpi_summaries SET calculated_on = 'marked:' || company WHERE tenant_key = ? AND org_key = ?")
     .bind(client.tenant, client.org)
     .run();
 }
@@ -63,7 +74,7 @@ afterEach(() => {
 });
 
 describe('the cron trigger', () => {
-  it('recalculates every tenant/org with new measurements; one failing org is logged and does not stop the others', async () => {
+  it('recalculates every tenant/org with new measurements, in every tenant database; one failing org is logged and does not stop the others', async () => {
     const first = await prepare('first', [
       { company: 'ACME-PT', code: 'COST', date: '2026-01-10', value: 10 },
       { company: 'ACME-PT', code: 'COST', date: '2026-01-11', value: 5 },
@@ -71,8 +82,16 @@ describe('the cron trigger', () => {
     const second = await prepare('second', [{ company: 'ACME-US', code: 'AVAIL', date: '2026-02-10', value: 97.5 }]);
     const broken = await prepare('broken', [{ company: 'ACME-PT', code: 'FAIL', date: '2026-02-10', value: 1 }]);
     // Simulated corruption: a period that is not a month makes this org's recalculation fail.
-    await env.DB.prepare("UPDATE kpi_measurements SET period = 'garbage' WHERE tenant_key = ? AND org_key = 'broken'").bind(tenant).run();
+    await (
+      await openClientD1(broken)
+    )
+      .prepare("UPDATE kpi_measurements SET period = 'garbage' WHERE tenant_key = ? AND org_key = 'broken'")
+      .bind(tenant)
+      .run();
     expect(await readPendingOrgs()).toEqual([`${tenant}/broken`, `${tenant}/first`, `${tenant}/second`]);
+    // The placement rule spreads them: the job has to visit both tenant databases.
+    const placed = await Promise.all([first, second].map((client) => findTenantDatabase({ tenantKey: client.tenant, orgKey: client.org })));
+    expect(new Set(placed)).toEqual(new Set(readTestDatabases().names));
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
 
     await runCron();
@@ -87,7 +106,12 @@ describe('the cron trigger', () => {
         (line) => line.includes('"orgKey":"broken"') && line.includes(`"tenantKey":"${tenant}"`) && line.includes('indicators.recalculate'),
       ),
     ).toBe(true);
-    await env.DB.prepare("DELETE FROM kpi_pending_orgs WHERE tenant_key = ? AND org_key = 'broken'").bind(tenant).run();
+    await (
+      await openClientD1(broken)
+    )
+      .prepare("DELETE FROM kpi_pending_orgs WHERE tenant_key = ? AND org_key = 'broken'")
+      .bind(tenant)
+      .run();
   });
 
   it('recalculates only what changed since the last run, and nothing when nothing did', async () => {

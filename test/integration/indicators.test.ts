@@ -1,7 +1,7 @@
-import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Problem, TenantClient } from '../helpers/api';
 import { kpiReferenceData, recalculate, type Measurement } from '../helpers/indicators';
+import { openClientD1 } from '../helpers/tenant-db';
 import { freshTenant, siblingOrg } from '../helpers/tenants';
 
 const BASE = '/maintenance/indicators';
@@ -15,7 +15,10 @@ async function ingest(items: Measurement[], as: TenantClient = client): Promise<
 }
 
 async function countMeasurements(as: TenantClient): Promise<number> {
-  const row = await env.DB.prepare('SELECT COUNT(*) AS n FROM kpi_measurements WHERE tenant_key = ? AND org_key = ?')
+  const row = await (
+    await openClientD1(as)
+  )
+    .prepare('SELECT COUNT(*) AS n FROM kpi_measurements WHERE tenant_key = ? AND org_key = ?')
     .bind(as.tenant, as.org)
     .first<{ n: number }>();
   return row?.n ?? 0;

@@ -9,6 +9,9 @@
  *   the owner gets when the reference keys do not exist either. Lists show the others none of the owner's records.
  *   Operations that take an Idempotency-Key are sent by the others with a key the owner has used: keys are per
  *   tenant/org, so they answer the same (never a replay of the owner's answer, never 422 or 409);
+ * - D1 bookmarks (`x-d1-bookmark`): refused requests (401, 403) never carry one, not even when they send the owner's;
+ *   the others send the owner's bookmark (it names the owner's tenant database) and still answer exactly as above,
+ *   with a bookmark of their own;
  * - the owner's records are unchanged afterwards.
  */
 import { describe, expect, it } from 'vitest';
@@ -264,26 +267,32 @@ function summarize(result: CallResult): unknown {
 async function checkAuth(method: string, spec: OperationCase, world: SweepWorld, request: SweepRequest): Promise<void> {
   const { owner } = world;
   const orgs = [`${owner.tenant}/${owner.org}`];
+  // Refused requests send the owner's bookmark: none may come back.
+  const bookmarked = { 'x-d1-bookmark': world.bookmark };
   const unauthorized = [
-    await send(method, request, null),
-    await send(method, request, await mintToken({ orgs, secret: 'another-secret-of-at-least-32-characters!' })),
-    await send(method, request, await mintToken({ orgs, expiresIn: '-1m' })),
-    await send(method, request, await mintToken({ orgs, expiresIn: null })),
-    await send(method, request, await mintToken({ orgs, expiresIn: '25h' })),
+    await send(method, request, null, bookmarked),
+    await send(method, request, await mintToken({ orgs, secret: 'another-secret-of-at-least-32-characters!' }), bookmarked),
+    await send(method, request, await mintToken({ orgs, expiresIn: '-1m' }), bookmarked),
+    await send(method, request, await mintToken({ orgs, expiresIn: null }), bookmarked),
+    await send(method, request, await mintToken({ orgs, expiresIn: '25h' }), bookmarked),
   ];
   for (const result of unauthorized) {
     expect(result.status, `${method} ${request.path}: ${result.text}`).toBe(401);
     expect((result.body as Problem).code).toBe('Unauthorized');
     expect(result.headers.get('www-authenticate')).toContain('Bearer');
+    expect(result.headers.has('x-d1-bookmark'), `${method} ${request.path}: 401 with a bookmark`).toBe(false);
   }
   expect(unauthorized[2]?.headers.get('www-authenticate')).toContain('invalid_token');
-  const stranger = await send(method, request, world.bare.token);
+  const stranger = await send(method, request, world.bare.token, bookmarked);
   expect([stranger.status, (stranger.body as Problem).code], `${method} ${request.path} with another org's token`).toEqual([
     403,
     'Forbidden',
   ]);
-  const lacking = await send(method, request, await mintToken({ orgs, scope: spec.admin ? 'application' : 'profile' }));
+  const lacking = await send(method, request, await mintToken({ orgs, scope: spec.admin ? 'application' : 'profile' }), bookmarked);
   expect([lacking.status, (lacking.body as Problem).code], `${method} ${request.path} without its scope`).toEqual([403, 'Forbidden']);
+  for (const refused of [stranger, lacking]) {
+    expect(refused.headers.has('x-d1-bookmark'), `${method} ${request.path}: 403 with a bookmark`).toBe(false);
+  }
 }
 
 /** The owner's record ids in a list answer. */
@@ -300,7 +309,7 @@ async function checkIsolation(method: string, operation: string, spec: Operation
     expect(ownerIds.length, `${operation}: the owner lists its records`).toBeGreaterThan(0);
     for (const other of [...twins, bare]) {
       for (const request of buildRequests(operation, spec, other, world.values)) {
-        const theirs = await send(method, request, other.token);
+        const theirs = await send(method, request, other.token, { 'x-d1-bookmark': world.bookmark });
         expect(theirs.status).toBe(200);
         expect(
           listIds(theirs).filter((id) => ownerIds.includes(id)),
@@ -311,8 +320,11 @@ async function checkIsolation(method: string, operation: string, spec: Operation
     }
     return;
   }
-  // The others send the owner's Idempotency-Key where the operation takes one: it is not theirs.
-  const keyed: Record<string, string> = (await takesIdempotencyKey(operation)) ? { 'idempotency-key': world.idempotencyKey } : {};
+  // The others send the owner's Idempotency-Key where the operation takes one (it is not theirs), and its bookmark.
+  const keyed: Record<string, string> = {
+    'x-d1-bookmark': world.bookmark,
+    ...((await takesIdempotencyKey(operation)) ? { 'idempotency-key': world.idempotencyKey } : {}),
+  };
   const compare = async (others: readonly TenantClient[], absent: SweepValues) => {
     const expected = await Promise.all(
       buildRequests(operation, spec, owner, absent).map(async (request) => summarize(await send(method, request, owner.token))),
@@ -322,6 +334,9 @@ async function checkIsolation(method: string, operation: string, spec: Operation
       for (const [index, request] of requests.entries()) {
         const answer = await send(method, request, other.token, keyed);
         expect(answer.headers.get('idempotent-replayed'), `${method} ${request.path} replayed another org's answer`).toBeNull();
+        expect(answer.headers.get('x-d1-bookmark') ?? '', `${method} ${request.path}: a bookmark of the caller's answer`).toMatch(
+          /^TENANT_DB_\w+:/,
+        );
         const actual = summarize(answer);
         expect(actual, `${method} ${request.path} as another org answers as for a record that does not exist`).toEqual(expected[index]);
       }

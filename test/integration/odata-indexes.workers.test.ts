@@ -18,13 +18,13 @@ interface PlanRow {
 async function explain(search: string, store: EntityStore = emailTemplateStore): Promise<{ rows: string; count: string }> {
   const query = parseODataQuery(new URLSearchParams(search), listODataFields(store.spec));
   const compiled = compileODataQuery(query);
-  const { rowsQuery, countQuery } = buildListQueries(openDrizzle(env.DB), store, { tenantKey: 't', orgKey: 'o' }, compiled, {
+  const { rowsQuery, countQuery } = buildListQueries(openDrizzle(env.TENANT_DB_1), store, { tenantKey: 't', orgKey: 'o' }, compiled, {
     top: query.top,
     skip: query.skip,
     count: true,
   });
   const plan = async (statement: { sql: string; params: unknown[] }) => {
-    const result = await env.DB.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`)
+    const result = await env.TENANT_DB_1.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`)
       .bind(...statement.params)
       .all<PlanRow>();
     return result.results.map((row) => row.detail).join(' | ');

@@ -3,6 +3,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { app } from '../../src/app';
 import { buildWorkerPlatform } from '../../src/platform/cloudflare';
+import { TENANT_TABLES } from '../../src/tenant-tables';
 import type { Platform } from '../../src/platform/types';
 import { ORIGIN, tenantClient } from '../helpers/api';
 
@@ -24,7 +25,7 @@ async function fetchLogged(
   vi.spyOn(console, 'log').mockImplementation(capture);
   vi.spyOn(console, 'error').mockImplementation(capture);
   const ctx = createExecutionContext();
-  const response = await app.fetch(new Request(`${ORIGIN}${path}`, init), adapt(buildWorkerPlatform(env, ctx)));
+  const response = await app.fetch(new Request(`${ORIGIN}${path}`, init), adapt(buildWorkerPlatform(env, ctx, TENANT_TABLES)));
   await waitOnExecutionContext(ctx);
   vi.restoreAllMocks();
   return { response, lines };

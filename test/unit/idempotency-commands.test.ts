@@ -34,7 +34,7 @@ const scope = { tenantKey: 't', orgKey: 'o' };
 function harness() {
   const state = memoryState();
   let now = Date.UTC(2026, 0, 1);
-  const context: CommandContext = { db: openDrizzle(env.DB), now: () => new Date(now), state };
+  const context: CommandContext = { db: openDrizzle(env.TENANT_DB_1), now: () => new Date(now), state };
   const begin = (key: string, fingerprint: string) =>
     runCommand(idempotencyCommands, context, { type: 'idempotency.begin', ...scope, key, fingerprint });
   const finish = (key: string, fingerprint: string) =>

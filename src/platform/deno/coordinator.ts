@@ -1,9 +1,9 @@
 /**
  * The per-tenant/org coordinator of the Deno platform: the Durable Object's guarantees in one process.
  * Commands of one tenant/org are ordered exactly as in the Durable Object (the same CommandLanes);
- * commands and answers are structured-cloned as across the Durable Object's RPC; the durable state lives in the
- * same SQLite file (`_deno_coordinator_state`, values in the structured-clone format). One process
- * per database file (the file is opened with an exclusive lock).
+ * commands and answers are structured-cloned as across the Durable Object's RPC; the durable state lives in a
+ * SQLite file (`_deno_coordinator_state`, values in the structured-clone format), and so do alarms, which run
+ * tenant/org moves (the same TenantMover as the Durable Object). One process per file (exclusive lock).
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { deserialize, serialize } from 'node:v8';
@@ -11,6 +11,12 @@ import { runCommand } from '../../coordinator/commands';
 import type { CommandHandlers, CommandOf, CommandResult, CommandType, Coordinator, CoordinatorState } from '../../coordinator/commands';
 import { CommandLanes } from '../../coordinator/lanes';
 import type { TenantScope } from '../../db/client';
+import type { DatabaseSet } from '../d1/databases';
+import { advanceSession } from '../placement/bookmark';
+import type { Bookmark, ReadSession } from '../placement/bookmark';
+import { TenantMover } from '../placement/mover';
+import type { MoveCoordinator } from '../placement/operations';
+import type { TenantTable } from '../placement/tenant-tables';
 import type { Platform } from '../types';
 import { readColumn } from './sqlite-engine';
 
@@ -20,6 +26,9 @@ const STATE_TABLE = `CREATE TABLE IF NOT EXISTS _deno_coordinator_state (
   value BLOB NOT NULL,
   PRIMARY KEY (coordinator, key)
 ) WITHOUT ROWID`;
+
+/** Storage key of a coordinator's pending alarm (ms since the epoch), like a Durable Object's alarm. */
+const ALARM_KEY = '__alarm';
 
 /** The durable state of one tenant/org's coordinator (Durable Object storage on Cloudflare). */
 class SqliteCoordinatorState implements CoordinatorState {
@@ -62,6 +71,8 @@ interface CoordinatorStatements {
   readonly upsert: StatementSync;
   readonly remove: StatementSync;
   readonly range: StatementSync;
+  /** Every coordinator's pending alarm. */
+  readonly alarms: StatementSync;
 }
 
 function cloneError(error: unknown): unknown {
@@ -72,16 +83,36 @@ function cloneError(error: unknown): unknown {
   }
 }
 
-export class LocalCoordinators {
-  private readonly lanes = new Map<string, CommandLanes>();
-  private readonly statements: CoordinatorStatements;
+const formatCoordinatorName = (scope: TenantScope) => `${scope.tenantKey}/${scope.orgKey}`;
 
-  /** `commandPlatform` is what commands see; it must refuse to send commands to a coordinator. */
-  constructor(
-    sqlite: DatabaseSync,
-    private readonly commandPlatform: Platform,
-    private readonly handlers: Partial<CommandHandlers>,
-  ) {
+export interface LocalCoordinatorOptions {
+  /** The file that keeps the coordinators' state and alarms. */
+  readonly sqlite: DatabaseSync;
+  readonly databases: DatabaseSet;
+  readonly tables: readonly TenantTable[];
+  readonly handlers: Partial<CommandHandlers>;
+  readonly stepStatements: number;
+  now(): Date;
+}
+
+/** One tenant/org's coordinator: command lanes, state, its mover and its alarm. */
+interface LocalCoordinator {
+  readonly lanes: CommandLanes;
+  readonly state: SqliteCoordinatorState;
+  readonly mover: TenantMover;
+  timer?: ReturnType<typeof setTimeout>;
+  alarm?: Promise<void>;
+}
+
+export class LocalCoordinators {
+  private readonly locals = new Map<string, LocalCoordinator>();
+  private readonly statements: CoordinatorStatements;
+  private closed = false;
+  /** What commands see (set by the host once the platform exists); it refuses to send commands to a coordinator. */
+  commandPlatform: Platform | undefined;
+
+  constructor(private readonly options: LocalCoordinatorOptions) {
+    const { sqlite } = options;
     sqlite.exec(STATE_TABLE);
     this.statements = {
       select: sqlite.prepare('SELECT value FROM _deno_coordinator_state WHERE coordinator = ? AND key = ?'),
@@ -92,44 +123,105 @@ export class LocalCoordinators {
       range: sqlite.prepare(
         'SELECT key, value FROM _deno_coordinator_state WHERE coordinator = ? AND key >= ? AND key < ? ORDER BY key LIMIT ?',
       ),
+      alarms: sqlite.prepare('SELECT coordinator, value FROM _deno_coordinator_state WHERE key = ?'),
     };
   }
 
-  private lanesOf(name: string): CommandLanes {
-    let lanes = this.lanes.get(name);
-    if (!lanes) {
-      lanes = new CommandLanes();
-      this.lanes.set(name, lanes);
+  private findLocal(name: string): LocalCoordinator {
+    let local = this.locals.get(name);
+    if (!local) {
+      const state = new SqliteCoordinatorState(name, this.statements);
+      const mover = new TenantMover({
+        databases: this.options.databases,
+        tables: this.options.tables,
+        state,
+        setAlarm: async (at) => this.setAlarm(name, at),
+        now: this.options.now,
+        stepStatements: this.options.stepStatements,
+      });
+      local = { lanes: new CommandLanes(), state, mover };
+      this.locals.set(name, local);
     }
-    return lanes;
+    return local;
   }
 
-  private async runQueued<K extends CommandType>(name: string, command: CommandOf<K>): Promise<CommandResult<K>> {
-    const lanes = this.lanesOf(name);
-    const state = new SqliteCoordinatorState(name, this.statements);
+  private async setAlarm(name: string, at: number): Promise<void> {
+    const local = this.findLocal(name);
+    await local.state.put(ALARM_KEY, at);
+    this.scheduleAlarm(name, at);
+  }
+
+  private scheduleAlarm(name: string, at: number): void {
+    const local = this.findLocal(name);
+    if (local.timer !== undefined) clearTimeout(local.timer);
+    if (this.closed) return;
+    local.timer = setTimeout(
+      () => {
+        local.timer = undefined;
+        local.alarm = (async () => {
+          await local.state.delete(ALARM_KEY);
+          await local.mover.runAlarm();
+        })().catch((error: unknown) =>
+          console.error(JSON.stringify({ level: 'error', message: 'alarm failed', coordinator: name, error: String(error) })),
+        );
+      },
+      Math.max(0, at - Date.now()),
+    );
+  }
+
+  /** Re-arms the alarms persisted by an earlier run (a move interrupted by a restart continues). */
+  resumeAlarms(): void {
+    for (const row of this.statements.alarms.all(ALARM_KEY)) {
+      const coordinator = readColumn(row, 'coordinator');
+      const value = readColumn(row, 'value');
+      if (typeof coordinator === 'string' && value instanceof Uint8Array) this.scheduleAlarm(coordinator, decodeValue<number>(value));
+    }
+  }
+
+  private async runQueued<K extends CommandType>(
+    name: string,
+    command: CommandOf<K>,
+  ): Promise<{ result: CommandResult<K>; bookmark: Bookmark | null }> {
+    const local = this.findLocal(name);
+    const platform = this.commandPlatform;
+    if (!platform) throw new Error('The coordinators have no platform yet.');
     const task = async () => {
       const copy = structuredClone(command);
-      const db = await this.commandPlatform.openTenantDatabase({ tenantKey: copy.tenantKey, orgKey: copy.orgKey });
-      return runCommand(this.handlers, { db, now: this.commandPlatform.now, state }, copy);
+      const session: ReadSession = { start: 'primary', bookmark: null };
+      const db = await platform.openTenantDatabase({ tenantKey: copy.tenantKey, orgKey: copy.orgKey, session });
+      const result = await runCommand(this.options.handlers, { db, now: platform.now, state: local.state }, copy);
+      return { result, bookmark: session.bookmark };
     };
     try {
-      return structuredClone(await lanes.dispatch(command, task));
+      return structuredClone(await local.lanes.dispatch(command, task));
     } catch (error) {
       // Across RPC an error keeps its message and standard type, not its class or own properties.
       throw cloneError(error);
-    } finally {
-      if (lanes.size === 0 && this.lanes.get(name) === lanes) this.lanes.delete(name);
     }
   }
 
   /** The coordinator of one tenant/org (the Durable Object named `tenantKey/orgKey` on Cloudflare). */
-  findCoordinator(scope: TenantScope): Coordinator {
-    const name = `${scope.tenantKey}/${scope.orgKey}`;
-    return { send: (command) => this.runQueued(name, command) };
+  findCoordinator(scope: TenantScope, session?: ReadSession): Coordinator {
+    const name = formatCoordinatorName(scope);
+    return {
+      send: async (command) => {
+        const answer = await this.runQueued(name, command);
+        if (session) advanceSession(session, answer.bookmark);
+        return answer.result;
+      },
+    };
   }
 
-  /** Resolves when every queued command has finished. */
+  /** Moves run in the tenant/org's coordinator, as in the Durable Object. */
+  readonly moves: MoveCoordinator = {
+    move: async (scope, target) => structuredClone(await this.findLocal(formatCoordinatorName(scope)).mover.move(scope, target)),
+    awaitMove: (scope, timeoutMs) => this.findLocal(formatCoordinatorName(scope)).mover.whenSettled(timeoutMs),
+  };
+
+  /** Stops the alarms and resolves when every queued command and running alarm has finished. */
   async drain(): Promise<void> {
-    await Promise.all([...this.lanes.values()].map((lanes) => lanes.drain()));
+    this.closed = true;
+    for (const local of this.locals.values()) if (local.timer !== undefined) clearTimeout(local.timer);
+    await Promise.all([...this.locals.values()].flatMap((local) => [local.lanes.drain(), local.alarm ?? Promise.resolve()]));
   }
 }

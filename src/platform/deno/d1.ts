@@ -86,12 +86,15 @@ export class SqliteD1Database implements D1Database {
     return { count, duration: performance.now() - started };
   }
 
-  /** One local database: every session reads its own writes; bookmarks are not tracked. */
+  /**
+   * One local copy (no replicas): every session reads the latest data, whatever its constraint or bookmark; its
+   * bookmark is the latest commit's.
+   */
   withSession(): D1DatabaseSession {
     return {
       prepare: (query) => this.prepare(query),
       batch: (statements) => this.batch(statements),
-      getBookmark: () => null,
+      getBookmark: () => this.engine.readBookmark(),
     };
   }
 

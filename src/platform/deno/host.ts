@@ -1,13 +1,17 @@
 /**
- * The Deno side of the platform boundary: one SQLite file holds the D1 tables (the same migrations) and
- * the coordinators' state; KV is in memory; `waitUntil` work is tracked so shutdown can wait for it.
+ * The Deno side of the platform boundary: one SQLite file per D1 database (the directory and every tenant
+ * database, each with its own migrations), one more for the coordinators' state and alarms; KV is in memory;
+ * `waitUntil` work is tracked so shutdown can wait for it. The same directory, residency guard and moves as on
+ * Cloudflare (src/platform/placement/).
  */
 import { DatabaseSync } from 'node:sqlite';
 import { parseConfig } from '../../config/env';
 import type { RawEnv } from '../../config/env';
 import type { CommandHandlers } from '../../coordinator/commands';
-import { openDrizzle } from '../../db/client';
-import { meterD1 } from '../d1-meter';
+import { DIRECTORY_BINDING, readDatabaseSet, TENANT_DATABASE_PREFIX } from '../d1/databases';
+import { buildPlacementOperations } from '../placement/operations';
+import type { TenantTable } from '../placement/tenant-tables';
+import { openEveryTenantDatabase, openTenantDatabase } from '../tenant-databases';
 import type { Platform } from '../types';
 import { LocalCoordinators } from './coordinator';
 import { SqliteD1Database } from './d1';
@@ -18,34 +22,48 @@ import type { SqlMigration } from './migrations';
 import { buildMemoryRateLimits } from './rate-limit';
 
 export interface DenoHostOptions {
-  /** Path of the SQLite file (created when missing). */
-  readonly databasePath: string;
-  readonly migrations: readonly SqlMigration[];
-  /** Configuration values by their Worker names (JWT_SECRET, JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE, RATE_LIMIT_PER_MINUTE). */
+  /** Folder of the SQLite files (created by the caller). */
+  readonly dataDirectory: string;
+  /** Binding names of the tenant databases (each `TENANT_DB_<name>`), one file each. */
+  readonly tenantDatabases: readonly string[];
+  readonly migrations: { readonly directory: readonly SqlMigration[]; readonly tenant: readonly SqlMigration[] };
+  /**
+   * Configuration values by their Worker names (JWT_SECRET, JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE, APP_ENV,
+   * RATE_LIMIT_PER_MINUTE, MOVE_STEP_QUERIES).
+   */
   readonly env: RawEnv;
   /** Static assets (public/), as `Platform.readAsset` reads them. */
   readonly readAsset: Platform['readAsset'];
   /** What the coordinators run (the Durable Object's commands). */
   readonly commandHandlers: Partial<CommandHandlers>;
+  /** Every tenant/org table, parents first (src/tenant-tables.ts): what moves copy and the operator API counts. */
+  readonly tenantTables: readonly TenantTable[];
   readonly now?: () => Date;
 }
 
 export interface DenoHost {
   readonly platform: Platform;
-  /** The D1-compatible database itself (platform layer and test tooling only; the application opens it through the platform). */
-  readonly d1: D1Database;
+  /** The D1-compatible databases by binding name (platform layer and test tooling only). */
+  readonly bindings: ReadonlyMap<string, D1Database>;
   /** The KV namespace itself (test tooling; the application uses `platform.cache`). */
   readonly kv: MemoryKv;
-  /** Migrations applied by this start. */
+  /** Migrations applied by this start, as `<file>: <migration>`. */
   readonly appliedMigrations: readonly string[];
-  /** Waits for `waitUntil` work and queued coordinator commands, then closes the database. */
+  /** Waits for `waitUntil` work, queued coordinator commands and running alarms, then closes the files. */
   close(): Promise<void>;
+}
+
+const TENANT_NAME = /^TENANT_DB_[A-Z0-9_]{1,50}$/;
+
+/** The file of a binding: `directory.sqlite`, `tenant_db_1.sqlite`, ... */
+export function fileOfBinding(name: string): string {
+  return `${name.toLowerCase()}.sqlite`;
 }
 
 function openSqlite(path: string): DatabaseSync {
   const sqlite = new DatabaseSync(path);
   // One process per file (the coordinators' guarantees hold within one process): the exclusive lock
-  // makes a second server on the same file fail at start instead of breaking them.
+  // makes a second server on the same files fail at start instead of breaking them.
   sqlite.exec('PRAGMA locking_mode = EXCLUSIVE; PRAGMA busy_timeout = 0; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;');
   return sqlite;
 }
@@ -61,42 +79,66 @@ function trackBackgroundWork(pending: Set<Promise<unknown>>, promise: Promise<un
 
 export function openDenoHost(options: DenoHostOptions): DenoHost {
   const config = parseConfig(options.env);
-  const sqlite = openSqlite(options.databasePath);
-  const appliedMigrations = applyMigrations(sqlite, options.migrations);
-  const d1 = new SqliteD1Database(sqlite);
+  const wrong = options.tenantDatabases.filter((name) => !TENANT_NAME.test(name) || !name.startsWith(TENANT_DATABASE_PREFIX));
+  if (wrong.length > 0 || options.tenantDatabases.length === 0) {
+    throw new Error(
+      `Tenant databases must be named ${TENANT_DATABASE_PREFIX}<A-Z, 0-9, _> (at least one): ${wrong.join(', ') || '(none)'}`,
+    );
+  }
+  const files = new Map<string, DatabaseSync>();
+  const appliedMigrations: string[] = [];
+  for (const name of [DIRECTORY_BINDING, ...options.tenantDatabases]) {
+    const sqlite = openSqlite(`${options.dataDirectory}/${fileOfBinding(name)}`);
+    const migrations = name === DIRECTORY_BINDING ? options.migrations.directory : options.migrations.tenant;
+    appliedMigrations.push(...applyMigrations(sqlite, migrations).map((migration) => `${fileOfBinding(name)}: ${migration}`));
+    files.set(name, sqlite);
+  }
+  const bindings = new Map<string, D1Database>([...files].map(([name, sqlite]) => [name, new SqliteD1Database(sqlite)]));
+  const databases = readDatabaseSet(Object.fromEntries(bindings));
+  const stateFile = openSqlite(`${options.dataDirectory}/coordinators.sqlite`);
   const cache = buildMemoryKv();
   const now = options.now ?? (() => new Date());
   const pending = new Set<Promise<unknown>>();
-  // What coordinator commands see: like inside the Durable Object, they cannot call a coordinator.
-  const commandPlatform: Platform = {
-    // One local database holds every tenant/org.
-    openTenantDatabase: async (request) => openDrizzle(request.meter ? meterD1(d1, request.meter) : d1),
-    openEveryTenantDatabase: async () => [openDrizzle(d1)],
+  const coordinators = new LocalCoordinators({
+    sqlite: stateFile,
+    databases,
+    tables: options.tenantTables,
+    handlers: options.commandHandlers,
+    stepStatements: config.moveStepQueries,
+    now,
+  });
+  const parts = { databases, moves: coordinators.moves, now };
+  // Every invocation's bindings (no rate limits: those apply to `/api` requests only).
+  const base: Platform = {
+    openTenantDatabase: async (request) => openTenantDatabase(parts, request),
+    openEveryTenantDatabase: async () => openEveryTenantDatabase(databases),
+    placements: buildPlacementOperations(databases, options.tenantTables, coordinators.moves),
     cache,
     config,
-    coordinator: () => {
-      throw new Error('A coordinator command cannot send commands to a coordinator.');
-    },
+    coordinator: (scope, session) => coordinators.findCoordinator(scope, session),
     now,
     waitUntil: (promise) => trackBackgroundWork(pending, promise),
     readAsset: options.readAsset,
   };
-  const coordinators = new LocalCoordinators(sqlite, commandPlatform, options.commandHandlers);
-  const rateLimits = buildMemoryRateLimits(config.rateLimitPerMinute);
-  const platform: Platform = {
-    ...commandPlatform,
-    ...(rateLimits ? { rateLimits } : {}),
-    coordinator: (scope) => coordinators.findCoordinator(scope),
+  // What coordinator commands see: like inside the Durable Object, they cannot call a coordinator.
+  coordinators.commandPlatform = {
+    ...base,
+    coordinator: () => {
+      throw new Error('A coordinator command cannot send commands to a coordinator.');
+    },
   };
+  coordinators.resumeAlarms();
+  const rateLimits = buildMemoryRateLimits(config.rateLimitPerMinute);
+  const platform: Platform = { ...base, ...(rateLimits ? { rateLimits } : {}) };
   return {
     platform,
-    d1,
+    bindings,
     kv: cache,
     appliedMigrations,
     async close() {
       while (pending.size > 0) await Promise.all([...pending]);
       await coordinators.drain();
-      sqlite.close();
+      for (const sqlite of [...files.values(), stateFile]) sqlite.close();
     },
   };
 }

@@ -6,6 +6,9 @@
 import type { DatabaseSync, SqliteValue, StatementSync } from 'node:sqlite';
 
 export const D1_MAX_BOUND_PARAMETERS = 100;
+/** D1 refuses statements longer than 100 KB. */
+export const D1_MAX_STATEMENT_BYTES = 100_000;
+const encoder = new TextEncoder();
 
 const TRANSACTION_STATEMENT = /^\s*(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE)\b/i;
 
@@ -71,6 +74,8 @@ function convertRow(row: unknown): unknown {
 
 export class SqliteEngine {
   private readonly statements = new Map<string, StatementSync>();
+  /** Commits since the file was opened, after a base taken from the clock: bookmarks keep growing across restarts. */
+  private commits = Date.now();
 
   constructor(readonly sqlite: DatabaseSync) {}
 
@@ -100,6 +105,9 @@ export class SqliteEngine {
     if (TRANSACTION_STATEMENT.test(query)) {
       throw buildD1Error('SQL transaction statements are not supported; use batch() to run statements in one transaction.');
     }
+    if (query.length > D1_MAX_STATEMENT_BYTES / 4 && encoder.encode(query).length > D1_MAX_STATEMENT_BYTES) {
+      throw buildD1Error(`statement too long: SQLITE_TOOBIG (D1 allows ${D1_MAX_STATEMENT_BYTES} bytes per statement)`);
+    }
     if (parameters.length > D1_MAX_BOUND_PARAMETERS) {
       throw buildD1Error(
         `too many SQL variables at offset 0: SQLITE_ERROR (${parameters.length} bound parameters; D1 allows ${D1_MAX_BOUND_PARAMETERS})`,
@@ -123,6 +131,7 @@ export class SqliteEngine {
     }
     const after = this.readCounters();
     const changes = after.total - before;
+    if (changes > 0 && !this.sqlite.isTransaction) this.commits += 1;
     return {
       rows,
       columns: statement.columns().map((column) => column.name),
@@ -144,11 +153,21 @@ export class SqliteEngine {
     try {
       const result = work();
       this.sqlite.exec('COMMIT');
+      this.commits += 1;
       return result;
     } catch (error) {
       this.sqlite.exec('ROLLBACK');
       throw error;
     }
+  }
+
+  /**
+   * A D1-style bookmark of the latest commit (`<commits, 16 hex digits split in two>-00000000-<32 zeros>`): one
+   * local copy, so every read is at least as fresh as any bookmark; the value only has to keep growing.
+   */
+  readBookmark(): string {
+    const hex = this.commits.toString(16).padStart(16, '0');
+    return `${hex.slice(0, 8)}-${hex.slice(8)}-00000000-${'0'.repeat(32)}`;
   }
 
   /** Runs several statements separated by semicolons (D1's exec()). */

@@ -1,0 +1,161 @@
+/**
+ * The directory's queries (tables in directory-schema.ts): find, place, list and switch placements. Plain D1
+ * statements over the `DIRECTORY` binding; the residency row that a placement creates lives in the tenant database.
+ */
+import type { TenantScope } from '../../db/client';
+import type { DatabaseSet } from '../d1/databases';
+
+export interface Placement extends TenantScope {
+  /** Binding name of the tenant database that holds the tenant/org. */
+  readonly database: string;
+  /** 1 at placement, +1 at every move. */
+  readonly epoch: number;
+  readonly placedOn: string;
+  readonly movedOn: string | null;
+  /** While a move runs: its target database and start. */
+  readonly moveTarget: string | null;
+  readonly moveStartedOn: string | null;
+}
+
+interface PlacementRow {
+  tenant_key: string;
+  org_key: string;
+  database: string;
+  epoch: number;
+  placed_on: string;
+  moved_on: string | null;
+  move_target: string | null;
+  move_started_on: string | null;
+}
+
+const COLUMNS = 'tenant_key, org_key, database, epoch, placed_on, moved_on, move_target, move_started_on';
+const SELECT_ONE = `SELECT ${COLUMNS} FROM tenant_placements WHERE tenant_key = ? AND org_key = ?`;
+
+function toPlacement(row: PlacementRow): Placement {
+  return {
+    tenantKey: row.tenant_key,
+    orgKey: row.org_key,
+    database: row.database,
+    epoch: row.epoch,
+    placedOn: row.placed_on,
+    movedOn: row.moved_on,
+    moveTarget: row.move_target,
+    moveStartedOn: row.move_started_on,
+  };
+}
+
+/** The tenant/org's placement, read on the directory's primary; null when it has never been written to. */
+export async function findPlacement(directory: D1Database, scope: TenantScope): Promise<Placement | null> {
+  const row = await directory.prepare(SELECT_ONE).bind(scope.tenantKey, scope.orgKey).first<PlacementRow>();
+  return row ? toPlacement(row) : null;
+}
+
+/**
+ * The placement rule: the tenant database holding the fewest tenant/orgs (`database_loads`, kept by triggers);
+ * ties go to the first binding name in sort order.
+ */
+export async function chooseDatabase(databases: DatabaseSet): Promise<string> {
+  const { results } = await databases.directory
+    .prepare('SELECT database, placements FROM database_loads')
+    .all<{ database: string; placements: number }>();
+  const loads = new Map(results.map((row) => [row.database, row.placements]));
+  let chosen = databases.names[0] ?? '';
+  for (const name of databases.names) if ((loads.get(name) ?? 0) < (loads.get(chosen) ?? 0)) chosen = name;
+  return chosen;
+}
+
+/** Marks the tenant/org as held by `tenantDb` unless the database already has a residency row for it (any state). */
+export async function ensureResidency(tenantDb: D1Database, scope: TenantScope, now: Date): Promise<void> {
+  await tenantDb
+    .prepare("INSERT INTO tenant_residency (tenant_key, org_key, state, changed_on) VALUES (?, ?, 'active', ?) ON CONFLICT DO NOTHING")
+    .bind(scope.tenantKey, scope.orgKey, now.toISOString())
+    .run();
+}
+
+/**
+ * Places a tenant/org on its first write. Two isolates placing the same one at once agree: the first insert wins
+ * (`ON CONFLICT DO NOTHING`) and both read the row back in the same batch. The residency row follows; a writer that
+ * finds the directory entry before it exists creates it too (ensureResidency is idempotent).
+ */
+export async function placeTenant(databases: DatabaseSet, scope: TenantScope, now: Date): Promise<Placement> {
+  const chosen = await chooseDatabase(databases);
+  const { directory } = databases;
+  const [, read] = await directory.batch<PlacementRow>([
+    directory
+      .prepare('INSERT INTO tenant_placements (tenant_key, org_key, database, placed_on) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING')
+      .bind(scope.tenantKey, scope.orgKey, chosen, now.toISOString()),
+    directory.prepare(SELECT_ONE).bind(scope.tenantKey, scope.orgKey),
+  ]);
+  const row = read?.results[0];
+  if (!row) throw new Error(`The placement of ${scope.tenantKey}/${scope.orgKey} could not be read back.`);
+  const placement = toPlacement(row);
+  const tenantDb = databases.tenants.get(placement.database);
+  if (!tenantDb) throw new Error(`${scope.tenantKey}/${scope.orgKey} is placed on ${placement.database}, which is not bound.`);
+  await ensureResidency(tenantDb, scope, now);
+  return placement;
+}
+
+export interface PlacementPage {
+  readonly items: readonly Placement[];
+  /** True when more placements follow this page. */
+  readonly more: boolean;
+}
+
+/** Placements in (tenantKey, orgKey) order, optionally of one database only. */
+export async function listPlacements(
+  directory: D1Database,
+  options: { top: number; skip: number; database?: string },
+): Promise<PlacementPage> {
+  const where = options.database === undefined ? '' : ' WHERE database = ?';
+  const parameters = options.database === undefined ? [] : [options.database];
+  const { results } = await directory
+    .prepare(`SELECT ${COLUMNS} FROM tenant_placements${where} ORDER BY tenant_key, org_key LIMIT ? OFFSET ?`)
+    .bind(...parameters, options.top + 1, options.skip)
+    .all<PlacementRow>();
+  return { items: results.slice(0, options.top).map(toPlacement), more: results.length > options.top };
+}
+
+/** Tenant/orgs per database name (databases that never held one are absent). */
+export async function readDatabaseLoads(directory: D1Database): Promise<Map<string, number>> {
+  const { results } = await directory
+    .prepare('SELECT database, placements FROM database_loads')
+    .all<{ database: string; placements: number }>();
+  return new Map(results.map((row) => [row.database, row.placements]));
+}
+
+/** Records that a move to `target` started (shown by the operator API while it runs). */
+export async function markMoveStarted(directory: D1Database, scope: TenantScope, target: string, now: Date): Promise<void> {
+  await directory
+    .prepare('UPDATE tenant_placements SET move_target = ?, move_started_on = ? WHERE tenant_key = ? AND org_key = ?')
+    .bind(target, now.toISOString(), scope.tenantKey, scope.orgKey)
+    .run();
+}
+
+/** Clears a move that was rolled back (the placement keeps its database). */
+export async function clearMove(directory: D1Database, scope: TenantScope): Promise<void> {
+  await directory
+    .prepare('UPDATE tenant_placements SET move_target = NULL, move_started_on = NULL WHERE tenant_key = ? AND org_key = ?')
+    .bind(scope.tenantKey, scope.orgKey)
+    .run();
+}
+
+/** Points the tenant/org at `target` (epoch + 1, movedOn = now) if it still is on `source`; answers the new placement. */
+export async function switchPlacement(
+  directory: D1Database,
+  scope: TenantScope,
+  source: string,
+  target: string,
+  now: Date,
+): Promise<Placement> {
+  const [, read] = await directory.batch<PlacementRow>([
+    directory
+      .prepare(
+        'UPDATE tenant_placements SET database = ?, epoch = epoch + 1, moved_on = ?, move_target = NULL, move_started_on = NULL WHERE tenant_key = ? AND org_key = ? AND database = ?',
+      )
+      .bind(target, now.toISOString(), scope.tenantKey, scope.orgKey, source),
+    directory.prepare(SELECT_ONE).bind(scope.tenantKey, scope.orgKey),
+  ]);
+  const row = read?.results[0];
+  if (!row || row.database !== target) throw new Error(`The directory did not switch ${scope.tenantKey}/${scope.orgKey} to ${target}.`);
+  return toPlacement(row);
+}

@@ -1,0 +1,35 @@
+/**
+ * The residency guard: the statement put first in every D1 batch run for a tenant/org (tenant-d1.ts), so that the
+ * database itself says, in the same transaction and round trip, whether it holds the tenant/org.
+ */
+
+/** Reads: answers the tenant/org's residency state here (no row: not here). */
+export const READ_GUARD = 'SELECT state FROM tenant_residency WHERE tenant_key = ? AND org_key = ?';
+
+/** Writes: aborts the batch with `tenant_moving` or `tenant_not_resident` unless the state here is `active` (migration 0003). */
+export const WRITE_GUARD = 'INSERT INTO tenant_write_guard (tenant_key, org_key) VALUES (?, ?)';
+
+export type Refusal = 'moving' | 'not_resident';
+
+/** Why the write guard refused a batch, or null for any other error. */
+export function readRefusal(error: unknown): Refusal | null {
+  const text = error instanceof Error ? `${error.message} ${String(error.cause ?? '')}` : String(error);
+  if (text.includes('tenant_moving')) return 'moving';
+  if (text.includes('tenant_not_resident')) return 'not_resident';
+  return null;
+}
+
+/** True when the read guard's state lets the batch's answer stand (reads are served while a move copies). */
+export function isReadable(state: unknown): boolean {
+  return state === 'active' || state === 'moving';
+}
+
+/**
+ * True for a statement that only reads. Anything else (and anything unsure) is treated as a write: it then runs
+ * with the write guard on the primary, which is always safe.
+ */
+export function isReadOnly(sql: string): boolean {
+  const head = sql.trimStart().slice(0, 6).toLowerCase();
+  if (head === 'select') return true;
+  return head.startsWith('with') && !/\b(insert|update|delete|replace)\b/i.test(sql);
+}
