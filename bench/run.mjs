@@ -9,6 +9,7 @@ import { compareRounds } from './lib/load.mjs';
 import { loadTemplateRows, mintToken, ORG, SECRET, send, sendAdmin, TENANT } from './lib/fixtures.mjs';
 import { findFreePort, snapshotWorker, startWorker } from './lib/servers.mjs';
 import { measureRecalculation } from './lib/kpi.mjs';
+import { compareMembership, MEMBERS_PER_REQUEST } from './lib/members.mjs';
 
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick');
@@ -171,6 +172,10 @@ async function main() {
       ratio: null,
     });
     console.error(`  KPI recalculation of ${settings.measurements}: ${kpi.seconds} s (ingest ${kpi.ingestSeconds} s)`);
+
+    // Route membership: 100 members added or removed per request, beside the raw Worker's single batch (bench/lib/members.mjs).
+    const members = await compareMembership({ api, raw, token, rounds: settings.rounds, seconds: settings.seconds });
+    record(`route members add/remove, ${MEMBERS_PER_REQUEST} per request`, members.api, members.raw, 'one D1 batch, same checks');
 
     load(settings.small + 1, settings.large);
     h = await compareRounds(point, rawPoint, ...opts);

@@ -1,9 +1,11 @@
 // The raw baseline: the least a Worker can do for each benchmark scenario, on the same bindings.
+import { handleMembers } from './members.js';
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
 export default {
   async fetch(request, env) {
     const url = new URL(request.url);
+    if (url.pathname.startsWith('/members/')) return handleMembers(request, env, url);
     switch (url.pathname) {
       case '/constant':
         return new Response('{"status":"ok"}', { headers: JSON_HEADERS });

@@ -1,4 +1,5 @@
 /** The generic entity operations behind every derived route: create, read, list, attribute updates, delete. */
+import { writeUnderRules } from '../db/rules';
 import type { WriteStatement } from '../db/writes';
 import { readJsonBody } from '../http/body';
 import type { JsonBodyOptions } from '../http/body';
@@ -72,9 +73,12 @@ export async function handleCreate(ctx: ApiContext, store: EntityStore, options:
   const prepared = (await options.prepare?.(ctx, input.values, input.extra)) ?? {};
   const custom = await checkCustomValues(ctx, spec, input.custom, 'create');
   const uses = [...collectReferenceUses(spec, input.values), ...(prepared.uses ?? [])];
-  if (uses.length > 0) await checkReferencesExist(ctx.db, ctx.scope, uses);
-  const hookErrors = (await spec.hooks?.validateCreate?.(ctx, input.values)) ?? [];
-  if (hookErrors.length > 0) throw validationError(hookErrors);
+  const check = async () => {
+    if (uses.length > 0) await checkReferencesExist(ctx.db, ctx.scope, uses);
+    const hookErrors = (await spec.hooks?.validateCreate?.(ctx, input.values)) ?? [];
+    if (hookErrors.length > 0) throw validationError(hookErrors);
+  };
+  await check();
   const id = crypto.randomUUID();
   const stamp = buildAuditStamp(ctx);
   const row = {
@@ -89,7 +93,13 @@ export async function handleCreate(ctx: ApiContext, store: EntityStore, options:
     modifiedOn: stamp.on,
     modifiedBy: stamp.by,
   };
-  await insertRecord(ctx.db, store, row, options.statements?.(ctx, id, input.values, input.extra) ?? []);
+  const statements = options.statements?.(ctx, id, input.values, input.extra) ?? [];
+  // The database checks the same rules in the insert's batch: a concurrent write that broke one is answered as above.
+  await writeUnderRules(
+    () => insertRecord(ctx.db, store, row, statements),
+    check,
+    uses.map((use) => use.path),
+  );
   return createdResponse(id, `${ctx.apiBase}${spec.basePath}/${id}`);
 }
 
@@ -149,18 +159,27 @@ export async function handleAttributeUpdate(
 ): Promise<Response> {
   const body = await readJsonBody(ctx.request);
   let value: unknown;
+  let uses: ReferenceUse[] = [];
   if (name === 'isActive') {
     value = parseAttributeValue(name, AUDIT_FIELDS.isActive, body);
   } else {
     const field = store.spec.fields[name];
     if (!field) throw new ApiError('NotFound', `Unknown attribute ${name}.`);
     value = parseAttributeValue(name, field, body);
-    const uses = collectReferenceUses(store.spec, { [name]: value });
-    if (uses.length > 0) await checkReferencesExist(ctx.db, ctx.scope, uses);
+    uses = collectReferenceUses(store.spec, { [name]: value });
   }
-  await options.check?.(ctx, value);
+  const check = async () => {
+    if (uses.length > 0) await checkReferencesExist(ctx.db, ctx.scope, uses);
+    await options.check?.(ctx, value);
+  };
+  await check();
   const expected = parseIfMatch(ctx.request);
-  const version = await updateRecord(ctx.db, store, ctx.scope, lookup, { [name]: value }, buildAuditStamp(ctx), expected);
+  // The database checks the same rules in the update's batch: a concurrent write that broke one is answered as above.
+  const version = await writeUnderRules(
+    () => updateRecord(ctx.db, store, ctx.scope, lookup, { [name]: value }, buildAuditStamp(ctx), expected),
+    check,
+    [name],
+  );
   if (version === undefined) return answerUnchanged(ctx, store, lookup, options.listed404, expected);
   return emptyResponse(200, { etag: etagOf(version) });
 }

@@ -1,5 +1,6 @@
 /** `GET|PUT /referenceData/{kind}` and `DELETE /referenceData/{kind}/{key}`. */
 import type { Database } from '../db/client';
+import { writeUnderRules } from '../db/rules';
 import type { TenantScope } from '../db/client';
 import { readJsonBody } from '../http/body';
 import type { ApiContext } from '../http/context';
@@ -83,16 +84,24 @@ async function handleUpsert(ctx: ApiContext, guards: readonly UpsertGuard[]): Pr
     }
   });
   const db = ctx.db;
-  if (uses.length > 0) await checkReferencesExist(db, ctx.scope, uses);
-  const problems = (await Promise.all(guards.map((guard) => guard(db, ctx.scope, spec.kind, records)))).flat();
-  if (problems.length > 0) {
-    throw new ApiError(
-      'ReferenceInUse',
-      `The change conflicts with records that use it: ${problems.map((problem) => problem.message).join(' ')}`,
-      { errors: problems },
-    );
-  }
-  const upserted = await upsertReferenceRecords(db, spec, ctx.scope, records);
+  const check = async () => {
+    if (uses.length > 0) await checkReferencesExist(db, ctx.scope, uses);
+    const problems = (await Promise.all(guards.map((guard) => guard(db, ctx.scope, spec.kind, records)))).flat();
+    if (problems.length > 0) {
+      throw new ApiError(
+        'ReferenceInUse',
+        `The change conflicts with records that use it: ${problems.map((problem) => problem.message).join(' ')}`,
+        { errors: problems },
+      );
+    }
+  };
+  await check();
+  // The database checks the same rules in the upsert's batch: a concurrent write that broke one is answered as above.
+  const upserted = await writeUnderRules(
+    () => upsertReferenceRecords(db, spec, ctx.scope, records),
+    check,
+    uses.length > 0 ? uses.map((use) => use.path) : records.map((_, index) => `[${index}]`),
+  );
   return jsonResponse({ upserted });
 }
 
@@ -100,8 +109,10 @@ async function handleDelete(ctx: ApiContext, users: readonly ReferenceUser[]): P
   const spec = parseKind(ctx, true);
   const key = ctx.params.key ?? '';
   const db = ctx.db;
-  await checkReferenceUnused(db, ctx.scope, spec, key, users);
-  const deleted = await deleteReferenceRecord(db, spec, ctx.scope, key);
+  const check = () => checkReferenceUnused(db, ctx.scope, spec, key, users);
+  await check();
+  // The database refuses the delete of a record a concurrent write started to use (rule:reference_in_use).
+  const deleted = await writeUnderRules(() => deleteReferenceRecord(db, spec, ctx.scope, key), check, ['key']);
   if (!deleted) throw recordNotFound(`${spec.kind} record '${key}'`, true, 'key');
   return emptyResponse(204);
 }

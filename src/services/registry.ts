@@ -55,12 +55,15 @@ export type UnhandledCommands = RequireNone<
 
 const services: readonly ServiceModule[] = SERVICES;
 
+/** The services' columns that hold reference keys (entity reference fields, member tables, measurements). */
+export const serviceReferenceUsers: readonly ReferenceUser[] = [
+  ...services.flatMap((service) => service.stores ?? []).flatMap(deriveReferenceUsers),
+  ...services.flatMap((service) => service.referenceUsers ?? []),
+];
+
 /** The reference data routes with the rules the services add. */
 const referenceDataRoutes = buildReferenceDataRoutes({
-  users: [
-    ...services.flatMap((service) => service.stores ?? []).flatMap(deriveReferenceUsers),
-    ...services.flatMap((service) => service.referenceUsers ?? []),
-  ],
+  users: serviceReferenceUsers,
   guards: services.flatMap((service) => service.referenceGuards ?? []),
   reactions: services.flatMap((service) => service.referenceWriteReactions ?? []),
 });

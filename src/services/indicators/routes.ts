@@ -1,4 +1,5 @@
 /** Maintenance indicators: measurements, summaries, charts, recalculation. */
+import { writeUnderRules } from '../../db/rules';
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
 import { ApiError, validationError } from '../../errors/api-error';
@@ -17,8 +18,10 @@ const tags = ['Indicators'];
 async function handleIngest(ctx: ApiContext): Promise<Response> {
   const measurements = parseMeasurements(await readJsonBody(ctx.request));
   const db = ctx.db;
-  await checkMeasurementReferences(db, ctx.scope, measurements);
-  await insertMeasurements(db, ctx.scope, measurements, ctx.platform.now());
+  const check = () => checkMeasurementReferences(db, ctx.scope, measurements);
+  await check();
+  // The database refuses a company or KPI definition deleted since the check (rule:unknown_reference).
+  await writeUnderRules(() => insertMeasurements(db, ctx.scope, measurements, ctx.platform.now()), check, ['company', 'code']);
   return jsonResponse({ accepted: measurements.length });
 }
 

@@ -1,4 +1,4 @@
-/** Finding a route by `routeKey` alone (membership operations) or by company and routeKey. */
+/** Finding a route by company and routeKey, and picking the route of a membership operation. */
 import { and, eq } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
 import type { Database, TenantScope } from '../../db/client';
@@ -12,7 +12,7 @@ export type RouteSummary = Pick<
   'id' | 'company' | 'routeKey' | 'description' | 'brand' | 'brandModel' | 'responsible' | 'customAttributes' | 'version'
 >;
 
-const summary = {
+export const ROUTE_SUMMARY = {
   id: routes.id,
   company: routes.company,
   routeKey: routes.routeKey,
@@ -32,7 +32,7 @@ export async function findRouteByKey(
   routeKey: string,
 ): Promise<RouteSummary | undefined> {
   const rows = await db
-    .select(summary)
+    .select(ROUTE_SUMMARY)
     .from(routes)
     .where(and(scopeCondition(routes, scope), eq(routes.company, company), eq(routes.routeKey, routeKey)))
     .limit(1);
@@ -40,32 +40,21 @@ export async function findRouteByKey(
 }
 
 /**
- * The route of a membership operation: `routeKey` from the path, `companyKey` from the query string. Without
- * `companyKey`, a routeKey that two companies share is 400 AmbiguousKey. A missing route is 400 RecordNotFound
- * (these operations document only 400).
+ * The route of a membership operation among the routes with its `routeKey` (`rows`; with `companyKey`, of that company
+ * only). None: 400 RecordNotFound (these operations document only 400); more than one (no `companyKey` sent): 400
+ * AmbiguousKey naming the companies.
  */
-export async function findRouteForMembership(
-  db: Database,
-  scope: TenantScope,
-  routeKey: string,
-  companyKey: string | null,
-): Promise<RouteSummary> {
-  if (routeKey === '') throw recordNotFound(`Route ''`, false, 'routeKey');
-  if (companyKey !== null) {
-    const route = await findRouteByKey(db, scope, companyKey, routeKey);
-    if (!route) throw recordNotFound(`Route '${routeKey}' of company '${companyKey}'`, false, ['companyKey', 'routeKey']);
-    return route;
-  }
-  const rows = await db
-    .select(summary)
-    .from(routes)
-    .where(and(scopeCondition(routes, scope), eq(routes.routeKey, routeKey)))
-    .orderBy(routes.company)
-    .limit(20);
+export function pickMembershipRoute(rows: readonly RouteSummary[], routeKey: string, companyKey: string | null): RouteSummary {
   const [first, second] = rows;
-  if (!first) throw recordNotFound(`Route '${routeKey}'`, false, 'routeKey');
+  if (!first) {
+    if (companyKey !== null) throw recordNotFound(`Route '${routeKey}' of company '${companyKey}'`, false, ['companyKey', 'routeKey']);
+    throw recordNotFound(`Route '${routeKey}'`, false, 'routeKey');
+  }
   if (second) {
-    const companies = rows.map((row) => row.company).join(', ');
+    const companies = rows
+      .map((row) => row.company)
+      .sort()
+      .join(', ');
     throw new ApiError('AmbiguousKey', `Route '${routeKey}' exists in more than one company (${companies}); add ?companyKey=.`, {
       errors: [{ path: 'companyKey', message: `required: routeKey '${routeKey}' exists in companies ${companies}` }],
     });

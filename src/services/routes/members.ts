@@ -60,7 +60,7 @@ function descriptionColumn(reference: TenantReferenceStore) {
   return requireColumn(reference.columns, reference.spec.table, 'description');
 }
 
-function toMemberRecord(row: Readonly<Record<string, unknown>>): MemberRecord {
+export function toMemberRecord(row: Readonly<Record<string, unknown>>): MemberRecord {
   return {
     id: String(row.id),
     key: String(row.key),
@@ -68,31 +68,6 @@ function toMemberRecord(row: Readonly<Record<string, unknown>>): MemberRecord {
     // Tools have no company.
     company: row.company === undefined || row.company === null ? null : String(row.company),
   };
-}
-
-/** Reference records of one member kind by `id` or `key`, scoped; chunked, one batch. */
-export async function findMemberRecords(
-  db: Database,
-  scope: TenantScope,
-  kind: MemberKind,
-  by: 'id' | 'key',
-  values: readonly string[],
-): Promise<Map<string, MemberRecord>> {
-  const { table, common, columns } = kind.reference;
-  const queries = chunkKeys([...new Set(values)]).map((chunk) =>
-    db
-      .select(columns)
-      .from(table)
-      .where(and(eq(common.tenantKey, scope.tenantKey), eq(common.orgKey, scope.orgKey), inArray(common[by], chunk))),
-  );
-  const found = new Map<string, MemberRecord>();
-  for (const rows of await runReads(db, queries)) {
-    for (const row of rows) {
-      const record = toMemberRecord(row);
-      found.set(by === 'id' ? record.id : record.key, record);
-    }
-  }
-  return found;
 }
 
 function selectMembers(db: Database, scope: TenantScope, kind: MemberKind, routeIds: readonly string[]) {
@@ -126,30 +101,4 @@ export async function listRouteMembers(db: Database, scope: TenantScope, routeId
     }
   });
   return members;
-}
-
-/** The keys of `keys` that are already members of the route. */
-export async function findExistingMembers(
-  db: Database,
-  scope: TenantScope,
-  kind: MemberKind,
-  routeId: string,
-  keys: readonly string[],
-): Promise<Set<string>> {
-  const table = kind.table;
-  const queries = chunkKeys(keys).map((chunk) =>
-    db
-      .select({ key: table.memberKey })
-      .from(table)
-      .where(
-        and(
-          eq(table.tenantKey, scope.tenantKey),
-          eq(table.orgKey, scope.orgKey),
-          eq(table.routeId, routeId),
-          inArray(table.memberKey, chunk),
-        ),
-      ),
-  );
-  const results = await runReads(db, queries);
-  return new Set(results.flatMap((rows) => rows.map((row) => row.key)));
 }

@@ -2,28 +2,26 @@
  * The eight membership operations (`/{routeKey}/locations/add`, `.../equipmentitems/removeById`, ...):
  * all-or-nothing (any unknown key or id fails the whole request), idempotent, members of the route's company.
  */
-import { and, eq, sql } from 'drizzle-orm';
-import type { SQL } from 'drizzle-orm';
-import { parseConstraintViolation, scopeCondition } from '../../db/client';
+import { writeUnderRules } from '../../db/rules';
 import { runWrites } from '../../db/writes';
 import { loadCustomDefinitions, validateCustomValues } from '../../entities/custom-attributes';
 import type { CustomValues } from '../../entities/custom-attributes';
-import { buildAuditStamp, mergeCustomColumn } from '../../entities/handlers';
+import { buildAuditStamp } from '../../entities/handlers';
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
-import { ApiError, recordNotFound, validationError } from '../../errors/api-error';
+import { ApiError, validationError } from '../../errors/api-error';
 import type { FieldError } from '../../errors/api-error';
 import { emptyResponse, etagOf } from '../../http/responses';
-import { findRouteForMembership } from './find-route';
+import { pickMembershipRoute } from './find-route';
 import type { RouteSummary } from './find-route';
-import { buildMemberDeletes, buildMemberInserts } from './member-writes';
-import { findExistingMembers, findMemberRecords } from './members';
+import { toMemberRecord } from './members';
 import type { MemberKind, MemberRecord } from './members';
 import { parseMembershipBody } from './membership-body';
 import type { MembershipBy } from './membership-body';
-import { routes } from './table';
+import { buildMembershipBatch } from './membership-batch';
+import type { MembershipAction } from './membership-batch';
 
-export type MembershipAction = 'add' | 'remove';
+export type { MembershipAction } from './membership-batch';
 
 /** Every value must name an existing record of the kind; returns the records in request order. */
 function requireRecords(
@@ -69,34 +67,6 @@ async function checkCustom(ctx: ApiContext, custom: CustomValues): Promise<Custo
   return values;
 }
 
-/**
- * True, at the time the statement runs, while one of `keys` still needs the change (not yet a member for `add`,
- * still a member for `remove`). The keys go as one JSON parameter, however many there are.
- */
-function needsChange(kind: MemberKind, routeId: string, action: MembershipAction, keys: readonly string[]): SQL {
-  const table = kind.table;
-  const member = sql`select 1 from ${table} where ${table.routeId} = ${routeId} and ${table.memberKey} = k.value`;
-  return action === 'add'
-    ? sql`exists (select 1 from json_each(${JSON.stringify(keys)}) k where not exists (${member}))`
-    : sql`exists (select 1 from json_each(${JSON.stringify(keys)}) k where exists (${member}))`;
-}
-
-/**
- * The route's version bump (and custom attribute values), first in the batch of the member changes, made only while
- * `change` holds: of identical concurrent requests only the one that changes something bumps the version.
- */
-function buildRouteTouch(ctx: ApiContext, route: RouteSummary, custom: CustomValues, change: SQL) {
-  const stamp = buildAuditStamp(ctx);
-  const hasCustom = Object.keys(custom).length > 0;
-  const merged = hasCustom ? { customAttributes: mergeCustomColumn(route, custom) } : {};
-  const scoped = and(scopeCondition(routes, ctx.scope), eq(routes.id, route.id));
-  return ctx.db
-    .update(routes)
-    .set({ ...merged, version: sql`${routes.version} + 1`, modifiedOn: stamp.on, modifiedBy: stamp.by })
-    .where(hasCustom ? scoped : and(scoped, change))
-    .returning({ version: routes.version });
-}
-
 export async function handleMembershipChange(
   ctx: ApiContext,
   kind: MemberKind,
@@ -104,41 +74,34 @@ export async function handleMembershipChange(
   by: MembershipBy,
 ): Promise<Response> {
   const body = parseMembershipBody(await readJsonBody(ctx.request), by);
-  const { db, scope } = ctx;
-  const route = await findRouteForMembership(db, scope, ctx.params.routeKey ?? '', ctx.url.searchParams.get('companyKey'));
-  const found = await findMemberRecords(db, scope, kind, by, body.values);
-  const records = requireRecords(kind, by, body.values, body.paths, found);
+  const custom = await checkCustom(ctx, body.custom);
+  const target = {
+    routeKey: ctx.params.routeKey ?? '',
+    companyKey: ctx.url.searchParams.get('companyKey'),
+    kind,
+    action,
+    by,
+    values: body.values,
+  };
+  // One round trip: the reads that decide the answer and the writes, conditioned on the same checks (membership-batch.ts).
+  const [candidates, found, touched, , after] = await writeUnderRules(
+    () => runWrites(ctx.db, buildMembershipBatch(ctx.db, ctx.scope, target, custom, buildAuditStamp(ctx))),
+    async () => undefined,
+    ['value'],
+  );
+  const route = pickMembershipRoute(candidates, target.routeKey, target.companyKey);
+  const records = requireRecords(
+    kind,
+    by,
+    body.values,
+    body.paths,
+    new Map(found.map((row) => [by === 'id' ? row.id : row.key, toMemberRecord(row)])),
+  );
   if (action === 'add' && kind.byCompany) {
     requireSameCompany(kind, route, records, (record) => body.paths.get(by === 'id' ? record.id : record.key) ?? 'value');
   }
-  const custom = await checkCustom(ctx, body.custom);
-  const keys = records.map((record) => record.key);
-  const existing = await findExistingMembers(db, scope, kind, route.id, keys);
-  const changed = keys.filter((key) => (action === 'add' ? !existing.has(key) : existing.has(key)));
-  // Adding a member twice or removing a non-member changes nothing (not even the version).
-  if (changed.length === 0 && Object.keys(custom).length === 0) return emptyResponse(200, { etag: etagOf(route.version) });
-  const statements =
-    action === 'add' ? buildMemberInserts(db, scope, kind, route.id, changed) : buildMemberDeletes(db, scope, kind, route.id, changed);
-  // The route's version once touched (member changes leave it alone): the answer's ETag.
-  const current = db
-    .select({ version: routes.version })
-    .from(routes)
-    .where(and(scopeCondition(routes, scope), eq(routes.id, route.id)));
-  let version: number | undefined;
-  try {
-    const [, after] = await runWrites(db, [
-      buildRouteTouch(ctx, route, custom, needsChange(kind, route.id, action, changed)),
-      current,
-      ...statements,
-    ]);
-    // Not touched: a concurrent identical request made the change first; the answer is the version after it.
-    version = after[0]?.version;
-  } catch (error) {
-    // The route was deleted since it was read: its member rows cannot reference it any more.
-    if (parseConstraintViolation(error) === 'foreignKey')
-      throw recordNotFound(`Route '${route.routeKey}' of company '${route.company}'`, false, 'routeKey');
-    throw error;
-  }
-  if (version === undefined) throw recordNotFound(`Route '${route.routeKey}' of company '${route.company}'`, false, 'routeKey');
+  // Not touched: nothing to change (adding a member twice or removing a non-member changes nothing, not even the
+  // version), or a concurrent identical request made the change first; the answer is the version after it.
+  const version = touched[0]?.version ?? after[0]?.version ?? route.version;
   return emptyResponse(200, { etag: etagOf(version) });
 }

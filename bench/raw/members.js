@@ -1,0 +1,45 @@
+// The raw baseline of route membership changes: one D1 batch doing the API's checks (one route by routeKey, every key
+// found, members of the route's company), the version bump while something changes, the member rows and the version.
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
+
+const ROUTE = 'SELECT id FROM routes WHERE tenant_key = ?1 AND org_key = ?2 AND route_key = ?3 LIMIT 1';
+const NAMED = 'l.tenant_key = ?1 AND l.org_key = ?2 AND l.key IN (SELECT value FROM json_each(?4))';
+const ALLOWED = `(SELECT count(*) FROM (SELECT 1 FROM routes WHERE tenant_key = ?1 AND org_key = ?2 AND route_key = ?3 LIMIT 2)) = 1
+  AND (SELECT count(*) FROM ref_locations l WHERE ${NAMED}) = ?5
+  AND NOT EXISTS (SELECT 1 FROM ref_locations l WHERE ${NAMED} AND l.company IS NOT (SELECT company FROM routes WHERE id = (${ROUTE})))`;
+const MEMBER = `SELECT 1 FROM route_locations m WHERE m.route_id = (${ROUTE}) AND m.location = l.key`;
+
+/** POST /members/{add|remove}?tenant=&org=&route= with a JSON array of location keys. */
+export async function handleMembers(request, env, url) {
+  const action = url.pathname.endsWith('/add') ? 'add' : 'remove';
+  const keys = await request.json();
+  const bind = (statement) =>
+    env.DB.prepare(statement).bind(
+      url.searchParams.get('tenant'),
+      url.searchParams.get('org'),
+      url.searchParams.get('route'),
+      JSON.stringify(keys),
+      keys.length,
+    );
+  const change =
+    action === 'add'
+      ? `EXISTS (SELECT 1 FROM ref_locations l WHERE ${NAMED} AND NOT EXISTS (${MEMBER}))`
+      : `EXISTS (SELECT 1 FROM ref_locations l WHERE ${NAMED} AND EXISTS (${MEMBER}))`;
+  const results = await env.DB.batch([
+    bind('SELECT id, company, version FROM routes WHERE tenant_key = ?1 AND org_key = ?2 AND route_key = ?3 LIMIT 20'),
+    bind(`SELECT l.id, l.key, l.company FROM ref_locations l WHERE ${NAMED}`),
+    bind(`UPDATE routes SET version = version + 1 WHERE id = (${ROUTE}) AND ${ALLOWED} AND ${change} RETURNING version`),
+    action === 'add'
+      ? bind(`INSERT INTO route_locations (route_id, tenant_key, org_key, location)
+          SELECT (${ROUTE}), ?1, ?2, l.key FROM ref_locations l WHERE ${NAMED} AND (${ROUTE}) IS NOT NULL AND ${ALLOWED}
+          ON CONFLICT DO NOTHING`)
+      : bind(`DELETE FROM route_locations WHERE route_id = (${ROUTE})
+          AND location IN (SELECT l.key FROM ref_locations l WHERE ${NAMED}) AND ${ALLOWED}`),
+    bind(`SELECT version FROM routes WHERE id = (${ROUTE})`),
+  ]);
+  const route = results[0].results;
+  if (route.length !== 1) return new Response('{"error":"route"}', { status: 400, headers: JSON_HEADERS });
+  if (results[1].results.length !== keys.length) return new Response('{"error":"keys"}', { status: 400, headers: JSON_HEADERS });
+  const version = results[2].results[0]?.version ?? results[4].results[0]?.version;
+  return new Response(null, { status: 200, headers: { etag: `"${version}"` } });
+}

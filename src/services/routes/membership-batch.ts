@@ -1,0 +1,136 @@
+/**
+ * One membership change as one D1 batch (one round trip, one transaction): the reads that decide the answer (the
+ * route, the records named) and the writes, each write conditioned in SQL on exactly what the answer checks (one
+ * route, every record found, members of the route's company), so the writes and the answer always agree, whatever
+ * runs concurrently. The keys travel as one JSON parameter (`json_each`), however many there are.
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
+import { requireColumn, scopeCondition } from '../../db/client';
+import type { Database, TenantScope } from '../../db/client';
+import { buildCustomValueUpdate } from '../../entities/custom-attributes';
+import type { CustomValues } from '../../entities/custom-attributes';
+import type { AuditStamp } from '../../entities/store';
+import { ROUTE_SUMMARY } from './find-route';
+import type { MemberKind } from './members';
+import type { MembershipBy } from './membership-body';
+import { routes } from './table';
+
+export type MembershipAction = 'add' | 'remove';
+
+/** What a membership request names: the route (routeKey, and companyKey when sent) and the member values. */
+export interface MembershipTarget {
+  readonly routeKey: string;
+  readonly companyKey: string | null;
+  readonly kind: MemberKind;
+  readonly action: MembershipAction;
+  readonly by: MembershipBy;
+  /** Distinct keys or lowercase ids. */
+  readonly values: readonly string[];
+}
+
+/** How many routes the membership operations read to report an ambiguous routeKey. */
+export const AMBIGUOUS_LIMIT = 20;
+
+function routeCondition(scope: TenantScope, target: MembershipTarget): SQL | undefined {
+  return and(
+    scopeCondition(routes, scope),
+    eq(routes.routeKey, target.routeKey),
+    ...(target.companyKey === null ? [] : [eq(routes.company, target.companyKey)]),
+  );
+}
+
+/** The SQL pieces every statement of the batch shares. */
+function buildConditions(scope: TenantScope, target: MembershipTarget) {
+  const { kind, by } = target;
+  const reference = kind.reference;
+  const records = reference.table;
+  const listed = sql`${reference.common[by]} IN (SELECT value FROM json_each(${JSON.stringify(target.values)}))`;
+  // By id, the primary key finds each record; the scope is then a filter (unary +: not an index choice, else SQLite
+  // may walk the tenant/org's records through another index starting with tenant_key, org_key).
+  const named =
+    by === 'id'
+      ? and(listed, sql`+${reference.common.tenantKey} = ${scope.tenantKey}`, sql`+${reference.common.orgKey} = ${scope.orgKey}`)
+      : and(eq(reference.common.tenantKey, scope.tenantKey), eq(reference.common.orgKey, scope.orgKey), listed);
+  const routeId = sql`(SELECT ${routes.id} FROM ${routes} WHERE ${routeCondition(scope, target)} LIMIT 1)`;
+  // With companyKey the route is unique (the natural key); without, exactly one route may have the routeKey.
+  const oneRoute =
+    target.companyKey === null
+      ? sql`(SELECT count(*) FROM (SELECT 1 FROM ${routes} WHERE ${routeCondition(scope, target)} LIMIT 2)) = 1`
+      : sql`1`;
+  const allFound = sql`(SELECT count(*) FROM ${records} WHERE ${named}) = ${target.values.length}`;
+  const company = kind.byCompany ? requireColumn(reference.columns, reference.spec.table, 'company') : undefined;
+  const sameCompany =
+    target.action === 'add' && company
+      ? sql`NOT EXISTS (SELECT 1 FROM ${records} WHERE ${named} AND ${company} IS NOT (SELECT ${routes.company} FROM ${routes} WHERE ${routes.id} = ${routeId}))`
+      : sql`1`;
+  const table = kind.table;
+  // The primary key (route_id, member key) answers whether a record is a member.
+  const member = sql`SELECT 1 FROM ${table} WHERE ${table.routeId} = ${routeId} AND ${table.memberKey} = ${reference.common.key}`;
+  const needsChange =
+    target.action === 'add'
+      ? sql`EXISTS (SELECT 1 FROM ${records} WHERE ${named} AND NOT EXISTS (${member}))`
+      : sql`EXISTS (SELECT 1 FROM ${records} WHERE ${named} AND EXISTS (${member}))`;
+  return { named, routeId, allowed: sql`${oneRoute} AND ${allFound} AND ${sameCompany}`, needsChange };
+}
+
+/**
+ * The batch: [0] the routes with the routeKey (at most 20), [1] the records named, [2] the route's version bump (and
+ * custom attribute values, merged by `json_set`), only while something changes, [3] the member inserts or deletes,
+ * [4] the route's version after the change.
+ */
+export function buildMembershipBatch(db: Database, scope: TenantScope, target: MembershipTarget, custom: CustomValues, stamp: AuditStamp) {
+  const { kind } = target;
+  const reference = kind.reference;
+  const { named, routeId, allowed, needsChange } = buildConditions(scope, target);
+  const table = kind.table;
+  const hasCustom = Object.keys(custom).length > 0;
+  const candidates = db.select(ROUTE_SUMMARY).from(routes).where(routeCondition(scope, target)).limit(AMBIGUOUS_LIMIT);
+  const company = reference.columns.company;
+  const records = db
+    .select({
+      id: reference.common.id,
+      key: reference.common.key,
+      description: requireColumn(reference.columns, reference.spec.table, 'description'),
+      company: company ? sql<string | null>`${company}` : sql<string | null>`NULL`,
+    })
+    .from(reference.table)
+    .where(named);
+  const touch = db
+    .update(routes)
+    .set({
+      ...(hasCustom ? { customAttributes: buildCustomValueUpdate(routes.customAttributes, custom) } : {}),
+      version: sql`${routes.version} + 1`,
+      modifiedOn: stamp.on,
+      modifiedBy: stamp.by,
+    })
+    .where(and(eq(routes.id, routeId), allowed, hasCustom ? undefined : needsChange))
+    .returning({ version: routes.version });
+  const change =
+    target.action === 'add'
+      ? db
+          .insert(table)
+          .select(
+            db
+              .select({
+                routeId: sql<string>`${routeId}`.as('route_id'),
+                tenantKey: sql<string>`${scope.tenantKey}`.as('tenant_key'),
+                orgKey: sql<string>`${scope.orgKey}`.as('org_key'),
+                memberKey: sql<string>`${reference.common.key}`.as('member_key'),
+              })
+              .from(reference.table)
+              .where(and(named, sql`${routeId} IS NOT NULL`, allowed)),
+          )
+          .onConflictDoNothing()
+      : db
+          .delete(table)
+          .where(
+            and(
+              eq(table.routeId, routeId),
+              sql`${table.memberKey} IN (SELECT ${reference.common.key} FROM ${reference.table} WHERE ${named})`,
+              allowed,
+            ),
+          );
+  const after = db.select({ version: routes.version }).from(routes).where(eq(routes.id, routeId));
+  return [candidates, records, touch, change, after] as const;
+}
