@@ -13,13 +13,17 @@ const MEMBER = `SELECT 1 FROM route_locations m WHERE m.route_id = (${ROUTE}) AN
 export async function handleMembers(request, env, url) {
   const action = url.pathname.endsWith('/add') ? 'add' : 'remove';
   const keys = await request.json();
+  const parameters = [
+    url.searchParams.get('tenant'),
+    url.searchParams.get('org'),
+    url.searchParams.get('route'),
+    JSON.stringify(keys),
+    keys.length,
+  ];
+  // D1 wants exactly the parameters a statement numbers (?1 .. its highest).
   const bind = (statement) =>
     env.DB.prepare(statement).bind(
-      url.searchParams.get('tenant'),
-      url.searchParams.get('org'),
-      url.searchParams.get('route'),
-      JSON.stringify(keys),
-      keys.length,
+      ...parameters.slice(0, Math.max(...[...statement.matchAll(/\?(\d)/g)].map((match) => Number(match[1])))),
     );
   const change =
     action === 'add'
