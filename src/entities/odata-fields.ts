@@ -1,8 +1,14 @@
 /** The OData allow-list of an entity: its declared scalar fields, `id`, `isActive` and the audit fields. */
 import type { ODataField } from '../odata/types';
+import { findReferenceKind } from '../reference/kinds';
 import type { EntitySpec } from './spec';
 
 const cache = new WeakMap<EntitySpec, ODataField[]>();
+
+function readCanonicalKey(reference: string | undefined): Pick<ODataField, 'canonicalKey'> {
+  const canonicalKey = reference === undefined ? undefined : findReferenceKind(reference)?.canonicalKey;
+  return canonicalKey ? { canonicalKey } : {};
+}
 
 export function listODataFields(spec: EntitySpec): ODataField[] {
   let fields = cache.get(spec);
@@ -16,6 +22,7 @@ export function listODataFields(spec: EntitySpec): ODataField[] {
           kind: field.kind,
           column: field.column,
           ...(field.enum ? { enumMembers: field.enum.members } : {}),
+          ...readCanonicalKey(field.reference),
         })),
       { name: 'isActive', kind: 'bool', column: 'is_active' },
       { name: 'createdOn', kind: 'datetime', column: 'created_on' },

@@ -2,6 +2,7 @@
 import Decimal from 'decimal.js';
 import * as v from 'valibot';
 import type { FieldError } from '../http/errors';
+import { canonicalizeReferenceKey } from '../reference/kinds';
 import type { EnumSpec, FieldSpec } from './spec';
 
 export const GUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -69,12 +70,20 @@ export function buildFieldSchema(name: string, field: FieldSpec): AnySchema {
     case 'string': {
       const max = field.maxLength ?? DEFAULT_STRING_MAX;
       const base = v.pipe(v.string(`${name} must be a string`), v.maxLength(max, `${name} must be at most ${max} characters`));
-      return field.required
+      const checked = field.required
         ? v.pipe(
             base,
             v.check((s) => s.trim() !== '', `${name} must not be empty`),
           )
         : base;
+      // Keys of a kind that compares case-insensitively (cultures, currencies) are read in their canonical spelling.
+      const reference = field.reference;
+      return reference
+        ? v.pipe(
+            checked,
+            v.transform((key) => canonicalizeReferenceKey(reference, key)),
+          )
+        : checked;
     }
     case 'int':
       return v.pipe(

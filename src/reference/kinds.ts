@@ -1,9 +1,11 @@
 import type { ReferenceKindSpec } from './spec';
+import { canonicalizeCultureKey, canonicalizeCurrencyKey } from './standard-keys';
 
 export const culturesKind: ReferenceKindSpec = {
   kind: 'cultures',
   table: 'ref_cultures',
   standard: true,
+  canonicalKey: canonicalizeCultureKey,
   fields: { name: { kind: 'string', column: 'name', required: true } },
 };
 
@@ -11,6 +13,7 @@ export const currenciesKind: ReferenceKindSpec = {
   kind: 'currencies',
   table: 'ref_currencies',
   standard: true,
+  canonicalKey: canonicalizeCurrencyKey,
   fields: {
     name: { kind: 'string', column: 'name', required: true },
     symbol: { kind: 'string', column: 'symbol', required: true },
@@ -120,4 +123,10 @@ export const REFERENCE_KINDS: readonly ReferenceKindSpec[] = [
 
 export function findReferenceKind(kind: string): ReferenceKindSpec | undefined {
   return REFERENCE_KINDS.find((spec) => spec.kind === kind);
+}
+
+/** A key of `kind` in its canonical spelling (unchanged for kinds whose keys are exact). */
+export function canonicalizeReferenceKey(kind: string, key: string): string {
+  const canonical = findReferenceKind(kind)?.canonicalKey;
+  return canonical ? canonical(key) : key;
 }

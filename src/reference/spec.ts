@@ -22,6 +22,11 @@ export interface ReferenceKindSpec {
   readonly fields: Readonly<Record<string, ReferenceFieldSpec>>;
   /** Description of the key (`KPI code`). */
   readonly keyDescription?: string;
+  /**
+   * Keys of the kind compare case-insensitively: any input spelling of a key becomes this canonical one before it
+   * is looked up, stored or answered (cultures: `pt-PT`, currencies: `EUR`). Without it, keys are exact.
+   */
+  readonly canonicalKey?: (key: string) => string;
   /** A rule across fields of one record; returns the problem, if any. */
   readonly check?: (record: Record<string, unknown> & { key: string }) => { path: string; message: string } | undefined;
 }

@@ -5,7 +5,7 @@ import type { Database } from '../db/client';
 import { ApiError } from '../http/errors';
 import type { FieldError } from '../http/errors';
 import type { TenantScope } from '../entities/repository';
-import { findReferenceKind } from './kinds';
+import { canonicalizeReferenceKey, findReferenceKind } from './kinds';
 import type { ReferenceKindSpec, ReferenceRecord } from './spec';
 import { readReferenceTable } from './tables';
 
@@ -72,7 +72,7 @@ export async function resolveReferences(
     if (!spec) throw new Error(`Unknown reference kind ${use.kind}`);
     if (spec.standard) {
       const list = await readStandardList(db, spec.kind);
-      const record = list.get(use.key);
+      const record = list.get(canonicalizeReferenceKey(use.kind, use.key));
       if (record) (found.get(use.kind) ?? found.set(use.kind, new Map()).get(use.kind))?.set(use.key, record);
     } else {
       (tenantKinds.get(use.kind) ?? tenantKinds.set(use.kind, new Set()).get(use.kind))?.add(use.key);

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import type { FieldError } from '../http/errors';
 import { validationError } from '../http/errors';
 import { issuesToErrors } from '../entities/values';
+import { canonicalizeReferenceKey } from './kinds';
 import type { ReferenceFieldSpec, ReferenceKindSpec } from './spec';
 
 export const MAX_REFERENCE_RECORDS = 5000;
@@ -35,8 +36,19 @@ function fieldSchema(name: string, field: ReferenceFieldSpec): AnySchema {
       ) as AnySchema;
       break;
     }
-    default:
-      base = v.pipe(v.string(`${name} must be a string`), v.maxLength(field.maxLength ?? 255, `${name} is too long`)) as AnySchema;
+    default: {
+      const reference = field.reference;
+      const text = v.pipe(v.string(`${name} must be a string`), v.maxLength(field.maxLength ?? 255, `${name} is too long`));
+      // Keys of a kind that compares case-insensitively (currencies) are stored in their canonical spelling.
+      base = (
+        reference
+          ? v.pipe(
+              text,
+              v.transform((key) => canonicalizeReferenceKey(reference, key)),
+            )
+          : text
+      ) as AnySchema;
+    }
   }
   if (field.required) return base;
   if (field.kind === 'stringList') return v.optional(base, []) as AnySchema;

@@ -3,6 +3,7 @@ import type { CustomValues } from '../../entities/custom-attributes';
 import { isPlainObject, readCreateBody } from '../../entities/validate';
 import { ApiError } from '../../http/errors';
 import type { FieldError } from '../../http/errors';
+import { canonicalizeReferenceKey } from '../../reference/kinds';
 import type { ReferenceUse } from '../../reference/store';
 import { canonicalizeDecimal, isPositiveDecimal } from './decimal';
 import { rateLineSpec } from './entity';
@@ -40,7 +41,12 @@ function checkLineRules(body: Record<string, unknown>, prefix: string): FieldErr
     const { message } = readFactor(String(raw));
     if (message) errors.push({ path: joinPath(prefix, 'conversionFactor'), message });
   }
-  if (typeof body.fromCurrency === 'string' && body.fromCurrency === body.toCurrency) {
+  const [from, to] = [body.fromCurrency, body.toCurrency];
+  if (
+    typeof from === 'string' &&
+    typeof to === 'string' &&
+    canonicalizeReferenceKey('currencies', from) === canonicalizeReferenceKey('currencies', to)
+  ) {
     errors.push({ path: joinPath(prefix, 'toCurrency'), message: 'toCurrency must differ from fromCurrency' });
   }
   return errors;

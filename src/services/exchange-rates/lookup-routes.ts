@@ -14,7 +14,14 @@ import { buildTimeline, pickRate } from './rates';
 import type { TimelineEntry } from './rates';
 import { findUnknownCurrencies, loadCandidateLines, readBaseCurrency } from './rates-store';
 
-const currencyField = (description: string): FieldSpec => ({ kind: 'string', column: '', required: true, maxLength: 64, description });
+const currencyField = (description: string): FieldSpec => ({
+  kind: 'string',
+  column: '',
+  required: true,
+  maxLength: 64,
+  reference: 'currencies',
+  description,
+});
 const referencedDate: FieldSpec = { kind: 'datetime', column: '', description: 'Moment of the rate (default: now)' };
 
 function describeInput(name: string, fields: Record<string, FieldSpec>): EntitySpec {

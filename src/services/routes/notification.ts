@@ -4,6 +4,7 @@ import { scopeOf } from '../../entities/handlers';
 import type { ApiContext } from '../../http/context';
 import { ApiError, recordNotFound, validationError } from '../../http/errors';
 import { jsonResponse } from '../../http/responses';
+import { canonicalizeReferenceKey } from '../../reference/kinds';
 import { readStandardList, resolveReferences } from '../../reference/store';
 import type { ReferenceUse } from '../../reference/store';
 import { readRouteByKey } from './find-route';
@@ -16,12 +17,13 @@ async function readCulture(ctx: ApiContext): Promise<string> {
     throw validationError([{ path: 'cultureKey', message: 'cultureKey is required (a culture key such as en-US).' }]);
   }
   const cultures = await readStandardList(readDatabase(ctx.platform.db), 'cultures');
-  if (!cultures.has(cultureKey)) {
+  const canonical = canonicalizeReferenceKey('cultures', cultureKey.trim());
+  if (!cultures.has(canonical)) {
     throw new ApiError('UnknownReference', `Unknown cultures key '${cultureKey}'.`, {
       errors: [{ path: 'cultureKey', message: `Unknown cultures key '${cultureKey}'.` }],
     });
   }
-  return cultureKey;
+  return canonical;
 }
 
 export async function readNotificationParameters(ctx: ApiContext): Promise<Response> {
