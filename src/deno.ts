@@ -8,7 +8,7 @@
  * Environment: PORT (8788), HOST (127.0.0.1), DENO_DB_PATH (.deno-data/erp.sqlite), JWT_SECRET,
  * JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE, APP_ENV (production; `development` for local servers),
  * CRON_INTERVAL_MINUTES (15; 0 turns the timer off),
- * TEST_SCHEDULED=1 (GET /__scheduled runs the scheduled jobs, like `wrangler dev --test-scheduled`),
+ * TEST_SCHEDULED=1 (GET /__scheduled or /cdn-cgi/handler/scheduled runs the scheduled jobs, like `wrangler dev --test-scheduled`),
  * TRUST_FORWARDED_HEADERS=1 (the request URL takes X-Forwarded-Proto/-Host, behind a trusted proxy),
  * TEST_BINDINGS=1 (test runs only: POST /__test/{d1,kv,coordinator} for the tests' `env`; never in a deployment),
  * EXIT_ON_STDIN_END=1 (stops when standard input closes: a parent that dies takes the server with it).
@@ -28,6 +28,8 @@ import { scheduledJobs } from './services/jobs';
 import { apiRoutes } from './services/registry';
 
 const FORWARDED_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$/;
+/** The paths `wrangler dev --test-scheduled` answers by running the cron trigger (the query string, `?cron=`, is ignored). */
+const SCHEDULED_PATHS: readonly string[] = ['/__scheduled', '/cdn-cgi/handler/scheduled'];
 
 const app = buildApp(publicRoutes, apiRoutes);
 
@@ -52,7 +54,7 @@ function buildHandler(deno: DenoRuntime, host: DenoHost, assets: StaticAssets): 
     const asset = assets.serve(request);
     if (asset) return asset;
     const path = new URL(request.url).pathname;
-    if (testScheduled && path === '/__scheduled') {
+    if (testScheduled && SCHEDULED_PATHS.includes(path)) {
       await runScheduledJobs(host.platform, scheduledJobs);
       return new Response('Ran scheduled event');
     }

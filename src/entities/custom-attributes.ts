@@ -37,6 +37,13 @@ export async function readCustomDefinitions(db: Database, scope: TenantScope, en
   }));
 }
 
+/** `custom_<name>` with the prefix in any case (a path segment) -> `<name>`; undefined when it is not one. */
+export function readPrefixedCustomName(raw: string): string | undefined {
+  if (raw.slice(0, CUSTOM_PREFIX.length).toLowerCase() !== CUSTOM_PREFIX) return undefined;
+  const name = raw.slice(CUSTOM_PREFIX.length);
+  return NAME_PATTERN.test(name) ? name : undefined;
+}
+
 /** Strips the `custom_` prefix; undefined when the name is not a valid custom attribute name. */
 export function readCustomName(raw: string): string | undefined {
   const name = raw.startsWith(CUSTOM_PREFIX) ? raw.slice(CUSTOM_PREFIX.length) : raw;

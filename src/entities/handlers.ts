@@ -12,7 +12,7 @@ import { parseODataQuery } from '../odata/parse-query';
 import { buildNextPageLink } from '../odata/page-link';
 import { assertReferencesExist } from '../reference/store';
 import type { ReferenceUse } from '../reference/store';
-import { readCustomDefinitions, readCustomName, validateCustomValues } from './custom-attributes';
+import { readCustomDefinitions, readPrefixedCustomName, validateCustomValues } from './custom-attributes';
 import type { CustomValues } from './custom-attributes';
 import { readIfMatch } from './lookup';
 import { listODataFields } from './odata-fields';
@@ -168,8 +168,8 @@ export async function updateAttribute(
 
 /** PUT `{custom_<name>}`: body `{"value": X}` or bare X; 404 for a missing record. */
 export async function updateCustomAttribute(ctx: ApiContext, store: EntityStore, lookup: RecordLookup, rawName: string): Promise<Response> {
-  const name = readCustomName(rawName);
-  if (!store.spec.customAttributes || !rawName.startsWith('custom_') || !name) {
+  const name = readPrefixedCustomName(rawName);
+  if (!store.spec.customAttributes || !name) {
     throw new ApiError('NotFound', `${store.spec.title} has no attribute '${rawName}'.`);
   }
   const body = await readJsonBody(ctx.request);

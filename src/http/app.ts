@@ -93,12 +93,16 @@ export function buildApp(publicRoutes: readonly PublicRoute[], apiRoutes: readon
   const add = (method: string, path: string, handler: Handler) => {
     router[method.toLowerCase()]?.(path, handler);
     const entry = router.routes[router.routes.length - 1];
-    if (entry) patterns.push({ method, path, match: entry[1] });
+    if (!entry) return;
+    // Literal segments (modules, resources, operations, attributes) match in any case, as the product family routes;
+    // parameters capture the segment as sent, so keys and ids stay exact.
+    entry[1] = new RegExp(entry[1].source, 'i');
+    patterns.push({ method, path, match: entry[1] });
   };
   for (const route of publicRoutes) add(route.method, route.path, wrapPublicRoute(route));
   for (const route of apiRoutes) add(route.method, `${API_PREFIX}${route.path}`, wrapApiRoute(route));
 
-  const apiPattern = /^\/api\/([^/]+)\/([^/]+)(\/|$)/;
+  const apiPattern = /^\/api\/([^/]+)\/([^/]+)(\/|$)/i;
   router.all('*', async (request: IRequest, platform: Platform) => {
     const path = new URL(request.url).pathname;
     const allowed = [...new Set(patterns.filter((entry) => entry.match.test(path)).map((entry) => entry.method))];

@@ -1,3 +1,4 @@
+import { matchLiteralSegment } from '../http/segments';
 import type { ReferenceKindSpec } from './spec';
 import { canonicalizeCultureKey, canonicalizeCurrencyKey } from './standard-keys';
 
@@ -121,8 +122,12 @@ export const REFERENCE_KINDS: readonly ReferenceKindSpec[] = [
   customAttributesKind,
 ];
 
+const REFERENCE_KIND_NAMES = REFERENCE_KINDS.map((spec) => spec.kind);
+
+/** The kind named `kind`, in any case (it is a path segment: `/referenceData/Companies`). */
 export function findReferenceKind(kind: string): ReferenceKindSpec | undefined {
-  return REFERENCE_KINDS.find((spec) => spec.kind === kind);
+  const name = matchLiteralSegment(REFERENCE_KIND_NAMES, kind);
+  return REFERENCE_KINDS.find((spec) => spec.kind === name);
 }
 
 /** A key of `kind` in its canonical spelling (unchanged for kinds whose keys are exact). */

@@ -2,7 +2,7 @@
 import { parseCustomColumn } from '../../entities/resource';
 import { readAttributeValue, isPlainObject, unwrapValue } from '../../entities/validate';
 import { isGuid } from '../../entities/values';
-import { readCustomName } from '../../entities/custom-attributes';
+import { readPrefixedCustomName } from '../../entities/custom-attributes';
 import { readDatabase } from '../../db/client';
 import type { Database } from '../../db/client';
 import { scopeOf } from '../../entities/handlers';
@@ -10,6 +10,7 @@ import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
 import { ApiError, recordNotFound, validationError } from '../../http/errors';
 import { emptyResponse, etagOf } from '../../http/responses';
+import { matchLiteralSegment } from '../../http/segments';
 import { assertReferencesExist } from '../../reference/store';
 import { LINE_ATTRIBUTES, rateLineSpec } from './entity';
 import { collectCurrencyUses, readFactor, readLineBody } from './lines-input';
@@ -74,8 +75,9 @@ async function readLineAttribute(ctx: ApiContext, name: string): Promise<unknown
 /** PUT `/{number}/exchangeRateDocumentRates/{lineId}/{attribute}`: 200, empty. */
 export async function updateLineAttribute(ctx: ApiContext): Promise<Response> {
   const number = readDocumentNumber(ctx.params.number);
-  const attribute = ctx.params.attribute ?? '';
-  if (!LINE_ATTRIBUTES.includes(attribute)) return updateLineCustomAttribute(ctx, number, attribute);
+  const segment = ctx.params.attribute ?? '';
+  const attribute = matchLiteralSegment(LINE_ATTRIBUTES, segment);
+  if (attribute === undefined) return updateLineCustomAttribute(ctx, number, segment);
   const value = await readLineAttribute(ctx, attribute);
   const version = await writeLine(ctx, number, false, async (db, document, stamp) => {
     const line = await readLineOrFail(db, ctx, document, false);
@@ -89,8 +91,8 @@ export async function updateLineAttribute(ctx: ApiContext): Promise<Response> {
 
 /** PUT `.../{lineId}/{custom_<name>}`: body `{"value": X}` or bare X; 404 for a missing document or line. */
 async function updateLineCustomAttribute(ctx: ApiContext, number: number, rawName: string): Promise<Response> {
-  const name = readCustomName(rawName);
-  if (!rawName.startsWith('custom_') || !name) throw new ApiError('NotFound', `${LINE_TITLE} has no attribute '${rawName}'.`);
+  const name = readPrefixedCustomName(rawName);
+  if (!name) throw new ApiError('NotFound', `${LINE_TITLE} has no attribute '${rawName}'.`);
   const value = unwrapValue(await readJsonBody(ctx.request));
   const version = await writeLine(ctx, number, true, async (db, document, stamp) => {
     const line = await readLineOrFail(db, ctx, document, true);
