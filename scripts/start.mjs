@@ -22,7 +22,12 @@ const migrate = spawnSync(process.execPath, [wrangler, 'd1', 'migrations', 'appl
 if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
 const devArgs = ['dev', '--test-scheduled', '--ip', host, '--port', String(port), '--var', 'APP_ENV:development', ...persist];
-const server = spawn(process.execPath, [wrangler, ...devArgs], { stdio: 'inherit', env: process.env });
+// CLOUDFLARE_CF_FETCH_ENABLED=false: no download of the `Request.cf` sample (the API does not read request.cf), so
+// an offline start prints no network error; set it to true in the environment to have wrangler fetch it.
+const server = spawn(process.execPath, [wrangler, ...devArgs], {
+  stdio: 'inherit',
+  env: { CLOUDFLARE_CF_FETCH_ENABLED: 'false', ...process.env },
+});
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));
 

@@ -1,8 +1,15 @@
 // Types of apply.mjs (the seed tests apply service modules through the Worker with it).
 export type SeedSend = (method: string, path: string, body?: unknown) => Promise<{ status: number; text: string }>;
+/** A create (with `readPath`: sent only when that read answers 404) or an idempotent operation (without). */
+export interface SeedRecord {
+  readonly path: string;
+  readonly method?: string;
+  readonly body: unknown;
+  readonly readPath?: string;
+}
 export interface SeedModule {
   readonly referenceData?: Record<string, unknown[]>;
-  readonly records?: readonly { path: string; method?: string; body: unknown }[];
+  readonly records?: readonly SeedRecord[];
   seed?(send: SeedSend): Promise<number>;
 }
 export declare function applySeedModule(module: SeedModule, send: SeedSend): Promise<number>;

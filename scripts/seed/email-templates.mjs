@@ -4,6 +4,7 @@ export const referenceData = {};
 export const records = [
   {
     path: '/operations/emailTemplates',
+    readPath: '/operations/emailTemplates/maintenance-notification',
     body: {
       templateKey: 'maintenance-notification',
       subject: 'Maintenance on route {{routeKey}} ({{date}})',
@@ -15,6 +16,7 @@ export const records = [
   },
   {
     path: '/operations/emailTemplates',
+    readPath: '/operations/emailTemplates/aviso-manutencao',
     body: {
       templateKey: 'aviso-manutencao',
       subject: 'Manutenção da rota {{routeKey}}',

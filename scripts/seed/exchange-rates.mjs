@@ -7,6 +7,7 @@ const PATH = '/businessCore/exchangeRatesDocuments';
 export const records = [
   {
     path: PATH,
+    readPath: `${PATH}/1`,
     body: {
       number: 1,
       validFrom: '2026-01-01T00:00:00Z',
@@ -25,6 +26,7 @@ export const records = [
   },
   {
     path: PATH,
+    readPath: `${PATH}/2`,
     body: {
       number: 2,
       validFrom: '2026-06-01T00:00:00Z',
@@ -42,6 +44,7 @@ export const records = [
   },
   {
     path: PATH,
+    readPath: `${PATH}/3`,
     body: {
       number: 3,
       validFrom: '2026-06-01T00:00:00Z',

@@ -46,11 +46,12 @@ export const referenceData = {
 
 const ROUTES = '/assetManagementCore/routes';
 
-// Routes (a second DuplicateKey create is skipped by the seeder) and their members (adding twice is a no-op).
+// Routes (created only when their read answers 404) and their members (adding twice is a no-op).
 // ROUTE-01 exists in both companies, so its membership operations need ?companyKey=.
 export const records = [
   {
     path: ROUTES,
+    readPath: `${ROUTES}/ACME-PT/ROUTE-01`,
     body: {
       routeKey: 'ROUTE-01',
       description: 'Lisbon plant weekly HVAC round',
@@ -67,6 +68,7 @@ export const records = [
   },
   {
     path: ROUTES,
+    readPath: `${ROUTES}/ACME-PT/ROUTE-02`,
     body: {
       routeKey: 'ROUTE-02',
       description: 'Porto warehouse monthly check',
@@ -77,6 +79,7 @@ export const records = [
   },
   {
     path: ROUTES,
+    readPath: `${ROUTES}/ACME-US/ROUTE-01`,
     body: {
       routeKey: 'ROUTE-01',
       description: 'New York hall forklift round',
