@@ -25,6 +25,8 @@ export default defineConfig(async () => {
       // (test/browser/) has its own run (vitest.browser.config.ts).
       exclude: [...configDefaults.exclude, 'test/tooling/**', 'test/browser/**'],
       setupFiles: ['./test/setup/apply-migrations.ts'],
+      // Every request writes a log line (src/http/request-log.ts): show console output of failing tests only.
+      silent: 'passed-only' as const,
     },
   };
 });

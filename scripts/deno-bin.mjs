@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 const require = createRequire(import.meta.url);
 
 export const DENO_ENTRY = fileURLToPath(new URL('../src/deno.ts', import.meta.url));
+/** The Deno test run's entry: the application plus the test bindings (test/deno-host/). */
+export const DENO_TEST_ENTRY = fileURLToPath(new URL('../test/deno-host/entry.ts', import.meta.url));
 
 /** Path of the deno executable; installs it from the platform package when npm skipped install scripts. */
 export function resolveDenoExecutable() {
@@ -17,10 +19,10 @@ export function resolveDenoExecutable() {
 }
 
 /**
- * `deno run` arguments for src/deno.ts. Sloppy imports: the application's imports have no file
+ * `deno run` arguments for `entry` (src/deno.ts by default). Sloppy imports: the application's imports have no file
  * extensions (as Wrangler's bundler allows). Writes only into the database's directory.
  */
-export function buildDenoArgs(writableDirectory) {
+export function buildDenoArgs(writableDirectory, entry = DENO_ENTRY) {
   return [
     'run',
     '--no-prompt',
@@ -29,7 +31,7 @@ export function buildDenoArgs(writableDirectory) {
     '--allow-env',
     '--allow-read',
     `--allow-write=${writableDirectory}`,
-    DENO_ENTRY,
+    entry,
   ];
 }
 

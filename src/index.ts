@@ -1,14 +1,11 @@
 /** The Worker: `fetch` (router), `scheduled` (cron) and the per-tenant/org Durable Object. */
-import { buildApp } from './http/app';
-import { publicRoutes } from './health';
-import { buildWorkerPlatform } from './platform/cloudflare';
+import { app } from './app';
+import { buildWorkerPlatform, defineTenantCoordinator } from './platform/cloudflare';
 import { runScheduledJobs } from './scheduler';
-import { scheduledJobs } from './services/jobs';
-import { apiRoutes } from './services/registry';
+import { commandHandlers, scheduledJobs } from './services/registry';
 
-export { TenantCoordinator } from './coordinator/durable-object';
-
-export const app = buildApp(publicRoutes, apiRoutes);
+/** The per-tenant/org Durable Object (binding COORDINATOR). */
+export class TenantCoordinator extends defineTenantCoordinator(commandHandlers) {}
 
 export default {
   fetch(request, env, ctx) {

@@ -1,7 +1,7 @@
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import type { JWTPayload, JWTVerifyGetKey } from 'jose';
 import { ApiError } from '../http/errors';
-import type { AppConfig } from '../platform/types';
+import type { AppConfig } from '../config/env';
 
 export type Scope = 'application' | 'admin';
 

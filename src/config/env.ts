@@ -1,5 +1,15 @@
 import * as v from 'valibot';
-import type { AppConfig } from '../platform/types';
+
+/** The validated configuration of the API. */
+export interface AppConfig {
+  /** HS256 secret for bearer tokens (may be empty when only JWKS is used). */
+  readonly jwtSecret: string;
+  readonly jwksUrl: string;
+  readonly issuer: string;
+  readonly audience: string;
+  /** `development` (APP_ENV, set by `npm start` and `npm run start:deno`): the API reference shows how to mint a token. */
+  readonly environment: 'production' | 'development';
+}
 
 const EnvSchema = v.pipe(
   v.object({
@@ -16,12 +26,19 @@ const EnvSchema = v.pipe(
   v.check((env) => env.JWT_JWKS_URL === '' || /^https?:\/\//.test(env.JWT_JWKS_URL), 'JWT_JWKS_URL must be an http(s) URL.'),
 );
 
-export type RawEnv = Record<string, unknown>;
+/** The configuration variables by their Worker names, as the runtime gives them (not yet validated). */
+export interface RawEnv {
+  readonly JWT_SECRET?: unknown;
+  readonly JWT_JWKS_URL?: unknown;
+  readonly JWT_ISSUER?: unknown;
+  readonly JWT_AUDIENCE?: unknown;
+  readonly APP_ENV?: unknown;
+}
 
 let cached: { source: RawEnv; config: AppConfig } | undefined;
 
 /** Validates configuration once per isolate; a misconfigured deployment fails loudly at its first request. */
-export function readConfig(env: RawEnv): AppConfig {
+export function parseConfig(env: RawEnv): AppConfig {
   if (cached && cached.source === env) return cached.config;
   const result = v.safeParse(EnvSchema, {
     JWT_SECRET: env.JWT_SECRET,

@@ -1,7 +1,47 @@
-/** Commands the per-tenant/org coordinator runs one at a time, by type. */
-import type { CoordinatorCommand, Platform } from '../platform/types';
-import { importCommandHandlers } from '../services/imports/commands';
-import { indicatorCommandHandlers } from '../services/indicators/commands';
+/**
+ * The commands a tenant/org's coordinator runs one at a time, as one discriminated union (`type`).
+ *
+ * `CommandCatalog` maps each command type to its payload and its result. The cache generation counters are
+ * declared here; each service adds its own commands where it defines their handlers, by declaration merging:
+ *
+ *   declare module '../../coordinator/commands' {
+ *     interface CommandCatalog {
+ *       'imports.change': { payload: ChangeImportPayload; result: ChangeOutcome };
+ *     }
+ *   }
+ *
+ * so the union, the handler map and the typed `send` always cover every command, without this folder knowing
+ * the services.
+ */
+import type { Database, TenantScope } from '../db/client';
+
+export interface CommandCatalog {
+  /** The value of a cache generation counter of the tenant/org (0 before the first bump). */
+  'generation.read': { payload: { readonly name: string }; result: number };
+  /** Moves a cache generation counter on by one; answers the new value. */
+  'generation.bump': { payload: { readonly name: string }; result: number };
+}
+
+export type CommandType = keyof CommandCatalog;
+
+/** What every command carries: its type and the tenant/org it is for. */
+export interface CommandEnvelope<TType extends CommandType = CommandType> extends TenantScope {
+  readonly type: TType;
+  /** A command sent while one with the same joinKey is queued and not yet started shares its result. */
+  readonly joinKey?: string;
+}
+
+/** The command of type `K` (or, by default, any command: the discriminated union). */
+export type CommandOf<K extends CommandType = CommandType> = { [P in K]: CommandEnvelope<P> & CommandCatalog[P]['payload'] }[K];
+
+export type CoordinatorCommand = CommandOf;
+
+export type CommandResult<K extends CommandType = CommandType> = CommandCatalog[K]['result'];
+
+/** The per-tenant/org coordinator (a Durable Object on Cloudflare): its commands run one at a time. */
+export interface Coordinator {
+  send<C extends CoordinatorCommand>(command: C): Promise<CommandResult<C['type']>>;
+}
 
 /** Durable per-tenant/org state of the coordinator (Durable Object storage on Cloudflare). */
 export interface CoordinatorState {
@@ -9,27 +49,36 @@ export interface CoordinatorState {
   put(key: string, value: unknown): Promise<void>;
 }
 
-export type CommandHandler = (platform: Platform, command: CoordinatorCommand, state: CoordinatorState) => Promise<unknown>;
+/** What a command handler gets: the tenant/org's database, the clock and the coordinator's own storage. */
+export interface CommandContext {
+  readonly db: Database;
+  now(): Date;
+  readonly state: CoordinatorState;
+}
+
+export type CommandHandler<K extends CommandType> = (context: CommandContext, command: CommandOf<K>) => Promise<CommandResult<K>>;
+
+/** A handler for every command type (services contribute theirs through the registry). */
+export type CommandHandlers = { readonly [K in CommandType]: CommandHandler<K> };
+
+/** Runs one command with its handler. */
+export function runCommand<K extends CommandType>(
+  handlers: CommandHandlers,
+  context: CommandContext,
+  command: CommandOf<K>,
+): Promise<CommandResult<K>> {
+  const handler: CommandHandler<K> = handlers[command.type];
+  return handler(context, command);
+}
+
+const generationKey = (name: string) => `generation:${name}`;
 
 /** `generation.read` / `generation.bump`: a counter per tenant/org and name, used to invalidate caches. */
-const generationHandlers: Record<string, CommandHandler> = {
-  'generation.read': async (_platform, command, state) => (await state.get<number>(`generation:${String(command.name)}`)) ?? 0,
-  'generation.bump': async (_platform, command, state) => {
-    const key = `generation:${String(command.name)}`;
-    const next = ((await state.get<number>(key)) ?? 0) + 1;
-    await state.put(key, next);
+export const generationCommands: Pick<CommandHandlers, 'generation.read' | 'generation.bump'> = {
+  'generation.read': async ({ state }, command) => (await state.get<number>(generationKey(command.name))) ?? 0,
+  'generation.bump': async ({ state }, command) => {
+    const next = ((await state.get<number>(generationKey(command.name))) ?? 0) + 1;
+    await state.put(generationKey(command.name), next);
     return next;
   },
 };
-
-export const commandHandlers: Readonly<Record<string, CommandHandler>> = {
-  ...generationHandlers,
-  ...importCommandHandlers,
-  ...indicatorCommandHandlers,
-};
-
-export async function runCommand(platform: Platform, command: CoordinatorCommand, state: CoordinatorState): Promise<unknown> {
-  const handler = commandHandlers[command.type];
-  if (!handler) throw new Error(`Unknown coordinator command ${command.type}`);
-  return handler(platform, command, state);
-}

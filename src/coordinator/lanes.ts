@@ -4,15 +4,15 @@
  * its turn; cache generation counters (`generation.*`, tiny storage reads/writes) run in their own lane, so a long
  * command (a KPI recalculation) never delays a cached lookup or the acknowledgement of a write.
  */
-import type { CoordinatorCommand } from '../platform/types';
+import type { CommandEnvelope } from './commands';
 import { SerialQueue } from './queue';
 
 export class CommandLanes {
   private readonly main = new SerialQueue();
   private readonly generations = new SerialQueue();
 
-  dispatch<T>(command: CoordinatorCommand, task: () => Promise<T>): Promise<T> {
-    if (command.type.startsWith('generation.')) return this.generations.run(task);
+  dispatch<T>(command: CommandEnvelope, task: () => Promise<T>): Promise<T> {
+    if (command.type === 'generation.read' || command.type === 'generation.bump') return this.generations.run(task);
     return typeof command.joinKey === 'string' ? this.main.runJoined(command.joinKey, task) : this.main.run(task);
   }
 

@@ -1,32 +1,55 @@
+/** The database handle every store works with: drizzle over a D1 database (or one that behaves like it). */
+import { and, eq } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/d1';
 import type { DrizzleD1Database } from 'drizzle-orm/d1';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 
 export type Database = DrizzleD1Database;
 
-const clients = new WeakMap<D1Database, Database>();
-
-/** One drizzle client per D1 binding object. */
-export function readDatabase(binding: D1Database): Database {
-  let client = clients.get(binding);
-  if (!client) {
-    client = drizzle(binding);
-    clients.set(binding, client);
-  }
-  return client;
+/** The tenant/org a request, a command or a job works for; every tenant query is scoped by both keys. */
+export interface TenantScope {
+  readonly tenantKey: string;
+  readonly orgKey: string;
 }
 
-/** True when a D1 error is a UNIQUE constraint violation. */
-export function isUniqueViolation(error: unknown): boolean {
-  const text = error instanceof Error ? `${error.message} ${String((error as { cause?: unknown }).cause ?? '')}` : String(error);
-  return /UNIQUE constraint failed/i.test(text);
+/** The condition every tenant query carries: the table's `tenant_key` and `org_key` are the scope's. */
+export function scopeCondition(
+  table: { readonly tenantKey: SQLiteColumn; readonly orgKey: SQLiteColumn },
+  scope: TenantScope,
+): SQL | undefined {
+  return and(eq(table.tenantKey, scope.tenantKey), eq(table.orgKey, scope.orgKey));
 }
 
-/** D1 refuses more than 100 bound parameters per statement: chunk rows so each insert stays under it. */
+/** Drizzle over a D1 binding (used by the platform layer only: stores get theirs from `ctx.db`). */
+export function openDrizzle(binding: D1Database): Database {
+  return drizzle(binding);
+}
+
+/** D1 refuses more than 100 bound parameters per statement. */
 export const D1_MAX_PARAMETERS = 100;
 
-export function chunkRows<T>(rows: readonly T[], parametersPerRow: number): T[][] {
-  const size = Math.max(1, Math.floor(D1_MAX_PARAMETERS / parametersPerRow));
+/**
+ * Splits `items` so that a statement binding `perItem` parameters for each item, plus `reserved` others (tenant, org,
+ * ...), stays within D1's 100 bound parameters.
+ */
+export function chunkForParameters<T>(items: readonly T[], perItem: number, reserved = 0): T[][] {
+  const size = Math.max(1, Math.floor((D1_MAX_PARAMETERS - reserved) / perItem));
   const chunks: T[][] = [];
-  for (let start = 0; start < rows.length; start += size) chunks.push(rows.slice(start, start + size));
+  for (let start = 0; start < items.length; start += size) chunks.push(items.slice(start, start + size));
   return chunks;
+}
+
+/** Keys or ids bound one per item beside a few scope parameters (tenant, org, a parent id): 90 per statement. */
+export function chunkKeys<T>(items: readonly T[]): T[][] {
+  return chunkForParameters(items, 1, 10);
+}
+
+/** The constraint a D1 error reports, if it is a constraint violation. */
+export function readConstraintViolation(error: unknown): 'unique' | 'check' | 'foreignKey' | undefined {
+  const text = error instanceof Error ? `${error.message} ${String(error.cause ?? '')}` : String(error);
+  if (/UNIQUE constraint failed/i.test(text)) return 'unique';
+  if (/CHECK constraint failed/i.test(text)) return 'check';
+  if (/FOREIGN KEY constraint failed/i.test(text)) return 'foreignKey';
+  return undefined;
 }

@@ -1,51 +1,52 @@
 /** Custom attributes (CONTRACT 6): `custom_<name>` values, checked against definitions when there are any. */
 import { and, eq } from 'drizzle-orm';
-import type { Database } from '../db/client';
+import * as v from 'valibot';
+import { scopeCondition } from '../db/client';
+import type { Database, TenantScope } from '../db/client';
 import type { FieldError } from '../http/errors';
-import { readReferenceTable } from '../reference/tables';
-import { normalizeDateTime } from './values';
-import type { TenantScope } from './repository';
+import { customAttributesKind } from '../reference/kinds';
+import { refCustomAttributes } from '../reference/tables';
+import { normalizeDateTime } from '../validation/values';
 
 export const CUSTOM_PREFIX = 'custom_';
 const NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 
 export type CustomValues = Record<string, unknown>;
 
+/** A `customAttributes` object of a body, `custom_<name>` (or `<name>`) -> value, as documents show it (any JSON object). */
+export const CUSTOM_ATTRIBUTES_OBJECT = v.record(v.string(), v.unknown());
+
+const TYPES = customAttributesKind.fields.type.choices;
+
 export interface CustomAttributeDefinition {
   readonly name: string;
-  readonly type: 'string' | 'number' | 'boolean' | 'date' | 'object';
+  readonly type: (typeof TYPES)[number];
   readonly required: boolean;
 }
 
-export async function readCustomDefinitions(db: Database, scope: TenantScope, entity: string): Promise<CustomAttributeDefinition[]> {
-  const table = readReferenceTable('customAttributes');
-  const columns = table as unknown as Record<string, Parameters<typeof eq>[0]>;
+/** The tenant/org's custom attribute definitions of an entity (`customAttributes` reference records). */
+export async function loadCustomDefinitions(db: Database, scope: TenantScope, entity: string): Promise<CustomAttributeDefinition[]> {
+  const t = refCustomAttributes;
   const rows = await db
-    .select()
-    .from(table)
-    .where(
-      and(
-        eq(columns.tenantKey as Parameters<typeof eq>[0], scope.tenantKey),
-        eq(columns.orgKey as Parameters<typeof eq>[0], scope.orgKey),
-        eq(columns.entity as Parameters<typeof eq>[0], entity),
-      ),
-    );
-  return rows.map((row) => ({
-    name: String(row.name),
-    type: row.type as CustomAttributeDefinition['type'],
-    required: Boolean(row.required),
-  }));
+    .select({ name: t.name, type: t.type, required: t.required })
+    .from(t)
+    .where(and(scopeCondition(t, scope), eq(t.entity, entity)));
+  return rows.flatMap((row) => {
+    // Stored types are validated against the same choices on upsert.
+    const type = TYPES.find((choice) => choice === row.type);
+    return type ? [{ name: row.name, type, required: row.required }] : [];
+  });
 }
 
 /** `custom_<name>` with the prefix in any case (a path segment) -> `<name>`; undefined when it is not one. */
-export function readPrefixedCustomName(raw: string): string | undefined {
+export function parsePrefixedCustomName(raw: string): string | undefined {
   if (raw.slice(0, CUSTOM_PREFIX.length).toLowerCase() !== CUSTOM_PREFIX) return undefined;
   const name = raw.slice(CUSTOM_PREFIX.length);
   return NAME_PATTERN.test(name) ? name : undefined;
 }
 
 /** Strips the `custom_` prefix; undefined when the name is not a valid custom attribute name. */
-export function readCustomName(raw: string): string | undefined {
+export function parseCustomName(raw: string): string | undefined {
   const name = raw.startsWith(CUSTOM_PREFIX) ? raw.slice(CUSTOM_PREFIX.length) : raw;
   return NAME_PATTERN.test(name) ? name : undefined;
 }

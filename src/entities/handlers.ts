@@ -1,6 +1,5 @@
-/** The generic entity operations: create, read, list, attribute updates, delete. */
-import type { BatchItem } from 'drizzle-orm/batch';
-import { readDatabase } from '../db/client';
+/** The generic entity operations behind every derived route: create, read, list, attribute updates, delete. */
+import type { WriteStatement } from '../db/writes';
 import { readJsonBody } from '../http/body';
 import type { JsonBodyOptions } from '../http/body';
 import type { ApiContext } from '../http/context';
@@ -8,47 +7,41 @@ import { ApiError, recordNotFound, validationError } from '../http/errors';
 import type { FieldError } from '../http/errors';
 import { createdResponse, emptyResponse, etagOf, jsonResponse } from '../http/responses';
 import { compileODataQuery } from '../odata/compile';
-import { parseODataQuery } from '../odata/parse-query';
 import { buildNextPageLink } from '../odata/page-link';
-import { assertReferencesExist } from '../reference/store';
+import { parseODataQuery } from '../odata/parse-query';
+import { checkReferencesExist } from '../reference/store';
 import type { ReferenceUse } from '../reference/store';
-import { readCustomDefinitions, readPrefixedCustomName, validateCustomValues } from './custom-attributes';
+import { isPlainObject } from '../validation/values';
+import { AUDIT_FIELDS } from './audit';
+import { loadCustomDefinitions, parsePrefixedCustomName, validateCustomValues } from './custom-attributes';
 import type { CustomValues } from './custom-attributes';
-import { readIfMatch } from './lookup';
+import { parseIfMatch } from './lookup';
 import { listODataFields } from './odata-fields';
-import { deleteRow, insertRow, listRows, readRow, updateRow } from './repository';
-import type { EntityStore, RecordLookup, Row } from './repository';
 import { parseCustomColumn, toPartialResource, toResource } from './resource';
 import type { Resource } from './resource';
-import type { Values } from './spec';
-import { readAttributeValue, readCreateBody } from './validate';
+import type { EntitySpec, Values } from './spec';
+import { deleteRecord, findRecord, insertRecord, listRecordPage, updateRecord } from './store';
+import type { AuditStamp, EntityRecord, EntityStore, RecordLookup } from './store';
+import { parseAttributeValue, parseCreateBody } from './validate';
 
-export function stampOf(ctx: ApiContext): { on: string; by: string } {
+/** Who changes a record now: the request's clock and the token's subject. */
+export function buildAuditStamp(ctx: ApiContext): AuditStamp {
   return { on: ctx.platform.now().toISOString(), by: ctx.principal.subject };
 }
 
-export function scopeOf(ctx: ApiContext): { tenantKey: string; orgKey: string } {
-  return { tenantKey: ctx.tenantKey, orgKey: ctx.orgKey };
-}
-
 /** Reference uses of declared fields (`reference` kinds) for the values given. */
-export function collectReferenceUses(store: EntityStore, values: Values): ReferenceUse[] {
+export function collectReferenceUses(spec: EntitySpec, values: Values): ReferenceUse[] {
   const uses: ReferenceUse[] = [];
-  for (const [name, field] of Object.entries(store.spec.fields)) {
+  for (const [name, field] of Object.entries(spec.fields)) {
     const value = values[name];
     if (field.reference && typeof value === 'string' && value !== '') uses.push({ kind: field.reference, key: value, path: name });
   }
   return uses;
 }
 
-async function checkCustomValues(
-  ctx: ApiContext,
-  store: EntityStore,
-  input: CustomValues,
-  mode: 'create' | 'update',
-): Promise<CustomValues> {
-  if (!store.spec.customAttributes) return {};
-  const definitions = await readCustomDefinitions(readDatabase(ctx.platform.db), scopeOf(ctx), store.spec.name);
+async function checkCustomValues(ctx: ApiContext, spec: EntitySpec, input: CustomValues, mode: 'create' | 'update'): Promise<CustomValues> {
+  if (!spec.customAttributes) return {};
+  const definitions = await loadCustomDefinitions(ctx.db, ctx.scope, spec.name);
   const { values, errors } = validateCustomValues(input, definitions, mode);
   if (errors.length > 0) throw validationError(errors);
   return values;
@@ -64,27 +57,26 @@ export interface CreateOptions {
   /** Further validation and normalisation of the create input; may add reference uses. */
   prepare?(ctx: ApiContext, values: Values, extra: Record<string, unknown>): Promise<{ uses?: ReferenceUse[] } | undefined>;
   /** Statements written in the same batch as the insert (one transaction). */
-  statements?(ctx: ApiContext, id: string, values: Values, extra: Record<string, unknown>): BatchItem<'sqlite'>[];
+  statements?(ctx: ApiContext, id: string, values: Values, extra: Record<string, unknown>): WriteStatement[];
 }
 
-export async function createRecord(ctx: ApiContext, store: EntityStore, options: CreateOptions = {}): Promise<Response> {
+export async function handleCreate(ctx: ApiContext, store: EntityStore, options: CreateOptions = {}): Promise<Response> {
+  const { spec } = store;
   const body = await readJsonBody(ctx.request, options.body);
-  const input = readCreateBody(store.spec, body, options.extraProperties, options.validateExtra);
-  const db = readDatabase(ctx.platform.db);
+  const input = parseCreateBody(spec, body, options.extraProperties, options.validateExtra);
   const prepared = (await options.prepare?.(ctx, input.values, input.extra)) ?? {};
-  const custom = await checkCustomValues(ctx, store, input.custom, 'create');
-  const uses = [...collectReferenceUses(store, input.values), ...(prepared.uses ?? [])];
-  if (uses.length > 0) await assertReferencesExist(db, scopeOf(ctx), uses);
-  const hookErrors = (await store.spec.hooks?.validateCreate?.(ctx, input.values)) ?? [];
+  const custom = await checkCustomValues(ctx, spec, input.custom, 'create');
+  const uses = [...collectReferenceUses(spec, input.values), ...(prepared.uses ?? [])];
+  if (uses.length > 0) await checkReferencesExist(ctx.db, ctx.scope, uses);
+  const hookErrors = (await spec.hooks?.validateCreate?.(ctx, input.values)) ?? [];
   if (hookErrors.length > 0) throw validationError(hookErrors);
   const id = crypto.randomUUID();
-  const stamp = stampOf(ctx);
-  const row: Row = {
+  const stamp = buildAuditStamp(ctx);
+  const row = {
     id,
-    tenantKey: ctx.tenantKey,
-    orgKey: ctx.orgKey,
+    ...ctx.scope,
     ...input.values,
-    ...(store.spec.customAttributes ? { customAttributes: JSON.stringify(custom) } : {}),
+    ...(spec.customAttributes ? { customAttributes: JSON.stringify(custom) } : {}),
     isActive: true,
     version: 1,
     createdOn: stamp.on,
@@ -92,37 +84,32 @@ export async function createRecord(ctx: ApiContext, store: EntityStore, options:
     modifiedOn: stamp.on,
     modifiedBy: stamp.by,
   };
-  await insertRow(db, store, row, options.statements?.(ctx, id, input.values, input.extra) ?? []);
-  return createdResponse(id, `${ctx.apiBase}${store.spec.basePath}/${id}`);
+  await insertRecord(ctx.db, store, row, options.statements?.(ctx, id, input.values, input.extra) ?? []);
+  return createdResponse(id, `${ctx.apiBase}${spec.basePath}/${id}`);
 }
 
-export async function readRecordRow(ctx: ApiContext, store: EntityStore, lookup: RecordLookup): Promise<Row> {
-  const row = await readRow(readDatabase(ctx.platform.db), store, scopeOf(ctx), lookup);
+/** Adds related data (route members, rate lines) to the resources of read and list answers. */
+export type Decorate = (ctx: ApiContext, rows: readonly Readonly<Record<string, unknown>>[], resources: Resource[]) => Promise<void>;
+
+export async function handleRead(ctx: ApiContext, store: EntityStore, lookup: RecordLookup, decorate?: Decorate): Promise<Response> {
+  const row = await findRecord(ctx.db, store, ctx.scope, lookup);
   if (!row) throw recordNotFound(store.spec.title, true);
-  return row;
-}
-
-export type Decorate = (ctx: ApiContext, rows: Row[], resources: Resource[]) => Promise<void>;
-
-export async function readRecord(ctx: ApiContext, store: EntityStore, lookup: RecordLookup, decorate?: Decorate): Promise<Response> {
-  const row = await readRecordRow(ctx, store, lookup);
   const resource = toResource(store.spec, row);
   await decorate?.(ctx, [row], [resource]);
-  return jsonResponse(resource, { headers: { etag: etagOf(Number(row.version)) } });
+  return jsonResponse(resource, { headers: { etag: etagOf(row.version) } });
 }
 
 /** Explains a failed conditional write: missing record (404 or 400) or a stale `If-Match` (412). */
 async function explainMiss(ctx: ApiContext, store: EntityStore, lookup: RecordLookup, listed404: boolean): Promise<never> {
-  const row = await readRow(readDatabase(ctx.platform.db), store, scopeOf(ctx), lookup);
+  const row = await findRecord(ctx.db, store, ctx.scope, lookup);
   if (!row) throw recordNotFound(store.spec.title, listed404);
-  throw new ApiError('PreconditionFailed', `If-Match does not match the current version ${String(row.version)}.`, {
-    headers: { etag: etagOf(Number(row.version)) },
+  throw new ApiError('PreconditionFailed', `If-Match does not match the current version ${row.version}.`, {
+    headers: { etag: etagOf(row.version) },
   });
 }
 
-export async function deleteRecord(ctx: ApiContext, store: EntityStore, lookup: RecordLookup): Promise<Response> {
-  const expected = readIfMatch(ctx.request);
-  const deleted = await deleteRow(readDatabase(ctx.platform.db), store, scopeOf(ctx), lookup, expected);
+export async function handleDelete(ctx: ApiContext, store: EntityStore, lookup: RecordLookup): Promise<Response> {
+  const deleted = await deleteRecord(ctx.db, store, ctx.scope, lookup, parseIfMatch(ctx.request));
   if (!deleted) return explainMiss(ctx, store, lookup, true);
   return emptyResponse(204);
 }
@@ -134,7 +121,7 @@ export interface AttributeOptions {
   check?(ctx: ApiContext, value: unknown): Promise<void>;
 }
 
-export async function updateAttribute(
+export async function handleAttributeUpdate(
   ctx: ApiContext,
   store: EntityStore,
   lookup: RecordLookup,
@@ -144,67 +131,59 @@ export async function updateAttribute(
   const body = await readJsonBody(ctx.request);
   let value: unknown;
   if (name === 'isActive') {
-    value = readAttributeValue('isActive', { kind: 'bool', column: 'is_active', description: 'Active', required: true }, body);
+    value = parseAttributeValue(name, AUDIT_FIELDS.isActive, body);
   } else {
     const field = store.spec.fields[name];
     if (!field) throw new ApiError('NotFound', `Unknown attribute ${name}.`);
-    value = readAttributeValue(name, field, body);
-    const uses = collectReferenceUses(store, { [name]: value });
-    if (uses.length > 0) await assertReferencesExist(readDatabase(ctx.platform.db), scopeOf(ctx), uses);
+    value = parseAttributeValue(name, field, body);
+    const uses = collectReferenceUses(store.spec, { [name]: value });
+    if (uses.length > 0) await checkReferencesExist(ctx.db, ctx.scope, uses);
   }
   await options.check?.(ctx, value);
-  const version = await updateRow(
-    readDatabase(ctx.platform.db),
-    store,
-    scopeOf(ctx),
-    lookup,
-    { [name]: value },
-    stampOf(ctx),
-    readIfMatch(ctx.request),
-  );
+  const version = await updateRecord(ctx.db, store, ctx.scope, lookup, { [name]: value }, buildAuditStamp(ctx), parseIfMatch(ctx.request));
   if (version === undefined) return explainMiss(ctx, store, lookup, options.listed404);
   return emptyResponse(200, { etag: etagOf(version) });
 }
 
+/** The stored custom values of a record with `changes` merged in, as the column's JSON text. */
+export function mergeCustomColumn(row: Pick<EntityRecord, 'customAttributes'>, changes: CustomValues): string {
+  return JSON.stringify({ ...parseCustomColumn(row.customAttributes), ...changes });
+}
+
 /** PUT `{custom_<name>}`: body `{"value": X}` or bare X; 404 for a missing record. */
-export async function updateCustomAttribute(ctx: ApiContext, store: EntityStore, lookup: RecordLookup, rawName: string): Promise<Response> {
-  const name = readPrefixedCustomName(rawName);
+export async function handleCustomAttributeUpdate(
+  ctx: ApiContext,
+  store: EntityStore,
+  lookup: RecordLookup,
+  rawName: string,
+): Promise<Response> {
+  const name = parsePrefixedCustomName(rawName);
   if (!store.spec.customAttributes || !name) {
     throw new ApiError('NotFound', `${store.spec.title} has no attribute '${rawName}'.`);
   }
   const body = await readJsonBody(ctx.request);
-  const value =
-    body !== null && typeof body === 'object' && !Array.isArray(body) && 'value' in body ? (body as { value: unknown }).value : body;
-  const checked = await checkCustomValues(ctx, store, { [name]: value }, 'update');
-  const db = readDatabase(ctx.platform.db);
-  const row = await readRow(db, store, scopeOf(ctx), lookup);
+  const value = isPlainObject(body) && 'value' in body ? body.value : body;
+  const checked = await checkCustomValues(ctx, store.spec, { [name]: value }, 'update');
+  const row = await findRecord(ctx.db, store, ctx.scope, lookup);
   if (!row) throw recordNotFound(store.spec.title, true);
-  const merged = { ...parseCustomColumn(row.customAttributes), ...checked };
-  const expected = readIfMatch(ctx.request) ?? Number(row.version);
-  const version = await updateRow(
-    db,
+  const expected = parseIfMatch(ctx.request) ?? row.version;
+  const version = await updateRecord(
+    ctx.db,
     store,
-    scopeOf(ctx),
-    { by: 'id', id: String(row.id) },
-    { customAttributes: JSON.stringify(merged) },
-    stampOf(ctx),
+    ctx.scope,
+    { by: 'id', id: row.id },
+    { customAttributes: mergeCustomColumn(row, checked) },
+    buildAuditStamp(ctx),
     expected,
   );
   if (version === undefined) return explainMiss(ctx, store, lookup, true);
   return emptyResponse(200, { etag: etagOf(version) });
 }
 
-export async function listRecords(ctx: ApiContext, store: EntityStore, decorate?: Decorate): Promise<Response> {
-  const fields = listODataFields(store.spec);
-  const query = parseODataQuery(ctx.url.searchParams, fields);
-  const compiled = compileODataQuery(query);
+export async function handleList(ctx: ApiContext, store: EntityStore, decorate?: Decorate): Promise<Response> {
+  const query = parseODataQuery(ctx.url.searchParams, listODataFields(store.spec));
   const select = query.select?.map((field) => field.name);
-  const page = await listRows(readDatabase(ctx.platform.db), store, scopeOf(ctx), compiled, {
-    top: query.top,
-    skip: query.skip,
-    count: query.count,
-    ...(select ? { select } : {}),
-  });
+  const page = await listRecordPage(ctx.db, store, ctx.scope, compileODataQuery(query), query, select);
   let items: Resource[];
   if (select) items = page.rows.map((row) => toPartialResource(row, select));
   else {

@@ -1,13 +1,21 @@
-/** The OData allow-list of an entity: its declared scalar fields, `id`, `isActive` and the audit fields. */
+/** The OData allow-list of an entity: `id`, its declared scalar fields and the audit fields. */
 import type { ODataField } from '../odata/types';
 import { findReferenceKind } from '../reference/kinds';
-import type { EntitySpec } from './spec';
+import { AUDIT_FIELDS } from './audit';
+import type { EntitySpec, FieldSpec } from './spec';
 
 const cache = new WeakMap<EntitySpec, ODataField[]>();
 
-function readCanonicalKey(reference: string | undefined): Pick<ODataField, 'canonicalKey'> {
-  const canonicalKey = reference === undefined ? undefined : findReferenceKind(reference)?.canonicalKey;
-  return canonicalKey ? { canonicalKey } : {};
+function toODataField(name: string, field: FieldSpec): ODataField {
+  // Keys of a kind that compares case-insensitively (cultures, currencies): literals compared with them are canonicalized.
+  const canonicalKey = field.reference === undefined ? undefined : findReferenceKind(field.reference)?.canonicalKey;
+  return {
+    name,
+    kind: field.kind,
+    column: field.column,
+    ...(field.enum ? { enumMembers: field.enum.members } : {}),
+    ...(canonicalKey ? { canonicalKey } : {}),
+  };
 }
 
 export function listODataFields(spec: EntitySpec): ODataField[] {
@@ -17,19 +25,8 @@ export function listODataFields(spec: EntitySpec): ODataField[] {
       { name: 'id', kind: 'guid', column: 'id' },
       ...Object.entries(spec.fields)
         .filter(([, field]) => !field.notQueryable)
-        .map(([name, field]) => ({
-          name,
-          kind: field.kind,
-          column: field.column,
-          ...(field.enum ? { enumMembers: field.enum.members } : {}),
-          ...readCanonicalKey(field.reference),
-        })),
-      { name: 'isActive', kind: 'bool', column: 'is_active' },
-      { name: 'createdOn', kind: 'datetime', column: 'created_on' },
-      { name: 'createdBy', kind: 'string', column: 'created_by' },
-      { name: 'modifiedOn', kind: 'datetime', column: 'modified_on' },
-      { name: 'modifiedBy', kind: 'string', column: 'modified_by' },
-      { name: 'version', kind: 'int', column: 'version' },
+        .map(([name, field]) => toODataField(name, field)),
+      ...Object.entries(AUDIT_FIELDS).map(([name, field]) => toODataField(name, field)),
     ];
     cache.set(spec, fields);
   }

@@ -1,12 +1,12 @@
 /** Derives an entity's HTTP routes from its description. */
 import type { ApiContext } from '../http/context';
 import type { ApiRoute } from '../http/route';
-import { describeEntityRoute, segmentParamName } from '../openapi/entity-docs';
-import type { EntityDocOptions } from '../openapi/entity-schemas';
-import { createRecord, deleteRecord, listRecords, readRecord, updateAttribute, updateCustomAttribute } from './handlers';
+import type { EntityDocOptions } from './doc-schemas';
+import { handleAttributeUpdate, handleCreate, handleCustomAttributeUpdate, handleDelete, handleList, handleRead } from './handlers';
 import type { CreateOptions, Decorate } from './handlers';
-import { readKeyLookup, readSegmentLookup } from './lookup';
-import type { EntityStore } from './repository';
+import { parseKeyLookup, parseSegmentLookup } from './lookup';
+import { describeEntityRoute, segmentParamName } from './route-docs';
+import type { EntityStore, RecordLookup } from './store';
 
 export interface EntityRouteOptions {
   readonly create?: CreateOptions;
@@ -34,7 +34,7 @@ function keyParams(store: EntityStore): string {
 }
 
 function keyLookupOf(store: EntityStore, ctx: ApiContext) {
-  return readKeyLookup(
+  return parseKeyLookup(
     store.spec,
     keyParamNames(store).map((name) => ctx.params[name] ?? ''),
   );
@@ -47,7 +47,7 @@ function readRoutes(store: EntityStore, options: EntityRouteOptions): ApiRoute[]
   const tags = tagOf(store);
   const describe = (kind: string, by: 'segment' | 'id' | 'key') => describeEntityRoute(spec, kind, options.doc ?? {}, { by });
   if (spec.key.length === 1) {
-    const keyName = spec.key[0] as string;
+    const [keyName = 'key'] = spec.key;
     const segment = segmentParamName(spec);
     return [
       {
@@ -61,7 +61,7 @@ function readRoutes(store: EntityStore, options: EntityRouteOptions): ApiRoute[]
           ...describe('read', 'segment'),
           segment: true,
         },
-        handle: (ctx) => readRecord(ctx, store, readSegmentLookup(spec, ctx.params[segment] ?? ''), options.decorate),
+        handle: (ctx) => handleRead(ctx, store, parseSegmentLookup(spec, ctx.params[segment] ?? ''), options.decorate),
       },
       {
         method: 'DELETE',
@@ -74,7 +74,7 @@ function readRoutes(store: EntityStore, options: EntityRouteOptions): ApiRoute[]
           ...describe('delete', 'segment'),
           segment: true,
         },
-        handle: (ctx) => deleteRecord(ctx, store, readSegmentLookup(spec, ctx.params[segment] ?? '')),
+        handle: (ctx) => handleDelete(ctx, store, parseSegmentLookup(spec, ctx.params[segment] ?? '')),
       },
     ];
   }
@@ -89,7 +89,7 @@ function readRoutes(store: EntityStore, options: EntityRouteOptions): ApiRoute[]
         operationId: `read${spec.resourceName}ById`,
         ...describe('read', 'id'),
       },
-      handle: (ctx) => readRecord(ctx, store, readIdLookup(ctx), options.decorate),
+      handle: (ctx) => handleRead(ctx, store, parseIdLookup(ctx), options.decorate),
     },
     {
       method: 'DELETE',
@@ -101,7 +101,7 @@ function readRoutes(store: EntityStore, options: EntityRouteOptions): ApiRoute[]
         operationId: `delete${spec.resourceName}ById`,
         ...describe('delete', 'id'),
       },
-      handle: (ctx) => deleteRecord(ctx, store, readIdLookup(ctx)),
+      handle: (ctx) => handleDelete(ctx, store, parseIdLookup(ctx)),
     },
     {
       method: 'GET',
@@ -113,7 +113,7 @@ function readRoutes(store: EntityStore, options: EntityRouteOptions): ApiRoute[]
         operationId: `read${spec.resourceName}ByKey`,
         ...describe('read', 'key'),
       },
-      handle: (ctx) => readRecord(ctx, store, keyLookupOf(store, ctx), options.decorate),
+      handle: (ctx) => handleRead(ctx, store, keyLookupOf(store, ctx), options.decorate),
     },
     {
       method: 'DELETE',
@@ -125,13 +125,13 @@ function readRoutes(store: EntityStore, options: EntityRouteOptions): ApiRoute[]
         operationId: `delete${spec.resourceName}ByKey`,
         ...describe('delete', 'key'),
       },
-      handle: (ctx) => deleteRecord(ctx, store, keyLookupOf(store, ctx)),
+      handle: (ctx) => handleDelete(ctx, store, keyLookupOf(store, ctx)),
     },
   ];
 }
 
-function readIdLookup(ctx: ApiContext) {
-  return { by: 'id' as const, id: (ctx.params.id ?? '').toLowerCase() };
+function parseIdLookup(ctx: ApiContext): RecordLookup {
+  return { by: 'id', id: (ctx.params.id ?? '').toLowerCase() };
 }
 
 function attributeRoutes(store: EntityStore, options: EntityRouteOptions): ApiRoute[] {
@@ -152,7 +152,10 @@ function attributeRoutes(store: EntityStore, options: EntityRouteOptions): ApiRo
     },
     handle: (ctx: ApiContext) => {
       const check = options.checkAttribute?.[name];
-      return updateAttribute(ctx, store, keyLookupOf(store, ctx), name, { listed404: name === 'isActive', ...(check ? { check } : {}) });
+      return handleAttributeUpdate(ctx, store, keyLookupOf(store, ctx), name, {
+        listed404: name === 'isActive',
+        ...(check ? { check } : {}),
+      });
     },
   }));
   if (spec.customAttributes) {
@@ -166,7 +169,7 @@ function attributeRoutes(store: EntityStore, options: EntityRouteOptions): ApiRo
         operationId: `update${spec.resourceName}CustomAttribute`,
         ...describeEntityRoute(spec, 'customAttribute', options.doc ?? {}),
       },
-      handle: (ctx) => updateCustomAttribute(ctx, store, keyLookupOf(store, ctx), ctx.params.customAttributeName ?? ''),
+      handle: (ctx) => handleCustomAttributeUpdate(ctx, store, keyLookupOf(store, ctx), ctx.params.customAttributeName ?? ''),
     });
   }
   return routes;
@@ -187,7 +190,7 @@ export function buildEntityRoutes(store: EntityStore, options: EntityRouteOption
         operationId: `list${spec.resourceName}s`,
         ...describeEntityRoute(spec, 'list', options.doc ?? {}),
       },
-      handle: (ctx) => listRecords(ctx, store, options.decorate),
+      handle: (ctx) => handleList(ctx, store, options.decorate),
     },
     {
       method: 'POST',
@@ -199,7 +202,7 @@ export function buildEntityRoutes(store: EntityStore, options: EntityRouteOption
         operationId: `create${spec.resourceName}`,
         ...describeEntityRoute(spec, 'create', options.doc ?? {}),
       },
-      handle: (ctx) => createRecord(ctx, store, options.create),
+      handle: (ctx) => handleCreate(ctx, store, options.create),
     },
     ...readRoutes(store, options),
     ...attributeRoutes(store, options),

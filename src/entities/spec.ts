@@ -1,18 +1,11 @@
 /**
- * An entity is described once, as data. Routes, valibot schemas, the OData allow-list, the SQL table
- * and the OpenAPI description are all derived from this description.
+ * An entity is described once, as data. Routes, valibot schemas, the OData allow-list, the SQL table (with its
+ * column and row types) and the OpenAPI description are all derived from this description.
  */
-import type { FieldError } from '../http/errors';
 import type { ApiContext } from '../http/context';
-
-export type FieldKind = 'string' | 'int' | 'bool' | 'decimal' | 'datetime' | 'guid' | 'enum';
-
-export interface EnumSpec {
-  /** Name of the enum as the interface calls it (ExchangeRateType, ...). */
-  readonly name: string;
-  /** Member name -> wire number. */
-  readonly members: Readonly<Record<string, number>>;
-}
+import type { FieldError } from '../http/errors';
+import type { EnumSpec } from '../validation/enums';
+import type { FieldKind } from '../validation/values';
 
 export interface FieldSpec {
   readonly kind: FieldKind;
@@ -31,6 +24,8 @@ export interface FieldSpec {
   readonly notQueryable?: boolean;
 }
 
+export type FieldSpecs = Readonly<Record<string, FieldSpec>>;
+
 /** How a single path segment after the prefix finds a record. */
 export type SegmentLookup =
   /** `/{id}` vs `/{key}` of the same shape: a GUID is tried as an id first, then as the key. */
@@ -38,6 +33,7 @@ export type SegmentLookup =
   /** An integer is the key (number), a GUID is the id, anything else is 400. */
   | 'intKeyOrId';
 
+/** Field values of a record, by field name. */
 export type Values = Record<string, unknown>;
 
 export interface EntityHooks {
@@ -45,28 +41,46 @@ export interface EntityHooks {
   validateCreate?(ctx: ApiContext, values: Values): Promise<FieldError[]>;
 }
 
+/** The columns every entity row has besides its fields (an index may name them too). */
+export type CommonColumnName = 'id' | 'isActive' | 'version' | 'createdOn' | 'createdBy' | 'modifiedOn' | 'modifiedBy';
+
 export interface EntitySpec {
   /** Resource name used in URLs of reference data and custom attribute keys (`emailTemplates`). */
   readonly name: string;
   /** Human name (`Email template`). */
   readonly title: string;
-  /** Schema name for OpenAPI (`EmailTemplateResource`). */
+  /** Schema name for OpenAPI (`EmailTemplate`: `EmailTemplateResource`, ...). */
   readonly resourceName: string;
   /** Path under `/api/{tenantKey}/{orgKey}` (`/operations/emailTemplates`). */
   readonly basePath: string;
   readonly table: string;
   /** API field name -> description; the order is the order of reads. */
-  readonly fields: Readonly<Record<string, FieldSpec>>;
+  readonly fields: FieldSpecs;
   /** Natural key: one or more field names, in path order. */
   readonly key: readonly string[];
-  /** Path parameter names of the key, when SPEC names them differently from the fields (`companyKey` for `company`). */
+  /** Path parameter names of the key, when they differ from the field names (`companyKey` for `company`). */
   readonly keyParams?: readonly string[];
   /** Single-segment lookup rule for `/{id}` paths (single-field keys only). */
   readonly segmentLookup?: SegmentLookup;
+  /** Records take `custom_<name>` values (stored as JSON in the `custom_attributes` column every entity table has). */
   readonly customAttributes: boolean;
   /** Extra indexed columns (each list is one index after tenant/org). */
   readonly indexes?: readonly (readonly string[])[];
   readonly hooks?: EntityHooks;
 }
 
-export const AUDIT_FIELDS = ['isActive', 'createdOn', 'createdBy', 'modifiedOn', 'modifiedBy', 'version'] as const;
+/** Names in `key` and `indexes` must be the entity's own fields (or, in indexes, its common columns). */
+interface CheckedNames<S extends EntitySpec> {
+  readonly key: readonly (keyof S['fields'] & string)[];
+  readonly indexes?: readonly (readonly ((keyof S['fields'] & string) | CommonColumnName)[])[];
+}
+
+/** Declares an entity: the spec keeps its literal types, so its table, rows and key names are typed from it. */
+export function defineEntitySpec<const S extends EntitySpec>(spec: S & CheckedNames<S>): S {
+  return spec;
+}
+
+/** The field of `spec` named `name`, if it has one (for names that come from requests). */
+export function findField(spec: EntitySpec, name: string): FieldSpec | undefined {
+  return spec.fields[name];
+}

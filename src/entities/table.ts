@@ -1,55 +1,99 @@
-/** Derives an entity's D1 table (drizzle) from its description. */
+/** Derives an entity's D1 table (drizzle) from its description; the table's column and row types follow the spec. */
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import type { SQLiteColumnBuilderBase } from 'drizzle-orm/sqlite-core';
-import type { EntitySpec, FieldSpec } from './spec';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import type { FieldKind } from '../validation/values';
+import { AUDIT_FIELDS } from './audit';
+import type { AuditFieldName } from './audit';
+import type { EntitySpec, FieldSpec, FieldSpecs } from './spec';
 
-function buildColumn(field: FieldSpec): SQLiteColumnBuilderBase {
-  switch (field.kind) {
-    case 'int':
-    case 'enum':
-      return field.required ? integer(field.column).notNull() : integer(field.column);
-    case 'bool':
-      return field.required ? integer(field.column, { mode: 'boolean' }).notNull() : integer(field.column, { mode: 'boolean' });
-    default:
-      // Strings, GUIDs, ISO date-times (sortable text) and decimals (exact text).
-      return field.required ? text(field.column).notNull() : text(field.column);
+/** How each field kind is stored: integers (and enums) and booleans as INTEGER, everything else as TEXT. */
+const COLUMN_BUILDERS = {
+  integer: { optional: (name: string) => integer(name), required: (name: string) => integer(name).notNull() },
+  boolean: {
+    optional: (name: string) => integer(name, { mode: 'boolean' }),
+    required: (name: string) => integer(name, { mode: 'boolean' }).notNull(),
+  },
+  // Strings, GUIDs, ISO date-times (sortable text) and decimals (exact text).
+  text: { optional: (name: string) => text(name), required: (name: string) => text(name).notNull() },
+};
+
+const STORAGE = {
+  string: 'text',
+  int: 'integer',
+  enum: 'integer',
+  bool: 'boolean',
+  decimal: 'text',
+  datetime: 'text',
+  guid: 'text',
+} as const satisfies Record<FieldKind, keyof typeof COLUMN_BUILDERS>;
+
+type Optionality<F extends FieldSpec> = F['required'] extends true ? 'required' : 'optional';
+
+/** The drizzle column builder of one field. */
+type ColumnOf<F extends FieldSpec> = ReturnType<(typeof COLUMN_BUILDERS)[(typeof STORAGE)[F['kind']]][Optionality<F>]>;
+
+type ColumnsOf<F extends FieldSpecs> = { -readonly [K in keyof F]: ColumnOf<F[K]> };
+
+type AnyColumn = ColumnOf<FieldSpec>;
+
+function buildColumns<F extends FieldSpecs>(fields: F): ColumnsOf<F> {
+  const columns: Record<string, AnyColumn> = {};
+  for (const [name, field] of Object.entries(fields)) {
+    columns[name] = COLUMN_BUILDERS[STORAGE[field.kind]][field.required ? 'required' : 'optional'](field.column);
   }
+  // Built field by field with the mapping ColumnsOf spells out.
+  return columns as ColumnsOf<F>;
 }
 
-/** The columns every entity row carries besides its fields. */
-export function buildCommonColumns(): Record<string, SQLiteColumnBuilderBase> {
+/** The audit columns, named by their one definition (AUDIT_FIELDS); new rows start active at version 1. */
+function buildAuditColumns() {
+  const { isActive, createdOn, createdBy, modifiedOn, modifiedBy, version } = AUDIT_FIELDS;
   return {
-    id: text('id').primaryKey(),
-    tenantKey: text('tenant_key').notNull(),
-    orgKey: text('org_key').notNull(),
-  };
+    isActive: integer(isActive.column, { mode: 'boolean' }).notNull().default(true),
+    createdOn: text(createdOn.column).notNull(),
+    createdBy: text(createdBy.column).notNull(),
+    modifiedOn: text(modifiedOn.column).notNull(),
+    modifiedBy: text(modifiedBy.column).notNull(),
+    version: integer(version.column).notNull().default(1),
+  } satisfies Record<AuditFieldName, unknown>;
 }
 
-export function buildAuditColumns(customAttributes: boolean): Record<string, SQLiteColumnBuilderBase> {
-  return {
-    ...(customAttributes ? { customAttributes: text('custom_attributes') } : {}),
-    isActive: integer('is_active', { mode: 'boolean' }).notNull().default(true),
-    version: integer('version').notNull().default(1),
-    createdOn: text('created_on').notNull(),
-    createdBy: text('created_by').notNull(),
-    modifiedOn: text('modified_on').notNull(),
-    modifiedBy: text('modified_by').notNull(),
-  };
+/** A column by field name (names come from a spec, so a miss is a bug in the spec). */
+export function readColumn(columns: Readonly<Record<string, SQLiteColumn>>, table: string, name: string): SQLiteColumn {
+  const found = columns[name];
+  if (!found) throw new Error(`${table}: unknown column ${name}`);
+  return found;
 }
 
-export function defineEntityTable(spec: EntitySpec) {
-  const columns: Record<string, SQLiteColumnBuilderBase> = { ...buildCommonColumns() };
-  for (const [name, field] of Object.entries(spec.fields)) columns[name] = buildColumn(field);
-  Object.assign(columns, buildAuditColumns(spec.customAttributes));
-  return sqliteTable(spec.table, columns, (table) => {
-    const col = (name: string) => {
-      const found = table[name];
-      if (!found) throw new Error(`${spec.table}: unknown column ${name}`);
-      return found;
-    };
-    const scope = [col('tenantKey'), col('orgKey')] as const;
-    const keyColumns = spec.key.map(col);
-    const [firstKey, ...restKey] = keyColumns;
+/** The first columns of every entity row. */
+function buildIdentityColumns() {
+  return { id: text('id').primaryKey(), tenantKey: text('tenant_key').notNull(), orgKey: text('org_key').notNull() };
+}
+
+/** The entity's columns: identity and scope, its fields, custom attribute values (JSON text), the audit fields. */
+type EntityColumns<S extends EntitySpec> = ReturnType<typeof buildIdentityColumns> &
+  ColumnsOf<S['fields']> & { customAttributes: ReturnType<typeof buildCustomAttributesColumn> } & ReturnType<typeof buildAuditColumns>;
+
+function buildCustomAttributesColumn() {
+  return text('custom_attributes');
+}
+
+/**
+ * The entity's table: `id` (GUID), `tenant_key`, `org_key`, its fields, `custom_attributes` (JSON text) and the audit
+ * fields; a unique index on the natural key, the default-order index and the declared ones, all after tenant/org.
+ */
+export function defineEntityTable<const S extends EntitySpec>(spec: S) {
+  const columns: EntityColumns<S> = Object.assign(
+    buildIdentityColumns(),
+    buildColumns(spec.fields),
+    { customAttributes: buildCustomAttributesColumn() },
+    buildAuditColumns(),
+  );
+  // Explicit type arguments: drizzle would otherwise resolve the generic column map too early and lose the fields.
+  return sqliteTable<S['table'], EntityColumns<S>>(spec.table, columns, (table) => {
+    const col = (name: string) => readColumn(table, spec.table, name);
+    const scope = [table.tenantKey, table.orgKey] as const;
+    const [firstKey, ...restKey] = spec.key.map(col);
     if (!firstKey) throw new Error(`${spec.table}: an entity needs a key`);
     // Each declared index ends with (created_on, id), the default order's tie-breakers, so a filter on its
     // columns is also read in the default (or reversed) order without a sort.
@@ -61,10 +105,13 @@ export function defineEntityTable(spec: EntitySpec) {
     });
     return [
       uniqueIndex(`${spec.table}_key_uq`).on(...scope, firstKey, ...restKey),
-      index(`${spec.table}_created_idx`).on(...scope, col('createdOn'), col('id')),
+      index(`${spec.table}_created_idx`).on(...scope, table.createdOn, table.id),
       ...extra,
     ];
   });
 }
 
-export type EntityTable = ReturnType<typeof defineEntityTable>;
+export type EntityTable<S extends EntitySpec = EntitySpec> = ReturnType<typeof defineEntityTable<S>>;
+
+/** A stored row of the entity, typed from its description. */
+export type EntityRow<S extends EntitySpec = EntitySpec> = EntityTable<S>['$inferSelect'];

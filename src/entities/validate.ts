@@ -2,38 +2,32 @@
 import * as v from 'valibot';
 import type { FieldError } from '../http/errors';
 import { validationError } from '../http/errors';
-import { CUSTOM_PREFIX, readCustomName } from './custom-attributes';
+import { issuesToErrors } from '../validation/issues';
+import { requireValue } from '../validation/required';
+import { isPlainObject } from '../validation/values';
+import { CUSTOM_PREFIX, parseCustomName } from './custom-attributes';
 import type { CustomValues } from './custom-attributes';
+import { buildFieldSchema } from './field-schema';
 import type { EntitySpec, FieldSpec, Values } from './spec';
-import { buildFieldSchema, issuesToErrors } from './values';
 
-type ObjectSchema = v.ObjectSchema<Record<string, v.GenericSchema<unknown, unknown>>, undefined>;
+type AnySchema = v.GenericSchema<unknown, unknown>;
+type ObjectSchema = v.ObjectSchema<Record<string, AnySchema>, undefined>;
 
 const createSchemas = new WeakMap<EntitySpec, ObjectSchema>();
 
-/** The valibot schema of a create body's fields, derived once per entity. */
+/** The valibot schema of a create body's fields, derived once per entity (the OpenAPI document shows this one). */
 export function buildCreateSchema(spec: EntitySpec): ObjectSchema {
   let schema = createSchemas.get(spec);
   if (!schema) {
-    const entries: Record<string, v.GenericSchema<unknown, unknown>> = {};
+    const entries: Record<string, AnySchema> = {};
     for (const [name, field] of Object.entries(spec.fields)) {
       const base = buildFieldSchema(name, field);
-      entries[name] = field.required
-        ? (v.pipe(
-            v.unknown(),
-            v.check((value) => value !== undefined && value !== null, `${name} is required`),
-            base,
-          ) as v.GenericSchema<unknown, unknown>)
-        : (v.optional(v.nullable(base)) as v.GenericSchema<unknown, unknown>);
+      entries[name] = field.required ? requireValue(name, base) : v.optional(v.nullable(base));
     }
     schema = v.object(entries);
     createSchemas.set(spec, schema);
   }
   return schema;
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export interface CreateInput {
@@ -48,7 +42,7 @@ export interface CreateInput {
  * `customAttributes`), and `extraProperties` the service handles itself. Unknown properties are refused.
  * Throws one ValidationFailed naming every bad field.
  */
-export function readCreateBody(
+export function parseCreateBody(
   spec: EntitySpec,
   body: unknown,
   extraProperties: readonly string[] = [],
@@ -60,7 +54,7 @@ export function readCreateBody(
   const custom: CustomValues = {};
   const extra: Record<string, unknown> = {};
   const addCustom = (raw: string, value: unknown, path: string) => {
-    const name = readCustomName(raw);
+    const name = parseCustomName(raw);
     if (!spec.customAttributes) errors.push({ path, message: `${spec.title} records have no custom attributes.` });
     else if (!name) errors.push({ path, message: 'Custom attribute names are letters, digits and _ (at most 64).' });
     else custom[name] = value;
@@ -78,9 +72,9 @@ export function readCreateBody(
   const result = v.safeParse(buildCreateSchema(spec), fieldInput, { abortEarly: false });
   if (!result.success) errors.push(...issuesToErrors(result.issues));
   if (validateExtra) errors.push(...validateExtra(extra));
-  if (errors.length > 0) throw validationError(errors);
+  if (errors.length > 0 || !result.success) throw validationError(errors);
   const values: Values = {};
-  for (const [name, value] of Object.entries(result.output as Values)) if (value !== undefined) values[name] = value;
+  for (const [name, value] of Object.entries(result.output)) if (value !== undefined) values[name] = value;
   return { values, custom, extra };
 }
 
@@ -90,23 +84,22 @@ export function unwrapValue(body: unknown): unknown {
   return body;
 }
 
-const attributeSchemas = new WeakMap<FieldSpec, v.GenericSchema<unknown, unknown>>();
+const attributeSchemas = new WeakMap<FieldSpec, AnySchema>();
 
-/** Validates one attribute's new value (null clears an optional attribute). */
-export function readAttributeValue(name: string, field: FieldSpec, body: unknown): unknown {
+/** The schema of one attribute's new value (null clears an optional attribute); the OpenAPI document shows this one. */
+export function buildAttributeSchema(name: string, field: FieldSpec): AnySchema {
   let schema = attributeSchemas.get(field);
   if (!schema) {
     const base = buildFieldSchema(name, field);
-    schema = field.required
-      ? (v.pipe(
-          v.unknown(),
-          v.check((value) => value !== undefined && value !== null, `${name} is required`),
-          base,
-        ) as v.GenericSchema<unknown, unknown>)
-      : (v.nullable(base) as v.GenericSchema<unknown, unknown>);
+    schema = field.required ? requireValue(name, base) : v.nullable(base);
     attributeSchemas.set(field, schema);
   }
-  const result = v.safeParse(schema, unwrapValue(body), { abortEarly: false });
+  return schema;
+}
+
+/** Validates one attribute's new value from a PUT body (bare, or `{"value": X}`). */
+export function parseAttributeValue(name: string, field: FieldSpec, body: unknown): unknown {
+  const result = v.safeParse(buildAttributeSchema(name, field), unwrapValue(body), { abortEarly: false });
   if (!result.success) throw validationError(issuesToErrors(result.issues).map((error) => ({ ...error, path: error.path || name })));
   return result.output;
 }

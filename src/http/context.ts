@@ -1,4 +1,5 @@
 import type { Principal } from '../auth/token';
+import type { Database, TenantScope } from '../db/client';
 import type { Platform } from '../platform/types';
 
 /** Everything a handler needs about one request, after routing, auth and tenant scoping. */
@@ -9,9 +10,10 @@ export interface ApiContext {
   readonly params: Readonly<Record<string, string>>;
   readonly platform: Platform;
   readonly requestId: string;
-  /** Present on `/api/{tenantKey}/{orgKey}` routes. */
-  readonly tenantKey: string;
-  readonly orgKey: string;
+  /** The tenant/org of the path (`/api/{tenantKey}/{orgKey}`), checked against the token. */
+  readonly scope: TenantScope;
+  /** The tenant/org's database (`platform.openTenantDatabase`); every store reads and writes through it. */
+  readonly db: Database;
   readonly principal: Principal;
   /** Absolute `{origin}/api/{tenantKey}/{orgKey}`. */
   readonly apiBase: string;

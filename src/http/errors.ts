@@ -113,16 +113,10 @@ export function problemResponse(error: ApiError, instance: string, requestId: st
   return new Response(JSON.stringify(toProblem(error, instance, requestId)), { status: error.status, headers });
 }
 
-/** The single catch: any thrown value becomes problem+json; unknown errors never leak internals. */
+/** The single catch: any thrown value becomes problem+json; unknown errors never leak internals (the request log has them). */
 export function handleError(thrown: unknown, request: Request, requestId: string): Response {
   const instance = new URL(request.url).pathname;
   if (thrown instanceof ApiError) return problemResponse(thrown, instance, requestId);
-  console.error(JSON.stringify({ level: 'error', requestId, path: instance, error: describeThrown(thrown) }));
   const internal = new ApiError('InternalError', `An unexpected error occurred. Quote request id ${requestId} when reporting it.`);
   return problemResponse(internal, instance, requestId);
-}
-
-function describeThrown(thrown: unknown): string {
-  if (thrown instanceof Error) return `${thrown.name}: ${thrown.message}\n${thrown.stack ?? ''}`;
-  return String(thrown);
 }

@@ -2,7 +2,7 @@
  * Recursive-descent parser for `$filter`. Precedence, loosest first: `or`, `and`, `not`, comparison / `in` /
  * boolean function. Every error names the 1-based position of the fault. Pure.
  */
-import { isGuid, normalizeDateTime } from '../entities/values';
+import { isGuid, normalizeDateTime } from '../validation/values';
 import { odataError, tokenize } from './lexer';
 import type { Token } from './lexer';
 import { checkComparable, coerceLiteral, describeOperand, isValueFunction, VALUE_FUNCTIONS, valueTypeOf } from './typing';

@@ -1,4 +1,5 @@
 /** Parses the OData system query options of a list request into an `ODataQuery`. Pure. */
+import { parseInteger } from '../validation/values';
 import { odataError } from './lexer';
 import { parseFilter } from './parse-filter';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_SKIP } from './types';
@@ -62,10 +63,10 @@ export function buildFieldResolver(fields: readonly ODataField[]): (name: string
   return (name) => byName.get(name.toLowerCase());
 }
 
-function readInteger(option: OptionName, raw: string, min: number, max: number): number {
+function parseOptionInteger(option: OptionName, raw: string, min: number, max: number): number {
   const text = raw.trim();
-  if (!/^\d+$/.test(text)) throw odataError(DISPLAY[option], undefined, `'${raw}' is not a whole number of ${min} or more`);
-  const value = Number(text);
+  const value = parseInteger(text, 'none');
+  if (value === undefined) throw odataError(DISPLAY[option], undefined, `'${raw}' is not a whole number of ${min} or more`);
   if (value < min) throw odataError(DISPLAY[option], undefined, `must be at least ${min} (got ${value})`);
   if (value > max) throw odataError(DISPLAY[option], undefined, `must be at most ${max} (got ${text})`);
   return value;
@@ -130,13 +131,13 @@ function parsePaging(options: ODataOptions): { top: number; skip: number } {
     throw odataError(page !== undefined ? 'page' : 'pageSize', undefined, 'page/pageSize cannot be combined with $top/$skip');
   }
   if (page !== undefined || pageSize !== undefined) {
-    const size = pageSize === undefined ? DEFAULT_PAGE_SIZE : readInteger('pagesize', pageSize, 1, MAX_PAGE_SIZE);
-    const number = page === undefined ? 1 : readInteger('page', page, 1, Math.floor(MAX_SKIP / size) + 1);
+    const size = pageSize === undefined ? DEFAULT_PAGE_SIZE : parseOptionInteger('pagesize', pageSize, 1, MAX_PAGE_SIZE);
+    const number = page === undefined ? 1 : parseOptionInteger('page', page, 1, Math.floor(MAX_SKIP / size) + 1);
     return { top: size, skip: (number - 1) * size };
   }
   return {
-    top: top === undefined ? DEFAULT_PAGE_SIZE : readInteger('$top', top, 0, MAX_PAGE_SIZE),
-    skip: skip === undefined ? 0 : readInteger('$skip', skip, 0, MAX_SKIP),
+    top: top === undefined ? DEFAULT_PAGE_SIZE : parseOptionInteger('$top', top, 0, MAX_PAGE_SIZE),
+    skip: skip === undefined ? 0 : parseOptionInteger('$skip', skip, 0, MAX_SKIP),
   };
 }
 

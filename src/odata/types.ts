@@ -1,5 +1,5 @@
 /** The OData query model shared by the parser (pure) and the SQL compiler. */
-import type { FieldKind } from '../entities/spec';
+import type { FieldKind } from '../validation/values';
 
 /** A property a list may be filtered, ordered or selected by. */
 export interface ODataField {

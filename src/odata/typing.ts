@@ -1,5 +1,5 @@
 /** Types of `$filter` operands: what each node yields, literal coercion and comparability checks. Pure. */
-import { isGuid, normalizeDateTime } from '../entities/values';
+import { isGuid, normalizeDateTime } from '../validation/values';
 import { odataError } from './lexer';
 import type { ComparisonOperator, Literal, ValueFunction, ValueNode } from './types';
 

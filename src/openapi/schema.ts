@@ -6,20 +6,18 @@
 import { toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import type { ConversionConfig, JsonSchema, OverrideActionContext, OverrideSchemaContext } from '@valibot/to-json-schema';
 import type { GenericSchema } from 'valibot';
-import type { EnumSpec } from '../entities/spec';
-import { ENUM_METADATA } from '../entities/values';
 import type { DocSchema } from '../http/route';
+import { ENUM_METADATA, isEnumSpec } from '../validation/enums';
+import type { EnumSpec } from '../validation/enums';
+import { findRequiredBase } from '../validation/required';
+import { isPlainObject } from '../validation/values';
 
 export type JsonObject = Record<string, unknown>;
 
 export const COMPONENTS_PATH = '#/components/schemas/';
 
-export function refTo(name: string): JsonObject {
+export function refTo(name: string): { $ref: string } {
   return { $ref: `${COMPONENTS_PATH}${name}` };
-}
-
-function isEnumSpec(value: unknown): value is EnumSpec {
-  return typeof value === 'object' && value !== null && 'name' in value && 'members' in value;
 }
 
 /** `HTML` -> `[Hh][Tt][Mm][Ll]` (JSON Schema patterns have no case-insensitive flag). */
@@ -46,26 +44,19 @@ export function describeEnumComponent(spec: EnumSpec): JsonObject {
 }
 
 /** Request side of an enum: the number, or the member name in any case. */
-function describeEnumInput(spec: EnumSpec): JsonObject {
+function describeEnumInput(spec: EnumSpec): JsonSchema {
   const names = Object.keys(spec.members);
   const numbers = Object.values(spec.members).map(String);
   return {
     anyOf: [
       refTo(spec.name),
       {
-        type: 'string',
+        type: 'string' as const,
         description: `The member name (${names.join(', ')}), case-insensitively, or the number as a string`,
         pattern: `^\\s*(?:${[...numbers, ...names.map(caseInsensitive)].join('|')})\\s*$`,
       },
     ],
   };
-}
-
-function isRequiredWrapper(entry: unknown): GenericSchema<unknown, unknown> | undefined {
-  if (typeof entry !== 'object' || entry === null || !('pipe' in entry)) return undefined;
-  const pipe = (entry as { pipe: readonly { kind: string; type: string }[] }).pipe;
-  if (pipe[0]?.kind !== 'schema' || pipe[0].type !== 'unknown') return undefined;
-  return pipe.slice(1).find((item) => item.kind === 'schema') as GenericSchema<unknown, unknown> | undefined;
 }
 
 export interface SchemaConverter {
@@ -78,8 +69,8 @@ export interface SchemaConverter {
 export function buildSchemaConverter(named: Readonly<Record<string, GenericSchema<unknown, unknown>>>): SchemaConverter {
   const enums = new Map<string, EnumSpec>();
   const definitions = { ...named };
-  const inline = (schema: GenericSchema<unknown, unknown>, withDefinitions = true): JsonObject => {
-    const json = toJsonSchema(schema, withDefinitions ? { ...config, definitions } : config) as JsonObject;
+  const inline = (schema: GenericSchema<unknown, unknown>, withDefinitions = true): JsonSchema => {
+    const json = { ...toJsonSchema(schema, withDefinitions ? { ...config, definitions } : config) };
     delete json.$schema;
     delete json.$defs;
     return json;
@@ -90,26 +81,24 @@ export function buildSchemaConverter(named: Readonly<Record<string, GenericSchem
     ignoreActions: ['check'],
     overrideRef: ({ referenceId }) => `${COMPONENTS_PATH}${referenceId}`,
     overrideAction: ({ valibotAction, jsonSchema }: OverrideActionContext) => {
-      const spec =
-        valibotAction.type === 'metadata'
-          ? (valibotAction as unknown as { metadata: Record<string, unknown> }).metadata[ENUM_METADATA]
-          : undefined;
+      const metadata = 'metadata' in valibotAction ? valibotAction.metadata : undefined;
+      const spec = isPlainObject(metadata) ? metadata[ENUM_METADATA] : undefined;
       if (!isEnumSpec(spec)) return undefined;
       enums.set(spec.name, spec);
       // A schema that takes strings too is a request's (number or name); otherwise it is an answer's number.
-      return (jsonSchema.anyOf ? describeEnumInput(spec) : refTo(spec.name)) as JsonSchema;
+      return jsonSchema.anyOf ? describeEnumInput(spec) : refTo(spec.name);
     },
     // Required fields are `pipe(unknown, check(present), base)`: the document shows `base` (the object lists them as required).
     overrideSchema: ({ valibotSchema, jsonSchema }: OverrideSchemaContext) => {
-      if (!('entries' in valibotSchema) || !jsonSchema.properties) return undefined;
-      const entries = (valibotSchema as { entries: Record<string, unknown> }).entries;
+      const entries = 'entries' in valibotSchema ? valibotSchema.entries : undefined;
+      if (!isPlainObject(entries) || !jsonSchema.properties) return undefined;
       const properties = { ...jsonSchema.properties };
       let changed = false;
       for (const [name, entry] of Object.entries(entries)) {
-        const base = isRequiredWrapper(entry);
+        const base = findRequiredBase(entry);
         if (base) {
           // Field schemas are never named: converting without the definitions keeps this from recursing.
-          properties[name] = inline(base, false) as JsonSchema;
+          properties[name] = inline(base, false);
           changed = true;
         }
       }
@@ -118,9 +107,9 @@ export function buildSchemaConverter(named: Readonly<Record<string, GenericSchem
   };
   let components: Record<string, JsonObject> | undefined;
   return {
-    convert: (schema) => ('json' in schema && !('kind' in schema) ? { ...schema.json } : inline(schema as GenericSchema<unknown, unknown>)),
+    convert: (schema) => ('kind' in schema ? { ...inline(schema) } : { ...schema.json }),
     readComponents: () => {
-      components ??= toJsonSchemaDefs(definitions, config) as Record<string, JsonObject>;
+      components ??= Object.fromEntries(Object.entries(toJsonSchemaDefs(definitions, config)).map(([name, json]) => [name, { ...json }]));
       const all: Record<string, JsonObject> = { ...components };
       for (const [name, spec] of enums) all[name] = describeEnumComponent(spec);
       return all;

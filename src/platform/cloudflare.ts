@@ -1,16 +1,24 @@
-/** The Cloudflare side of the platform boundary: bindings -> Platform. */
-import { readConfig } from '../config/env';
-import type { Coordinator, CoordinatorCommand, Platform } from './types';
+/** The Cloudflare side of the platform boundary: bindings -> Platform, and the coordinator's Durable Object. */
+import { DurableObject } from 'cloudflare:workers';
+import { parseConfig } from '../config/env';
+import { runCommand } from '../coordinator/commands';
+import type { CommandHandlers, CommandResult, Coordinator, CoordinatorCommand, CoordinatorState } from '../coordinator/commands';
+import { CommandLanes } from '../coordinator/lanes';
+import { openDrizzle } from '../db/client';
+import type { TenantScope } from '../db/client';
+import { meterD1 } from './d1-meter';
+import type { Platform, TenantDatabaseRequest } from './types';
 
-interface CoordinatorStub {
-  handle(command: CoordinatorCommand): Promise<unknown>;
+/** Today every tenant/org lives in the one `DB` binding; placing them on several databases changes only this. */
+function openDatabase(env: Env, request: TenantDatabaseRequest) {
+  return Promise.resolve(openDrizzle(request.meter ? meterD1(env.DB, request.meter) : env.DB));
 }
 
-function buildCoordinator(env: Env, tenantKey: string, orgKey: string): Coordinator {
-  const namespace = env.COORDINATOR;
-  const stub = namespace.get(namespace.idFromName(`${tenantKey}/${orgKey}`)) as unknown as CoordinatorStub;
+function buildCoordinator(env: Env, scope: TenantScope): Coordinator {
+  const stub = env.COORDINATOR.get(env.COORDINATOR.idFromName(`${scope.tenantKey}/${scope.orgKey}`));
   return {
-    send: async <T>(command: CoordinatorCommand) => (await stub.handle(command)) as T,
+    // The RPC type erases which command was sent; the object answers the result of that command's handler.
+    send: <C extends CoordinatorCommand>(command: C) => stub.handle(command) as Promise<CommandResult<C['type']>>,
   };
 }
 
@@ -20,12 +28,18 @@ async function readWorkerAsset(env: Env, path: string): Promise<Response | undef
   return response.ok ? response : undefined;
 }
 
-export function buildWorkerPlatform(env: Env, ctx: ExecutionContext): Platform {
+/** What the platform needs of the invocation: a way to finish work after the answer (ExecutionContext, DurableObjectState). */
+export interface Invocation {
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+export function buildWorkerPlatform(env: Env, ctx: Invocation): Platform {
   return {
-    db: env.DB,
+    openTenantDatabase: (request) => openDatabase(env, request),
+    openEveryTenantDatabase: async () => [openDrizzle(env.DB)],
     cache: env.CACHE,
-    config: readConfig(env as unknown as Record<string, unknown>),
-    coordinator: (tenantKey, orgKey) => buildCoordinator(env, tenantKey, orgKey),
+    config: parseConfig(env),
+    coordinator: (scope) => buildCoordinator(env, scope),
     now: () => new Date(),
     waitUntil: (promise) => ctx.waitUntil(promise),
     readAsset: (path) => readWorkerAsset(env, path),
@@ -33,16 +47,34 @@ export function buildWorkerPlatform(env: Env, ctx: ExecutionContext): Platform {
 }
 
 /** Inside the Durable Object: the same bindings; commands never call back into a coordinator. */
-export function buildDurableObjectPlatform(env: Env, ctx: DurableObjectState): Platform {
+function buildDurableObjectPlatform(env: Env, ctx: DurableObjectState): Platform {
   return {
-    db: env.DB,
-    cache: env.CACHE,
-    config: readConfig(env as unknown as Record<string, unknown>),
+    ...buildWorkerPlatform(env, ctx),
     coordinator: () => {
       throw new Error('A coordinator command cannot send commands to a coordinator.');
     },
-    now: () => new Date(),
-    waitUntil: (promise) => ctx.waitUntil(promise),
-    readAsset: (path) => readWorkerAsset(env, path),
+  };
+}
+
+/**
+ * The Durable Object class (one object per tenant/org, named `tenantKey/orgKey`) running `handlers`; the Worker
+ * entry exports it as `TenantCoordinator`. Its `handle` method is the RPC entry the Worker's stub calls.
+ */
+export function defineTenantCoordinator(handlers: CommandHandlers) {
+  return class extends DurableObject<Env> {
+    private readonly lanes = new CommandLanes();
+    private readonly platform = buildDurableObjectPlatform(this.env, this.ctx);
+    private readonly state: CoordinatorState = {
+      get: async <T>(key: string) => this.ctx.storage.get<T>(key),
+      put: async (key, value) => this.ctx.storage.put(key, value),
+    };
+
+    /** Commands are queued so that the D1 I/O of one never interleaves with another's. */
+    async handle(command: CoordinatorCommand): Promise<CommandResult> {
+      return this.lanes.dispatch(command, async () => {
+        const db = await this.platform.openTenantDatabase({ tenantKey: command.tenantKey, orgKey: command.orgKey });
+        return runCommand(handlers, { db, now: this.platform.now, state: this.state }, command);
+      });
+    }
   };
 }

@@ -12,27 +12,33 @@ function nameOf(spec: ReferenceKindSpec): string {
   return `${spec.kind.charAt(0).toUpperCase()}${spec.kind.slice(1)}ReferenceRecord`;
 }
 
+function buildAnswerValue(field: ReferenceFieldSpec): AnySchema {
+  switch (field.kind) {
+    case 'int':
+      return v.pipe(v.number(), v.integer());
+    case 'bool':
+      return v.boolean();
+    case 'stringList':
+      return v.array(v.string());
+    case 'choice':
+      return v.picklist(field.choices ?? []);
+    case 'string':
+      return v.string();
+  }
+}
+
 function answerOf(field: ReferenceFieldSpec): AnySchema {
-  const base =
-    field.kind === 'int'
-      ? v.pipe(v.number(), v.integer())
-      : field.kind === 'bool'
-        ? v.boolean()
-        : field.kind === 'stringList'
-          ? v.array(v.string())
-          : field.kind === 'choice'
-            ? v.picklist(field.choices ?? [])
-            : v.string();
-  return (field.required || field.kind === 'bool' || field.kind === 'stringList' ? base : v.nullable(base)) as AnySchema;
+  const base = buildAnswerValue(field);
+  return field.required || field.kind === 'bool' || field.kind === 'stringList' ? base : v.nullable(base);
 }
 
 function recordOf(spec: ReferenceKindSpec): AnySchema {
   const entries: Record<string, AnySchema> = {
-    id: v.string() as AnySchema,
-    key: v.pipe(v.string(), v.description(spec.keyDescription ?? 'Natural key')) as AnySchema,
+    id: v.string(),
+    key: v.pipe(v.string(), v.description(spec.keyDescription ?? 'Natural key')),
   };
   for (const [name, field] of Object.entries(spec.fields)) entries[name] = answerOf(field);
-  return v.pipe(v.strictObject(entries), v.description(`A ${spec.kind} record`)) as AnySchema;
+  return v.pipe(v.strictObject(entries), v.description(`A ${spec.kind} record`));
 }
 
 const records = REFERENCE_KINDS.map((spec) => [nameOf(spec), recordOf(spec)] as const);
@@ -58,7 +64,7 @@ export const referenceListDoc: Parts = {
   responses: {
     200: {
       description: 'Every record of the kind, by key',
-      schema: v.strictObject({ items: v.array(v.union(records.map(([, schema]) => schema))) }) as AnySchema,
+      schema: v.strictObject({ items: v.array(v.union(records.map(([, schema]) => schema))) }),
     },
     404: UNKNOWN_KIND,
   },
@@ -69,12 +75,12 @@ export const referenceUpsertDoc: Parts = {
   parameters: [KIND],
   requestBody: {
     description: `At most ${MAX_REFERENCE_RECORDS} records of the kind, upserted by key, all-or-nothing`,
-    schema: v.pipe(v.array(v.union(inputs.map(([, schema]) => schema))), v.maxLength(MAX_REFERENCE_RECORDS)) as AnySchema,
+    schema: v.pipe(v.array(v.union(inputs.map(([, schema]) => schema))), v.maxLength(MAX_REFERENCE_RECORDS)),
   },
   responses: {
     200: {
       description: 'How many records were written',
-      schema: v.strictObject({ upserted: v.pipe(v.number(), v.integer()) }) as AnySchema,
+      schema: v.strictObject({ upserted: v.pipe(v.number(), v.integer()) }),
     },
     404: UNKNOWN_KIND,
     405: READ_ONLY,

@@ -1,16 +1,17 @@
 import { matchLiteralSegment } from '../http/segments';
-import type { ReferenceKindSpec } from './spec';
+import { defineReferenceKind } from './spec';
+import type { ReferenceFieldSpecs, ReferenceKindSpec } from './spec';
 import { canonicalizeCultureKey, canonicalizeCurrencyKey } from './standard-keys';
 
-export const culturesKind: ReferenceKindSpec = {
+export const culturesKind = defineReferenceKind({
   kind: 'cultures',
   table: 'ref_cultures',
   standard: true,
   canonicalKey: canonicalizeCultureKey,
   fields: { name: { kind: 'string', column: 'name', required: true } },
-};
+});
 
-export const currenciesKind: ReferenceKindSpec = {
+export const currenciesKind = defineReferenceKind({
   kind: 'currencies',
   table: 'ref_currencies',
   standard: true,
@@ -20,9 +21,9 @@ export const currenciesKind: ReferenceKindSpec = {
     symbol: { kind: 'string', column: 'symbol', required: true },
     decimalPlaces: { kind: 'int', column: 'decimal_places', required: true },
   },
-};
+});
 
-export const customAttributesKind: ReferenceKindSpec = {
+export const customAttributesKind = defineReferenceKind({
   kind: 'customAttributes',
   table: 'ref_custom_attributes',
   standard: false,
@@ -37,16 +38,23 @@ export const customAttributesKind: ReferenceKindSpec = {
     type: { kind: 'choice', column: 'type', required: true, choices: ['string', 'number', 'boolean', 'date', 'object'] },
     required: { kind: 'bool', column: 'required' },
   },
-};
-
-const describedKind = (kind: string, table: string, extra: ReferenceKindSpec['fields'] = {}): ReferenceKindSpec => ({
-  kind,
-  table,
-  standard: false,
-  fields: { description: { kind: 'string', column: 'description', required: true }, ...extra },
 });
 
-export const companiesKind: ReferenceKindSpec = {
+/** A kind whose records have a required description, plus `extra` fields. */
+function defineDescribedKind<const K extends string, const T extends string, const E extends ReferenceFieldSpecs>(
+  kind: K,
+  table: T,
+  extra: E,
+) {
+  return defineReferenceKind({
+    kind,
+    table,
+    standard: false,
+    fields: { description: { kind: 'string', column: 'description', required: true }, ...extra },
+  });
+}
+
+export const companiesKind = defineReferenceKind({
   kind: 'companies',
   table: 'ref_companies',
   standard: false,
@@ -54,9 +62,9 @@ export const companiesKind: ReferenceKindSpec = {
     name: { kind: 'string', column: 'name', required: true },
     baseCurrency: { kind: 'string', column: 'base_currency', required: true, reference: 'currencies' },
   },
-};
+});
 
-export const employeesKind: ReferenceKindSpec = {
+export const employeesKind = defineReferenceKind({
   kind: 'employees',
   table: 'ref_employees',
   standard: false,
@@ -64,23 +72,23 @@ export const employeesKind: ReferenceKindSpec = {
     name: { kind: 'string', column: 'name', required: true },
     company: { kind: 'string', column: 'company', reference: 'companies' },
   },
-};
+});
 
-export const locationsKind = describedKind('locations', 'ref_locations', {
+export const locationsKind = defineDescribedKind('locations', 'ref_locations', {
   company: { kind: 'string', column: 'company', required: true, reference: 'companies' },
 });
-export const equipmentItemsKind = describedKind('equipmentItems', 'ref_equipment_items', {
+export const equipmentItemsKind = defineDescribedKind('equipmentItems', 'ref_equipment_items', {
   company: { kind: 'string', column: 'company', required: true, reference: 'companies' },
 });
-export const toolsKind = describedKind('tools', 'ref_tools');
-export const locationFunctionsKind = describedKind('locationFunctions', 'ref_location_functions');
-export const familiesKind = describedKind('families', 'ref_families');
-export const brandsKind = describedKind('brands', 'ref_brands');
-export const brandModelsKind = describedKind('brandModels', 'ref_brand_models', {
+export const toolsKind = defineDescribedKind('tools', 'ref_tools', {});
+export const locationFunctionsKind = defineDescribedKind('locationFunctions', 'ref_location_functions', {});
+export const familiesKind = defineDescribedKind('families', 'ref_families', {});
+export const brandsKind = defineDescribedKind('brands', 'ref_brands', {});
+export const brandModelsKind = defineDescribedKind('brandModels', 'ref_brand_models', {
   brand: { kind: 'string', column: 'brand', required: true, reference: 'brands' },
 });
 
-export const kpiDefinitionsKind: ReferenceKindSpec = {
+export const kpiDefinitionsKind = defineReferenceKind({
   kind: 'kpiDefinitions',
   table: 'ref_kpi_definitions',
   standard: false,
@@ -92,9 +100,9 @@ export const kpiDefinitionsKind: ReferenceKindSpec = {
     aggregation: { kind: 'choice', column: 'aggregation', required: true, choices: ['sum', 'avg', 'min', 'max', 'last', 'count'] },
     higherIsBetter: { kind: 'bool', column: 'higher_is_better' },
   },
-};
+});
 
-export const workerConfigurationsKind: ReferenceKindSpec = {
+export const workerConfigurationsKind = defineReferenceKind({
   kind: 'workerConfigurations',
   table: 'ref_worker_configurations',
   standard: false,
@@ -102,7 +110,7 @@ export const workerConfigurationsKind: ReferenceKindSpec = {
     companies: { kind: 'stringList', column: 'companies', reference: 'companies' },
     codes: { kind: 'stringList', column: 'codes', reference: 'kpiDefinitions' },
   },
-};
+});
 
 /** Every reference kind, in dependency order (a kind only references kinds before it). */
 export const REFERENCE_KINDS: readonly ReferenceKindSpec[] = [

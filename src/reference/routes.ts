@@ -1,7 +1,6 @@
 /** `GET|PUT /referenceData/{kind}` and `DELETE /referenceData/{kind}/{key}` (CONTRACT 9). */
-import { readDatabase } from '../db/client';
 import type { Database } from '../db/client';
-import type { TenantScope } from '../entities/repository';
+import type { TenantScope } from '../db/client';
 import { readJsonBody } from '../http/body';
 import type { ApiContext } from '../http/context';
 import { ApiError, recordNotFound } from '../http/errors';
@@ -10,13 +9,12 @@ import type { ApiRoute } from '../http/route';
 import { emptyResponse, jsonResponse } from '../http/responses';
 import { findReferenceKind, REFERENCE_KINDS } from './kinds';
 import { referenceDeleteDoc, referenceListDoc, referenceUpsertDoc } from './docs';
-import type { ReferenceKindSpec } from './spec';
-import { assertReferencesExist, listReferenceRecords } from './store';
+import type { ReferenceInput, ReferenceKindSpec } from './spec';
+import { checkReferencesExist, listReferenceRecords } from './store';
 import type { ReferenceUse } from './store';
-import { readReferenceRecords } from './validate';
-import type { ReferenceInput } from './validate';
+import { parseReferenceRecords } from './validate';
 import { deleteReferenceRecord, upsertReferenceRecords } from './write';
-import { assertReferenceUnused } from './usage';
+import { checkReferenceUnused } from './usage';
 import type { ReferenceUser } from './usage';
 
 /**
@@ -39,32 +37,29 @@ function readKind(ctx: ApiContext, writing: boolean): ReferenceKindSpec {
   return spec;
 }
 
-function scopeOf(ctx: ApiContext) {
-  return { tenantKey: ctx.tenantKey, orgKey: ctx.orgKey };
-}
-
 async function upsert(ctx: ApiContext, guards: readonly UpsertGuard[]): Promise<Response> {
   const spec = readKind(ctx, true);
-  const records = readReferenceRecords(spec, await readJsonBody(ctx.request));
+  const records = parseReferenceRecords(spec, await readJsonBody(ctx.request));
   const uses: ReferenceUse[] = [];
   records.forEach((record, index) => {
     for (const [name, field] of Object.entries(spec.fields)) {
-      if (!field.reference) continue;
+      const kind = field.reference;
+      if (!kind) continue;
       const value = record[name];
-      const keys = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
+      const keys: unknown[] = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
       keys.forEach((key, position) => {
         if (typeof key === 'string')
           uses.push({
-            kind: field.reference as string,
+            kind,
             key,
             path: Array.isArray(value) ? `[${index}].${name}[${position}]` : `[${index}].${name}`,
           });
       });
     }
   });
-  const db = readDatabase(ctx.platform.db);
-  if (uses.length > 0) await assertReferencesExist(db, scopeOf(ctx), uses);
-  const problems = (await Promise.all(guards.map((guard) => guard(db, scopeOf(ctx), spec.kind, records)))).flat();
+  const db = ctx.db;
+  if (uses.length > 0) await checkReferencesExist(db, ctx.scope, uses);
+  const problems = (await Promise.all(guards.map((guard) => guard(db, ctx.scope, spec.kind, records)))).flat();
   if (problems.length > 0) {
     throw new ApiError(
       'ReferenceInUse',
@@ -72,16 +67,16 @@ async function upsert(ctx: ApiContext, guards: readonly UpsertGuard[]): Promise<
       { errors: problems },
     );
   }
-  const upserted = await upsertReferenceRecords(db, spec, scopeOf(ctx), records);
+  const upserted = await upsertReferenceRecords(db, spec, ctx.scope, records);
   return jsonResponse({ upserted });
 }
 
 async function remove(ctx: ApiContext, users: readonly ReferenceUser[]): Promise<Response> {
   const spec = readKind(ctx, true);
   const key = ctx.params.key ?? '';
-  const db = readDatabase(ctx.platform.db);
-  await assertReferenceUnused(db, scopeOf(ctx), spec, key, users);
-  const deleted = await deleteReferenceRecord(db, spec, scopeOf(ctx), key);
+  const db = ctx.db;
+  await checkReferenceUnused(db, ctx.scope, spec, key, users);
+  const deleted = await deleteReferenceRecord(db, spec, ctx.scope, key);
   if (!deleted) throw recordNotFound(`${spec.kind} record '${key}'`, true);
   return emptyResponse(204);
 }
@@ -102,8 +97,7 @@ export function buildReferenceDataRoutes(users: readonly ReferenceUser[], guards
         kind: 'referenceList',
         ...referenceListDoc,
       },
-      handle: async (ctx) =>
-        jsonResponse({ items: await listReferenceRecords(readDatabase(ctx.platform.db), readKind(ctx, false), scopeOf(ctx)) }),
+      handle: async (ctx) => jsonResponse({ items: await listReferenceRecords(ctx.db, readKind(ctx, false), ctx.scope) }),
     },
     {
       method: 'PUT',

@@ -13,13 +13,18 @@ export interface ReferenceFieldSpec {
   readonly maxLength?: number;
 }
 
+export type ReferenceFieldSpecs = Readonly<Record<string, ReferenceFieldSpec>>;
+
+/** A record of a kind as validated from a request: its key and field values. */
+export type ReferenceInput = { readonly key: string } & Readonly<Record<string, unknown>>;
+
 export interface ReferenceKindSpec {
   /** URL segment and name (`companies`). */
   readonly kind: string;
   readonly table: string;
-  /** Standard lists (cultures, currencies) are global, read-only and cached in memory. */
+  /** Standard lists (cultures, currencies) are read-only, shipped with the migrations and cached in memory. */
   readonly standard: boolean;
-  readonly fields: Readonly<Record<string, ReferenceFieldSpec>>;
+  readonly fields: ReferenceFieldSpecs;
   /** Description of the key (`KPI code`). */
   readonly keyDescription?: string;
   /**
@@ -28,7 +33,13 @@ export interface ReferenceKindSpec {
    */
   readonly canonicalKey?: (key: string) => string;
   /** A rule across fields of one record; returns the problem, if any. */
-  readonly check?: (record: Record<string, unknown> & { key: string }) => { path: string; message: string } | undefined;
+  readonly check?: (record: ReferenceInput) => { path: string; message: string } | undefined;
 }
 
-export type ReferenceRecord = { id: string; key: string } & Record<string, unknown>;
+/** A stored reference record as the API answers it. */
+export type ReferenceRecord = { readonly id: string; readonly key: string } & Readonly<Record<string, unknown>>;
+
+/** Declares a kind; the spec keeps its literal types, so its table and rows are typed from it. */
+export function defineReferenceKind<const S extends ReferenceKindSpec>(spec: S): S {
+  return spec;
+}

@@ -1,52 +1,63 @@
-/** Reading and writing reference records; standard lists are cached in memory per isolate. */
-import { and, eq, inArray } from 'drizzle-orm';
-import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
-import type { Database } from '../db/client';
+/** Reading reference records; standard lists are read once per isolate (through the tenant database) and kept in memory. */
+import { and, inArray } from 'drizzle-orm';
+import { chunkKeys, scopeCondition } from '../db/client';
+import type { Database, TenantScope } from '../db/client';
+import { runReads } from '../db/reads';
 import { ApiError } from '../http/errors';
 import type { FieldError } from '../http/errors';
-import type { TenantScope } from '../entities/repository';
-import { canonicalizeReferenceKey, findReferenceKind } from './kinds';
 import type { ReferenceKindSpec, ReferenceRecord } from './spec';
-import { readReferenceTable } from './tables';
+import { findStandardStore, requireTenantReferenceStore } from './tables';
+import type { StandardStore, TenantReferenceStore } from './tables';
 
 const standardCache = new Map<string, Promise<ReadonlyMap<string, ReferenceRecord>>>();
 
-function columnOf(kind: string, name: string): SQLiteColumn {
-  const table = readReferenceTable(kind) as unknown as Record<string, SQLiteColumn>;
-  const column = table[name];
-  if (!column) throw new Error(`${kind} has no column ${name}`);
-  return column;
+/** Every column of a reference table, with `id` and `key` typed. */
+function selectionOf(store: StandardStore | TenantReferenceStore) {
+  return { ...store.columns, id: store.common.id, key: store.common.key };
 }
 
-/** A standard list (cultures, currencies): read from D1 once per isolate, then served from memory. */
-export function readStandardList(db: Database, kind: string): Promise<ReadonlyMap<string, ReferenceRecord>> {
+function toRecord(
+  store: StandardStore | TenantReferenceStore,
+  row: Readonly<Record<string, unknown>> & { id: string; key: string },
+): ReferenceRecord {
+  const record: { id: string; key: string; [field: string]: unknown } = { id: row.id, key: row.key };
+  for (const name of Object.keys(store.spec.fields)) record[name] = row[name] ?? null;
+  return record;
+}
+
+/**
+ * A standard list (cultures, currencies), read through the tenant/org's database once per isolate, then served from
+ * memory (the lists only change with a migration, and every database holds the same ones).
+ */
+export function loadStandardList(db: Database, kind: string): Promise<ReadonlyMap<string, ReferenceRecord>> {
+  const store = findStandardStore(kind);
+  if (!store) throw new Error(`${kind} is not a standard list`);
   let cached = standardCache.get(kind);
   if (!cached) {
     cached = db
-      .select()
-      .from(readReferenceTable(kind))
-      .orderBy(columnOf(kind, 'key'))
-      .then((rows) => new Map((rows as ReferenceRecord[]).map((row) => [row.key, row])));
+      .select(selectionOf(store))
+      .from(store.table)
+      .orderBy(store.common.key)
+      .then((rows) => new Map(rows.map((row) => [row.key, toRecord(store, row)])));
     cached.catch(() => standardCache.delete(kind));
     standardCache.set(kind, cached);
   }
   return cached;
 }
 
-function toRecord(spec: ReferenceKindSpec, row: Record<string, unknown>): ReferenceRecord {
-  const record: ReferenceRecord = { id: String(row.id), key: String(row.key) };
-  for (const name of Object.keys(spec.fields)) record[name] = row[name] ?? null;
-  return record;
+export async function listReferenceRecords(db: Database, spec: ReferenceKindSpec, scope: TenantScope): Promise<ReferenceRecord[]> {
+  if (spec.standard) return [...(await loadStandardList(db, spec.kind)).values()];
+  const store = requireTenantReferenceStore(spec.kind);
+  const rows = await db.select(selectionOf(store)).from(store.table).where(scopeCondition(store.common, scope)).orderBy(store.common.key);
+  return rows.map((row) => toRecord(store, row));
 }
 
-export async function listReferenceRecords(db: Database, spec: ReferenceKindSpec, scope: TenantScope): Promise<ReferenceRecord[]> {
-  if (spec.standard) return [...(await readStandardList(db, spec.kind)).values()].map((row) => toRecord(spec, row));
-  const rows = await db
-    .select()
-    .from(readReferenceTable(spec.kind))
-    .where(and(eq(columnOf(spec.kind, 'tenantKey'), scope.tenantKey), eq(columnOf(spec.kind, 'orgKey'), scope.orgKey)))
-    .orderBy(columnOf(spec.kind, 'key'));
-  return rows.map((row) => toRecord(spec, row));
+/** The query of a tenant kind's records with these keys (batchable). */
+export function selectReferencesByKey(db: Database, store: TenantReferenceStore, scope: TenantScope, keys: readonly string[]) {
+  return db
+    .select(selectionOf(store))
+    .from(store.table)
+    .where(and(scopeCondition(store.common, scope), inArray(store.common.key, [...keys])));
 }
 
 export interface ReferenceUse {
@@ -56,70 +67,49 @@ export interface ReferenceUse {
   readonly path: string;
 }
 
-/**
- * Resolves reference keys: standard kinds from memory, tenant kinds with one D1 batch for all kinds.
- * Returns the records found by kind and key.
- */
-export async function resolveReferences(
-  db: Database,
-  scope: TenantScope,
-  uses: readonly ReferenceUse[],
-): Promise<Map<string, Map<string, ReferenceRecord>>> {
-  const found = new Map<string, Map<string, ReferenceRecord>>();
-  const tenantKinds = new Map<string, Set<string>>();
+/** Records found, by kind and key. */
+export type FoundReferences = Map<string, Map<string, ReferenceRecord>>;
+
+function addFound(found: FoundReferences, kind: string, record: ReferenceRecord): void {
+  let byKey = found.get(kind);
+  if (!byKey) {
+    byKey = new Map();
+    found.set(kind, byKey);
+  }
+  byKey.set(record.key, record);
+}
+
+/** Finds the records that reference keys name: standard kinds from memory, tenant kinds with one D1 batch for all kinds. */
+export async function findReferences(db: Database, scope: TenantScope, uses: readonly ReferenceUse[]): Promise<FoundReferences> {
+  const found: FoundReferences = new Map();
+  const tenantKeys = new Map<string, Set<string>>();
   for (const use of uses) {
-    const spec = findReferenceKind(use.kind);
-    if (!spec) throw new Error(`Unknown reference kind ${use.kind}`);
-    if (spec.standard) {
-      const list = await readStandardList(db, spec.kind);
-      const record = list.get(canonicalizeReferenceKey(use.kind, use.key));
-      if (record) (found.get(use.kind) ?? found.set(use.kind, new Map()).get(use.kind))?.set(use.key, record);
+    if (findStandardStore(use.kind)) {
+      const record = (await loadStandardList(db, use.kind)).get(use.key);
+      if (record) addFound(found, use.kind, record);
     } else {
-      (tenantKinds.get(use.kind) ?? tenantKinds.set(use.kind, new Set()).get(use.kind))?.add(use.key);
+      const keys = tenantKeys.get(use.kind) ?? new Set<string>();
+      tenantKeys.set(use.kind, keys.add(use.key));
     }
   }
-  const queries = [...tenantKinds].flatMap(([kind, keys]) =>
-    chunkKeys([...keys]).map((chunk) => ({
-      kind,
-      query: db
-        .select()
-        .from(readReferenceTable(kind))
-        .where(
-          and(
-            eq(columnOf(kind, 'tenantKey'), scope.tenantKey),
-            eq(columnOf(kind, 'orgKey'), scope.orgKey),
-            inArray(columnOf(kind, 'key'), chunk),
-          ),
-        ),
-    })),
+  const queries = [...tenantKeys].flatMap(([kind, keys]) => {
+    const store = requireTenantReferenceStore(kind);
+    return chunkKeys([...keys]).map((chunk) => ({ store, query: selectReferencesByKey(db, store, scope, chunk) }));
+  });
+  const results = await runReads(
+    db,
+    queries.map((item) => item.query),
   );
-  if (queries.length > 0) {
-    const [first, ...rest] = queries.map((item) => item.query);
-    const results = first ? await db.batch([first, ...rest]) : [];
-    results.forEach((rows, index) => {
-      const kind = queries[index]?.kind as string;
-      const spec = findReferenceKind(kind) as ReferenceKindSpec;
-      const map = found.get(kind) ?? found.set(kind, new Map()).get(kind);
-      for (const row of rows as Record<string, unknown>[]) map?.set(String(row.key), toRecord(spec, row));
-    });
-  }
+  results.forEach((rows, index) => {
+    const store = queries[index]?.store;
+    if (store) for (const row of rows) addFound(found, store.spec.kind, toRecord(store, row));
+  });
   return found;
 }
 
-function chunkKeys(keys: string[]): string[][] {
-  // Two parameters go to tenant and org; the rest of D1's 100 to the keys.
-  const chunks: string[][] = [];
-  for (let start = 0; start < keys.length; start += 90) chunks.push(keys.slice(start, start + 90));
-  return chunks;
-}
-
-/** Throws 400 UnknownReference naming every key that does not exist. */
-export async function assertReferencesExist(
-  db: Database,
-  scope: TenantScope,
-  uses: readonly ReferenceUse[],
-): Promise<Map<string, Map<string, ReferenceRecord>>> {
-  const found = await resolveReferences(db, scope, uses);
+/** Throws 400 UnknownReference naming every key that does not exist; answers the records found. */
+export async function checkReferencesExist(db: Database, scope: TenantScope, uses: readonly ReferenceUse[]): Promise<FoundReferences> {
+  const found = await findReferences(db, scope, uses);
   const errors: FieldError[] = uses
     .filter((use) => !found.get(use.kind)?.has(use.key))
     .map((use) => ({ path: use.path, message: `Unknown ${use.kind} key '${use.key}'.` }));

@@ -2,8 +2,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
-import type { Database } from '../db/client';
-import type { TenantScope } from '../entities/repository';
+import type { Database, TenantScope } from '../db/client';
+import { runReads } from '../db/reads';
 import { ApiError } from '../http/errors';
 import type { ReferenceKindSpec } from './spec';
 
@@ -20,7 +20,7 @@ export interface ReferenceUser {
   readonly label?: SQL;
 }
 
-export async function assertReferenceUnused(
+export async function checkReferenceUnused(
   db: Database,
   scope: TenantScope,
   spec: ReferenceKindSpec,
@@ -32,16 +32,14 @@ export async function assertReferenceUnused(
   const queries = relevant.map((user) => {
     const match = user.list ? sql`EXISTS (SELECT 1 FROM json_each(${user.column}) WHERE json_each.value = ${key})` : eq(user.column, key);
     return db
-      .select({ label: user.label ?? sql<string>`''` })
+      .select({ label: user.label ?? sql`''` })
       .from(user.table)
       .where(and(eq(user.tenantKey, scope.tenantKey), eq(user.orgKey, scope.orgKey), match))
       .limit(1);
   });
-  const [first, ...rest] = queries;
-  if (!first) return;
-  const results = await db.batch([first, ...rest]);
+  const results = await runReads(db, queries);
   const usedBy = relevant.flatMap((user, index) => {
-    const [row] = results[index] as { label: unknown }[];
+    const row = results[index]?.[0];
     if (!row) return [];
     const label = row.label === null || row.label === undefined || row.label === '' ? '' : ` (${String(row.label)})`;
     return [`${user.name}${label}`];

@@ -2,9 +2,9 @@
 import * as v from 'valibot';
 import type { FieldError } from '../http/errors';
 import { validationError } from '../http/errors';
-import { issuesToErrors } from '../entities/values';
+import { issuesToErrors } from '../validation/issues';
 import { canonicalizeReferenceKey } from './kinds';
-import type { ReferenceFieldSpec, ReferenceKindSpec } from './spec';
+import type { ReferenceFieldSpec, ReferenceInput, ReferenceKindSpec } from './spec';
 
 export const MAX_REFERENCE_RECORDS = 5000;
 const KEY_SCHEMA = v.pipe(
@@ -15,64 +15,60 @@ const KEY_SCHEMA = v.pipe(
 
 type AnySchema = v.GenericSchema<unknown, unknown>;
 
-function fieldSchema(name: string, field: ReferenceFieldSpec): AnySchema {
-  let base: AnySchema;
+function buildValueSchema(name: string, field: ReferenceFieldSpec): AnySchema {
   switch (field.kind) {
     case 'int':
-      base = v.pipe(v.number(`${name} must be an integer`), v.integer(`${name} must be an integer`)) as AnySchema;
-      break;
+      return v.pipe(v.number(`${name} must be an integer`), v.integer(`${name} must be an integer`));
     case 'bool':
-      base = v.boolean(`${name} must be true or false`) as AnySchema;
-      break;
+      return v.boolean(`${name} must be true or false`);
     case 'stringList':
-      base = v.array(v.pipe(v.string(`${name} items must be strings`), v.minLength(1)), `${name} must be an array of strings`) as AnySchema;
-      break;
+      return v.array(v.pipe(v.string(`${name} items must be strings`), v.minLength(1)), `${name} must be an array of strings`);
     case 'choice': {
       const choices = field.choices ?? [];
-      base = v.pipe(
+      return v.pipe(
         v.string(`${name} must be one of ${choices.join(', ')}`),
         v.transform((input) => choices.find((choice) => choice.toLowerCase() === input.toLowerCase())),
         v.check((out) => out !== undefined, `${name} must be one of ${choices.join(', ')}`),
-      ) as AnySchema;
-      break;
+      );
     }
-    default: {
+    case 'string': {
       const reference = field.reference;
       const text = v.pipe(v.string(`${name} must be a string`), v.maxLength(field.maxLength ?? 255, `${name} is too long`));
       // Keys of a kind that compares case-insensitively (currencies) are stored in their canonical spelling.
-      base = (
-        reference
-          ? v.pipe(
-              text,
-              v.transform((key) => canonicalizeReferenceKey(reference, key)),
-            )
-          : text
-      ) as AnySchema;
+      return reference
+        ? v.pipe(
+            text,
+            v.transform((key) => canonicalizeReferenceKey(reference, key)),
+          )
+        : text;
     }
   }
-  if (field.required) return base;
-  if (field.kind === 'stringList') return v.optional(base, []) as AnySchema;
-  if (field.kind === 'bool') return v.optional(base, false) as AnySchema;
-  return v.optional(v.nullable(base), null) as AnySchema;
 }
 
-const schemas = new WeakMap<ReferenceKindSpec, AnySchema>();
+function buildFieldSchema(name: string, field: ReferenceFieldSpec): AnySchema {
+  const base = buildValueSchema(name, field);
+  if (field.required) return base;
+  if (field.kind === 'stringList') return v.optional(base, []);
+  if (field.kind === 'bool') return v.optional(base, false);
+  return v.optional(v.nullable(base), null);
+}
 
-export function buildReferenceSchema(spec: ReferenceKindSpec): AnySchema {
+const schemas = new WeakMap<ReferenceKindSpec, v.StrictObjectSchema<Record<string, AnySchema>, string>>();
+
+/** The schema of one record of the kind (the OpenAPI document shows this one). */
+export function buildReferenceSchema(spec: ReferenceKindSpec): v.StrictObjectSchema<Record<string, AnySchema>, string> {
   let schema = schemas.get(spec);
   if (!schema) {
-    const entries: Record<string, AnySchema> = { id: v.optional(v.string()) as AnySchema, key: KEY_SCHEMA as AnySchema };
-    for (const [name, field] of Object.entries(spec.fields)) entries[name] = fieldSchema(name, field);
-    schema = v.strictObject(entries, 'Unknown property.') as AnySchema;
+    const entries: Record<string, AnySchema> = { id: v.optional(v.string()), key: KEY_SCHEMA };
+    for (const [name, field] of Object.entries(spec.fields)) entries[name] = buildFieldSchema(name, field);
+    schema = v.strictObject(entries, 'Unknown property.');
     schemas.set(spec, schema);
   }
   return schema;
 }
 
-export type ReferenceInput = { key: string } & Record<string, unknown>;
-
 /** Validates a bulk upsert body: an array of at most 5000 records with distinct keys; names every bad field. */
-export function readReferenceRecords(spec: ReferenceKindSpec, body: unknown): ReferenceInput[] {
+export function parseReferenceRecords(spec: ReferenceKindSpec, body: unknown): ReferenceInput[] {
   if (!Array.isArray(body)) throw validationError([{ path: '', message: 'The body must be a JSON array of records.' }]);
   if (body.length > MAX_REFERENCE_RECORDS) {
     throw validationError([{ path: '', message: `At most ${MAX_REFERENCE_RECORDS} records per request (got ${body.length}).` }]);
@@ -87,11 +83,12 @@ export function readReferenceRecords(spec: ReferenceKindSpec, body: unknown): Re
       errors.push(...issuesToErrors(result.issues, `[${index}]`));
       return;
     }
-    const record = result.output as ReferenceInput;
+    const key = String(result.output.key);
+    const record: ReferenceInput = { ...result.output, key };
     const problem = spec.check?.(record);
     if (problem) errors.push({ path: `[${index}].${problem.path}`, message: problem.message });
-    if (seen.has(record.key)) errors.push({ path: `[${index}].key`, message: `Key '${record.key}' appears more than once.` });
-    seen.add(record.key);
+    if (seen.has(key)) errors.push({ path: `[${index}].key`, message: `Key '${key}' appears more than once.` });
+    seen.add(key);
     records.push(record);
   });
   if (errors.length > 0) throw validationError(errors);

@@ -1,17 +1,10 @@
-/** Bulk upsert and delete of tenant reference records. */
+/** Bulk upsert and delete of tenant reference records (statements run through the one write path). */
 import { and, eq, sql } from 'drizzle-orm';
-import type { BatchItem } from 'drizzle-orm/batch';
-import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
-import { chunkRows } from '../db/client';
-import type { Database } from '../db/client';
-import type { TenantScope } from '../entities/repository';
-import type { ReferenceKindSpec } from './spec';
-import { readReferenceTable } from './tables';
-import type { ReferenceInput } from './validate';
-
-function columnsOf(spec: ReferenceKindSpec): Record<string, SQLiteColumn> {
-  return readReferenceTable(spec.kind) as unknown as Record<string, SQLiteColumn>;
-}
+import { chunkForParameters } from '../db/client';
+import type { Database, TenantScope } from '../db/client';
+import { runWrites } from '../db/writes';
+import type { ReferenceInput, ReferenceKindSpec } from './spec';
+import { requireTenantReferenceStore } from './tables';
 
 /** Upserts every record by key in one batch (one transaction), chunked under D1's 100-parameter limit. */
 export async function upsertReferenceRecords(
@@ -20,41 +13,33 @@ export async function upsertReferenceRecords(
   scope: TenantScope,
   records: readonly ReferenceInput[],
 ): Promise<number> {
-  if (records.length === 0) return 0;
-  const table = readReferenceTable(spec.kind);
-  const columns = columnsOf(spec);
-  const fieldNames = Object.keys(spec.fields);
+  const store = requireTenantReferenceStore(spec.kind);
+  const fields = Object.entries(spec.fields);
   const rows = records.map((record) => {
     const row: Record<string, unknown> = { id: crypto.randomUUID(), tenantKey: scope.tenantKey, orgKey: scope.orgKey, key: record.key };
-    for (const name of fieldNames) row[name] = record[name];
+    for (const [name] of fields) row[name] = record[name];
     return row;
   });
-  const set = Object.fromEntries(
-    fieldNames.map((name) => [name, sql.raw(`excluded."${(spec.fields[name] as { column: string }).column}"`)]),
+  const set = Object.fromEntries(fields.map(([name, field]) => [name, sql.raw(`excluded."${field.column}"`)]));
+  const target = [store.common.tenantKey, store.common.orgKey, store.common.key];
+  await runWrites(
+    db,
+    chunkForParameters(rows, 4 + fields.length).map((chunk) =>
+      fields.length === 0
+        ? db.insert(store.table).values(chunk).onConflictDoNothing({ target })
+        : db.insert(store.table).values(chunk).onConflictDoUpdate({ target, set }),
+    ),
   );
-  const target = [columns.tenantKey, columns.orgKey, columns.key] as SQLiteColumn[];
-  const statements = chunkRows(rows, 4 + fieldNames.length).map((chunk) =>
-    fieldNames.length === 0
-      ? db.insert(table).values(chunk).onConflictDoNothing({ target })
-      : db.insert(table).values(chunk).onConflictDoUpdate({ target, set }),
-  );
-  const [first, ...rest] = statements as BatchItem<'sqlite'>[];
-  if (first) await db.batch([first, ...rest]);
   return records.length;
 }
 
 export async function deleteReferenceRecord(db: Database, spec: ReferenceKindSpec, scope: TenantScope, key: string): Promise<boolean> {
-  const table = readReferenceTable(spec.kind);
-  const columns = columnsOf(spec);
-  const rows = await db
-    .delete(table)
-    .where(
-      and(
-        eq(columns.tenantKey as SQLiteColumn, scope.tenantKey),
-        eq(columns.orgKey as SQLiteColumn, scope.orgKey),
-        eq(columns.key as SQLiteColumn, key),
-      ),
-    )
-    .returning({ id: columns.id as SQLiteColumn });
+  const { table, common } = requireTenantReferenceStore(spec.kind);
+  const [rows] = await runWrites(db, [
+    db
+      .delete(table)
+      .where(and(eq(common.tenantKey, scope.tenantKey), eq(common.orgKey, scope.orgKey), eq(common.key, key)))
+      .returning({ id: common.id }),
+  ]);
   return rows.length > 0;
 }

@@ -1,19 +1,23 @@
 /** Every service's routes and entity stores, in registration order (literal paths before parameters). */
 import { sql } from 'drizzle-orm';
-import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
-import type { EntityStore } from '../entities/repository';
+import { generationCommands } from '../coordinator/commands';
+import type { CommandHandlers } from '../coordinator/commands';
+import type { EntityStore } from '../entities/store';
 import type { ApiRoute } from '../http/route';
-import { REFERENCE_KINDS } from '../reference/kinds';
 import { buildReferenceDataRoutes } from '../reference/routes';
-import { readReferenceTable } from '../reference/tables';
+import { tenantReferenceStores } from '../reference/tables';
 import type { ReferenceUser } from '../reference/usage';
+import type { ScheduledJob } from '../scheduler';
 import { emailTemplateRoutes, emailTemplateStore } from './email-templates/routes';
-import { guardRouteReferences } from './routes/reference-guard';
-import { routeReferenceUsers, routeRoutes, routeStore } from './routes/routes';
+import { exchangeRatesDocumentStore, exchangeRatesRoutes, invalidateRatesOnCompanyWrite } from './exchange-rates/routes';
+import { importCommands } from './imports/commands';
 import { importRoutes } from './imports/routes';
+import { indicatorCommands } from './indicators/commands';
+import { indicatorRecalculationJob } from './indicators/job';
 import { indicatorRoutes } from './indicators/routes';
 import { indicatorReferenceUsers } from './indicators/usage';
-import { exchangeRatesDocumentStore, exchangeRatesRoutes, invalidateRatesOnCompanyWrite } from './exchange-rates/routes';
+import { guardRouteReferences } from './routes/reference-guard';
+import { routeReferenceUsers, routeRoutes, routeStore } from './routes/routes';
 
 export const entityStores: readonly EntityStore[] = [emailTemplateStore, routeStore, exchangeRatesDocumentStore];
 
@@ -21,37 +25,31 @@ export const entityStores: readonly EntityStore[] = [emailTemplateStore, routeSt
 export function listReferenceUsers(): ReferenceUser[] {
   const users: ReferenceUser[] = [];
   for (const store of entityStores) {
+    const keyColumns = store.spec.key.flatMap((keyName) => store.columns[keyName] ?? []);
     for (const [name, field] of Object.entries(store.spec.fields)) {
       const column = store.columns[name];
-      const tenantKey = store.columns.tenantKey;
-      const orgKey = store.columns.orgKey;
-      if (field.reference && column && tenantKey && orgKey) {
-        const keyColumns = store.spec.key.map((keyName) => store.columns[keyName]).filter((keyColumn) => keyColumn !== undefined);
-        const label = sql.join(keyColumns, sql.raw(" || '/' || "));
-        users.push({ kind: field.reference, name: `${store.spec.name}.${name}`, table: store.table, column, tenantKey, orgKey, label });
-      }
+      if (!field.reference || !column) continue;
+      const label = sql.join(keyColumns, sql.raw(" || '/' || "));
+      const { tenantKey, orgKey } = store.common;
+      users.push({ kind: field.reference, name: `${store.spec.name}.${name}`, table: store.table, column, tenantKey, orgKey, label });
     }
   }
   users.push(...routeReferenceUsers);
   users.push(...indicatorReferenceUsers);
-  for (const spec of REFERENCE_KINDS) {
-    if (spec.standard) continue;
-    const table = readReferenceTable(spec.kind);
-    const columns = table as unknown as Record<string, SQLiteColumn>;
+  for (const { spec, table, common, columns } of tenantReferenceStores.values()) {
     for (const [name, field] of Object.entries(spec.fields)) {
       const column = columns[name];
-      if (field.reference && column && columns.tenantKey && columns.orgKey) {
-        users.push({
-          kind: field.reference,
-          name: `${spec.kind}.${name}`,
-          table,
-          column,
-          tenantKey: columns.tenantKey,
-          orgKey: columns.orgKey,
-          ...(columns.key ? { label: sql`${columns.key}` } : {}),
-          ...(field.kind === 'stringList' ? { list: true } : {}),
-        });
-      }
+      if (!field.reference || !column) continue;
+      users.push({
+        kind: field.reference,
+        name: `${spec.kind}.${name}`,
+        table,
+        column,
+        tenantKey: common.tenantKey,
+        orgKey: common.orgKey,
+        label: sql`${common.key}`,
+        ...(field.kind === 'stringList' ? { list: true } : {}),
+      });
     }
   }
   return users;
@@ -67,3 +65,9 @@ export const apiRoutes: readonly ApiRoute[] = [
   ...indicatorRoutes,
   ...exchangeRatesRoutes,
 ];
+
+/** What the tenant/org coordinators run: the cache generation counters and every service's commands. */
+export const commandHandlers: CommandHandlers = { ...generationCommands, ...importCommands, ...indicatorCommands };
+
+/** The cron trigger's jobs. */
+export const scheduledJobs: readonly ScheduledJob[] = [indicatorRecalculationJob];

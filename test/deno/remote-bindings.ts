@@ -1,6 +1,6 @@
 /**
  * `env.DB`, `env.CACHE` and `env.COORDINATOR` of the Deno test run: the binding APIs the tests use, over
- * HTTP to the Deno server's test-only endpoints (src/platform/deno/test-bindings.ts), which run them on the
+ * HTTP to the Deno test server's endpoints (test/deno-host/test-bindings.ts), which run them on the
  * same database, KV and coordinators the API uses. Values travel as JSON (no blobs or streams).
  */
 import { readDenoServer } from './server.js';

@@ -8,7 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildDenoArgs, buildDenoEnv, resolveDenoExecutable } from '../../scripts/deno-bin.mjs';
+import { buildDenoArgs, buildDenoEnv, DENO_TEST_ENTRY, resolveDenoExecutable } from '../../scripts/deno-bin.mjs';
 
 export const DENO_TEST_JWT_SECRET = 'deno-test-secret-that-is-at-least-32-characters';
 
@@ -71,7 +71,7 @@ function stopProcess(child: ChildProcess): Promise<void> {
 
 export async function startDenoServer(): Promise<DenoTestServer> {
   const directory = mkdtempSync(join(tmpdir(), 'erp-deno-test-'));
-  const child = spawn(resolveDenoExecutable(), buildDenoArgs(directory), {
+  const child = spawn(resolveDenoExecutable(), buildDenoArgs(directory, DENO_TEST_ENTRY), {
     // stdin is the lifeline: when this worker process goes, however it goes, the server stops.
     stdio: ['pipe', 'pipe', 'pipe'],
     env: buildDenoEnv({
@@ -84,7 +84,6 @@ export async function startDenoServer(): Promise<DenoTestServer> {
       JWT_AUDIENCE: '',
       TRUST_FORWARDED_HEADERS: '1',
       TEST_SCHEDULED: '1',
-      TEST_BINDINGS: '1',
       CRON_INTERVAL_MINUTES: '0',
       EXIT_ON_STDIN_END: '1',
     }),

@@ -1,6 +1,6 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { app } from '../../src/index';
+import { app } from '../../src/app';
 import { buildWorkerPlatform } from '../../src/platform/cloudflare';
 import { ORIGIN, tenantClient } from '../helpers/api';
 import type { TenantClient } from '../helpers/api';

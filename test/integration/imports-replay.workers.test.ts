@@ -13,7 +13,7 @@ describe('replayed commands (the Durable Object restarted between the D1 write a
     const id = crypto.randomUUID();
     const register = {
       ...base(crypto.randomUUID()),
-      type: 'imports.register',
+      type: 'imports.register' as const,
       import: { id, importDataTemplate: 'replay', originalFileName: 'r.csv', importName: null, cloudFileName: null },
     };
     const registered = await coordinator().handle(register);
@@ -22,16 +22,20 @@ describe('replayed commands (the Durable Object restarted between the D1 write a
 
     const change = {
       ...base(crypto.randomUUID()),
-      type: 'imports.change',
-      change: { importId: id, importDataState: 2, detailLog: 'once' },
+      type: 'imports.change' as const,
+      change: { importId: id, importDataState: 2 as const, detailLog: 'once' },
     };
     expect(await coordinator().handle(change)).toEqual({ status: 'applied' });
     expect(await coordinator().handle(change)).toEqual({ status: 'applied' });
     expect(
-      await coordinator().handle({ ...base(crypto.randomUUID()), type: 'imports.change', change: { importId: id, importDataState: 3 } }),
+      await coordinator().handle({
+        ...base(crypto.randomUUID()),
+        type: 'imports.change' as const,
+        change: { importId: id, importDataState: 3 as const },
+      }),
     ).toEqual({ status: 'applied' });
 
-    const revert = { ...base(crypto.randomUUID()), type: 'imports.revert', templateKey: 'replay' };
+    const revert = { ...base(crypto.randomUUID()), type: 'imports.revert' as const, templateKey: 'replay' };
     const reverted = await coordinator().handle(revert);
     expect(reverted).toMatchObject({ status: 'reverted', id, key: 1 });
     expect(await coordinator().handle(revert)).toEqual(reverted);

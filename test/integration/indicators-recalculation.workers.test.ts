@@ -1,7 +1,7 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { TenantCoordinator } from '../../src/coordinator/durable-object';
-import { RECALCULATE_COMMAND, RECALCULATION_COUNT_KEY } from '../../src/services/indicators/commands';
+import type { TenantCoordinator } from '../../src/index';
+import { RECALCULATION_COUNT_KEY } from '../../src/services/indicators/commands';
 import { tenantClient } from '../helpers/api';
 import type { TenantClient } from '../helpers/api';
 import { kpiReferenceData } from '../helpers/indicators';
@@ -21,12 +21,12 @@ async function readRunCount(as: TenantClient): Promise<number> {
 }
 
 const command = (as: TenantClient, configurationKey: string) => ({
-  type: RECALCULATE_COMMAND,
+  type: 'indicators.recalculate' as const,
   tenantKey: as.tenant,
   orgKey: as.org,
   configurationKey,
   onlyChanged: false,
-  joinKey: `${RECALCULATE_COMMAND}:all:${configurationKey}`,
+  joinKey: `indicators.recalculate:all:${configurationKey}`,
 });
 
 beforeAll(async () => {

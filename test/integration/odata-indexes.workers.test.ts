@@ -1,10 +1,10 @@
 /** EXPLAIN QUERY PLAN on D1: the common email template filters and orders are served by an index, without a sort. */
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { readDatabase } from '../../src/db/client';
+import { openDrizzle } from '../../src/db/client';
 import { listODataFields } from '../../src/entities/odata-fields';
-import { buildListQueries } from '../../src/entities/repository';
-import type { EntityStore } from '../../src/entities/repository';
+import { buildListQueries } from '../../src/entities/store';
+import type { EntityStore } from '../../src/entities/store';
 import { compileODataQuery } from '../../src/odata/compile';
 import { parseODataQuery } from '../../src/odata/parse-query';
 import { emailTemplateStore } from '../../src/services/email-templates/routes';
@@ -18,7 +18,7 @@ interface PlanRow {
 async function explain(search: string, store: EntityStore = emailTemplateStore): Promise<{ rows: string; count: string }> {
   const query = parseODataQuery(new URLSearchParams(search), listODataFields(store.spec));
   const compiled = compileODataQuery(query);
-  const { rowsQuery, countQuery } = buildListQueries(readDatabase(env.DB), store, { tenantKey: 't', orgKey: 'o' }, compiled, {
+  const { rowsQuery, countQuery } = buildListQueries(openDrizzle(env.DB), store, { tenantKey: 't', orgKey: 'o' }, compiled, {
     top: query.top,
     skip: query.skip,
     count: true,

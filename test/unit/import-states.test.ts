@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readEnumValue } from '../../src/entities/values';
+import { parseEnumValue } from '../../src/validation/enums';
 import { decideTransition, describeState, ImportDataState, isStaleProcessing, STALE_AFTER_MS } from '../../src/services/imports/states';
 import type { ImportState } from '../../src/services/imports/states';
 
@@ -16,11 +16,11 @@ describe('decideTransition', () => {
 
 describe('state names', () => {
   it('reads numbers and case-insensitive names, and describes states', () => {
-    expect(readEnumValue(ImportDataState, 'fatal')).toBe(5);
-    expect(readEnumValue(ImportDataState, 'PROCESSING')).toBe(2);
-    expect(readEnumValue(ImportDataState, 3)).toBe(3);
-    expect(readEnumValue(ImportDataState, 6)).toBeUndefined();
-    expect(readEnumValue(ImportDataState, 'Done')).toBeUndefined();
+    expect(parseEnumValue(ImportDataState, 'fatal')).toBe(5);
+    expect(parseEnumValue(ImportDataState, 'PROCESSING')).toBe(2);
+    expect(parseEnumValue(ImportDataState, 3)).toBe(3);
+    expect(parseEnumValue(ImportDataState, 6)).toBeUndefined();
+    expect(parseEnumValue(ImportDataState, 'Done')).toBeUndefined();
     expect(describeState(4)).toBe('Failed (4)');
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildPeriodFigures, buildSummary, computeForecast, readAggregateValue } from '../../src/services/indicators/kpi-math';
+import { buildPeriodFigures, buildSummary, computeForecast, computeAggregateValue } from '../../src/services/indicators/kpi-math';
 import type { KpiDefinition, RawAggregate } from '../../src/services/indicators/kpi-math';
-import { formatPeriod, listPeriods, readPeriodIndex, readPeriodOfDate, shiftPeriod } from '../../src/services/indicators/periods';
+import { formatPeriod, listPeriods, parsePeriodIndex, toPeriod, shiftPeriod } from '../../src/services/indicators/periods';
 
 const series = (entries: Record<string, number | string>) =>
   new Map(Object.entries(entries).map(([period, value]) => [period, String(value)]));
@@ -16,21 +16,21 @@ const raw = (overrides: Partial<RawAggregate>): RawAggregate => ({
 
 describe('periods', () => {
   it('counts months continuously across a year boundary', () => {
-    expect(readPeriodIndex('2026-01') - readPeriodIndex('2025-12')).toBe(1);
+    expect(parsePeriodIndex('2026-01') - parsePeriodIndex('2025-12')).toBe(1);
     expect(shiftPeriod('2025-11', 3)).toBe('2026-02');
     expect(shiftPeriod('2026-01', -13)).toBe('2024-12');
-    expect(formatPeriod(readPeriodIndex('0999-07'))).toBe('0999-07');
+    expect(formatPeriod(parsePeriodIndex('0999-07'))).toBe('0999-07');
     expect(listPeriods('2025-11', '2026-02')).toEqual(['2025-11', '2025-12', '2026-01', '2026-02']);
   });
 
   it('takes the UTC month of a date-time and refuses anything else', () => {
-    expect(readPeriodOfDate('2026-03-31T23:59:59.999Z')).toBe('2026-03');
-    expect(() => readPeriodIndex('2026-13')).toThrow();
-    expect(() => readPeriodIndex('garbage')).toThrow();
+    expect(toPeriod('2026-03-31T23:59:59.999Z')).toBe('2026-03');
+    expect(() => parsePeriodIndex('2026-13')).toThrow();
+    expect(() => parsePeriodIndex('garbage')).toThrow();
   });
 });
 
-describe('readAggregateValue', () => {
+describe('computeAggregateValue', () => {
   it.each([
     ['sum', raw({ count: 2, units: '3', micros: '500000' }), '3.5'],
     // -1.5 + 0.25: SQLite truncates toward zero, so units -1 + 0 and remainders -500000 + 250000.
@@ -43,7 +43,7 @@ describe('readAggregateValue', () => {
     ['last', raw({ count: 5, pick: '1' }), '0.000001'],
     ['count', raw({ count: 7 }), '7'],
   ] as const)('%s of %o is %s', (aggregation, aggregate, expected) => {
-    expect(readAggregateValue(aggregation, aggregate)).toBe(expected);
+    expect(computeAggregateValue(aggregation, aggregate)).toBe(expected);
   });
 });
 

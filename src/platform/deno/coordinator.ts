@@ -8,9 +8,10 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { deserialize, serialize } from 'node:v8';
 import { runCommand } from '../../coordinator/commands';
-import type { CoordinatorState } from '../../coordinator/commands';
+import type { CommandHandlers, CommandOf, CommandResult, CommandType, Coordinator, CoordinatorState } from '../../coordinator/commands';
 import { CommandLanes } from '../../coordinator/lanes';
-import type { Coordinator, CoordinatorCommand, Platform } from '../types';
+import type { TenantScope } from '../../db/client';
+import type { Platform } from '../types';
 
 const STATE_TABLE = `CREATE TABLE IF NOT EXISTS _deno_coordinator_state (
   coordinator TEXT NOT NULL,
@@ -46,14 +47,15 @@ function cloneError(error: unknown): unknown {
 }
 
 export class LocalCoordinators {
-  private readonly queues = new Map<string, CommandLanes>();
+  private readonly lanes = new Map<string, CommandLanes>();
   private readonly select: StatementSync;
   private readonly upsert: StatementSync;
 
   /** `commandPlatform` is what commands see; it must refuse to send commands to a coordinator. */
   constructor(
     sqlite: DatabaseSync,
-    private readonly commandPlatform: () => Platform,
+    private readonly commandPlatform: Platform,
+    private readonly handlers: CommandHandlers,
   ) {
     sqlite.exec(STATE_TABLE);
     this.select = sqlite.prepare('SELECT value FROM _deno_coordinator_state WHERE coordinator = ? AND key = ?');
@@ -62,37 +64,41 @@ export class LocalCoordinators {
     );
   }
 
-  private readQueue(name: string): CommandLanes {
-    let queue = this.queues.get(name);
-    if (!queue) {
-      queue = new CommandLanes();
-      this.queues.set(name, queue);
+  private lanesOf(name: string): CommandLanes {
+    let lanes = this.lanes.get(name);
+    if (!lanes) {
+      lanes = new CommandLanes();
+      this.lanes.set(name, lanes);
     }
-    return queue;
+    return lanes;
   }
 
-  private async runQueued(name: string, command: CoordinatorCommand): Promise<unknown> {
-    const queue = this.readQueue(name);
+  private async runQueued<K extends CommandType>(name: string, command: CommandOf<K>): Promise<CommandResult<K>> {
+    const lanes = this.lanesOf(name);
     const state = new SqliteCoordinatorState(name, this.select, this.upsert);
-    const task = () => runCommand(this.commandPlatform(), structuredClone(command), state);
+    const task = async () => {
+      const copy = structuredClone(command);
+      const db = await this.commandPlatform.openTenantDatabase({ tenantKey: copy.tenantKey, orgKey: copy.orgKey });
+      return runCommand(this.handlers, { db, now: this.commandPlatform.now, state }, copy);
+    };
     try {
-      return structuredClone(await queue.dispatch(command, task));
+      return structuredClone(await lanes.dispatch(command, task));
     } catch (error) {
       // Across RPC an error keeps its message and standard type, not its class or own properties.
       throw cloneError(error);
     } finally {
-      if (queue.size === 0 && this.queues.get(name) === queue) this.queues.delete(name);
+      if (lanes.size === 0 && this.lanes.get(name) === lanes) this.lanes.delete(name);
     }
   }
 
   /** The coordinator of one tenant/org (the Durable Object named `tenantKey/orgKey` on Cloudflare). */
-  readCoordinator(tenantKey: string, orgKey: string): Coordinator {
-    const name = `${tenantKey}/${orgKey}`;
-    return { send: async <T>(command: CoordinatorCommand) => (await this.runQueued(name, command)) as T };
+  findCoordinator(scope: TenantScope): Coordinator {
+    const name = `${scope.tenantKey}/${scope.orgKey}`;
+    return { send: (command) => this.runQueued(name, command) };
   }
 
   /** Resolves when every queued command has finished. */
   async drain(): Promise<void> {
-    await Promise.all([...this.queues.values()].map((queue) => queue.drain()));
+    await Promise.all([...this.lanes.values()].map((lanes) => lanes.drain()));
   }
 }

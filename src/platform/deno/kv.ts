@@ -17,10 +17,12 @@ interface Entry {
   readonly metadata?: unknown;
 }
 
-function readType(typeOrOptions: unknown): ValueType {
-  if (typeof typeOrOptions === 'string') return typeOrOptions as ValueType;
-  const type = (typeOrOptions as { type?: ValueType } | undefined)?.type;
-  return type ?? 'text';
+const VALUE_TYPES: readonly ValueType[] = ['text', 'json', 'arrayBuffer', 'stream'];
+
+/** `get`'s second argument: a type name, or options with `type`; text by default. */
+function parseValueType(typeOrOptions: unknown): ValueType {
+  const type = typeof typeOrOptions === 'object' && typeOrOptions !== null && 'type' in typeOrOptions ? typeOrOptions.type : typeOrOptions;
+  return VALUE_TYPES.find((name) => name === type) ?? 'text';
 }
 
 function checkKey(key: string): void {
@@ -42,7 +44,7 @@ function decode(bytes: Uint8Array, type: ValueType): unknown {
   return type === 'json' ? JSON.parse(text) : text;
 }
 
-class MemoryKv {
+export class MemoryKv {
   private readonly entries = new Map<string, Entry>();
 
   constructor(private readonly nowSeconds: () => number) {}
@@ -76,7 +78,7 @@ class MemoryKv {
   }
 
   async get(key: string | string[], typeOrOptions?: unknown): Promise<unknown> {
-    const type = readType(typeOrOptions);
+    const type = parseValueType(typeOrOptions);
     if (Array.isArray(key)) return new Map(key.map((name) => [name, this.readValue(name, type)]));
     return this.readValue(key, type);
   }
@@ -87,7 +89,7 @@ class MemoryKv {
   }
 
   async getWithMetadata(key: string | string[], typeOrOptions?: unknown): Promise<unknown> {
-    const type = readType(typeOrOptions);
+    const type = parseValueType(typeOrOptions);
     const read = (name: string) => {
       const entry = this.readEntry(name);
       return { value: entry ? decode(entry.bytes, type) : null, metadata: entry?.metadata ?? null, cacheStatus: null };
@@ -132,7 +134,6 @@ class MemoryKv {
 }
 
 /** The KV namespace of the Deno platform; `now` is the clock in milliseconds. */
-export function buildMemoryKv(now: () => number = Date.now): KVNamespace {
-  // The class implements every KVNamespace method; its overloads collapse into one signature each.
-  return new MemoryKv(() => Math.floor(now() / 1000)) as unknown as KVNamespace;
+export function buildMemoryKv(now: () => number = Date.now): MemoryKv {
+  return new MemoryKv(() => Math.floor(now() / 1000));
 }

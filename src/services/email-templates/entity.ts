@@ -1,9 +1,9 @@
 /** Email templates (SPEC 2.1, 4.1): the whole service is this description plus the generic machinery. */
-import type { EntitySpec } from '../../entities/spec';
+import { defineEntitySpec } from '../../entities/spec';
 
 export const EmailTemplateType = { name: 'EmailTemplateType', members: { HTML: 1, Text: 2 } } as const;
 
-export const emailTemplateSpec: EntitySpec = {
+export const emailTemplateSpec = defineEntitySpec({
   name: 'emailTemplates',
   title: 'Email template',
   resourceName: 'EmailTemplate',
@@ -50,4 +50,4 @@ export const emailTemplateSpec: EntitySpec = {
     description: { kind: 'string', column: 'description', updatable: true, maxLength: 1000, description: 'Description' },
   },
   indexes: [['culture'], ['emailTemplateType'], ['modifiedOn'], ['isActive']],
-};
+});

@@ -34,7 +34,7 @@ export function isPositiveDecimal(text: string): boolean {
 
 /** A JSON value that `JSON.stringify` writes as the given number text, verbatim (JSON.rawJSON). */
 export function toJsonNumber(text: string): unknown {
-  return (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON(text);
+  return JSON.rawJSON(text);
 }
 
 /** 1 / factor, rounded to COMPUTED_DIGITS significant digits. */

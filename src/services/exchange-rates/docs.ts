@@ -1,31 +1,32 @@
 /** OpenAPI documentation of the exchange rates documents service: rate lines, lookups, what reads add. */
 import * as v from 'valibot';
 import type { OperationDoc, ParameterDoc, RouteDocVariant } from '../../http/route';
-import { buildCreateBody, CUSTOM_ATTRIBUTE_VALUE, withCustom } from '../../openapi/entity-schemas';
-import type { EntityDocOptions } from '../../openapi/entity-schemas';
-import { buildAnswerSchema, DATE_TIME, GUID } from '../../openapi/values';
-import { buildFieldSchema } from '../../entities/values';
+import { CUSTOM_ATTRIBUTES_OBJECT } from '../../entities/custom-attributes';
+import {
+  buildAnswerEntries,
+  buildAttributeBody,
+  buildCreateBody,
+  CUSTOM_ATTRIBUTE_BODY,
+  CUSTOM_ATTRIBUTE_VALUE,
+  withCustom,
+} from '../../entities/doc-schemas';
+import type { EntityDocOptions } from '../../entities/doc-schemas';
+import { findField } from '../../entities/spec';
+import { DATE_TIME, GUID } from '../../openapi/values';
 import { LINE_ATTRIBUTES, rateLineSpec } from './entity';
 import { LINES_PROPERTY, MAX_LINES } from './lines-input';
 import { companyInput, pairInput } from './lookup-routes';
 
-type AnySchema = v.GenericSchema<unknown, unknown>;
 type Parts = Omit<OperationDoc, 'summary' | 'operationId'>;
 
 const ApiLine = buildCreateBody(rateLineSpec);
-const LineResource = withCustom(
-  v.strictObject({
-    id: GUID,
-    ...Object.fromEntries(Object.entries(rateLineSpec.fields).map(([name, field]) => [name, buildAnswerSchema(field)])),
-  }) as AnySchema,
-  true,
-);
+const LineResource = withCustom(v.strictObject({ id: GUID, ...buildAnswerEntries(rateLineSpec.fields) }), true);
 
 const lineSchemas = { ApiExchangeRatesDocumentExchangeRateDocumentRatesResource: ApiLine, ExchangeRateDocumentRateResource: LineResource };
 
 export const documentEntityDoc: EntityDocOptions = {
-  answerExtras: { [LINES_PROPERTY]: v.pipe(v.array(LineResource), v.description('The rate lines of the document')) as AnySchema },
-  createExtras: { [LINES_PROPERTY]: v.optional(v.nullable(v.pipe(v.array(ApiLine), v.maxLength(MAX_LINES)))) as AnySchema },
+  answerExtras: { [LINES_PROPERTY]: v.pipe(v.array(LineResource), v.description('The rate lines of the document')) },
+  createExtras: { [LINES_PROPERTY]: v.optional(v.nullable(v.pipe(v.array(ApiLine), v.maxLength(MAX_LINES)))) },
   schemas: lineSchemas,
 };
 
@@ -42,10 +43,7 @@ export const insertLineDoc: Parts = {
   parameters: [NUMBER],
   requestBody: {
     description: 'The rate line, bare or as {"value": line, "customAttributes": {...}}',
-    schema: v.union([
-      ApiLine,
-      v.strictObject({ value: ApiLine, customAttributes: v.optional(v.nullable(v.record(v.string(), v.unknown()))) }),
-    ]) as AnySchema,
+    schema: v.union([ApiLine, v.strictObject({ value: ApiLine, customAttributes: v.optional(v.nullable(CUSTOM_ATTRIBUTES_OBJECT)) })]),
   },
   responses: {
     204: { description: 'Inserted (empty body)', headers: ['ETag'] },
@@ -55,9 +53,6 @@ export const insertLineDoc: Parts = {
 };
 
 function describeLineAttribute(name: string): RouteDocVariant {
-  const field = rateLineSpec.fields[name];
-  const base = field ? buildFieldSchema(name, field) : (v.unknown() as AnySchema);
-  const value = field?.required ? base : (v.nullable(base) as AnySchema);
   return {
     summary: `Set the ${name} of a rate line`,
     operationId: `updateExchangeRateDocumentRate${name.charAt(0).toUpperCase()}${name.slice(1)}`,
@@ -65,7 +60,7 @@ function describeLineAttribute(name: string): RouteDocVariant {
     parameters: [NUMBER, LINE_ID],
     requestBody: {
       description: `The new ${name}: the bare JSON value, or {"value": ...}`,
-      schema: v.union([value, v.strictObject({ value })]) as AnySchema,
+      schema: buildAttributeBody(name, findField(rateLineSpec, name)),
     },
     responses: {
       200: { description: 'Updated (empty body)', headers: ['ETag'] },
@@ -95,7 +90,7 @@ export const lineAttributeVariants: readonly RouteDocVariant[] = [
     ],
     requestBody: {
       description: 'ExtensibilityCustomAttributeValueResource ({"value": X}); a bare value is accepted too',
-      schema: v.union([CUSTOM_ATTRIBUTE_VALUE, v.unknown()]) as AnySchema,
+      schema: CUSTOM_ATTRIBUTE_BODY,
     },
     responses: {
       200: { description: 'Updated (empty body)', headers: ['ETag'] },
@@ -116,7 +111,7 @@ const ExchangeCurrencyRate = v.strictObject({
   currencyToKey: v.string(),
   exchangeRate: v.pipe(v.number(), v.description('Units of currencyToKey for one unit of currencyFromKey')),
   exchangeRateDate: v.pipe(DATE_TIME, v.description('validFrom of the document that answered (the asked date for the same currency)')),
-}) as AnySchema;
+});
 
 function describeLookup(input: typeof pairInput): Parts {
   const names = Object.keys(input.fields);

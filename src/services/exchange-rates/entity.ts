@@ -1,11 +1,11 @@
 /** Exchange rates documents (SPEC 2.5, 4.5; CONTRACT 7): the document entity and the rate line description. */
-import type { EntitySpec } from '../../entities/spec';
+import { defineEntitySpec } from '../../entities/spec';
 
 export const ExchangeRateType = { name: 'ExchangeRateType', members: { Market: 1, Organization: 2, User: 3 } } as const;
 
 export const EXCHANGE_RATES_BASE = '/businessCore/exchangeRatesDocuments';
 
-export const exchangeRatesDocumentSpec: EntitySpec = {
+export const exchangeRatesDocumentSpec = defineEntitySpec({
   name: 'exchangeRatesDocuments',
   title: 'Exchange rates document',
   resourceName: 'ExchangeRatesDocument',
@@ -36,13 +36,13 @@ export const exchangeRatesDocumentSpec: EntitySpec = {
     externalVersion: { kind: 'string', column: 'external_version', updatable: true, maxLength: 255, description: 'External version' },
   },
   indexes: [['validFrom', 'number']],
-};
+});
 
 /**
  * A rate line (ApiExchangeRatesDocumentExchangeRateDocumentRatesResource). Not an entity of its own: the
  * description drives validation of line bodies and attribute values with the generic machinery.
  */
-export const rateLineSpec: EntitySpec = {
+export const rateLineSpec = defineEntitySpec({
   name: 'exchangeRateDocumentRates',
   title: 'Exchange rate line',
   resourceName: 'ExchangeRateDocumentRate',
@@ -89,7 +89,7 @@ export const rateLineSpec: EntitySpec = {
       description: 'Identifier of the target exchange rate',
     },
   },
-};
+});
 
 /** Attributes of a line with their own PUT operation. */
-export const LINE_ATTRIBUTES = Object.keys(rateLineSpec.fields);
+export const LINE_ATTRIBUTES: readonly string[] = Object.keys(rateLineSpec.fields);

@@ -1,6 +1,7 @@
 /** Validation of rate line bodies (create's `exchangeRateDocumentRates` and the line insert). */
 import type { CustomValues } from '../../entities/custom-attributes';
-import { isPlainObject, readCreateBody } from '../../entities/validate';
+import { parseCreateBody } from '../../entities/validate';
+import { isPlainObject } from '../../validation/values';
 import { ApiError } from '../../http/errors';
 import type { FieldError } from '../../http/errors';
 import { canonicalizeReferenceKey } from '../../reference/kinds';
@@ -26,7 +27,7 @@ function joinPath(prefix: string, path: string): string {
 }
 
 /** A conversion factor -> its canonical exact text, or the problem with it. */
-export function readFactor(value: unknown): { factor?: string; message?: string } {
+export function parseFactor(value: unknown): { factor?: string; message?: string } {
   const factor = typeof value === 'string' ? canonicalizeDecimal(value) : undefined;
   if (factor === undefined) return { message: 'conversionFactor must be a decimal number (at most 64 characters)' };
   if (!isPositiveDecimal(factor)) return { message: 'conversionFactor must be greater than 0' };
@@ -38,7 +39,7 @@ function checkLineRules(body: Record<string, unknown>, prefix: string): FieldErr
   const errors: FieldError[] = [];
   const raw = body.conversionFactor;
   if (typeof raw === 'string' || typeof raw === 'number') {
-    const { message } = readFactor(String(raw));
+    const { message } = parseFactor(String(raw));
     if (message) errors.push({ path: joinPath(prefix, 'conversionFactor'), message });
   }
   const [from, to] = [body.fromCurrency, body.toCurrency];
@@ -59,11 +60,11 @@ function mergeErrors(errors: FieldError[], more: readonly FieldError[]): FieldEr
 }
 
 /** One line body; `prefix` is the path of the line in the request (`exchangeRateDocumentRates.2`). */
-export function readLineBody(body: unknown, prefix: string): { line?: LineInput; errors: FieldError[] } {
+export function parseLineBody(body: unknown, prefix: string): { line?: LineInput; errors: FieldError[] } {
   const rules = isPlainObject(body) ? checkLineRules(body, prefix) : [];
-  let input: ReturnType<typeof readCreateBody>;
+  let input: ReturnType<typeof parseCreateBody>;
   try {
-    input = readCreateBody(rateLineSpec, body);
+    input = parseCreateBody(rateLineSpec, body);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     return {
@@ -74,7 +75,7 @@ export function readLineBody(body: unknown, prefix: string): { line?: LineInput;
     };
   }
   if (rules.length > 0) return { errors: rules };
-  const { factor, message } = readFactor(input.values.conversionFactor);
+  const { factor, message } = parseFactor(input.values.conversionFactor);
   if (factor === undefined)
     return { errors: [{ path: joinPath(prefix, 'conversionFactor'), message: message ?? 'conversionFactor is not valid' }] };
   const values = input.values;
@@ -84,8 +85,8 @@ export function readLineBody(body: unknown, prefix: string): { line?: LineInput;
       conversionFactor: factor,
       fromCurrency: String(values.fromCurrency),
       toCurrency: String(values.toCurrency),
-      fromExchangeRateId: (values.fromExchangeRateId as string | undefined) ?? null,
-      toExchangeRateId: (values.toExchangeRateId as string | undefined) ?? null,
+      fromExchangeRateId: typeof values.fromExchangeRateId === 'string' ? values.fromExchangeRateId : null,
+      toExchangeRateId: typeof values.toExchangeRateId === 'string' ? values.toExchangeRateId : null,
       custom: input.custom,
     },
   };
@@ -94,7 +95,7 @@ export function readLineBody(body: unknown, prefix: string): { line?: LineInput;
 const parsedLines = new WeakMap<object, { lines: LineInput[]; errors: FieldError[] }>();
 
 /** The lines of a create body (absent or null: none); every bad line and field is named. */
-export function readLinesInput(extra: Record<string, unknown>): { lines: LineInput[]; errors: FieldError[] } {
+export function parseLinesInput(extra: Record<string, unknown>): { lines: LineInput[]; errors: FieldError[] } {
   const cached = parsedLines.get(extra);
   if (cached) return cached;
   const raw = extra[LINES_PROPERTY];
@@ -102,13 +103,13 @@ export function readLinesInput(extra: Record<string, unknown>): { lines: LineInp
   if (raw !== undefined && raw !== null) {
     if (!Array.isArray(raw)) result.errors.push({ path: LINES_PROPERTY, message: `${LINES_PROPERTY} must be an array of rate lines` });
     else if (raw.length > MAX_LINES) result.errors.push({ path: LINES_PROPERTY, message: `at most ${MAX_LINES} rate lines per document` });
-    else readEachLine(raw, result);
+    else parseEachLine(raw, result);
   }
   parsedLines.set(extra, result);
   return result;
 }
 
-function readEachLine(raw: readonly unknown[], result: { lines: LineInput[]; errors: FieldError[] }): void {
+function parseEachLine(raw: readonly unknown[], result: { lines: LineInput[]; errors: FieldError[] }): void {
   const seen = new Map<string, number>();
   raw.forEach((item, index) => {
     const prefix = `${LINES_PROPERTY}.${index}`;
@@ -116,7 +117,7 @@ function readEachLine(raw: readonly unknown[], result: { lines: LineInput[]; err
       result.errors.push({ path: prefix, message: 'A rate line must be a JSON object' });
       return;
     }
-    const { line, errors } = readLineBody(item, prefix);
+    const { line, errors } = parseLineBody(item, prefix);
     result.errors.push(...errors);
     if (!line) return;
     const pair = `${line.fromCurrency}>${line.toCurrency}`;

@@ -1,22 +1,21 @@
 /** Rate line operations: insert (204), attribute PUTs, custom attribute PUTs and delete (SPEC 4.5). */
-import { parseCustomColumn } from '../../entities/resource';
-import { readAttributeValue, isPlainObject, unwrapValue } from '../../entities/validate';
-import { isGuid } from '../../entities/values';
-import { readPrefixedCustomName } from '../../entities/custom-attributes';
-import { readDatabase } from '../../db/client';
 import type { Database } from '../../db/client';
-import { scopeOf } from '../../entities/handlers';
+import { parsePrefixedCustomName } from '../../entities/custom-attributes';
+import { mergeCustomColumn } from '../../entities/handlers';
+import { findField } from '../../entities/spec';
+import { parseAttributeValue, unwrapValue } from '../../entities/validate';
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
 import { ApiError, recordNotFound, validationError } from '../../http/errors';
 import { emptyResponse, etagOf } from '../../http/responses';
 import { matchLiteralSegment } from '../../http/segments';
-import { assertReferencesExist } from '../../reference/store';
+import { checkReferencesExist } from '../../reference/store';
+import { isGuid, isPlainObject } from '../../validation/values';
 import { LINE_ATTRIBUTES, rateLineSpec } from './entity';
-import { collectCurrencyUses, readFactor, readLineBody } from './lines-input';
-import { deleteLineAt, insertLineAt, readLine, toLineRow, updateLineAt } from './lines-store';
-import type { DocumentRef } from './lines-store';
-import { readDocumentNumber, writeLine } from './lines-write';
+import { collectCurrencyUses, parseFactor, parseLineBody } from './lines-input';
+import { buildLineDelete, buildLineInsert, buildLineUpdate, findLine, toLineRow } from './lines-store';
+import type { DocumentRef, LineChange } from './lines-store';
+import { parseDocumentNumber, writeLine } from './lines-write';
 import type { RateLineRow } from './table';
 
 const LINE_TITLE = rateLineSpec.title;
@@ -33,81 +32,97 @@ function unwrapLineBody(body: unknown): unknown {
 
 /** POST `/{number}/exchangeRateDocumentRates`: 204; a missing document is 400 RecordNotFound. */
 export async function insertLine(ctx: ApiContext): Promise<Response> {
-  const number = readDocumentNumber(ctx.params.number);
+  const number = parseDocumentNumber(ctx.params.number);
   const body = unwrapLineBody(await readJsonBody(ctx.request, { exactNumberKeys: ['conversionFactor'] }));
-  const { line, errors } = readLineBody(body, '');
+  const { line, errors } = parseLineBody(body, '');
   if (!line) throw validationError(errors);
-  await assertReferencesExist(
-    readDatabase(ctx.platform.db),
-    scopeOf(ctx),
+  await checkReferencesExist(
+    ctx.db,
+    ctx.scope,
     collectCurrencyUses([line], () => ''),
   );
   const version = await writeLine(ctx, number, false, async (db, document, stamp) => ({
-    statement: insertLineAt(db, document, toLineRow(scopeOf(ctx), document.id, 0, line, stamp)),
+    statement: buildLineInsert(db, ctx.scope, document, toLineRow(ctx.scope, document.id, 0, line, stamp)),
   }));
   return emptyResponse(204, { etag: etagOf(version) });
 }
 
-async function readLineOrFail(db: Database, ctx: ApiContext, document: DocumentRef, listed404: boolean): Promise<RateLineRow> {
+async function findLineOrFail(db: Database, ctx: ApiContext, document: DocumentRef, listed404: boolean): Promise<RateLineRow> {
   const lineId = (ctx.params.lineId ?? '').toLowerCase();
-  const line = isGuid(lineId) ? await readLine(db, scopeOf(ctx), document.id, lineId) : undefined;
+  const line = isGuid(lineId) ? await findLine(db, ctx.scope, document.id, lineId) : undefined;
   if (!line) throw recordNotFound(`${LINE_TITLE} '${ctx.params.lineId ?? ''}'`, listed404);
   return line;
 }
 
+/** The change of one declared attribute; values are validated: texts, and nulls only for the optional ids. */
+function buildLineChange(attribute: string, value: unknown): LineChange {
+  const text = typeof value === 'string' ? value : null;
+  switch (attribute) {
+    case 'fromExchangeRateId':
+      return { fromExchangeRateId: text };
+    case 'toExchangeRateId':
+      return { toExchangeRateId: text };
+  }
+  if (text === null) throw validationError([{ path: attribute, message: `${attribute} is required` }]);
+  if (attribute === 'conversionFactor') return { conversionFactor: text };
+  if (attribute === 'fromCurrency') return { fromCurrency: text };
+  return { toCurrency: text };
+}
+
 /** The new value of a declared line attribute, validated (currencies must exist). */
-async function readLineAttribute(ctx: ApiContext, name: string): Promise<unknown> {
-  const field = rateLineSpec.fields[name];
+async function parseLineAttribute(ctx: ApiContext, name: string): Promise<unknown> {
+  const field = findField(rateLineSpec, name);
   if (!field) throw new ApiError('NotFound', `${LINE_TITLE} has no attribute '${name}'.`);
   const body = await readJsonBody(ctx.request, { exactNumberKeys: ['', 'value'] });
-  const value = readAttributeValue(name, field, body);
+  const value = parseAttributeValue(name, field, body);
   if (name === 'conversionFactor') {
-    const { factor, message } = readFactor(value);
+    const { factor, message } = parseFactor(value);
     if (message) throw validationError([{ path: name, message }]);
     return factor;
   }
   if (field.reference && typeof value === 'string') {
-    await assertReferencesExist(readDatabase(ctx.platform.db), scopeOf(ctx), [{ kind: field.reference, key: value, path: name }]);
+    await checkReferencesExist(ctx.db, ctx.scope, [{ kind: field.reference, key: value, path: name }]);
   }
   return value;
 }
 
 /** PUT `/{number}/exchangeRateDocumentRates/{lineId}/{attribute}`: 200, empty. */
 export async function updateLineAttribute(ctx: ApiContext): Promise<Response> {
-  const number = readDocumentNumber(ctx.params.number);
+  const number = parseDocumentNumber(ctx.params.number);
   const segment = ctx.params.attribute ?? '';
   const attribute = matchLiteralSegment(LINE_ATTRIBUTES, segment);
   if (attribute === undefined) return updateLineCustomAttribute(ctx, number, segment);
-  const value = await readLineAttribute(ctx, attribute);
+  const change = buildLineChange(attribute, await parseLineAttribute(ctx, attribute));
   const version = await writeLine(ctx, number, false, async (db, document, stamp) => {
-    const line = await readLineOrFail(db, ctx, document, false);
-    const from = attribute === 'fromCurrency' ? value : line.fromCurrency;
-    const to = attribute === 'toCurrency' ? value : line.toCurrency;
+    const line = await findLineOrFail(db, ctx, document, false);
+    const from = change.fromCurrency ?? line.fromCurrency;
+    const to = change.toCurrency ?? line.toCurrency;
     if (from === to) throw validationError([{ path: attribute, message: 'fromCurrency and toCurrency must differ' }]);
-    return { statement: updateLineAt(db, scopeOf(ctx), document, line.id, { [attribute]: value }, stamp) };
+    return { statement: buildLineUpdate(db, ctx.scope, document, line.id, change, stamp) };
   });
   return emptyResponse(200, { etag: etagOf(version) });
 }
 
 /** PUT `.../{lineId}/{custom_<name>}`: body `{"value": X}` or bare X; 404 for a missing document or line. */
 async function updateLineCustomAttribute(ctx: ApiContext, number: number, rawName: string): Promise<Response> {
-  const name = readPrefixedCustomName(rawName);
+  const name = parsePrefixedCustomName(rawName);
   if (!name) throw new ApiError('NotFound', `${LINE_TITLE} has no attribute '${rawName}'.`);
   const value = unwrapValue(await readJsonBody(ctx.request));
   const version = await writeLine(ctx, number, true, async (db, document, stamp) => {
-    const line = await readLineOrFail(db, ctx, document, true);
-    const merged = { ...parseCustomColumn(line.customAttributes), [name]: value };
-    return { statement: updateLineAt(db, scopeOf(ctx), document, line.id, { customAttributes: JSON.stringify(merged) }, stamp) };
+    const line = await findLineOrFail(db, ctx, document, true);
+    return {
+      statement: buildLineUpdate(db, ctx.scope, document, line.id, { customAttributes: mergeCustomColumn(line, { [name]: value }) }, stamp),
+    };
   });
   return emptyResponse(200, { etag: etagOf(version) });
 }
 
 /** DELETE `/{number}/exchangeRateDocumentRates/{lineId}`: 204; 404 for a missing document or line. */
 export async function deleteLine(ctx: ApiContext): Promise<Response> {
-  const number = readDocumentNumber(ctx.params.number);
+  const number = parseDocumentNumber(ctx.params.number);
   await writeLine(ctx, number, true, async (db, document) => {
-    const line = await readLineOrFail(db, ctx, document, true);
-    return { statement: deleteLineAt(db, scopeOf(ctx), document, line.id) };
+    const line = await findLineOrFail(db, ctx, document, true);
+    return { statement: buildLineDelete(db, ctx.scope, document, line.id) };
   });
   return emptyResponse(204);
 }

@@ -1,21 +1,18 @@
 /** Storage of rate lines in D1; every statement is scoped by tenant and org. */
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { BatchItem } from 'drizzle-orm/batch';
-import { chunkRows } from '../../db/client';
-import type { Database } from '../../db/client';
-import type { AuditStamp, TenantScope } from '../../entities/repository';
+import { chunkForParameters, chunkKeys, scopeCondition } from '../../db/client';
+import type { Database, TenantScope } from '../../db/client';
+import { runReads } from '../../db/reads';
+import type { WriteStatement } from '../../db/writes';
+import type { AuditStamp } from '../../entities/store';
 import type { LineInput } from './lines-input';
-import { exchangeRateLines, exchangeRatesDocuments, readDocumentColumn } from './table';
+import { exchangeRateLines, exchangeRatesDocuments } from './table';
 import type { RateLineRow } from './table';
 
-const documents = {
-  id: readDocumentColumn('id'),
-  tenantKey: readDocumentColumn('tenantKey'),
-  orgKey: readDocumentColumn('orgKey'),
-  number: readDocumentColumn('number'),
-  version: readDocumentColumn('version'),
-};
+const documents = exchangeRatesDocuments;
+const lines = exchangeRateLines;
 
+/** Parameters one line row binds in an insert. */
 const LINE_COLUMNS = 15;
 
 export function toLineRow(scope: TenantScope, documentId: string, lineNo: number, line: LineInput, stamp: AuditStamp): RateLineRow {
@@ -43,32 +40,26 @@ export function buildLineInserts(
   db: Database,
   scope: TenantScope,
   documentId: string,
-  lines: readonly LineInput[],
+  input: readonly LineInput[],
   stamp: AuditStamp,
-): BatchItem<'sqlite'>[] {
-  const rows = lines.map((line, index) => toLineRow(scope, documentId, index + 1, line, stamp));
-  return chunkRows(rows, LINE_COLUMNS).map((chunk) => db.insert(exchangeRateLines).values(chunk));
+): WriteStatement[] {
+  const rows = input.map((line, index) => toLineRow(scope, documentId, index + 1, line, stamp));
+  return chunkForParameters(rows, LINE_COLUMNS).map((chunk) => db.insert(lines).values(chunk));
 }
 
-function scopeOf(scope: TenantScope) {
-  return and(eq(exchangeRateLines.tenantKey, scope.tenantKey), eq(exchangeRateLines.orgKey, scope.orgKey));
-}
+const linesOf = (scope: TenantScope) => scopeCondition(lines, scope);
+const documentsOf = (scope: TenantScope) => scopeCondition(documents, scope);
 
-/** The lines of some documents, in line order. */
+/** The lines of some documents, in line order (one batch). */
 export async function listLinesOf(db: Database, scope: TenantScope, documentIds: readonly string[]): Promise<RateLineRow[]> {
-  const rows: RateLineRow[] = [];
-  // Two parameters go to tenant and org.
-  for (let start = 0; start < documentIds.length; start += 90) {
-    const chunk = documentIds.slice(start, start + 90);
-    rows.push(
-      ...(await db
-        .select()
-        .from(exchangeRateLines)
-        .where(and(scopeOf(scope), inArray(exchangeRateLines.documentId, chunk)))
-        .orderBy(asc(exchangeRateLines.documentId), asc(exchangeRateLines.lineNo))),
-    );
-  }
-  return rows;
+  const queries = chunkKeys(documentIds).map((chunk) =>
+    db
+      .select()
+      .from(lines)
+      .where(and(linesOf(scope), inArray(lines.documentId, chunk)))
+      .orderBy(asc(lines.documentId), asc(lines.lineNo)),
+  );
+  return (await runReads(db, queries)).flat();
 }
 
 export interface DocumentRef {
@@ -76,71 +67,75 @@ export interface DocumentRef {
   readonly version: number;
 }
 
-export async function readDocumentRef(db: Database, scope: TenantScope, number: number): Promise<DocumentRef | undefined> {
+export async function findDocumentRef(db: Database, scope: TenantScope, number: number): Promise<DocumentRef | undefined> {
   const rows = await db
     .select({ id: documents.id, version: documents.version })
-    .from(exchangeRatesDocuments)
-    .where(and(eq(documents.tenantKey, scope.tenantKey), eq(documents.orgKey, scope.orgKey), eq(documents.number, number)))
+    .from(documents)
+    .where(and(documentsOf(scope), eq(documents.number, number)))
     .limit(1);
-  const row = rows[0];
-  return row ? { id: String(row.id), version: Number(row.version) } : undefined;
+  return rows[0];
 }
 
-export async function readLine(db: Database, scope: TenantScope, documentId: string, lineId: string): Promise<RateLineRow | undefined> {
+export async function findLine(db: Database, scope: TenantScope, documentId: string, lineId: string): Promise<RateLineRow | undefined> {
   const rows = await db
     .select()
-    .from(exchangeRateLines)
-    .where(and(scopeOf(scope), eq(exchangeRateLines.documentId, documentId), eq(exchangeRateLines.id, lineId)))
+    .from(lines)
+    .where(and(linesOf(scope), eq(lines.documentId, documentId), eq(lines.id, lineId)))
     .limit(1);
   return rows[0];
 }
 
 /** True while the document still has the version the write was planned against (the write's guard). */
-function documentAt(document: DocumentRef) {
-  return sql`exists (select 1 from ${exchangeRatesDocuments} where ${documents.id} = ${document.id} and ${documents.version} = ${document.version})`;
+function documentAt(scope: TenantScope, document: DocumentRef) {
+  return sql`exists (select 1 from ${documents} where ${documentsOf(scope)} and ${documents.id} = ${document.id} and ${documents.version} = ${document.version})`;
 }
 
 /** Bumps the document's version and audit stamp, guarded like the line statement of the same batch. */
-export function bumpDocument(db: Database, document: DocumentRef, stamp: AuditStamp) {
+export function buildDocumentBump(db: Database, scope: TenantScope, document: DocumentRef, stamp: AuditStamp) {
   return db
-    .update(exchangeRatesDocuments)
-    .set({ version: sql`${documents.version} + 1`, modifiedOn: stamp.on, modifiedBy: stamp.by } as Record<string, unknown>)
-    .where(and(eq(documents.id, document.id), eq(documents.version, document.version)))
+    .update(documents)
+    .set({ version: sql`${documents.version} + 1`, modifiedOn: stamp.on, modifiedBy: stamp.by })
+    .where(and(documentsOf(scope), eq(documents.id, document.id), eq(documents.version, document.version)))
     .returning({ version: documents.version });
 }
 
 /** Appends a line (next line number) while the document is at the expected version (columns in table order). */
-export function insertLineAt(db: Database, document: DocumentRef, row: RateLineRow) {
-  const nextLineNo = sql`(select coalesce(max(${exchangeRateLines.lineNo}), 0) + 1 from ${exchangeRateLines} where ${exchangeRateLines.documentId} = ${document.id})`;
+export function buildLineInsert(db: Database, scope: TenantScope, document: DocumentRef, row: RateLineRow) {
+  const nextLineNo = sql`(select coalesce(max(${lines.lineNo}), 0) + 1 from ${lines} where ${linesOf(scope)} and ${lines.documentId} = ${document.id})`;
   return db
-    .insert(exchangeRateLines)
+    .insert(lines)
     .select(
       sql`select ${row.id}, ${row.tenantKey}, ${row.orgKey}, ${document.id}, ${nextLineNo}, ${row.fromCurrency}, ${row.toCurrency},
         ${row.conversionFactor}, ${row.fromExchangeRateId}, ${row.toExchangeRateId}, ${row.customAttributes},
         ${row.createdOn}, ${row.createdBy}, ${row.modifiedOn}, ${row.modifiedBy}
-      where ${documentAt(document)}`,
+      where ${documentAt(scope, document)}`,
     )
-    .returning({ id: exchangeRateLines.id });
+    .returning({ id: lines.id });
 }
 
-export function updateLineAt(
+/** Columns a line update may set. */
+export type LineChange = Partial<
+  Pick<RateLineRow, 'conversionFactor' | 'fromCurrency' | 'toCurrency' | 'fromExchangeRateId' | 'toExchangeRateId' | 'customAttributes'>
+>;
+
+export function buildLineUpdate(
   db: Database,
   scope: TenantScope,
   document: DocumentRef,
   lineId: string,
-  set: Partial<RateLineRow>,
+  set: LineChange,
   stamp: AuditStamp,
 ) {
   return db
-    .update(exchangeRateLines)
+    .update(lines)
     .set({ ...set, modifiedOn: stamp.on, modifiedBy: stamp.by })
-    .where(and(scopeOf(scope), eq(exchangeRateLines.documentId, document.id), eq(exchangeRateLines.id, lineId), documentAt(document)))
-    .returning({ id: exchangeRateLines.id });
+    .where(and(linesOf(scope), eq(lines.documentId, document.id), eq(lines.id, lineId), documentAt(scope, document)))
+    .returning({ id: lines.id });
 }
 
-export function deleteLineAt(db: Database, scope: TenantScope, document: DocumentRef, lineId: string) {
+export function buildLineDelete(db: Database, scope: TenantScope, document: DocumentRef, lineId: string) {
   return db
-    .delete(exchangeRateLines)
-    .where(and(scopeOf(scope), eq(exchangeRateLines.documentId, document.id), eq(exchangeRateLines.id, lineId), documentAt(document)))
-    .returning({ id: exchangeRateLines.id });
+    .delete(lines)
+    .where(and(linesOf(scope), eq(lines.documentId, document.id), eq(lines.id, lineId), documentAt(scope, document)))
+    .returning({ id: lines.id });
 }

@@ -3,17 +3,18 @@
  * the document still has the version read just before. Every line change bumps the document's version (its
  * ETag covers its lines), so "nothing written" always means "the document changed meanwhile".
  */
-import type { BatchItem } from 'drizzle-orm/batch';
-import { isUniqueViolation, readDatabase } from '../../db/client';
+import { readConstraintViolation } from '../../db/client';
 import type { Database } from '../../db/client';
-import { stampOf, scopeOf } from '../../entities/handlers';
-import { readIfMatch } from '../../entities/lookup';
-import type { AuditStamp } from '../../entities/repository';
+import { runWrites } from '../../db/writes';
+import type { WriteStatement } from '../../db/writes';
+import { buildAuditStamp } from '../../entities/handlers';
+import { parseIfMatch, parseIntegerSegment } from '../../entities/lookup';
+import type { AuditStamp } from '../../entities/store';
 import type { ApiContext } from '../../http/context';
 import { ApiError, recordNotFound, validationError } from '../../http/errors';
 import { etagOf } from '../../http/responses';
 import { exchangeRatesDocumentSpec } from './entity';
-import { bumpDocument, readDocumentRef } from './lines-store';
+import { buildDocumentBump, findDocumentRef } from './lines-store';
 import type { DocumentRef } from './lines-store';
 
 const ATTEMPTS = 3;
@@ -23,25 +24,16 @@ export interface LineWritePlan {
    * Reads what the write needs (e.g. the line) and answers the guarded line statement, wrapped in an object:
    * a drizzle query is thenable, so returning it bare from an async function would run it.
    */
-  (db: Database, document: DocumentRef, stamp: AuditStamp): Promise<{ statement: BatchItem<'sqlite'> }>;
+  (db: Database, document: DocumentRef, stamp: AuditStamp): Promise<{ statement: WriteStatement }>;
 }
 
-function isCheckViolation(error: unknown): boolean {
-  const text = error instanceof Error ? `${error.message} ${String((error as { cause?: unknown }).cause ?? '')}` : String(error);
-  return /CHECK constraint failed/i.test(text);
+/** The `{number}` path segment: an integer document number. */
+export function parseDocumentNumber(raw: string | undefined): number {
+  return parseIntegerSegment('number', raw ?? '');
 }
 
-export function readDocumentNumber(raw: string | undefined): number {
-  const text = raw ?? '';
-  const value = Number(text);
-  if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(value)) {
-    throw validationError([{ path: 'number', message: `number must be an integer, got '${text}'.` }]);
-  }
-  return value;
-}
-
-async function readDocumentOrFail(db: Database, ctx: ApiContext, number: number, listed404: boolean): Promise<DocumentRef> {
-  const document = await readDocumentRef(db, scopeOf(ctx), number);
+async function findDocumentOrFail(ctx: ApiContext, number: number, listed404: boolean): Promise<DocumentRef> {
+  const document = await findDocumentRef(ctx.db, ctx.scope, number);
   if (!document) throw recordNotFound(`${exchangeRatesDocumentSpec.title} ${number}`, listed404);
   return document;
 }
@@ -54,19 +46,20 @@ function preconditionFailed(version: number): ApiError {
 
 /** Runs one line write; answers the document's new version. */
 export async function writeLine(ctx: ApiContext, number: number, listed404: boolean, plan: LineWritePlan): Promise<number> {
-  const db = readDatabase(ctx.platform.db);
-  const expected = readIfMatch(ctx.request);
+  const { db, scope } = ctx;
+  const expected = parseIfMatch(ctx.request);
   for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
-    const document = await readDocumentOrFail(db, ctx, number, listed404);
+    const document = await findDocumentOrFail(ctx, number, listed404);
     if (expected !== undefined && expected !== document.version) throw preconditionFailed(document.version);
-    const stamp = stampOf(ctx);
+    const stamp = buildAuditStamp(ctx);
     const { statement } = await plan(db, document, stamp);
-    let written: unknown[];
-    let bumped: { version: number }[];
+    let written: readonly unknown[];
+    let bumped: readonly { version: number }[];
     try {
-      [written, bumped] = (await db.batch([statement, bumpDocument(db, document, stamp)])) as [unknown[], { version: number }[]];
+      [written, bumped] = await runWrites(db, [statement, buildDocumentBump(db, scope, document, stamp)]);
     } catch (error) {
-      if (isUniqueViolation(error)) {
+      const violation = readConstraintViolation(error);
+      if (violation === 'unique') {
         throw new ApiError('DuplicateKey', 'The document already has a line for this (fromCurrency, toCurrency) pair.', {
           errors: [
             { path: 'fromCurrency', message: 'pair already exists' },
@@ -74,13 +67,13 @@ export async function writeLine(ctx: ApiContext, number: number, listed404: bool
           ],
         });
       }
-      if (isCheckViolation(error)) throw validationError([{ path: 'toCurrency', message: 'toCurrency must differ from fromCurrency' }]);
+      if (violation === 'check') throw validationError([{ path: 'toCurrency', message: 'toCurrency must differ from fromCurrency' }]);
       throw error;
     }
     const version = bumped[0]?.version;
-    if (written.length > 0 && version !== undefined) return Number(version);
+    if (written.length > 0 && version !== undefined) return version;
     // The document changed between the read and the batch: nothing was written.
-    if (expected !== undefined) throw preconditionFailed((await readDocumentOrFail(db, ctx, number, listed404)).version);
+    if (expected !== undefined) throw preconditionFailed((await findDocumentOrFail(ctx, number, listed404)).version);
   }
   throw new ApiError('PreconditionFailed', 'The document kept changing during the write; retry.');
 }

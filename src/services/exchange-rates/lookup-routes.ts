@@ -1,18 +1,17 @@
 /** `getCurrencyExchangeRates` and `getCurrencyExchangeRatesByCompany` (CONTRACT 7), served from the cache. */
-import { readDatabase } from '../../db/client';
-import { scopeOf } from '../../entities/handlers';
 import type { EntitySpec, FieldSpec } from '../../entities/spec';
-import { isPlainObject, readCreateBody } from '../../entities/validate';
+import { parseCreateBody } from '../../entities/validate';
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
 import { ApiError } from '../../http/errors';
 import type { FieldError } from '../../http/errors';
 import { jsonResponse } from '../../http/responses';
+import { isPlainObject } from '../../validation/values';
 import { toJsonNumber } from './decimal';
-import { readRatesGeneration, readThroughCache } from './rate-cache';
+import { loadRatesGeneration, loadThroughCache } from './rate-cache';
 import { buildTimeline, pickRate } from './rates';
 import type { TimelineEntry } from './rates';
-import { findUnknownCurrencies, loadCandidateLines, readBaseCurrency } from './rates-store';
+import { findBaseCurrency, findUnknownCurrencies, loadCandidateLines } from './rates-store';
 
 const currencyField = (description: string): FieldSpec => ({
   kind: 'string',
@@ -40,7 +39,7 @@ export const companyInput = describeInput('getCurrencyExchangeRatesByCompany', {
 });
 
 /** Inputs from the JSON body and/or the query string (the body wins); unknown names are refused. */
-async function readLookupInput(ctx: ApiContext, spec: EntitySpec): Promise<Record<string, unknown>> {
+async function parseLookupInput(ctx: ApiContext, spec: EntitySpec): Promise<Record<string, unknown>> {
   const body = await readJsonBody(ctx.request, { optional: true });
   if (body !== undefined && body !== null && !isPlainObject(body)) {
     throw new ApiError('ValidationFailed', 'The body must be a JSON object of named inputs.', {
@@ -50,7 +49,7 @@ async function readLookupInput(ctx: ApiContext, spec: EntitySpec): Promise<Recor
   const merged: Record<string, unknown> = {};
   for (const [name, value] of ctx.url.searchParams) merged[name] = value;
   Object.assign(merged, body ?? {});
-  return readCreateBody(spec, merged).values;
+  return parseCreateBody(spec, merged).values;
 }
 
 /** Cached per generation and pair: unknown currencies, or every document that can answer, newest first. */
@@ -59,11 +58,39 @@ interface PairEntry {
   readonly timeline: TimelineEntry[];
 }
 
+/** Cached per generation and company: its base currency (null: no such company). */
+interface CompanyEntry {
+  readonly baseCurrency: string | null;
+}
+
+function isTimelineEntry(value: unknown): value is TimelineEntry {
+  return (
+    isPlainObject(value) &&
+    typeof value.validFrom === 'string' &&
+    typeof value.number === 'number' &&
+    typeof value.rate === 'string' &&
+    typeof value.method === 'string'
+  );
+}
+
+function isPairEntry(value: unknown): value is PairEntry {
+  return (
+    isPlainObject(value) &&
+    Array.isArray(value.unknown) &&
+    value.unknown.every((key) => typeof key === 'string') &&
+    Array.isArray(value.timeline) &&
+    value.timeline.every(isTimelineEntry)
+  );
+}
+
+function isCompanyEntry(value: unknown): value is CompanyEntry {
+  return isPlainObject(value) && (typeof value.baseCurrency === 'string' || value.baseCurrency === null);
+}
+
 async function loadPair(ctx: ApiContext, from: string, to: string): Promise<PairEntry> {
-  const db = readDatabase(ctx.platform.db);
-  const unknown = await findUnknownCurrencies(db, [from, to]);
+  const unknown = await findUnknownCurrencies(ctx.db, [from, to]);
   if (unknown.length > 0 || from === to) return { unknown, timeline: [] };
-  return { unknown, timeline: buildTimeline(from, to, await loadCandidateLines(db, scopeOf(ctx), from, to)) };
+  return { unknown, timeline: buildTimeline(from, to, await loadCandidateLines(ctx.db, ctx.scope, from, to)) };
 }
 
 interface RateQuestion {
@@ -76,7 +103,7 @@ interface RateQuestion {
 
 async function answerRate(ctx: ApiContext, generation: number, question: RateQuestion): Promise<Response> {
   const { from, to, date } = question;
-  const entry = await readThroughCache(ctx, generation, `pair/${encodeURIComponent(from)}/${encodeURIComponent(to)}`, () =>
+  const entry = await loadThroughCache(ctx, generation, `pair/${encodeURIComponent(from)}/${encodeURIComponent(to)}`, isPairEntry, () =>
     loadPair(ctx, from, to),
   );
   if (entry.unknown.length > 0) {
@@ -94,18 +121,18 @@ async function answerRate(ctx: ApiContext, generation: number, question: RateQue
   return answer(picked.rate, picked.validFrom);
 }
 
-function readDate(ctx: ApiContext, input: Record<string, unknown>): string {
+function parseReferencedDate(ctx: ApiContext, input: Record<string, unknown>): string {
   return typeof input.referencedDate === 'string' ? input.referencedDate : ctx.platform.now().toISOString();
 }
 
 /** POST `/getCurrencyExchangeRates`: ExchangeCurrencyRate, or 404 RecordNotFound when no document answers. */
 export async function getCurrencyExchangeRates(ctx: ApiContext): Promise<Response> {
-  const input = await readLookupInput(ctx, pairInput);
-  const generation = await readRatesGeneration(ctx);
+  const input = await parseLookupInput(ctx, pairInput);
+  const generation = await loadRatesGeneration(ctx);
   return answerRate(ctx, generation, {
     from: String(input.currencyFromKey),
     to: String(input.currencyToKey),
-    date: readDate(ctx, input),
+    date: parseReferencedDate(ctx, input),
     fromPath: 'currencyFromKey',
     toPath: 'currencyToKey',
   });
@@ -113,11 +140,11 @@ export async function getCurrencyExchangeRates(ctx: ApiContext): Promise<Respons
 
 /** POST `/getCurrencyExchangeRatesByCompany`: `currencyKey` converted into the company's base currency. */
 export async function getCurrencyExchangeRatesByCompany(ctx: ApiContext): Promise<Response> {
-  const input = await readLookupInput(ctx, companyInput);
+  const input = await parseLookupInput(ctx, companyInput);
   const companyKey = String(input.companyKey);
-  const generation = await readRatesGeneration(ctx);
-  const company = await readThroughCache(ctx, generation, `company/${encodeURIComponent(companyKey)}`, async () => ({
-    baseCurrency: await readBaseCurrency(readDatabase(ctx.platform.db), scopeOf(ctx), companyKey),
+  const generation = await loadRatesGeneration(ctx);
+  const company = await loadThroughCache(ctx, generation, `company/${encodeURIComponent(companyKey)}`, isCompanyEntry, async () => ({
+    baseCurrency: await findBaseCurrency(ctx.db, ctx.scope, companyKey),
   }));
   if (company.baseCurrency === null) {
     throw new ApiError('UnknownReference', `Unknown companies key '${companyKey}'.`, {
@@ -127,7 +154,7 @@ export async function getCurrencyExchangeRatesByCompany(ctx: ApiContext): Promis
   return answerRate(ctx, generation, {
     from: String(input.currencyKey),
     to: company.baseCurrency,
-    date: readDate(ctx, input),
+    date: parseReferencedDate(ctx, input),
     fromPath: 'currencyKey',
     toPath: 'companyKey',
   });

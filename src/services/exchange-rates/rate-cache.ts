@@ -4,6 +4,8 @@
  * values are keyed by that generation, so an entry can only ever be served to a lookup that started before the
  * next write was acknowledged. KV is the shared second level; this isolate's memory is the first.
  */
+import { callWithRetries } from '../../coordinator/retry';
+import type { TenantScope } from '../../db/client';
 import type { ApiContext } from '../../http/context';
 import type { Platform } from '../../platform/types';
 
@@ -13,34 +15,24 @@ export const RATES_GENERATION = 'exchangeRates';
 export const KV_TTL_SECONDS = 300;
 const MEMORY_TTL_MS = 60_000;
 const MEMORY_MAX_ENTRIES = 500;
-const BUMP_ATTEMPTS = 3;
 
 const memory = new Map<string, { value: unknown; expires: number }>();
 
-export async function readRatesGeneration(ctx: ApiContext): Promise<number> {
-  const generation = await ctx.platform
-    .coordinator(ctx.tenantKey, ctx.orgKey)
-    .send<number>({ type: 'generation.read', tenantKey: ctx.tenantKey, orgKey: ctx.orgKey, name: RATES_GENERATION });
-  return Number(generation);
+export function loadRatesGeneration(ctx: ApiContext): Promise<number> {
+  return ctx.platform.coordinator(ctx.scope).send({ type: 'generation.read', ...ctx.scope, name: RATES_GENERATION });
 }
 
-/** Called after a write is committed and before it is acknowledged; a failure fails the request. */
-export async function bumpRatesGeneration(platform: Platform, tenantKey: string, orgKey: string): Promise<number> {
-  let failure: unknown;
-  for (let attempt = 0; attempt < BUMP_ATTEMPTS; attempt += 1) {
-    try {
-      return Number(
-        await platform.coordinator(tenantKey, orgKey).send<number>({ type: 'generation.bump', tenantKey, orgKey, name: RATES_GENERATION }),
-      );
-    } catch (error) {
-      failure = error;
-    }
-  }
-  throw failure;
+/** Called after a write is committed and before it is acknowledged; a failure (after retries) fails the request. */
+export function bumpRatesGeneration(platform: Platform, scope: TenantScope): Promise<number> {
+  // A bump twice is harmless (it only retires cache entries): every failure is retried.
+  return callWithRetries(
+    () => platform.coordinator(scope).send({ type: 'generation.bump', ...scope, name: RATES_GENERATION }),
+    () => true,
+  );
 }
 
-export function buildCacheKey(ctx: ApiContext, generation: number, name: string): string {
-  return `xr/${ctx.tenantKey}/${ctx.orgKey}/g${generation}/${name}`;
+export function buildCacheKey(scope: TenantScope, generation: number, name: string): string {
+  return `xr/${scope.tenantKey}/${scope.orgKey}/g${generation}/${name}`;
 }
 
 function remember(key: string, value: unknown, now: number): void {
@@ -51,14 +43,23 @@ function remember(key: string, value: unknown, now: number): void {
   memory.set(key, { value, expires: now + MEMORY_TTL_MS });
 }
 
-/** Memory, then KV, then `load` (D1); a loaded value is written back to both levels. */
-export async function readThroughCache<T>(ctx: ApiContext, generation: number, name: string, load: () => Promise<T>): Promise<T> {
-  const key = buildCacheKey(ctx, generation, name);
+/**
+ * Memory, then KV, then `load` (D1); a loaded value is written back to both levels. `isEntry` tells a cached value
+ * of this kind apart from anything else (an entry of an older format counts as a miss).
+ */
+export async function loadThroughCache<T>(
+  ctx: ApiContext,
+  generation: number,
+  name: string,
+  isEntry: (value: unknown) => value is T,
+  load: () => Promise<T>,
+): Promise<T> {
+  const key = buildCacheKey(ctx.scope, generation, name);
   const now = Date.now();
   const held = memory.get(key);
-  if (held && held.expires > now) return held.value as T;
-  const shared = await ctx.platform.cache.get<T>(key, 'json');
-  if (shared !== null) {
+  if (held && held.expires > now && isEntry(held.value)) return held.value;
+  const shared: unknown = await ctx.platform.cache.get(key, 'json');
+  if (isEntry(shared)) {
     remember(key, shared, now);
     return shared;
   }

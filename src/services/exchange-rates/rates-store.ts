@@ -1,8 +1,8 @@
 /** What a lookup needs from D1 (only on a cache miss): candidate lines of a pair, currencies, a company's base currency. */
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import type { TenantScope } from '../../entities/repository';
-import { readStandardList, resolveReferences } from '../../reference/store';
+import type { TenantScope } from '../../db/client';
+import { loadStandardList, findReferences } from '../../reference/store';
 import type { CandidateLine } from './rates';
 
 /**
@@ -38,13 +38,13 @@ export async function loadCandidateLines(db: Database, scope: TenantScope, from:
 
 /** The keys among `keys` that are not ISO 4217 currencies of the standard list. */
 export async function findUnknownCurrencies(db: Database, keys: readonly string[]): Promise<string[]> {
-  const currencies = await readStandardList(db, 'currencies');
+  const currencies = await loadStandardList(db, 'currencies');
   return [...new Set(keys)].filter((key) => !currencies.has(key));
 }
 
 /** A company's base currency, or null when the company does not exist. */
-export async function readBaseCurrency(db: Database, scope: TenantScope, companyKey: string): Promise<string | null> {
-  const found = await resolveReferences(db, scope, [{ kind: 'companies', key: companyKey, path: 'companyKey' }]);
+export async function findBaseCurrency(db: Database, scope: TenantScope, companyKey: string): Promise<string | null> {
+  const found = await findReferences(db, scope, [{ kind: 'companies', key: companyKey, path: 'companyKey' }]);
   const company = found.get('companies')?.get(companyKey);
   return company && typeof company.baseCurrency === 'string' ? company.baseCurrency : null;
 }

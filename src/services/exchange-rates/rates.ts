@@ -61,7 +61,7 @@ function findLeg(factors: ReadonlyMap<string, string>, from: string, to: string)
 function listPartners(factors: ReadonlyMap<string, string>, currency: string): Set<string> {
   const partners = new Set<string>();
   for (const pair of factors.keys()) {
-    const [from, to] = pair.split('>') as [string, string];
+    const [from = '', to = ''] = pair.split('>');
     if (from === currency) partners.add(to);
     else if (to === currency) partners.add(from);
   }

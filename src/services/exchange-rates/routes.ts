@@ -1,17 +1,14 @@
 /** Every route of the exchange rates documents service (SPEC 4.5); writes invalidate the lookup cache. */
-import { readDatabase } from '../../db/client';
-import { scopeOf, stampOf } from '../../entities/handlers';
+import { buildAuditStamp } from '../../entities/handlers';
 import type { Decorate } from '../../entities/handlers';
-import { buildEntityStore } from '../../entities/repository';
-import type { Row } from '../../entities/repository';
 import type { Resource } from '../../entities/resource';
 import { buildEntityRoutes } from '../../entities/routes';
-import type { ApiContext } from '../../http/context';
+import { defineEntityStore } from '../../entities/store';
 import { ApiError } from '../../http/errors';
 import type { ApiRoute } from '../../http/route';
 import { companyLookupDoc, deleteLineDoc, documentEntityDoc, insertLineDoc, lineAttributeVariants, pairLookupDoc } from './docs';
 import { EXCHANGE_RATES_BASE, exchangeRatesDocumentSpec } from './entity';
-import { collectCurrencyUses, LINES_PROPERTY, readLinesInput } from './lines-input';
+import { collectCurrencyUses, LINES_PROPERTY, parseLinesInput } from './lines-input';
 import { deleteLine, insertLine, updateLineAttribute } from './lines-routes';
 import { buildLineInserts, listLinesOf } from './lines-store';
 import { toLineResource } from './line-resource';
@@ -19,13 +16,13 @@ import { getCurrencyExchangeRates, getCurrencyExchangeRatesByCompany } from './l
 import { bumpRatesGeneration } from './rate-cache';
 import { exchangeRatesDocuments } from './table';
 
-export const exchangeRatesDocumentStore = buildEntityStore(exchangeRatesDocumentSpec, exchangeRatesDocuments);
+export const exchangeRatesDocumentStore = defineEntityStore(exchangeRatesDocumentSpec, exchangeRatesDocuments);
 
 /** Reads and lists carry the document's rate lines. */
-const decorateWithLines: Decorate = async (ctx: ApiContext, rows: Row[], resources: Resource[]) => {
+const decorateWithLines: Decorate = async (ctx, rows, resources) => {
   const lines = await listLinesOf(
-    readDatabase(ctx.platform.db),
-    scopeOf(ctx),
+    ctx.db,
+    ctx.scope,
     rows.map((row) => String(row.id)),
   );
   const byDocument = new Map<string, Resource[]>();
@@ -53,10 +50,10 @@ export function invalidateRatesAfter(route: ApiRoute): ApiRoute {
       try {
         response = await route.handle(ctx);
       } catch (error) {
-        if (!(error instanceof ApiError)) await bumpRatesGeneration(ctx.platform, ctx.tenantKey, ctx.orgKey).catch(() => undefined);
+        if (!(error instanceof ApiError)) await bumpRatesGeneration(ctx.platform, ctx.scope).catch(() => undefined);
         throw error;
       }
-      if (response.status < 300) await bumpRatesGeneration(ctx.platform, ctx.tenantKey, ctx.orgKey);
+      if (response.status < 300) await bumpRatesGeneration(ctx.platform, ctx.scope);
       return response;
     },
   };
@@ -143,12 +140,11 @@ const entityRoutes = buildEntityRoutes(exchangeRatesDocumentStore, {
   create: {
     extraProperties: [LINES_PROPERTY],
     body: { exactNumberKeys: ['conversionFactor'] },
-    validateExtra: (extra) => readLinesInput(extra).errors,
+    validateExtra: (extra) => parseLinesInput(extra).errors,
     prepare: async (_ctx, _values, extra) => ({
-      uses: collectCurrencyUses(readLinesInput(extra).lines, (index) => `${LINES_PROPERTY}.${index}`),
+      uses: collectCurrencyUses(parseLinesInput(extra).lines, (index) => `${LINES_PROPERTY}.${index}`),
     }),
-    statements: (ctx, id, _values, extra) =>
-      buildLineInserts(readDatabase(ctx.platform.db), scopeOf(ctx), id, readLinesInput(extra).lines, stampOf(ctx)),
+    statements: (ctx, id, _values, extra) => buildLineInserts(ctx.db, ctx.scope, id, parseLinesInput(extra).lines, buildAuditStamp(ctx)),
   },
 });
 

@@ -1,22 +1,10 @@
 /** D1 tables: the documents (derived from the entity description) and their rate lines. */
-import { getTableColumns, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { check, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { defineEntityTable } from '../../entities/table';
 import { exchangeRatesDocumentSpec } from './entity';
 
 export const exchangeRatesDocuments = defineEntityTable(exchangeRatesDocumentSpec);
-
-const documentColumns = getTableColumns(exchangeRatesDocuments) as Record<string, SQLiteColumn>;
-
-/** A column of the documents table (derived from the entity description, so typed loosely). */
-export function readDocumentColumn(name: 'id' | 'tenantKey' | 'orgKey' | 'number' | 'version'): SQLiteColumn {
-  const column = documentColumns[name];
-  if (!column) throw new Error(`exchange_rates_documents has no column ${name}`);
-  return column;
-}
-
-const documentId = readDocumentColumn('id');
 
 /**
  * One row per rate line. `conversion_factor` is the exact decimal text that was sent (never a REAL).
@@ -30,7 +18,7 @@ export const exchangeRateLines = sqliteTable(
     orgKey: text('org_key').notNull(),
     documentId: text('document_id')
       .notNull()
-      .references(() => documentId, { onDelete: 'cascade' }),
+      .references(() => exchangeRatesDocuments.id, { onDelete: 'cascade' }),
     lineNo: integer('line_no').notNull(),
     fromCurrency: text('from_currency').notNull(),
     toCurrency: text('to_currency').notNull(),

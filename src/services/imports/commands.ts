@@ -4,34 +4,22 @@
  * transaction before answering. Every command carries a `commandId`: a replayed command (a retry after the
  * coordinator restarted between the D1 write and the answer) finds its history entry and changes nothing.
  */
-import type { CommandHandler } from '../../coordinator/commands';
-import { readDatabase } from '../../db/client';
-import type { Database } from '../../db/client';
-import type { TenantScope } from '../../entities/repository';
-import type { CoordinatorCommand, Platform } from '../../platform/types';
+import type { CommandContext, CommandHandlers, CommandOf } from '../../coordinator/commands';
+import type { Database, TenantScope } from '../../db/client';
 import { decideTransition, describeState, FATAL, isImportState, isStaleProcessing } from './states';
 import type { ImportState } from './states';
-import { findRevertCandidate, insertImport, readChangeByCommand, readImport, readImportForChange, writeImportChange } from './store';
-import type { AuditStamp, ChangeOrigin, ChangeRequest, ImportPatch, NewImport } from './store';
+import { findChangeByCommand, findImport, findImportForChange, findRevertCandidate, insertImport, writeImportChange } from './store';
+import type { ChangeOrigin, ChangeRequest, ImportPatch, NewImport } from './store';
+import type { AuditStamp } from '../../entities/store';
 import type { ImportRow } from './table';
 
-export const IMPORT_COMMANDS = {
-  register: 'imports.register',
-  change: 'imports.change',
-  expire: 'imports.expire',
-  revert: 'imports.revert',
-} as const;
-
-interface ImportCommandBase extends CoordinatorCommand {
+/** What every import command carries besides its type, tenant/org and payload. */
+export interface ImportCommandFields {
+  /** Fresh per request: the idempotency key of the command. */
   readonly commandId: string;
   readonly requestId: string;
   /** The token's subject (audit). */
   readonly by: string;
-}
-
-export interface RegisterImportCommand extends ImportCommandBase {
-  readonly type: typeof IMPORT_COMMANDS.register;
-  readonly import: NewImport;
 }
 
 /** The state and text fields of an ImportInfoResource; absent properties stay as they are. */
@@ -42,23 +30,6 @@ export interface ImportChange {
   readonly detailLog?: string | null;
   readonly error?: string | null;
   readonly drillDownOperation?: string | null;
-}
-
-export interface ChangeImportCommand extends ImportCommandBase {
-  readonly type: typeof IMPORT_COMMANDS.change;
-  readonly change: ImportChange;
-}
-
-export interface ExpireImportCommand extends ImportCommandBase {
-  readonly type: typeof IMPORT_COMMANDS.expire;
-  readonly importId: string;
-  /** ISO 8601 instant the 30-minute rule is judged at (the request's clock). */
-  readonly now: string;
-}
-
-export interface RevertImportCommand extends ImportCommandBase {
-  readonly type: typeof IMPORT_COMMANDS.revert;
-  readonly templateKey: string;
 }
 
 export interface RegisterOutcome {
@@ -76,15 +47,27 @@ export type RevertOutcome =
   | { readonly status: 'reverted'; readonly id: string; readonly key: number; readonly originalFileName: string | null }
   | { readonly status: 'nothing' };
 
+declare module '../../coordinator/commands' {
+  interface CommandCatalog {
+    'imports.register': { payload: ImportCommandFields & { readonly import: NewImport }; result: RegisterOutcome };
+    'imports.change': { payload: ImportCommandFields & { readonly change: ImportChange }; result: ChangeOutcome };
+    /** `now`: ISO 8601 instant the 30-minute rule is judged at (the request's clock). */
+    'imports.expire': { payload: ImportCommandFields & { readonly importId: string; readonly now: string }; result: ExpireOutcome };
+    'imports.revert': { payload: ImportCommandFields & { readonly templateKey: string }; result: RevertOutcome };
+  }
+}
+
+type ImportCommand = CommandOf<'imports.register' | 'imports.change' | 'imports.expire' | 'imports.revert'>;
+
 function prepare(
-  platform: Platform,
-  command: ImportCommandBase,
+  { db, now }: CommandContext,
+  command: ImportCommand,
 ): { db: Database; scope: TenantScope; origin: ChangeOrigin; stamp: AuditStamp } {
   return {
-    db: readDatabase(platform.db),
+    db,
     scope: { tenantKey: command.tenantKey, orgKey: command.orgKey },
     origin: { commandId: command.commandId, requestId: command.requestId },
-    stamp: { on: platform.now().toISOString(), by: command.by },
+    stamp: { on: now().toISOString(), by: command.by },
   };
 }
 
@@ -94,24 +77,24 @@ function readState(row: ImportRow): ImportState {
 }
 
 /** Writes a change decided on `row`; the coordinator is the only writer, so the row cannot have moved on. */
-async function applyChange(context: ReturnType<typeof prepare>, row: ImportRow, change: ChangeRequest): Promise<ImportRow> {
-  const written = await writeImportChange(context.db, context.scope, row, change, context.origin, context.stamp);
+async function applyChange(run: ReturnType<typeof prepare>, row: ImportRow, change: ChangeRequest): Promise<ImportRow> {
+  const written = await writeImportChange(run.db, run.scope, row, change, run.origin, run.stamp);
   if (!written) throw new Error(`Import ${row.id} changed outside its coordinator (version ${row.version}).`);
   return written;
 }
 
-export async function registerImport(platform: Platform, command: RegisterImportCommand): Promise<RegisterOutcome> {
-  const context = prepare(platform, command);
-  const replayed = await readImport(context.db, context.scope, command.import.id);
+async function registerImport(context: CommandContext, command: CommandOf<'imports.register'>): Promise<RegisterOutcome> {
+  const run = prepare(context, command);
+  const replayed = await findImport(run.db, run.scope, command.import.id);
   if (replayed) return { id: replayed.id, key: replayed.key };
-  const key = await insertImport(context.db, context.scope, command.import, context.origin, context.stamp);
+  const key = await insertImport(run.db, run.scope, command.import, run.origin, run.stamp);
   return { id: command.import.id, key };
 }
 
-export async function changeImport(platform: Platform, command: ChangeImportCommand): Promise<ChangeOutcome> {
-  const context = prepare(platform, command);
+async function changeImport(context: CommandContext, command: CommandOf<'imports.change'>): Promise<ChangeOutcome> {
+  const run = prepare(context, command);
   const { change } = command;
-  const { row, replayed } = await readImportForChange(context.db, context.scope, change.importId, command.commandId);
+  const { row, replayed } = await findImportForChange(run.db, run.scope, change.importId, command.commandId);
   if (replayed) return { status: 'applied' };
   if (!row) return { status: 'notFound' };
   const from = readState(row);
@@ -119,42 +102,42 @@ export async function changeImport(platform: Platform, command: ChangeImportComm
   const decision = decideTransition(from, to);
   if (decision === 'refuse') return { status: 'refused', from, to };
   if (decision === 'noop') return { status: 'unchanged' };
-  const patch: ImportPatch = { lastProgressUpdateOn: context.stamp.on };
+  const patch: ImportPatch = { lastProgressUpdateOn: run.stamp.on };
   if (change.cloudFileName !== undefined) patch.cloudFileName = change.cloudFileName;
   if (change.detailLog !== undefined) patch.detailLog = change.detailLog;
   if (change.error !== undefined) patch.error = change.error;
   if (change.drillDownOperation !== undefined) patch.drillDownOperation = change.drillDownOperation;
-  await applyChange(context, row, { kind: 'change', toState: to, patch });
+  await applyChange(run, row, { kind: 'change', toState: to, patch });
   return { status: 'applied' };
 }
 
 /** validateImportDataState: a Processing import with no progress for 30 minutes becomes Fatal. */
-export async function expireImport(platform: Platform, command: ExpireImportCommand): Promise<ExpireOutcome> {
-  const context = prepare(platform, command);
-  const row = await readImport(context.db, context.scope, command.importId);
+async function expireImport(context: CommandContext, command: CommandOf<'imports.expire'>): Promise<ExpireOutcome> {
+  const run = prepare(context, command);
+  const row = await findImport(run.db, run.scope, command.importId);
   if (!row) return { status: 'notFound' };
   if (!isStaleProcessing(row, new Date(command.now))) return { status: 'found', row };
   if (decideTransition(readState(row), FATAL) !== 'apply') return { status: 'found', row };
   const last = row.lastProgressUpdateOn ?? row.modifiedOn;
   const error = row.error ?? `No progress since ${last}: marked ${describeState(FATAL)} after 30 minutes.`;
-  return { status: 'found', row: await applyChange(context, row, { kind: 'expire', toState: FATAL, patch: { error } }) };
+  return { status: 'found', row: await applyChange(run, row, { kind: 'expire', toState: FATAL, patch: { error } }) };
 }
 
-export async function revertImport(platform: Platform, command: RevertImportCommand): Promise<RevertOutcome> {
-  const context = prepare(platform, command);
-  const done = await readChangeByCommand(context.db, context.scope, command.commandId);
-  const replayed = done ? await readImport(context.db, context.scope, done.importId) : undefined;
+async function revertImport(context: CommandContext, command: CommandOf<'imports.revert'>): Promise<RevertOutcome> {
+  const run = prepare(context, command);
+  const done = await findChangeByCommand(run.db, run.scope, command.commandId);
+  const replayed = done ? await findImport(run.db, run.scope, done.importId) : undefined;
   if (replayed) return { status: 'reverted', id: replayed.id, key: replayed.key, originalFileName: replayed.originalFileName };
-  const row = await findRevertCandidate(context.db, context.scope, command.templateKey);
+  const row = await findRevertCandidate(run.db, run.scope, command.templateKey);
   if (!row) return { status: 'nothing' };
-  await applyChange(context, row, { kind: 'revert', toState: readState(row), patch: { reverted: true } });
+  await applyChange(run, row, { kind: 'revert', toState: readState(row), patch: { reverted: true } });
   return { status: 'reverted', id: row.id, key: row.key, originalFileName: row.originalFileName };
 }
 
-/** Handlers for src/coordinator/commands.ts. */
-export const importCommandHandlers: Readonly<Record<string, CommandHandler>> = {
-  [IMPORT_COMMANDS.register]: (platform, command) => registerImport(platform, command as RegisterImportCommand),
-  [IMPORT_COMMANDS.change]: (platform, command) => changeImport(platform, command as ChangeImportCommand),
-  [IMPORT_COMMANDS.expire]: (platform, command) => expireImport(platform, command as ExpireImportCommand),
-  [IMPORT_COMMANDS.revert]: (platform, command) => revertImport(platform, command as RevertImportCommand),
+/** The import commands' handlers (registered with the coordinator through the service module). */
+export const importCommands: Pick<CommandHandlers, ImportCommand['type']> = {
+  'imports.register': registerImport,
+  'imports.change': changeImport,
+  'imports.expire': expireImport,
+  'imports.revert': revertImport,
 };

@@ -1,12 +1,11 @@
 /** OpenAPI documentation of the import data info operations (SPEC 4.2 and the registration extension). */
 import * as v from 'valibot';
 import type { OperationDoc } from '../../http/route';
-import { ENUM_METADATA } from '../../entities/values';
+import { ENUM_METADATA } from '../../validation/enums';
 import { DATE_TIME, GUID, INTEGER } from '../../openapi/values';
 import { ImportDataState, ReturnMessageType } from './states';
-import { changeFields, LAST_IMPORTS_DEFAULT, LAST_IMPORTS_MAX, registerFields } from './validate';
+import { changeFields, LAST_IMPORTS_DEFAULT, LAST_IMPORTS_MAX, registerFields, revertFields } from './validate';
 
-type AnySchema = v.GenericSchema<unknown, unknown>;
 type Parts = Omit<OperationDoc, 'summary' | 'operationId'>;
 
 const text = v.nullable(v.string());
@@ -31,11 +30,11 @@ const ImportDataInfoResource = v.strictObject({
   modifiedOn: DATE_TIME,
   modifiedBy: v.string(),
   version: INTEGER,
-}) as AnySchema;
+});
 
-const ImportInfoResource = v.strictObject(changeFields) as AnySchema;
-const ApiImportDataInfoResource = v.strictObject(registerFields) as AnySchema;
-const RevertImport = v.strictObject({ revertedTypeMessage: enumOf(ReturnMessageType), message: v.string() }) as AnySchema;
+const ImportInfoResource = v.strictObject(changeFields);
+const ApiImportDataInfoResource = v.strictObject(registerFields);
+const RevertImport = v.strictObject({ revertedTypeMessage: enumOf(ReturnMessageType), message: v.string() });
 
 const schemas = { ImportDataInfoResource, ImportInfoResource, ApiImportDataInfoResource, RevertImport };
 
@@ -61,7 +60,7 @@ export const lastImportsDoc: Parts = {
       schema: { json: { type: 'integer', minimum: 1, maximum: LAST_IMPORTS_MAX } },
     },
   ],
-  responses: { 200: { description: "The template's imports, newest first", schema: v.array(ImportDataInfoResource) as AnySchema } },
+  responses: { 200: { description: "The template's imports, newest first", schema: v.array(ImportDataInfoResource) } },
 };
 
 export const changeDoc: Parts = {
@@ -85,7 +84,7 @@ export const revertDoc: Parts = {
   requestBody: {
     description: '{"templateKey": "..."} (or the query string)',
     required: false,
-    schema: v.strictObject({ templateKey: v.optional(v.nullable(v.string())) }) as AnySchema,
+    schema: v.strictObject(revertFields),
   },
   responses: {
     200: { description: 'Information when an import was reverted; Warning when there was nothing to revert', schema: RevertImport },

@@ -1,60 +1,42 @@
 /** Import data info (SPEC 2.2, 4.2; CONTRACT 7): custom operations, every state change through the coordinator. */
-import { readDatabase } from '../../db/client';
-import { isGuid } from '../../entities/values';
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
 import { ApiError, recordNotFound, validationError } from '../../http/errors';
 import type { FieldError } from '../../http/errors';
 import { createdResponse, emptyResponse, jsonResponse } from '../../http/responses';
 import type { ApiRoute } from '../../http/route';
+import { isGuid } from '../../validation/values';
 import { buildCommandBase, sendImportCommand } from './client';
-import { IMPORT_COMMANDS } from './commands';
-import type {
-  ChangeImportCommand,
-  ChangeOutcome,
-  ExpireImportCommand,
-  ExpireOutcome,
-  RegisterImportCommand,
-  RegisterOutcome,
-  RevertImportCommand,
-  RevertOutcome,
-} from './commands';
 import { changeDoc, lastImportsDoc, readImportDoc, registerDoc, revertDoc, validateStateDoc } from './docs';
 import { toImportResource } from './resource';
 import { describeState, isStaleProcessing, ReturnMessageType } from './states';
-import { listLastImports, readImport } from './store';
-import { readChangeBody, readGuidParam, readLastImportsQuery, readRegisterBody, readRevertInput } from './validate';
+import { findImport, listLastImports } from './store';
+import { parseChangeBody, parseGuidParam, parseLastImportsQuery, parseRegisterBody, parseRevertInput } from './validate';
 
 export const IMPORTS_BASE = '/corePatterns/importDataInfos';
 const tags = ['Import data info'];
 
-function scopeOf(ctx: ApiContext): { tenantKey: string; orgKey: string } {
-  return { tenantKey: ctx.tenantKey, orgKey: ctx.orgKey };
-}
-
 async function register(ctx: ApiContext): Promise<Response> {
-  const input = readRegisterBody(await readJsonBody(ctx.request));
-  const command: RegisterImportCommand = {
+  const input = parseRegisterBody(await readJsonBody(ctx.request));
+  const outcome = await sendImportCommand(ctx, {
     ...buildCommandBase(ctx),
-    type: IMPORT_COMMANDS.register,
+    type: 'imports.register',
     import: { id: crypto.randomUUID(), ...input },
-  };
-  const outcome = await sendImportCommand<RegisterOutcome>(ctx, command);
+  });
   return createdResponse(outcome.id, `${ctx.apiBase}${IMPORTS_BASE}/${outcome.id}`);
 }
 
 async function change(ctx: ApiContext): Promise<Response> {
-  const input = readChangeBody(await readJsonBody(ctx.request));
+  const input = parseChangeBody(await readJsonBody(ctx.request));
   const mismatches: FieldError[] = [];
-  if (input.tenant !== null && input.tenant !== ctx.tenantKey) {
-    mismatches.push({ path: 'tenant', message: `Must equal the path's tenant '${ctx.tenantKey}'.` });
+  if (input.tenant !== null && input.tenant !== ctx.scope.tenantKey) {
+    mismatches.push({ path: 'tenant', message: `Must equal the path's tenant '${ctx.scope.tenantKey}'.` });
   }
-  if (input.subscription !== null && input.subscription !== ctx.orgKey) {
-    mismatches.push({ path: 'subscription', message: `Must equal the path's organization '${ctx.orgKey}'.` });
+  if (input.subscription !== null && input.subscription !== ctx.scope.orgKey) {
+    mismatches.push({ path: 'subscription', message: `Must equal the path's organization '${ctx.scope.orgKey}'.` });
   }
   if (mismatches.length > 0) throw validationError(mismatches, 'The import belongs to another tenant or subscription than the path names.');
-  const command: ChangeImportCommand = { ...buildCommandBase(ctx), type: IMPORT_COMMANDS.change, change: input.change };
-  const outcome = await sendImportCommand<ChangeOutcome>(ctx, command);
+  const outcome = await sendImportCommand(ctx, { ...buildCommandBase(ctx), type: 'imports.change', change: input.change });
   if (outcome.status === 'notFound') throw recordNotFound(`Import ${input.change.importId}`, true);
   if (outcome.status === 'refused') {
     const detail = `An import cannot go from ${describeState(outcome.from)} to ${describeState(outcome.to)}.`;
@@ -64,27 +46,25 @@ async function change(ctx: ApiContext): Promise<Response> {
 }
 
 async function validateState(ctx: ApiContext): Promise<Response> {
-  const id = readGuidParam(ctx.url.searchParams, 'id');
+  const id = parseGuidParam(ctx.url.searchParams, 'id');
   const now = ctx.platform.now();
-  const row = await readImport(readDatabase(ctx.platform.db), scopeOf(ctx), id);
+  const row = await findImport(ctx.db, ctx.scope, id);
   if (!row) throw recordNotFound(`Import ${id}`, false);
   if (!isStaleProcessing(row, now)) return jsonResponse(toImportResource(row));
-  const command: ExpireImportCommand = { ...buildCommandBase(ctx), type: IMPORT_COMMANDS.expire, importId: id, now: now.toISOString() };
-  const outcome = await sendImportCommand<ExpireOutcome>(ctx, command);
+  const outcome = await sendImportCommand(ctx, { ...buildCommandBase(ctx), type: 'imports.expire', importId: id, now: now.toISOString() });
   if (outcome.status === 'notFound') throw recordNotFound(`Import ${id}`, false);
   return jsonResponse(toImportResource(outcome.row));
 }
 
 async function lastImports(ctx: ApiContext): Promise<Response> {
-  const query = readLastImportsQuery(ctx.url.searchParams);
-  const rows = await listLastImports(readDatabase(ctx.platform.db), scopeOf(ctx), query.templateId, query.top);
+  const query = parseLastImportsQuery(ctx.url.searchParams);
+  const rows = await listLastImports(ctx.db, ctx.scope, query.templateId, query.top);
   return jsonResponse(rows.map(toImportResource));
 }
 
 async function revert(ctx: ApiContext): Promise<Response> {
-  const templateKey = readRevertInput(await readJsonBody(ctx.request, { optional: true }), ctx.url.searchParams);
-  const command: RevertImportCommand = { ...buildCommandBase(ctx), type: IMPORT_COMMANDS.revert, templateKey };
-  const outcome = await sendImportCommand<RevertOutcome>(ctx, command);
+  const templateKey = parseRevertInput(await readJsonBody(ctx.request, { optional: true }), ctx.url.searchParams);
+  const outcome = await sendImportCommand(ctx, { ...buildCommandBase(ctx), type: 'imports.revert', templateKey });
   if (outcome.status === 'nothing') {
     return jsonResponse({
       revertedTypeMessage: ReturnMessageType.members.Warning,
@@ -101,7 +81,7 @@ async function revert(ctx: ApiContext): Promise<Response> {
 async function readOne(ctx: ApiContext): Promise<Response> {
   const id = ctx.params.id ?? '';
   if (!isGuid(id)) throw validationError([{ path: 'id', message: 'id must be a GUID' }]);
-  const row = await readImport(readDatabase(ctx.platform.db), scopeOf(ctx), id.toLowerCase());
+  const row = await findImport(ctx.db, ctx.scope, id.toLowerCase());
   if (!row) throw recordNotFound(`Import ${id}`, true);
   return jsonResponse(toImportResource(row));
 }

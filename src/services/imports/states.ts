@@ -1,5 +1,5 @@
 /** The import state machine (CONTRACT 7): pure rules, no I/O. */
-import type { EnumSpec } from '../../entities/spec';
+import type { EnumSpec } from '../../validation/enums';
 
 export const ImportDataState = {
   name: 'ImportDataState',
@@ -43,7 +43,7 @@ export function decideTransition(from: ImportState, to: ImportState): Transition
 }
 
 export function isImportState(value: unknown): value is ImportState {
-  return typeof value === 'number' && Object.values(ImportDataState.members).includes(value as ImportState);
+  return Object.values(ImportDataState.members).some((state) => state === value);
 }
 
 /** `Processing (2)`. */

@@ -1,17 +1,14 @@
 /** D1 storage of imports: every statement is scoped by tenant and org. */
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
-import type { Database } from '../../db/client';
-import type { TenantScope } from '../../entities/repository';
+import { scopeCondition } from '../../db/client';
+import type { Database, TenantScope } from '../../db/client';
+import { runWrites } from '../../db/writes';
+import type { AuditStamp } from '../../entities/store';
 import { PENDING, SUCCEEDED } from './states';
 import type { ImportState } from './states';
 import { importDataInfoChanges, importDataInfos } from './table';
 import type { ImportChangeRow, ImportRow } from './table';
-
-export interface AuditStamp {
-  readonly on: string;
-  readonly by: string;
-}
 
 /** Who asked for a change: the coordinator command id (idempotency) and the request id (tracing). */
 export interface ChangeOrigin {
@@ -34,15 +31,15 @@ export type ImportPatch = Partial<
   Pick<ImportRow, 'cloudFileName' | 'detailLog' | 'error' | 'drillDownOperation' | 'lastProgressUpdateOn' | 'reverted'>
 >;
 
-function scopeOf(scope: TenantScope): SQL {
-  return and(eq(importDataInfos.tenantKey, scope.tenantKey), eq(importDataInfos.orgKey, scope.orgKey)) as SQL;
+function importsOf(scope: TenantScope): SQL | undefined {
+  return scopeCondition(importDataInfos, scope);
 }
 
-export async function readImport(db: Database, scope: TenantScope, id: string): Promise<ImportRow | undefined> {
+export async function findImport(db: Database, scope: TenantScope, id: string): Promise<ImportRow | undefined> {
   const rows = await db
     .select()
     .from(importDataInfos)
-    .where(and(scopeOf(scope), eq(importDataInfos.id, id)))
+    .where(and(importsOf(scope), eq(importDataInfos.id, id)))
     .limit(1);
   return rows[0];
 }
@@ -52,7 +49,7 @@ export async function listLastImports(db: Database, scope: TenantScope, template
   return db
     .select()
     .from(importDataInfos)
-    .where(and(scopeOf(scope), eq(importDataInfos.importDataTemplate, template)))
+    .where(and(importsOf(scope), eq(importDataInfos.importDataTemplate, template)))
     .orderBy(desc(importDataInfos.key))
     .limit(top);
 }
@@ -64,7 +61,7 @@ export async function findRevertCandidate(db: Database, scope: TenantScope, temp
     .from(importDataInfos)
     .where(
       and(
-        scopeOf(scope),
+        importsOf(scope),
         eq(importDataInfos.importDataTemplate, template),
         eq(importDataInfos.importDataState, SUCCEEDED),
         eq(importDataInfos.reverted, false),
@@ -85,7 +82,7 @@ function changeOfCommand(scope: TenantScope, commandId: string) {
 }
 
 /** The import and whether `commandId` was already applied, in one D1 round trip (one batch). */
-export async function readImportForChange(
+export async function findImportForChange(
   db: Database,
   scope: TenantScope,
   id: string,
@@ -95,7 +92,7 @@ export async function readImportForChange(
     db
       .select()
       .from(importDataInfos)
-      .where(and(scopeOf(scope), eq(importDataInfos.id, id)))
+      .where(and(importsOf(scope), eq(importDataInfos.id, id)))
       .limit(1),
     db.select({ id: importDataInfoChanges.id }).from(importDataInfoChanges).where(changeOfCommand(scope, commandId)).limit(1),
   ]);
@@ -103,7 +100,7 @@ export async function readImportForChange(
 }
 
 /** The history entry a command wrote, if it already ran (a replayed command). */
-export async function readChangeByCommand(db: Database, scope: TenantScope, commandId: string): Promise<ImportChangeRow | undefined> {
+export async function findChangeByCommand(db: Database, scope: TenantScope, commandId: string): Promise<ImportChangeRow | undefined> {
   const rows = await db.select().from(importDataInfoChanges).where(changeOfCommand(scope, commandId)).limit(1);
   return rows[0];
 }
@@ -146,7 +143,7 @@ export async function insertImport(
         modifiedBy: literal(stamp.by, 'modified_by'),
       })
       .from(t)
-      .where(scopeOf(scope)),
+      .where(importsOf(scope)),
   );
   const insertChange = db.insert(importDataInfoChanges).values({
     id: crypto.randomUUID(),
@@ -165,8 +162,8 @@ export async function insertImport(
   const readKey = db
     .select({ key: t.key })
     .from(t)
-    .where(and(scopeOf(scope), eq(t.id, input.id)));
-  const [, , keys] = await db.batch([insertRow, insertChange, readKey]);
+    .where(and(importsOf(scope), eq(t.id, input.id)));
+  const [, , keys] = await runWrites(db, [insertRow, insertChange, readKey]);
   const key = keys[0]?.key;
   if (key === undefined) throw new Error(`Import ${input.id} was not stored.`);
   return key;
@@ -193,7 +190,7 @@ export async function writeImportChange(
 ): Promise<ImportRow | undefined> {
   const t = importDataInfos;
   const h = importDataInfoChanges;
-  const atVersion = and(scopeOf(scope), eq(t.id, current.id), eq(t.version, current.version)) as SQL;
+  const atVersion = and(importsOf(scope), eq(t.id, current.id), eq(t.version, current.version));
   const insertChange = db.insert(h).select((qb) =>
     qb
       .select({
@@ -218,6 +215,6 @@ export async function writeImportChange(
     .set({ ...change.patch, importDataState: change.toState, version: sql`${t.version} + 1`, modifiedOn: stamp.on, modifiedBy: stamp.by })
     .where(atVersion)
     .returning();
-  const [, rows] = await db.batch([insertChange, update]);
+  const [, rows] = await runWrites(db, [insertChange, update]);
   return rows[0];
 }

@@ -1,11 +1,13 @@
 /** Validation of the import operations' inputs (valibot), naming every bad field at once. */
 import * as v from 'valibot';
+import { buildFieldSchema } from '../../entities/field-schema';
 import type { FieldSpec } from '../../entities/spec';
-import { isPlainObject } from '../../entities/validate';
-import { buildFieldSchema, issuesToErrors } from '../../entities/values';
 import type { FieldError } from '../../http/errors';
 import { validationError } from '../../http/errors';
-import { ImportDataState } from './states';
+import { issuesToErrors } from '../../validation/issues';
+import { requireValue } from '../../validation/required';
+import { isPlainObject, parseInteger } from '../../validation/values';
+import { ImportDataState, isImportState } from './states';
 import type { ImportChange } from './commands';
 
 type AnySchema = v.GenericSchema<unknown, unknown>;
@@ -20,15 +22,11 @@ function describe(kind: FieldSpec['kind'], description: string, extra: Partial<F
 }
 
 function required(name: string, field: FieldSpec): AnySchema {
-  return v.pipe(
-    v.unknown(),
-    v.check((value) => value !== undefined && value !== null, `${name} is required`),
-    buildFieldSchema(name, { ...field, required: true }),
-  ) as AnySchema;
+  return requireValue(name, buildFieldSchema(name, { ...field, required: true }));
 }
 
 function optional(name: string, field: FieldSpec): AnySchema {
-  return v.optional(v.nullable(buildFieldSchema(name, field))) as AnySchema;
+  return v.optional(v.nullable(buildFieldSchema(name, field)));
 }
 
 export const registerFields = {
@@ -49,6 +47,11 @@ export const changeFields = {
   drillDownOperation: optional('drillDownOperation', describe('string', 'Drill down operation', { maxLength: TEXT_MAX })),
 };
 
+/** The body of revertImportFile (the query string may carry `templateKey` instead). */
+export const revertFields = {
+  templateKey: optional('templateKey', describe('string', 'templateKey', { maxLength: 255 })),
+};
+
 /** Fields of ImportDataInfoResource the server sets itself (refused in a registration body). */
 const SERVER_FIELDS = ['id', 'key', 'importDataState', 'detailLog', 'error', 'lastProgressUpdateOn', 'drillDownOperation', 'reverted'];
 
@@ -64,8 +67,8 @@ function parseObject(body: unknown, entries: Record<string, AnySchema>, serverFi
   }
   const result = v.safeParse(v.object(entries), body, { abortEarly: false });
   if (!result.success) errors.push(...issuesToErrors(result.issues));
-  if (errors.length > 0) throw validationError(errors);
-  return result.output as Record<string, unknown>;
+  if (errors.length > 0 || !result.success) throw validationError(errors);
+  return result.output;
 }
 
 function textOrNull(value: unknown): string | null {
@@ -79,7 +82,7 @@ export interface RegisterInput {
   readonly cloudFileName: string | null;
 }
 
-export function readRegisterBody(body: unknown): RegisterInput {
+export function parseRegisterBody(body: unknown): RegisterInput {
   const out = parseObject(body, registerFields, SERVER_FIELDS);
   return {
     importDataTemplate: String(out.importDataTemplate),
@@ -96,18 +99,29 @@ export interface ChangeInput {
   readonly change: ImportChange;
 }
 
-export function readChangeBody(body: unknown): ChangeInput {
+/** A text field of a change: absent stays absent (unchanged), null clears it. */
+function textChange(value: unknown): string | null | undefined {
+  return value === undefined ? undefined : textOrNull(value);
+}
+
+export function parseChangeBody(body: unknown): ChangeInput {
   const out = parseObject(body, changeFields);
-  const change: Record<string, unknown> = { importId: out.importId };
-  for (const name of ['cloudFileName', 'detailLog', 'error', 'drillDownOperation']) {
-    if (out[name] !== undefined) change[name] = out[name];
-  }
-  if (out.importDataState !== undefined && out.importDataState !== null) change.importDataState = out.importDataState;
-  return { tenant: textOrNull(out.tenant), subscription: textOrNull(out.subscription), change: change as unknown as ImportChange };
+  const texts = {
+    cloudFileName: textChange(out.cloudFileName),
+    detailLog: textChange(out.detailLog),
+    error: textChange(out.error),
+    drillDownOperation: textChange(out.drillDownOperation),
+  };
+  const change: ImportChange = {
+    importId: String(out.importId),
+    ...Object.fromEntries(Object.entries(texts).filter(([, value]) => value !== undefined)),
+    ...(isImportState(out.importDataState) ? { importDataState: out.importDataState } : {}),
+  };
+  return { tenant: textOrNull(out.tenant), subscription: textOrNull(out.subscription), change };
 }
 
 /** A required GUID query parameter (validateImportDataState `id`). */
-export function readGuidParam(params: URLSearchParams, name: string): string {
+export function parseGuidParam(params: URLSearchParams, name: string): string {
   const result = v.safeParse(required(name, describe('guid', name)), params.get(name) ?? undefined);
   if (!result.success) throw validationError(issuesToErrors(result.issues).map((error) => ({ ...error, path: name })));
   return String(result.output);
@@ -118,15 +132,13 @@ export interface LastImportsQuery {
   readonly top: number;
 }
 
-const topSchema = v.pipe(
-  v.string(),
-  v.regex(/^\d+$/, `top must be an integer from 1 to ${LAST_IMPORTS_MAX}`),
-  v.transform(Number),
-  v.minValue(1, `top must be an integer from 1 to ${LAST_IMPORTS_MAX}`),
-  v.maxValue(LAST_IMPORTS_MAX, `top must be an integer from 1 to ${LAST_IMPORTS_MAX}`),
-);
+/** `top`: a whole number from 1 to LAST_IMPORTS_MAX. */
+function parseTop(raw: string): number | undefined {
+  const top = parseInteger(raw.trim(), 'none');
+  return top !== undefined && top >= 1 && top <= LAST_IMPORTS_MAX ? top : undefined;
+}
 
-export function readLastImportsQuery(params: URLSearchParams): LastImportsQuery {
+export function parseLastImportsQuery(params: URLSearchParams): LastImportsQuery {
   const errors: FieldError[] = [];
   const template = v.safeParse(
     required('templateId', describe('string', 'templateId', { maxLength: 255 })),
@@ -134,18 +146,15 @@ export function readLastImportsQuery(params: URLSearchParams): LastImportsQuery 
   );
   if (!template.success) errors.push(...issuesToErrors(template.issues).map((error) => ({ ...error, path: 'templateId' })));
   const rawTop = params.get('top') ?? params.get('$top');
-  const top = rawTop === null ? undefined : v.safeParse(topSchema, rawTop.trim());
-  if (top && !top.success) errors.push(...issuesToErrors(top.issues).map((error) => ({ ...error, path: 'top' })));
-  if (errors.length > 0 || !template.success) throw validationError(errors);
-  return { templateId: String(template.output), top: top?.success ? top.output : LAST_IMPORTS_DEFAULT };
+  const top = rawTop === null ? LAST_IMPORTS_DEFAULT : parseTop(rawTop);
+  if (top === undefined) errors.push({ path: 'top', message: `top must be an integer from 1 to ${LAST_IMPORTS_MAX}` });
+  if (errors.length > 0 || !template.success || top === undefined) throw validationError(errors);
+  return { templateId: String(template.output), top };
 }
 
 /** `templateKey` of revertImportFile: in the JSON body (`{"templateKey": "..."}`) or the query string. */
-export function readRevertInput(body: unknown, params: URLSearchParams): string {
-  const fromBody =
-    body === undefined
-      ? {}
-      : parseObject(body, { templateKey: optional('templateKey', describe('string', 'templateKey', { maxLength: 255 })) });
+export function parseRevertInput(body: unknown, params: URLSearchParams): string {
+  const fromBody = body === undefined ? {} : parseObject(body, revertFields);
   const value = typeof fromBody.templateKey === 'string' ? fromBody.templateKey : params.get('templateKey');
   const result = v.safeParse(required('templateKey', describe('string', 'templateKey', { maxLength: 255 })), value ?? undefined);
   if (!result.success) throw validationError(issuesToErrors(result.issues).map((error) => ({ ...error, path: 'templateKey' })));

@@ -4,8 +4,7 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
-import type { Database } from '../../db/client';
-import type { TenantScope } from '../../entities/repository';
+import type { Database, TenantScope } from '../../db/client';
 import type { Aggregation, RawAggregate } from './kpi-math';
 import { kpiMeasurements as m } from './tables';
 
@@ -63,7 +62,7 @@ export function buildAggregateQuery(db: Database, scope: TenantScope, series: Se
 }
 
 /** Rows of `buildAggregateQuery` -> raw aggregates (the `last` pick is the value after the sort prefix). */
-export function readRawAggregates(
+export function toRawAggregates(
   aggregation: Aggregation,
   rows: readonly { period: string; count: number; units: string | null; micros: string | null; pick: string | null }[],
 ): RawAggregate[] {

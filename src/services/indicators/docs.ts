@@ -4,7 +4,6 @@ import type { OperationDoc } from '../../http/route';
 import { INTEGER } from '../../openapi/values';
 import { MAX_MEASUREMENTS, MeasurementSchema } from './measurements';
 
-type AnySchema = v.GenericSchema<unknown, unknown>;
 type Parts = Omit<OperationDoc, 'summary' | 'operationId'>;
 
 const decimal = v.nullable(v.number());
@@ -18,13 +17,13 @@ const IndicatorSummary = v.strictObject({
   valueFractionDigits: INTEGER,
   currencySymbol: v.nullable(v.string()),
   result: v.pipe(v.nullable(v.picklist([1, 0, -1])), v.description('1 favourable, -1 unfavourable, 0 otherwise')),
-}) as AnySchema;
+});
 
 const period = v.pipe(v.string(), v.regex(/^\d{4}-\d{2}$/), v.description('Month (UTC), YYYY-MM'));
 const KpiChartData = v.union([
   v.strictObject({ period, value: decimal, homologous: decimal, forecast: decimal }),
   v.pipe(v.strictObject({ period, forecast: decimal }), v.description('A future period: only the forecast')),
-]) as AnySchema;
+]);
 
 const ADDRESS_400 = { description: 'Not valid, or an unknown company or KPI code (RecordNotFound)' };
 
@@ -51,7 +50,7 @@ export const chartDoc: Parts = {
     },
   ],
   responses: {
-    200: { description: '12 periods ending at referenceDate, then 3 with only the forecast', schema: v.array(KpiChartData) as AnySchema },
+    200: { description: '12 periods ending at referenceDate, then 3 with only the forecast', schema: v.array(KpiChartData) },
     400: ADDRESS_400,
   },
 };
@@ -66,7 +65,7 @@ export const recalculateDoc: Parts = {
     },
   ],
   responses: {
-    200: { description: 'true once the KPIs are recalculated', schema: v.literal(true) as AnySchema },
+    200: { description: 'true once the KPIs are recalculated', schema: v.literal(true) },
     400: { description: 'Not valid, or an unknown worker configuration (RecordNotFound)' },
   },
 };
@@ -74,10 +73,10 @@ export const recalculateDoc: Parts = {
 export const measurementsDoc: Parts = {
   requestBody: {
     description: `At most ${MAX_MEASUREMENTS} measurements, all-or-nothing`,
-    schema: v.pipe(v.array(MeasurementSchema), v.maxLength(MAX_MEASUREMENTS)) as AnySchema,
+    schema: v.pipe(v.array(MeasurementSchema), v.maxLength(MAX_MEASUREMENTS)),
   },
   responses: {
-    200: { description: 'How many were accepted', schema: v.strictObject({ accepted: INTEGER }) as AnySchema },
+    200: { description: 'How many were accepted', schema: v.strictObject({ accepted: INTEGER }) },
     400: { description: 'Not valid, or unknown companies or KPI codes (UnknownReference)' },
   },
 };

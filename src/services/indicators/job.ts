@@ -1,6 +1,5 @@
 /** The cron trigger's KPI job: recalculates every tenant/org with measurements newer than its last recalculation. */
 import { asc } from 'drizzle-orm';
-import { readDatabase } from '../../db/client';
 import type { Platform } from '../../platform/types';
 import type { ScheduledJob } from '../../scheduler';
 import { sendRecalculation } from './commands';
@@ -13,12 +12,13 @@ const PARALLEL_ORGS = 8;
 interface PendingOrg {
   readonly tenantKey: string;
   readonly orgKey: string;
+  readonly markedOn: string;
 }
 
 async function recalculateOrg(platform: Platform, org: PendingOrg): Promise<boolean> {
   try {
     // Each org in its own Durable Object; only its changed series are recalculated.
-    await sendRecalculation(platform, org.tenantKey, org.orgKey, { configurationKey: null, onlyChanged: true });
+    await sendRecalculation(platform, org, { configurationKey: null, onlyChanged: true });
     return true;
   } catch (error) {
     console.error(
@@ -29,11 +29,18 @@ async function recalculateOrg(platform: Platform, org: PendingOrg): Promise<bool
 }
 
 export async function recalculatePendingOrgs(platform: Platform): Promise<{ recalculated: number; failed: number }> {
-  const pending = await readDatabase(platform.db)
-    .select({ tenantKey: kpiPendingOrgs.tenantKey, orgKey: kpiPendingOrgs.orgKey })
-    .from(kpiPendingOrgs)
-    .orderBy(asc(kpiPendingOrgs.markedOn))
-    .limit(MAX_ORGS_PER_RUN);
+  const pending: PendingOrg[] = [];
+  // Each database lists its own pending orgs; each org's recalculation then opens that org's database.
+  for (const db of await platform.openEveryTenantDatabase()) {
+    pending.push(
+      ...(await db
+        .select({ tenantKey: kpiPendingOrgs.tenantKey, orgKey: kpiPendingOrgs.orgKey, markedOn: kpiPendingOrgs.markedOn })
+        .from(kpiPendingOrgs)
+        .orderBy(asc(kpiPendingOrgs.markedOn))
+        .limit(MAX_ORGS_PER_RUN)),
+    );
+  }
+  pending.sort((a, b) => (a.markedOn < b.markedOn ? -1 : a.markedOn > b.markedOn ? 1 : 0)).splice(MAX_ORGS_PER_RUN);
   let recalculated = 0;
   let next = 0;
   const worker = async () => {

@@ -4,7 +4,8 @@
  * digits (the precision of measurements), rounded half away from zero.
  */
 import Decimal from 'decimal.js';
-import { listPeriods, readPeriodIndex, shiftPeriod } from './periods';
+import type { kpiDefinitionsKind } from '../../reference/kinds';
+import { listPeriods, parsePeriodIndex, shiftPeriod } from './periods';
 
 const Exact = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_UP });
 
@@ -17,8 +18,9 @@ export const FORECAST_MIN_POINTS = 3;
 /** Periods after the latest measured one that are materialized with a forecast only. */
 export const FUTURE_PERIODS = 3;
 
-export type Aggregation = 'sum' | 'avg' | 'min' | 'max' | 'last' | 'count';
-export type ValueType = 'Number' | 'Percentage' | 'Currency' | 'Duration';
+/** How a KPI definition aggregates a month, and how its values read: the choices of the `kpiDefinitions` kind. */
+export type Aggregation = (typeof kpiDefinitionsKind.fields.aggregation.choices)[number];
+export type ValueType = (typeof kpiDefinitionsKind.fields.valueType.choices)[number];
 
 /** One period's aggregate as SQL returns it: exact integers in millionths, as text. */
 export interface RawAggregate {
@@ -40,7 +42,7 @@ function fromMicros(micros: string | null): Decimal {
 }
 
 /** The period's value per the definition's aggregation, as an exact decimal string. */
-export function readAggregateValue(aggregation: Aggregation, raw: RawAggregate): string {
+export function computeAggregateValue(aggregation: Aggregation, raw: RawAggregate): string {
   switch (aggregation) {
     case 'count':
       return String(raw.count);
@@ -100,7 +102,7 @@ export interface PeriodFigures {
  * the homologous value (same month one year earlier) and the forecast.
  */
 export function buildPeriodFigures(values: ReadonlyMap<string, string>): PeriodFigures[] {
-  const periods = [...values.keys()].sort((a, b) => readPeriodIndex(a) - readPeriodIndex(b));
+  const periods = [...values.keys()].sort((a, b) => parsePeriodIndex(a) - parsePeriodIndex(b));
   const first = periods[0];
   const last = periods[periods.length - 1];
   if (first === undefined || last === undefined) return [];
@@ -145,7 +147,7 @@ export function buildSummary(
     valueFractionDigits: definition.valueFractionDigits,
     currencySymbol: definition.valueType === 'Currency' ? currencySymbol : null,
   };
-  const periods = [...values.keys()].sort((a, b) => readPeriodIndex(a) - readPeriodIndex(b));
+  const periods = [...values.keys()].sort((a, b) => parsePeriodIndex(a) - parsePeriodIndex(b));
   const period = periods[periods.length - 1];
   const current = period === undefined ? undefined : values.get(period);
   if (period === undefined || current === undefined) {

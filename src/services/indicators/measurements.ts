@@ -1,18 +1,19 @@
 /** `POST /maintenance/indicators/measurements`: validation and all-or-nothing ingestion (CONTRACT 7, 9). */
 import Decimal from 'decimal.js';
 import { sql } from 'drizzle-orm';
-import type { BatchItem } from 'drizzle-orm/batch';
 import * as v from 'valibot';
-import { chunkRows } from '../../db/client';
-import type { Database } from '../../db/client';
-import type { TenantScope } from '../../entities/repository';
-import { issuesToErrors, normalizeDateTime, normalizeDecimal } from '../../entities/values';
+import { chunkForParameters } from '../../db/client';
+import type { Database, TenantScope } from '../../db/client';
+import { runWrites } from '../../db/writes';
+import type { WriteStatement } from '../../db/writes';
 import { validationError } from '../../http/errors';
 import type { FieldError } from '../../http/errors';
-import { assertReferencesExist } from '../../reference/store';
+import { issuesToErrors, parseOrIssue } from '../../validation/issues';
+import { normalizeDateTime, normalizeDecimal } from '../../validation/values';
+import { checkReferencesExist } from '../../reference/store';
 import type { ReferenceUse } from '../../reference/store';
 import { VALUE_SCALE } from './kpi-math';
-import { readPeriodOfDate } from './periods';
+import { toPeriod } from './periods';
 import { kpiMeasurements, kpiPendingOrgs, kpiSeries } from './tables';
 
 export const MAX_MEASUREMENTS = 5000;
@@ -32,18 +33,13 @@ export const MeasurementSchema = v.strictObject(
     code: KEY('code'),
     date: v.pipe(
       v.string('date must be an ISO 8601 date or date-time'),
-      v.transform((input) => normalizeDateTime(input)),
-      v.check((out) => out !== undefined, 'date must be an ISO 8601 date or date-time'),
+      parseOrIssue(normalizeDateTime, 'date must be an ISO 8601 date or date-time'),
     ),
     value: v.pipe(
       v.union([v.number(), v.string()], 'value must be a finite decimal number'),
-      v.transform((input) => normalizeDecimal(input)),
-      v.check((out) => out !== undefined, 'value must be a finite decimal number'),
-      v.check(
-        (out) => new Decimal(out as string).decimalPlaces() <= VALUE_SCALE,
-        `value must have at most ${VALUE_SCALE} fractional digits`,
-      ),
-      v.check((out) => new Decimal(out as string).abs().lt(MAX_MAGNITUDE), 'value must be less than 1e12 in magnitude'),
+      parseOrIssue(normalizeDecimal, 'value must be a finite decimal number'),
+      v.check((out) => new Decimal(out).decimalPlaces() <= VALUE_SCALE, `value must have at most ${VALUE_SCALE} fractional digits`),
+      v.check((out) => new Decimal(out).abs().lt(MAX_MAGNITUDE), 'value must be less than 1e12 in magnitude'),
     ),
   },
   'Unknown property.',
@@ -59,7 +55,7 @@ export interface Measurement {
 }
 
 /** Validates the body: an array of at most 5000 measurements; names every bad field. */
-export function readMeasurements(body: unknown): Measurement[] {
+export function parseMeasurements(body: unknown): Measurement[] {
   if (!Array.isArray(body))
     throw validationError([{ path: '', message: 'The body must be a JSON array of {company, code, date, value}.' }]);
   if (body.length > MAX_MEASUREMENTS) {
@@ -77,8 +73,8 @@ export function readMeasurements(body: unknown): Measurement[] {
     measurements.push({
       company,
       code,
-      measuredAt: date as string,
-      valueMicros: new Decimal(value as string).times(10 ** VALUE_SCALE).toFixed(0),
+      measuredAt: date,
+      valueMicros: new Decimal(value).times(10 ** VALUE_SCALE).toFixed(0),
     });
   });
   if (errors.length > 0) throw validationError(errors);
@@ -86,12 +82,12 @@ export function readMeasurements(body: unknown): Measurement[] {
 }
 
 /** 400 UnknownReference naming every measurement whose company or KPI code is unknown. */
-export async function assertMeasurementReferences(db: Database, scope: TenantScope, measurements: readonly Measurement[]): Promise<void> {
+export async function checkMeasurementReferences(db: Database, scope: TenantScope, measurements: readonly Measurement[]): Promise<void> {
   const uses: ReferenceUse[] = measurements.flatMap((measurement, index) => [
     { kind: 'companies', key: measurement.company, path: `[${index}].company` },
     { kind: 'kpiDefinitions', key: measurement.code, path: `[${index}].code` },
   ]);
-  if (uses.length > 0) await assertReferencesExist(db, scope, uses);
+  if (uses.length > 0) await checkReferencesExist(db, scope, uses);
 }
 
 /**
@@ -106,7 +102,7 @@ export async function insertMeasurements(db: Database, scope: TenantScope, measu
     company: measurement.company,
     code: measurement.code,
     measuredAt: measurement.measuredAt,
-    period: readPeriodOfDate(measurement.measuredAt),
+    period: toPeriod(measurement.measuredAt),
     // Bound as text: SQLite's INTEGER affinity stores it as an exact 64-bit integer.
     valueMicros: sql`${measurement.valueMicros}`,
   }));
@@ -119,9 +115,9 @@ export async function insertMeasurements(db: Database, scope: TenantScope, measu
     version: 1,
     calculatedVersion: 0,
   }));
-  const statements: BatchItem<'sqlite'>[] = [
-    ...chunkRows(rows, 7).map((chunk) => db.insert(kpiMeasurements).values(chunk)),
-    ...chunkRows(seriesRows, 6).map((chunk) =>
+  const statements: WriteStatement[] = [
+    ...chunkForParameters(rows, 7).map((chunk) => db.insert(kpiMeasurements).values(chunk)),
+    ...chunkForParameters(seriesRows, 6).map((chunk) =>
       db
         .insert(kpiSeries)
         .values(chunk)
@@ -138,6 +134,5 @@ export async function insertMeasurements(db: Database, scope: TenantScope, measu
         set: { version: sql`${kpiPendingOrgs.version} + 1`, markedOn: now.toISOString() },
       }),
   ];
-  const [first, ...rest] = statements;
-  if (first) await db.batch([first, ...rest]);
+  await runWrites(db, statements);
 }

@@ -3,7 +3,7 @@
 const PERIOD_PATTERN = /^(\d{4})-(0[1-9]|1[0-2])$/;
 
 /** Months since year 0: consecutive across year boundaries (2025-12 + 1 = 2026-01). */
-export function readPeriodIndex(period: string): number {
+export function parsePeriodIndex(period: string): number {
   const match = PERIOD_PATTERN.exec(period);
   if (!match) throw new Error(`Not a KPI period (YYYY-MM): '${period}'`);
   return Number(match[1]) * 12 + Number(match[2]) - 1;
@@ -16,19 +16,19 @@ export function formatPeriod(index: number): string {
 }
 
 export function shiftPeriod(period: string, months: number): string {
-  return formatPeriod(readPeriodIndex(period) + months);
+  return formatPeriod(parsePeriodIndex(period) + months);
 }
 
 /** The UTC month of an ISO 8601 UTC date-time (`2026-03-31T23:59:59.000Z` -> `2026-03`). */
-export function readPeriodOfDate(isoUtc: string): string {
+export function toPeriod(isoUtc: string): string {
   const period = isoUtc.slice(0, 7);
-  readPeriodIndex(period);
+  parsePeriodIndex(period);
   return period;
 }
 
 /** Every period from `first` to `last`, both included. */
 export function listPeriods(first: string, last: string): string[] {
   const periods: string[] = [];
-  for (let index = readPeriodIndex(first); index <= readPeriodIndex(last); index += 1) periods.push(formatPeriod(index));
+  for (let index = parsePeriodIndex(first); index <= parsePeriodIndex(last); index += 1) periods.push(formatPeriod(index));
   return periods;
 }

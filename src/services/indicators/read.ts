@@ -1,14 +1,12 @@
 /** Reads of materialized indicators: the summary and the chart series, each in one D1 batch (one round trip). */
 import { and, asc, between, eq } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
-import type { Database } from '../../db/client';
-import type { TenantScope } from '../../entities/repository';
+import type { Database, TenantScope } from '../../db/client';
 import { ApiError } from '../../http/errors';
 import type { FieldError } from '../../http/errors';
-import { readStandardList } from '../../reference/store';
-import { readReferenceTable } from '../../reference/tables';
+import { loadStandardList } from '../../reference/store';
+import { refCompanies, refKpiDefinitions } from '../../reference/tables';
 import { FUTURE_PERIODS } from './kpi-math';
-import type { ValueType } from './kpi-math';
 import { listPeriods, shiftPeriod } from './periods';
 import { kpiPeriods, kpiSummaries } from './tables';
 
@@ -23,19 +21,20 @@ export interface SeriesAddress {
   readonly codeField: string;
 }
 
-function selectReference(db: Database, kind: string, scope: TenantScope, key: string) {
-  const table = readReferenceTable(kind);
-  const columns = table as unknown as Record<string, SQLiteColumn>;
+function selectCompany(db: Database, scope: TenantScope, key: string) {
+  const t = refCompanies;
   return db
     .select()
-    .from(table)
-    .where(
-      and(
-        eq(columns.tenantKey as SQLiteColumn, scope.tenantKey),
-        eq(columns.orgKey as SQLiteColumn, scope.orgKey),
-        eq(columns.key as SQLiteColumn, key),
-      ),
-    );
+    .from(t)
+    .where(and(eq(t.tenantKey, scope.tenantKey), eq(t.orgKey, scope.orgKey), eq(t.key, key)));
+}
+
+function selectDefinition(db: Database, scope: TenantScope, key: string) {
+  const t = refKpiDefinitions;
+  return db
+    .select()
+    .from(t)
+    .where(and(eq(t.tenantKey, scope.tenantKey), eq(t.orgKey, scope.orgKey), eq(t.key, key)));
 }
 
 function seriesWhere<T extends { tenantKey: SQLiteColumn; orgKey: SQLiteColumn; company: SQLiteColumn; code: SQLiteColumn }>(
@@ -52,12 +51,13 @@ function seriesWhere<T extends { tenantKey: SQLiteColumn; orgKey: SQLiteColumn; 
 }
 
 /** 400 RecordNotFound naming the unknown company and/or KPI code (another org's keys are unknown too). */
-function assertFound(address: SeriesAddress, company: unknown, definition: unknown): void {
+function requireFound<C, D>(address: SeriesAddress, company: C | undefined, definition: D | undefined): { company: C; definition: D } {
+  if (company !== undefined && definition !== undefined) return { company, definition };
   const errors: FieldError[] = [
     ...(company ? [] : [{ path: address.companyField, message: `Unknown company '${address.company}'.` }]),
     ...(definition ? [] : [{ path: address.codeField, message: `Unknown KPI code '${address.code}'.` }]),
   ];
-  if (errors.length > 0) throw new ApiError('RecordNotFound', errors.map((error) => error.message).join(' '), { errors });
+  throw new ApiError('RecordNotFound', errors.map((error) => error.message).join(' '), { errors });
 }
 
 const toNumber = (text: string | null): number | null => (text === null ? null : Number(text));
@@ -74,18 +74,16 @@ export interface SummaryBody {
 }
 
 /** IndicatorSummary as materialized by the last recalculation; before any, only the definition's facts. */
-export async function readIndicatorSummary(db: Database, scope: TenantScope, address: SeriesAddress): Promise<SummaryBody> {
+export async function loadIndicatorSummary(db: Database, scope: TenantScope, address: SeriesAddress): Promise<SummaryBody> {
   const [companies, definitions, summaries] = await db.batch([
-    selectReference(db, 'companies', scope, address.company),
-    selectReference(db, 'kpiDefinitions', scope, address.code),
+    selectCompany(db, scope, address.company),
+    selectDefinition(db, scope, address.code),
     db
       .select()
       .from(kpiSummaries)
       .where(seriesWhere(kpiSummaries, scope, address)),
   ]);
-  const company = companies[0] as Record<string, unknown> | undefined;
-  const definition = definitions[0] as Record<string, unknown> | undefined;
-  assertFound(address, company, definition);
+  const { company, definition } = requireFound(address, companies[0], definitions[0]);
   const summary = summaries[0];
   if (summary) {
     return {
@@ -99,16 +97,15 @@ export async function readIndicatorSummary(db: Database, scope: TenantScope, add
       result: summary.result,
     };
   }
-  const valueType = String(definition?.valueType) as ValueType;
-  const symbol =
-    valueType === 'Currency' ? (await readStandardList(db, 'currencies')).get(String(company?.baseCurrency))?.symbol : undefined;
+  const { valueType } = definition;
+  const symbol = valueType === 'Currency' ? (await loadStandardList(db, 'currencies')).get(company.baseCurrency)?.symbol : undefined;
   return {
     value: null,
     homologValue: null,
     variation: null,
     trend: null,
     valueType,
-    valueFractionDigits: Number(definition?.valueFractionDigits),
+    valueFractionDigits: definition.valueFractionDigits,
     currencySymbol: typeof symbol === 'string' ? symbol : null,
     result: null,
   };
@@ -119,7 +116,7 @@ export type ChartPoint =
   | { period: string; forecast: number | null };
 
 /** The 12 periods ending at `referencePeriod`, then 3 future periods with only the forecast. */
-export async function readKpiChart(
+export async function loadKpiChart(
   db: Database,
   scope: TenantScope,
   address: SeriesAddress,
@@ -128,15 +125,15 @@ export async function readKpiChart(
   const first = shiftPeriod(referencePeriod, 1 - CHART_PERIODS);
   const last = shiftPeriod(referencePeriod, FUTURE_PERIODS);
   const [companies, definitions, rows] = await db.batch([
-    selectReference(db, 'companies', scope, address.company),
-    selectReference(db, 'kpiDefinitions', scope, address.code),
+    selectCompany(db, scope, address.company),
+    selectDefinition(db, scope, address.code),
     db
       .select()
       .from(kpiPeriods)
       .where(and(seriesWhere(kpiPeriods, scope, address), between(kpiPeriods.period, first, last)))
       .orderBy(asc(kpiPeriods.period)),
   ]);
-  assertFound(address, companies[0], definitions[0]);
+  requireFound(address, companies[0], definitions[0]);
   const byPeriod = new Map(rows.map((row) => [row.period, row]));
   return listPeriods(first, last).map((period, index) => {
     const row = byPeriod.get(period);

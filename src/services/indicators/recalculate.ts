@@ -3,16 +3,17 @@
  * series in SQL, computes the figures with the pure KPI math and replaces the materialized rows.
  */
 import { and, eq, sql } from 'drizzle-orm';
-import type { BatchItem } from 'drizzle-orm/batch';
-import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
-import { chunkRows } from '../../db/client';
-import type { Database } from '../../db/client';
-import type { TenantScope } from '../../entities/repository';
-import { readStandardList } from '../../reference/store';
-import { readReferenceTable } from '../../reference/tables';
-import { buildAggregateQuery, readRawAggregates } from './aggregate';
+import { chunkForParameters, scopeCondition } from '../../db/client';
+import type { Database, TenantScope } from '../../db/client';
+import { runReads } from '../../db/reads';
+import { runWrites } from '../../db/writes';
+import type { WriteStatement } from '../../db/writes';
+import { kpiDefinitionsKind } from '../../reference/kinds';
+import { loadStandardList } from '../../reference/store';
+import { refCompanies, refKpiDefinitions, refWorkerConfigurations } from '../../reference/tables';
+import { buildAggregateQuery, toRawAggregates } from './aggregate';
 import type { SeriesKey } from './aggregate';
-import { buildPeriodFigures, buildSummary, readAggregateValue } from './kpi-math';
+import { buildPeriodFigures, buildSummary, computeAggregateValue } from './kpi-math';
 import type { Aggregation, KpiDefinition } from './kpi-math';
 import { kpiPendingOrgs, kpiPeriods, kpiSeries, kpiSummaries } from './tables';
 
@@ -37,57 +38,43 @@ interface SeriesRow extends SeriesKey {
   readonly calculatedVersion: number;
 }
 
-function scoped(kind: string, scope: TenantScope) {
-  const table = readReferenceTable(kind);
-  const columns = table as unknown as Record<string, SQLiteColumn>;
-  return {
-    table,
-    columns,
-    where: and(eq(columns.tenantKey as SQLiteColumn, scope.tenantKey), eq(columns.orgKey as SQLiteColumn, scope.orgKey)),
-  };
+const VALUE_TYPES = kpiDefinitionsKind.fields.valueType.choices;
+const AGGREGATIONS = kpiDefinitionsKind.fields.aggregation.choices;
+
+/** A stored definition as the KPI math takes it (stored choices are validated on upsert; anything else is skipped). */
+function toDefinition(row: typeof refKpiDefinitions.$inferSelect): Definition | undefined {
+  const valueType = VALUE_TYPES.find((choice) => choice === row.valueType);
+  const aggregation = AGGREGATIONS.find((choice) => choice === row.aggregation);
+  if (!valueType || !aggregation) return undefined;
+  return { valueType, valueFractionDigits: row.valueFractionDigits, aggregation, higherIsBetter: row.higherIsBetter };
 }
 
-async function readInputs(db: Database, scope: TenantScope, configurationKey: string | null) {
-  const configurations = scoped('workerConfigurations', scope);
-  const definitions = scoped('kpiDefinitions', scope);
-  const companies = scoped('companies', scope);
-  const keyColumn = configurations.columns.key as SQLiteColumn;
+/** Everything a recalculation reads before it aggregates, in one batch. */
+async function loadInputs(db: Database, scope: TenantScope, configurationKey: string | null) {
+  const scoped = (table: Parameters<typeof scopeCondition>[0]) => scopeCondition(table, scope);
   const [configurationRows, pendingRows, seriesRows, definitionRows, companyRows] = await db.batch([
     db
       .select()
-      .from(configurations.table)
-      .where(and(configurations.where, eq(keyColumn, configurationKey ?? ''))),
-    db
-      .select()
-      .from(kpiPendingOrgs)
-      .where(and(eq(kpiPendingOrgs.tenantKey, scope.tenantKey), eq(kpiPendingOrgs.orgKey, scope.orgKey))),
-    db
-      .select()
-      .from(kpiSeries)
-      .where(and(eq(kpiSeries.tenantKey, scope.tenantKey), eq(kpiSeries.orgKey, scope.orgKey))),
-    db.select().from(definitions.table).where(definitions.where),
-    db.select().from(companies.table).where(companies.where),
+      .from(refWorkerConfigurations)
+      .where(and(scoped(refWorkerConfigurations), eq(refWorkerConfigurations.key, configurationKey ?? ''))),
+    db.select().from(kpiPendingOrgs).where(scoped(kpiPendingOrgs)),
+    db.select().from(kpiSeries).where(scoped(kpiSeries)),
+    db.select().from(refKpiDefinitions).where(scoped(refKpiDefinitions)),
+    db.select().from(refCompanies).where(scoped(refCompanies)),
   ]);
-  const currencies = await readStandardList(db, 'currencies');
+  const currencies = await loadStandardList(db, 'currencies');
   const symbols = new Map(
-    (companyRows as Record<string, unknown>[]).map((row) => [
-      String(row.key),
-      (currencies.get(String(row.baseCurrency))?.symbol as string | undefined) ?? null,
-    ]),
+    companyRows.map((row) => {
+      const symbol = currencies.get(row.baseCurrency)?.symbol;
+      return [row.key, typeof symbol === 'string' ? symbol : null];
+    }),
   );
-  const definitionMap = new Map<string, Definition>(
-    (definitionRows as Record<string, unknown>[]).map((row) => [
-      String(row.key),
-      {
-        valueType: row.valueType as Definition['valueType'],
-        valueFractionDigits: Number(row.valueFractionDigits),
-        aggregation: row.aggregation as Aggregation,
-        higherIsBetter: Boolean(row.higherIsBetter),
-      },
-    ]),
-  );
-  const configuration = configurationRows[0] as { companies?: string[]; codes?: string[] } | undefined;
-  return { configuration, pendingVersion: pendingRows[0]?.version, series: seriesRows as SeriesRow[], definitions: definitionMap, symbols };
+  const definitions = new Map<string, Definition>();
+  for (const row of definitionRows) {
+    const definition = toDefinition(row);
+    if (definition) definitions.set(row.key, definition);
+  }
+  return { configuration: configurationRows[0], pendingVersion: pendingRows[0]?.version, series: seriesRows, definitions, symbols };
 }
 
 function buildWrites(
@@ -98,7 +85,7 @@ function buildWrites(
   values: Map<string, string>,
   symbol: string | null,
   now: Date,
-): BatchItem<'sqlite'>[] {
+): WriteStatement[] {
   const key = { tenantKey: scope.tenantKey, orgKey: scope.orgKey, company: series.company, code: series.code };
   const where = and(
     eq(kpiPeriods.tenantKey, scope.tenantKey),
@@ -126,7 +113,7 @@ function buildWrites(
   };
   return [
     db.delete(kpiPeriods).where(where),
-    ...chunkRows(periodRows, 8).map((chunk) => db.insert(kpiPeriods).values(chunk)),
+    ...chunkForParameters(periodRows, 8).map((chunk) => db.insert(kpiPeriods).values(chunk)),
     db
       .insert(kpiSummaries)
       .values({ ...key, ...summary })
@@ -145,30 +132,32 @@ function buildWrites(
   ];
 }
 
-/** Recalculates `series` in groups: one batch of aggregate queries, then one batch of writes, per group. */
+/** A series to recalculate, with its KPI definition. */
+interface SeriesJob {
+  readonly series: SeriesRow;
+  readonly definition: Definition;
+}
+
+/** Recalculates the series in groups: one batch of aggregate queries, then one batch of writes, per group. */
 async function recalculateSeries(
   db: Database,
   scope: TenantScope,
-  series: readonly SeriesRow[],
-  inputs: Awaited<ReturnType<typeof readInputs>>,
+  jobs: readonly SeriesJob[],
+  inputs: Awaited<ReturnType<typeof loadInputs>>,
   now: Date,
 ): Promise<void> {
-  for (let start = 0; start < series.length; start += SERIES_PER_BATCH) {
-    const group = series.slice(start, start + SERIES_PER_BATCH);
-    const queries = group.map((item) =>
-      buildAggregateQuery(db, scope, item, (inputs.definitions.get(item.code) as Definition).aggregation),
+  for (let start = 0; start < jobs.length; start += SERIES_PER_BATCH) {
+    const group = jobs.slice(start, start + SERIES_PER_BATCH);
+    const results = await runReads(
+      db,
+      group.map(({ series, definition }) => buildAggregateQuery(db, scope, series, definition.aggregation)),
     );
-    const [first, ...rest] = queries;
-    if (!first) continue;
-    const results = await db.batch([first, ...rest]);
-    const writes = group.flatMap((item, index) => {
-      const definition = inputs.definitions.get(item.code) as Definition;
-      const raw = readRawAggregates(definition.aggregation, results[index] ?? []);
-      const values = new Map(raw.map((aggregate) => [aggregate.period, readAggregateValue(definition.aggregation, aggregate)]));
-      return buildWrites(db, scope, item, definition, values, inputs.symbols.get(item.company) ?? null, now);
+    const writes = group.flatMap(({ series, definition }, index) => {
+      const raw = toRawAggregates(definition.aggregation, results[index] ?? []);
+      const values = new Map(raw.map((aggregate) => [aggregate.period, computeAggregateValue(definition.aggregation, aggregate)]));
+      return buildWrites(db, scope, series, definition, values, inputs.symbols.get(series.company) ?? null, now);
     });
-    const [firstWrite, ...restWrites] = writes;
-    if (firstWrite) await db.batch([firstWrite, ...restWrites]);
+    await runWrites(db, writes);
   }
 }
 
@@ -178,30 +167,33 @@ export async function recalculateIndicators(
   request: RecalculationRequest,
   now: Date,
 ): Promise<RecalculationOutcome> {
-  const inputs = await readInputs(db, scope, request.configurationKey);
+  const inputs = await loadInputs(db, scope, request.configurationKey);
   if (request.configurationKey !== null && !inputs.configuration) return { status: 'unknownConfiguration' };
   const companies = new Set(inputs.configuration?.companies ?? []);
   const codes = new Set(inputs.configuration?.codes ?? []);
-  const selected = inputs.series.filter(
-    (item) =>
-      (companies.size === 0 || companies.has(item.company)) &&
-      (codes.size === 0 || codes.has(item.code)) &&
-      (!request.onlyChanged || item.version !== item.calculatedVersion) &&
-      // Definitions in use cannot be deleted; a series without one has nothing to compute.
-      inputs.definitions.has(item.code),
-  );
-  await recalculateSeries(db, scope, selected, inputs, now);
+  const jobs = inputs.series.flatMap((series): SeriesJob[] => {
+    // Definitions in use cannot be deleted; a series without one has nothing to compute.
+    const definition = inputs.definitions.get(series.code);
+    const selected =
+      (companies.size === 0 || companies.has(series.company)) &&
+      (codes.size === 0 || codes.has(series.code)) &&
+      (!request.onlyChanged || series.version !== series.calculatedVersion);
+    return definition && selected ? [{ series, definition }] : [];
+  });
+  await recalculateSeries(db, scope, jobs, inputs, now);
   if (companies.size === 0 && codes.size === 0 && inputs.pendingVersion !== undefined) {
     // Measurements ingested meanwhile bumped the version: the org then stays pending for the next run.
-    await db
-      .delete(kpiPendingOrgs)
-      .where(
-        and(
-          eq(kpiPendingOrgs.tenantKey, scope.tenantKey),
-          eq(kpiPendingOrgs.orgKey, scope.orgKey),
-          eq(kpiPendingOrgs.version, inputs.pendingVersion),
+    await runWrites(db, [
+      db
+        .delete(kpiPendingOrgs)
+        .where(
+          and(
+            eq(kpiPendingOrgs.tenantKey, scope.tenantKey),
+            eq(kpiPendingOrgs.orgKey, scope.orgKey),
+            eq(kpiPendingOrgs.version, inputs.pendingVersion),
+          ),
         ),
-      );
+    ]);
   }
-  return { status: 'done', series: selected.length };
+  return { status: 'done', series: jobs.length };
 }

@@ -1,56 +1,51 @@
 /** Maintenance indicators (SPEC 2.3, 4.3; CONTRACT 7): measurements, summaries, charts, recalculation. */
-import { readDatabase } from '../../db/client';
-import { normalizeDateTime } from '../../entities/values';
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
 import { ApiError, validationError } from '../../http/errors';
 import { jsonResponse } from '../../http/responses';
 import type { ApiRoute } from '../../http/route';
+import { normalizeDateTime } from '../../validation/values';
 import { sendRecalculation } from './commands';
 import { chartDoc, measurementsDoc, recalculateDoc, summaryDoc } from './docs';
-import { assertMeasurementReferences, insertMeasurements, readMeasurements } from './measurements';
-import { readPeriodOfDate } from './periods';
-import { readIndicatorSummary, readKpiChart } from './read';
+import { checkMeasurementReferences, insertMeasurements, parseMeasurements } from './measurements';
+import { toPeriod } from './periods';
+import { loadIndicatorSummary, loadKpiChart } from './read';
 
 export const INDICATORS_BASE = '/maintenance/indicators';
 const tags = ['Indicators'];
 
-function scopeOf(ctx: ApiContext): { tenantKey: string; orgKey: string } {
-  return { tenantKey: ctx.tenantKey, orgKey: ctx.orgKey };
-}
-
 async function ingest(ctx: ApiContext): Promise<Response> {
-  const measurements = readMeasurements(await readJsonBody(ctx.request));
-  const db = readDatabase(ctx.platform.db);
-  await assertMeasurementReferences(db, scopeOf(ctx), measurements);
-  await insertMeasurements(db, scopeOf(ctx), measurements, ctx.platform.now());
+  const measurements = parseMeasurements(await readJsonBody(ctx.request));
+  const db = ctx.db;
+  await checkMeasurementReferences(db, ctx.scope, measurements);
+  await insertMeasurements(db, ctx.scope, measurements, ctx.platform.now());
   return jsonResponse({ accepted: measurements.length });
 }
 
 async function summary(ctx: ApiContext): Promise<Response> {
   const address = { company: ctx.params.companyKey ?? '', code: ctx.params.code ?? '', companyField: 'companyKey', codeField: 'code' };
-  return jsonResponse(await readIndicatorSummary(readDatabase(ctx.platform.db), scopeOf(ctx), address));
+  return jsonResponse(await loadIndicatorSummary(ctx.db, ctx.scope, address));
 }
 
-function readReferencePeriod(ctx: ApiContext): string {
+function parseReferencePeriod(ctx: ApiContext): string {
   const raw = ctx.url.searchParams.get('referenceDate');
   if (raw === null || raw.trim() === '')
     throw validationError([{ path: 'referenceDate', message: 'referenceDate is required (ISO 8601 date or date-time).' }]);
   const normalized = normalizeDateTime(raw);
   if (normalized === undefined)
     throw validationError([{ path: 'referenceDate', message: 'referenceDate must be an ISO 8601 date or date-time.' }]);
-  return readPeriodOfDate(normalized);
+  return toPeriod(normalized);
 }
 
 async function chart(ctx: ApiContext): Promise<Response> {
-  const period = readReferencePeriod(ctx);
+  const period = parseReferencePeriod(ctx);
   const address = { company: ctx.params.company ?? '', code: ctx.params.code ?? '', companyField: 'company', codeField: 'code' };
-  return jsonResponse(await readKpiChart(readDatabase(ctx.platform.db), scopeOf(ctx), address, period));
+  return jsonResponse(await loadKpiChart(ctx.db, ctx.scope, address, period));
 }
 
 async function recalculate(ctx: ApiContext): Promise<Response> {
   const configurationKey = ctx.params.workerConfigurationKey ?? '';
-  const outcome = await sendRecalculation(ctx.platform, ctx.tenantKey, ctx.orgKey, { configurationKey, onlyChanged: false });
+  const outcome = await sendRecalculation(ctx.platform, ctx.scope, { configurationKey, onlyChanged: false });
   if (outcome.status === 'unknownConfiguration') {
     const detail = `Worker configuration '${configurationKey}' does not exist.`;
     throw new ApiError('RecordNotFound', detail, { errors: [{ path: 'workerConfigurationKey', message: detail }] });

@@ -1,8 +1,7 @@
 /** A route's brand model must be a model of the route's brand (CONTRACT 7). */
-import type { Database } from '../../db/client';
-import type { TenantScope } from '../../entities/repository';
+import type { Database, TenantScope } from '../../db/client';
 import type { FieldError } from '../../http/errors';
-import { resolveReferences } from '../../reference/store';
+import { findReferences } from '../../reference/store';
 
 /**
  * Problems of a (brand, brandModel) pair, reported at `path`. An unknown brand model is left to the
@@ -16,7 +15,7 @@ export async function checkBrandModel(
   path: 'brand' | 'brandModel',
 ): Promise<FieldError[]> {
   if (typeof brandModel !== 'string' || brandModel === '') return [];
-  const found = await resolveReferences(db, scope, [{ kind: 'brandModels', key: brandModel, path }]);
+  const found = await findReferences(db, scope, [{ kind: 'brandModels', key: brandModel, path }]);
   const model = found.get('brandModels')?.get(brandModel);
   if (!model) return [];
   const modelBrand = String(model.brand);

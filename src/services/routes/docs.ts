@@ -1,35 +1,29 @@
 /** OpenAPI documentation of the routes service's own operations and of what reads add (members, tools). */
 import * as v from 'valibot';
 import type { OperationDoc } from '../../http/route';
-import type { EntityDocOptions } from '../../openapi/entity-schemas';
-import { MAX_MEMBERS_PER_REQUEST } from './membership-body';
+import type { EntityDocOptions } from '../../entities/doc-schemas';
+import { buildMembershipBodySchema } from './membership-body';
+import type { MembershipBy } from './membership-body';
 import { TEMPLATE_PARAMETER_NAMES } from './template-parameters';
-import { MAX_TOOLS } from './tools';
+import { TOOLS_SCHEMA } from './tools';
 
-type AnySchema = v.GenericSchema<unknown, unknown>;
 type Parts = Omit<OperationDoc, 'summary' | 'operationId'>;
 
 /** A member as reads list it: `{id, key, description}` (CONTRACT 7). */
-const RouteMember = v.strictObject({ id: v.string(), key: v.string(), description: v.string() }) as AnySchema;
-const members = (what: string) => v.pipe(v.array(RouteMember), v.description(`The route's ${what}, by key`)) as AnySchema;
+const RouteMember = v.strictObject({ id: v.string(), key: v.string(), description: v.string() });
+const members = (what: string) => v.pipe(v.array(RouteMember), v.description(`The route's ${what}, by key`));
 
 export const routeEntityDoc: EntityDocOptions = {
   createName: 'ApiLocationRoutesResource',
   answerExtras: { locations: members('locations'), equipmentItems: members('equipment items'), tools: members('tools') },
-  createExtras: {
-    tools: v.optional(
-      v.nullable(
-        v.union([v.pipe(v.string(), v.description('Comma-separated tool keys')), v.pipe(v.array(v.string()), v.maxLength(MAX_TOOLS))]),
-      ),
-    ) as AnySchema,
-  },
+  createExtras: { tools: TOOLS_SCHEMA },
   schemas: { RouteMember },
 };
 
 const RouteMaintenanceNotificationTemplateParameter = v.strictObject({
   name: v.picklist(TEMPLATE_PARAMETER_NAMES),
   value: v.nullable(v.string()),
-}) as AnySchema;
+});
 
 const ROUTE_KEY_PARAMS = [
   { name: 'companyKey', in: 'path', description: 'Company of the route', schema: { json: { type: 'string' } } },
@@ -51,16 +45,14 @@ export const notificationDoc: Parts = {
   responses: {
     200: {
       description: 'The placeholders of the template and their values',
-      schema: v.array(RouteMaintenanceNotificationTemplateParameter) as AnySchema,
+      schema: v.array(RouteMaintenanceNotificationTemplateParameter),
     },
     400: { description: 'Not valid: missing or unknown cultureKey, or no such route (RecordNotFound)' },
   },
 };
 
 /** `value` holds keys or ids; bare array or `{"value": [...], "customAttributes": {...}}` (CONTRACT 4). */
-export function describeMembership(by: 'key' | 'id'): Parts {
-  const item = by === 'key' ? v.pipe(v.string(), v.minLength(1), v.maxLength(100)) : v.pipe(v.string(), v.uuid());
-  const list = v.pipe(v.array(item), v.maxLength(MAX_MEMBERS_PER_REQUEST)) as AnySchema;
+export function describeMembership(by: MembershipBy): Parts {
   return {
     parameters: [
       { name: 'routeKey', in: 'path', description: 'Key of the route', schema: { json: { type: 'string' } } },
@@ -73,10 +65,7 @@ export function describeMembership(by: 'key' | 'id'): Parts {
     ],
     requestBody: {
       description: `The members' ${by === 'key' ? 'keys' : 'identifiers'}: a bare array, or {"value": [...], "customAttributes": {...}}`,
-      schema: v.union([
-        list,
-        v.strictObject({ value: list, customAttributes: v.optional(v.nullable(v.record(v.string(), v.unknown()))) }),
-      ]) as AnySchema,
+      schema: buildMembershipBodySchema(by),
     },
     responses: {
       200: {

@@ -1,9 +1,8 @@
 /** Routes (SPEC 2.4, 4.4; CONTRACT 7): the description; members and tools live in tables of their own. */
-import { readDatabase } from '../../db/client';
-import type { EntitySpec } from '../../entities/spec';
+import { defineEntitySpec } from '../../entities/spec';
 import { checkBrandModel } from './brand-model';
 
-export const routeSpec: EntitySpec = {
+export const routeSpec = defineEntitySpec({
   name: 'routes',
   title: 'Route',
   resourceName: 'Route',
@@ -60,14 +59,7 @@ export const routeSpec: EntitySpec = {
     },
   },
   hooks: {
-    validateCreate: (ctx, values) =>
-      checkBrandModel(
-        readDatabase(ctx.platform.db),
-        { tenantKey: ctx.tenantKey, orgKey: ctx.orgKey },
-        values.brand,
-        values.brandModel,
-        'brandModel',
-      ),
+    validateCreate: (ctx, values) => checkBrandModel(ctx.db, ctx.scope, values.brand, values.brandModel, 'brandModel'),
   },
   indexes: [['company'], ['routeKey'], ['locationFunction'], ['family'], ['brand'], ['brandModel'], ['responsible']],
-};
+});

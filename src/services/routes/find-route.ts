@@ -1,46 +1,42 @@
 /** Finding a route by `routeKey` alone (membership operations) or by company and routeKey. */
 import { and, eq } from 'drizzle-orm';
-import type { Database } from '../../db/client';
-import type { TenantScope } from '../../entities/repository';
+import { scopeCondition } from '../../db/client';
+import type { Database, TenantScope } from '../../db/client';
 import { ApiError, recordNotFound } from '../../http/errors';
-import { routeColumns, routes } from './table';
+import { routes } from './table';
+import type { RouteRow } from './table';
 
-export interface RouteRow {
-  readonly id: string;
-  readonly company: string;
-  readonly routeKey: string;
-  readonly description: string;
-  readonly brand: string | null;
-  readonly brandModel: string | null;
-  readonly responsible: string | null;
-  readonly customAttributes: string | null;
-  readonly version: number;
-}
+/** What the routes service's own operations read of a route. */
+export type RouteSummary = Pick<
+  RouteRow,
+  'id' | 'company' | 'routeKey' | 'description' | 'brand' | 'brandModel' | 'responsible' | 'customAttributes' | 'version'
+>;
 
-const columns = {
-  id: routeColumns.id,
-  company: routeColumns.company,
-  routeKey: routeColumns.routeKey,
-  description: routeColumns.description,
-  brand: routeColumns.brand,
-  brandModel: routeColumns.brandModel,
-  responsible: routeColumns.responsible,
-  customAttributes: routeColumns.customAttributes,
-  version: routeColumns.version,
+const summary = {
+  id: routes.id,
+  company: routes.company,
+  routeKey: routes.routeKey,
+  description: routes.description,
+  brand: routes.brand,
+  brandModel: routes.brandModel,
+  responsible: routes.responsible,
+  customAttributes: routes.customAttributes,
+  version: routes.version,
 };
 
-function scoped(scope: TenantScope) {
-  return [eq(routeColumns.tenantKey, scope.tenantKey), eq(routeColumns.orgKey, scope.orgKey)];
-}
-
 /** The route with this company and routeKey, if any. */
-export async function readRouteByKey(db: Database, scope: TenantScope, company: string, routeKey: string): Promise<RouteRow | undefined> {
+export async function findRouteByKey(
+  db: Database,
+  scope: TenantScope,
+  company: string,
+  routeKey: string,
+): Promise<RouteSummary | undefined> {
   const rows = await db
-    .select(columns)
+    .select(summary)
     .from(routes)
-    .where(and(...scoped(scope), eq(routeColumns.company, company), eq(routeColumns.routeKey, routeKey)))
+    .where(and(scopeCondition(routes, scope), eq(routes.company, company), eq(routes.routeKey, routeKey)))
     .limit(1);
-  return rows[0] as RouteRow | undefined;
+  return rows[0];
 }
 
 /**
@@ -53,34 +49,26 @@ export async function findRouteForMembership(
   scope: TenantScope,
   routeKey: string,
   companyKey: string | null,
-): Promise<RouteRow> {
+): Promise<RouteSummary> {
   if (routeKey === '') throw recordNotFound(`Route ''`, false);
   if (companyKey !== null) {
-    const route = await readRouteByKey(db, scope, companyKey, routeKey);
+    const route = await findRouteByKey(db, scope, companyKey, routeKey);
     if (!route) throw recordNotFound(`Route '${routeKey}' of company '${companyKey}'`, false);
     return route;
   }
-  const rows = (await db
-    .select(columns)
+  const rows = await db
+    .select(summary)
     .from(routes)
-    .where(and(...scoped(scope), eq(routeColumns.routeKey, routeKey)))
-    .orderBy(routeColumns.company)
-    .limit(20)) as RouteRow[];
+    .where(and(scopeCondition(routes, scope), eq(routes.routeKey, routeKey)))
+    .orderBy(routes.company)
+    .limit(20);
   const [first, second] = rows;
   if (!first) throw recordNotFound(`Route '${routeKey}'`, false);
   if (second) {
-    throw new ApiError(
-      'AmbiguousKey',
-      `Route '${routeKey}' exists in more than one company (${rows.map((row) => row.company).join(', ')}); add ?companyKey=.`,
-      {
-        errors: [
-          {
-            path: 'companyKey',
-            message: `required: routeKey '${routeKey}' exists in companies ${rows.map((row) => row.company).join(', ')}`,
-          },
-        ],
-      },
-    );
+    const companies = rows.map((row) => row.company).join(', ');
+    throw new ApiError('AmbiguousKey', `Route '${routeKey}' exists in more than one company (${companies}); add ?companyKey=.`, {
+      errors: [{ path: 'companyKey', message: `required: routeKey '${routeKey}' exists in companies ${companies}` }],
+    });
   }
   return first;
 }

@@ -1,10 +1,8 @@
 /** Statements that add and remove a route's members, chunked under D1's 100 bound parameters. */
 import { and, eq, inArray } from 'drizzle-orm';
-import type { BatchItem } from 'drizzle-orm/batch';
-import { chunkRows } from '../../db/client';
-import type { Database } from '../../db/client';
-import type { TenantScope } from '../../entities/repository';
-import { chunkList } from './members';
+import { chunkForParameters, chunkKeys } from '../../db/client';
+import type { Database, TenantScope } from '../../db/client';
+import type { WriteStatement } from '../../db/writes';
 import type { MemberKind } from './members';
 
 /** Inserts (a member already present is left alone); four parameters per row. */
@@ -14,9 +12,9 @@ export function buildMemberInserts(
   kind: MemberKind,
   routeId: string,
   keys: readonly string[],
-): BatchItem<'sqlite'>[] {
+): WriteStatement[] {
   const rows = keys.map((memberKey) => ({ routeId, tenantKey: scope.tenantKey, orgKey: scope.orgKey, memberKey }));
-  return chunkRows(rows, 4).map((chunk) => db.insert(kind.table).values(chunk).onConflictDoNothing());
+  return chunkForParameters(rows, 4).map((chunk) => db.insert(kind.table).values(chunk).onConflictDoNothing());
 }
 
 export function buildMemberDeletes(
@@ -25,9 +23,9 @@ export function buildMemberDeletes(
   kind: MemberKind,
   routeId: string,
   keys: readonly string[],
-): BatchItem<'sqlite'>[] {
+): WriteStatement[] {
   const table = kind.table;
-  return chunkList(keys).map((chunk) =>
+  return chunkKeys(keys).map((chunk) =>
     db
       .delete(table)
       .where(

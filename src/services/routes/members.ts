@@ -1,17 +1,19 @@
 /** A route's members (locations, equipment items) and tools: their tables, reads and reference lookups. */
 import { and, eq, inArray } from 'drizzle-orm';
-import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
-import type { Database } from '../../db/client';
-import type { TenantScope } from '../../entities/repository';
-import { readReferenceTable } from '../../reference/tables';
+import { chunkKeys } from '../../db/client';
+import type { Database, TenantScope } from '../../db/client';
+import { runReads } from '../../db/reads';
+import { readColumn } from '../../entities/table';
+import { requireTenantReferenceStore } from '../../reference/tables';
+import type { TenantReferenceStore } from '../../reference/tables';
 import { routeEquipmentItems, routeLocations, routeTools } from './table';
 import type { MemberTable } from './table';
 
 export interface MemberKind {
   /** Field of the route resource (`locations`). */
   readonly field: 'locations' | 'equipmentItems' | 'tools';
-  /** Reference data kind of the members. */
-  readonly referenceKind: string;
+  /** Reference data kind of the members, and its table. */
+  readonly reference: TenantReferenceStore;
   /** Human name of one member (`location`). */
   readonly title: string;
   readonly table: MemberTable;
@@ -21,19 +23,25 @@ export interface MemberKind {
 
 export const locationMembers: MemberKind = {
   field: 'locations',
-  referenceKind: 'locations',
+  reference: requireTenantReferenceStore('locations'),
   title: 'location',
   table: routeLocations,
   byCompany: true,
 };
 export const equipmentMembers: MemberKind = {
   field: 'equipmentItems',
-  referenceKind: 'equipmentItems',
+  reference: requireTenantReferenceStore('equipmentItems'),
   title: 'equipment item',
   table: routeEquipmentItems,
   byCompany: true,
 };
-export const toolMembers: MemberKind = { field: 'tools', referenceKind: 'tools', title: 'tool', table: routeTools, byCompany: false };
+export const toolMembers: MemberKind = {
+  field: 'tools',
+  reference: requireTenantReferenceStore('tools'),
+  title: 'tool',
+  table: routeTools,
+  byCompany: false,
+};
 
 export const MEMBER_KINDS: readonly MemberKind[] = [locationMembers, equipmentMembers, toolMembers];
 
@@ -49,62 +57,38 @@ export interface MemberRecord extends MemberItem {
   readonly company: string | null;
 }
 
-/** Keys and ids stay under D1's 100 bound parameters (two go to tenant and org, a few to the route). */
-export const KEY_CHUNK = 90;
-
-export function chunkList<T>(items: readonly T[], size = KEY_CHUNK): T[][] {
-  const chunks: T[][] = [];
-  for (let start = 0; start < items.length; start += size) chunks.push(items.slice(start, start + size));
-  return chunks;
+function descriptionColumn(reference: TenantReferenceStore) {
+  return readColumn(reference.columns, reference.spec.table, 'description');
 }
 
-export function referenceColumns(kind: string): Record<string, SQLiteColumn> {
-  return readReferenceTable(kind) as unknown as Record<string, SQLiteColumn>;
-}
-
-function column(columns: Record<string, SQLiteColumn>, name: string): SQLiteColumn {
-  const found = columns[name];
-  if (!found) throw new Error(`No column ${name}`);
-  return found;
-}
-
-function toMemberRecord(row: Record<string, unknown>): MemberRecord {
+function toMemberRecord(row: Readonly<Record<string, unknown>>): MemberRecord {
   return {
     id: String(row.id),
     key: String(row.key),
     description: String(row.description ?? ''),
+    // Tools have no company.
     company: row.company === undefined || row.company === null ? null : String(row.company),
   };
 }
 
 /** Reference records of one member kind by `id` or `key`, scoped; chunked, one batch. */
-export async function readMemberRecords(
+export async function findMemberRecords(
   db: Database,
   scope: TenantScope,
   kind: MemberKind,
   by: 'id' | 'key',
   values: readonly string[],
 ): Promise<Map<string, MemberRecord>> {
-  const found = new Map<string, MemberRecord>();
-  const chunks = chunkList([...new Set(values)]);
-  const columns = referenceColumns(kind.referenceKind);
-  const queries = chunks.map((chunk) =>
+  const { table, common, columns } = kind.reference;
+  const queries = chunkKeys([...new Set(values)]).map((chunk) =>
     db
-      .select()
-      .from(readReferenceTable(kind.referenceKind))
-      .where(
-        and(
-          eq(column(columns, 'tenantKey'), scope.tenantKey),
-          eq(column(columns, 'orgKey'), scope.orgKey),
-          inArray(column(columns, by), chunk),
-        ),
-      ),
+      .select(columns)
+      .from(table)
+      .where(and(eq(common.tenantKey, scope.tenantKey), eq(common.orgKey, scope.orgKey), inArray(common[by], chunk))),
   );
-  const [first, ...rest] = queries;
-  if (!first) return found;
-  const results = await db.batch([first, ...rest]);
-  for (const rows of results) {
-    for (const row of rows as Record<string, unknown>[]) {
+  const found = new Map<string, MemberRecord>();
+  for (const rows of await runReads(db, queries)) {
+    for (const row of rows) {
       const record = toMemberRecord(row);
       found.set(by === 'id' ? record.id : record.key, record);
     }
@@ -112,16 +96,13 @@ export async function readMemberRecords(
   return found;
 }
 
-function memberQuery(db: Database, scope: TenantScope, kind: MemberKind, routeIds: readonly string[]) {
-  const ref = referenceColumns(kind.referenceKind);
+function selectMembers(db: Database, scope: TenantScope, kind: MemberKind, routeIds: readonly string[]) {
+  const { table: reference, common } = kind.reference;
   const table = kind.table;
   return db
-    .select({ routeId: table.routeId, id: column(ref, 'id'), key: column(ref, 'key'), description: column(ref, 'description') })
+    .select({ routeId: table.routeId, id: common.id, key: common.key, description: descriptionColumn(kind.reference) })
     .from(table)
-    .innerJoin(
-      readReferenceTable(kind.referenceKind),
-      and(eq(column(ref, 'tenantKey'), table.tenantKey), eq(column(ref, 'orgKey'), table.orgKey), eq(column(ref, 'key'), table.memberKey)),
-    )
+    .innerJoin(reference, and(eq(common.tenantKey, table.tenantKey), eq(common.orgKey, table.orgKey), eq(common.key, table.memberKey)))
     .where(and(eq(table.tenantKey, scope.tenantKey), eq(table.orgKey, scope.orgKey), inArray(table.routeId, [...routeIds])))
     .orderBy(table.routeId, table.memberKey);
 }
@@ -129,26 +110,27 @@ function memberQuery(db: Database, scope: TenantScope, kind: MemberKind, routeId
 export type RouteMembers = Record<MemberKind['field'], MemberItem[]>;
 
 /** Every route's locations, equipment items and tools as `{id, key, description}`, ordered by key; one batch. */
-export async function readRouteMembers(db: Database, scope: TenantScope, routeIds: readonly string[]): Promise<Map<string, RouteMembers>> {
+export async function listRouteMembers(db: Database, scope: TenantScope, routeIds: readonly string[]): Promise<Map<string, RouteMembers>> {
   const members = new Map<string, RouteMembers>(routeIds.map((id) => [id, { locations: [], equipmentItems: [], tools: [] }]));
   const queries = MEMBER_KINDS.flatMap((kind) =>
-    chunkList(routeIds).map((chunk) => ({ kind, query: memberQuery(db, scope, kind, chunk) })),
+    chunkKeys(routeIds).map((chunk) => ({ kind, query: selectMembers(db, scope, kind, chunk) })),
   );
-  const [first, ...rest] = queries.map((item) => item.query);
-  if (!first) return members;
-  const results = await db.batch([first, ...rest]);
+  const results = await runReads(
+    db,
+    queries.map((item) => item.query),
+  );
   results.forEach((rows, index) => {
     const kind = queries[index]?.kind;
     if (!kind) return;
-    for (const row of rows as { routeId: string; id: unknown; key: unknown; description: unknown }[]) {
-      members.get(row.routeId)?.[kind.field].push({ id: String(row.id), key: String(row.key), description: String(row.description ?? '') });
+    for (const row of rows) {
+      members.get(row.routeId)?.[kind.field].push({ id: row.id, key: row.key, description: String(row.description ?? '') });
     }
   });
   return members;
 }
 
 /** The keys of `keys` that are already members of the route. */
-export async function readExistingMembers(
+export async function findExistingMembers(
   db: Database,
   scope: TenantScope,
   kind: MemberKind,
@@ -156,7 +138,7 @@ export async function readExistingMembers(
   keys: readonly string[],
 ): Promise<Set<string>> {
   const table = kind.table;
-  const queries = chunkList(keys).map((chunk) =>
+  const queries = chunkKeys(keys).map((chunk) =>
     db
       .select({ key: table.memberKey })
       .from(table)
@@ -169,8 +151,6 @@ export async function readExistingMembers(
         ),
       ),
   );
-  const [first, ...rest] = queries;
-  if (!first) return new Set();
-  const results = await db.batch([first, ...rest]);
-  return new Set(results.flatMap((rows) => (rows as { key: string }[]).map((row) => row.key)));
+  const results = await runReads(db, queries);
+  return new Set(results.flatMap((rows) => rows.map((row) => row.key)));
 }

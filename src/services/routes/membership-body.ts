@@ -1,13 +1,14 @@
 /** The body of a membership operation (CONTRACT 4): `["L1","L2"]` or `{"value": [...], "customAttributes": {...}}`. */
 import * as v from 'valibot';
-import { CUSTOM_PREFIX, readCustomName } from '../../entities/custom-attributes';
+import { CUSTOM_ATTRIBUTES_OBJECT, CUSTOM_PREFIX, parseCustomName } from '../../entities/custom-attributes';
 import type { CustomValues } from '../../entities/custom-attributes';
-import { isPlainObject } from '../../entities/validate';
-import { isGuid } from '../../entities/values';
 import type { FieldError } from '../../http/errors';
 import { validationError } from '../../http/errors';
+import { isPlainObject } from '../../validation/values';
 
 export const MAX_MEMBERS_PER_REQUEST = 1000;
+
+export type MembershipBy = 'key' | 'id';
 
 export interface MembershipBody {
   /** Distinct keys, or lowercase ids, in the order sent. */
@@ -17,14 +18,18 @@ export interface MembershipBody {
   readonly custom: CustomValues;
 }
 
-const KEY_SCHEMA = v.pipe(
-  v.string('must be a string'),
-  v.minLength(1, 'must not be empty'),
-  v.maxLength(100, 'must be at most 100 characters'),
-);
-const ID_SCHEMA = v.pipe(v.string('must be a GUID'), v.check(isGuid, 'must be a GUID'));
+const ITEM_SCHEMAS = {
+  key: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters')),
+  id: v.pipe(v.string('must be a GUID'), v.uuid('must be a GUID')),
+} as const;
 
-function readCustom(raw: unknown, errors: FieldError[]): CustomValues {
+/** The body's schema, from the same item schemas and limit the validation below uses (for the OpenAPI document). */
+export function buildMembershipBodySchema(by: MembershipBy) {
+  const list = v.pipe(v.array(ITEM_SCHEMAS[by]), v.maxLength(MAX_MEMBERS_PER_REQUEST));
+  return v.union([list, v.strictObject({ value: list, customAttributes: v.optional(v.nullable(CUSTOM_ATTRIBUTES_OBJECT)) })]);
+}
+
+function parseCustom(raw: unknown, errors: FieldError[]): CustomValues {
   const custom: CustomValues = {};
   if (raw === undefined || raw === null) return custom;
   if (!isPlainObject(raw)) {
@@ -32,7 +37,7 @@ function readCustom(raw: unknown, errors: FieldError[]): CustomValues {
     return custom;
   }
   for (const [rawName, value] of Object.entries(raw)) {
-    const name = rawName.startsWith(CUSTOM_PREFIX) ? readCustomName(rawName) : undefined;
+    const name = rawName.startsWith(CUSTOM_PREFIX) ? parseCustomName(rawName) : undefined;
     if (name) custom[name] = value;
     else
       errors.push({
@@ -44,7 +49,7 @@ function readCustom(raw: unknown, errors: FieldError[]): CustomValues {
 }
 
 /** Validates the body; every bad item is named (`value[2]`). */
-export function readMembershipBody(body: unknown, by: 'key' | 'id'): MembershipBody {
+export function parseMembershipBody(body: unknown, by: MembershipBy): MembershipBody {
   const errors: FieldError[] = [];
   let list: unknown = body;
   let custom: CustomValues = {};
@@ -53,7 +58,7 @@ export function readMembershipBody(body: unknown, by: 'key' | 'id'): MembershipB
     for (const name of Object.keys(body)) {
       if (name !== 'value' && name !== 'customAttributes') errors.push({ path: name, message: `Unknown property '${name}'.` });
     }
-    custom = readCustom(body.customAttributes, errors);
+    custom = parseCustom(body.customAttributes, errors);
   }
   if (!Array.isArray(list)) {
     errors.push({ path: 'value', message: `value must be an array of ${by === 'key' ? 'keys' : 'ids'}.` });
@@ -61,12 +66,11 @@ export function readMembershipBody(body: unknown, by: 'key' | 'id'): MembershipB
   }
   if (list.length > MAX_MEMBERS_PER_REQUEST)
     errors.push({ path: 'value', message: `At most ${MAX_MEMBERS_PER_REQUEST} values per request (got ${list.length}).` });
-  const schema = by === 'key' ? KEY_SCHEMA : ID_SCHEMA;
   const values: string[] = [];
   const paths = new Map<string, string>();
-  list.forEach((item, index) => {
+  list.forEach((item: unknown, index) => {
     const path = `value[${index}]`;
-    const result = v.safeParse(schema, item);
+    const result = v.safeParse(ITEM_SCHEMAS[by], item);
     if (!result.success) {
       errors.push(...result.issues.map((issue) => ({ path, message: `${path} ${issue.message}` })));
       return;

@@ -3,26 +3,26 @@
  * all-or-nothing (any unknown key or id fails the whole request), idempotent, members of the route's company.
  */
 import { and, eq, sql } from 'drizzle-orm';
-import { readDatabase } from '../../db/client';
-import { readCustomDefinitions, validateCustomValues } from '../../entities/custom-attributes';
+import { readConstraintViolation } from '../../db/client';
+import { runWrites } from '../../db/writes';
+import { loadCustomDefinitions, validateCustomValues } from '../../entities/custom-attributes';
 import type { CustomValues } from '../../entities/custom-attributes';
-import { scopeOf, stampOf } from '../../entities/handlers';
-import { parseCustomColumn } from '../../entities/resource';
+import { buildAuditStamp, mergeCustomColumn } from '../../entities/handlers';
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
 import { ApiError, recordNotFound, validationError } from '../../http/errors';
 import type { FieldError } from '../../http/errors';
 import { emptyResponse, etagOf } from '../../http/responses';
 import { findRouteForMembership } from './find-route';
-import type { RouteRow } from './find-route';
-import { readMembershipBody } from './membership-body';
+import type { RouteSummary } from './find-route';
 import { buildMemberDeletes, buildMemberInserts } from './member-writes';
-import { readExistingMembers, readMemberRecords } from './members';
+import { findExistingMembers, findMemberRecords } from './members';
 import type { MemberKind, MemberRecord } from './members';
-import { routeColumns, routes } from './table';
+import { parseMembershipBody } from './membership-body';
+import type { MembershipBy } from './membership-body';
+import { routes } from './table';
 
 export type MembershipAction = 'add' | 'remove';
-export type MembershipBy = 'key' | 'id';
 
 /** Every value must name an existing record of the kind; returns the records in request order. */
 function requireRecords(
@@ -32,18 +32,22 @@ function requireRecords(
   paths: ReadonlyMap<string, string>,
   found: Map<string, MemberRecord>,
 ): MemberRecord[] {
-  const errors: FieldError[] = values
-    .filter((value) => !found.has(value))
-    .map((value) => ({ path: paths.get(value) ?? 'value', message: `Unknown ${kind.referenceKind} ${by} '${value}'.` }));
+  const records: MemberRecord[] = [];
+  const errors: FieldError[] = [];
+  for (const value of values) {
+    const record = found.get(value);
+    if (record) records.push(record);
+    else errors.push({ path: paths.get(value) ?? 'value', message: `Unknown ${kind.reference.spec.kind} ${by} '${value}'.` });
+  }
   if (errors.length > 0) {
     throw new ApiError('UnknownReference', `Unknown reference(s): ${errors.map((error) => error.message).join(' ')}`, { errors });
   }
-  return values.map((value) => found.get(value) as MemberRecord);
+  return records;
 }
 
 function requireSameCompany(
   kind: MemberKind,
-  route: RouteRow,
+  route: RouteSummary,
   records: readonly MemberRecord[],
   pathOf: (record: MemberRecord) => string,
 ): void {
@@ -58,52 +62,48 @@ function requireSameCompany(
 
 async function checkCustom(ctx: ApiContext, custom: CustomValues): Promise<CustomValues> {
   if (Object.keys(custom).length === 0) return {};
-  const definitions = await readCustomDefinitions(readDatabase(ctx.platform.db), scopeOf(ctx), 'routes');
+  const definitions = await loadCustomDefinitions(ctx.db, ctx.scope, 'routes');
   const { values, errors } = validateCustomValues(custom, definitions, 'update');
   if (errors.length > 0) throw validationError(errors.map((error) => ({ ...error, path: `customAttributes.${error.path}` })));
   return values;
 }
 
 /** The route's version bump (and custom attribute values), written in the same batch as the member changes. */
-function buildRouteTouch(ctx: ApiContext, route: RouteRow, custom: CustomValues) {
-  const stamp = stampOf(ctx);
-  const merged =
-    Object.keys(custom).length > 0 ? { customAttributes: JSON.stringify({ ...parseCustomColumn(route.customAttributes), ...custom }) } : {};
-  return readDatabase(ctx.platform.db)
+function buildRouteTouch(ctx: ApiContext, route: RouteSummary, custom: CustomValues) {
+  const stamp = buildAuditStamp(ctx);
+  const merged = Object.keys(custom).length > 0 ? { customAttributes: mergeCustomColumn(route, custom) } : {};
+  return ctx.db
     .update(routes)
-    .set({ ...merged, version: sql`${routeColumns.version} + 1`, modifiedOn: stamp.on, modifiedBy: stamp.by })
-    .where(and(eq(routeColumns.tenantKey, ctx.tenantKey), eq(routeColumns.orgKey, ctx.orgKey), eq(routeColumns.id, route.id)))
-    .returning({ version: routeColumns.version });
+    .set({ ...merged, version: sql`${routes.version} + 1`, modifiedOn: stamp.on, modifiedBy: stamp.by })
+    .where(and(eq(routes.tenantKey, ctx.scope.tenantKey), eq(routes.orgKey, ctx.scope.orgKey), eq(routes.id, route.id)))
+    .returning({ version: routes.version });
 }
 
 export async function changeMembership(ctx: ApiContext, kind: MemberKind, action: MembershipAction, by: MembershipBy): Promise<Response> {
-  const body = readMembershipBody(await readJsonBody(ctx.request), by);
-  const db = readDatabase(ctx.platform.db);
-  const scope = scopeOf(ctx);
+  const body = parseMembershipBody(await readJsonBody(ctx.request), by);
+  const { db, scope } = ctx;
   const route = await findRouteForMembership(db, scope, ctx.params.routeKey ?? '', ctx.url.searchParams.get('companyKey'));
-  const found = await readMemberRecords(db, scope, kind, by, body.values);
+  const found = await findMemberRecords(db, scope, kind, by, body.values);
   const records = requireRecords(kind, by, body.values, body.paths, found);
   if (action === 'add' && kind.byCompany) {
     requireSameCompany(kind, route, records, (record) => body.paths.get(by === 'id' ? record.id : record.key) ?? 'value');
   }
   const custom = await checkCustom(ctx, body.custom);
   const keys = records.map((record) => record.key);
-  const existing = await readExistingMembers(db, scope, kind, route.id, keys);
+  const existing = await findExistingMembers(db, scope, kind, route.id, keys);
   const changed = keys.filter((key) => (action === 'add' ? !existing.has(key) : existing.has(key)));
   // Adding a member twice or removing a non-member changes nothing (not even the version).
   if (changed.length === 0 && Object.keys(custom).length === 0) return emptyResponse(200, { etag: etagOf(route.version) });
   const statements =
     action === 'add' ? buildMemberInserts(db, scope, kind, route.id, changed) : buildMemberDeletes(db, scope, kind, route.id, changed);
-  let touched: unknown;
   try {
-    [touched] = await db.batch([buildRouteTouch(ctx, route, custom), ...statements]);
+    const [touched] = await runWrites(db, [buildRouteTouch(ctx, route, custom), ...statements]);
+    // A route deleted since it was read updates no row (its members went with it): removing them changed nothing.
+    return emptyResponse(200, { etag: etagOf(touched[0]?.version ?? route.version + 1) });
   } catch (error) {
     // The route was deleted since it was read: its member rows cannot reference it any more.
-    if (/FOREIGN KEY constraint failed/i.test(error instanceof Error ? `${error.message} ${String(error.cause ?? '')}` : String(error))) {
+    if (readConstraintViolation(error) === 'foreignKey')
       throw recordNotFound(`Route '${route.routeKey}' of company '${route.company}'`, false);
-    }
     throw error;
   }
-  const version = (touched as { version: number }[])[0]?.version ?? route.version + 1;
-  return emptyResponse(200, { etag: etagOf(version) });
 }

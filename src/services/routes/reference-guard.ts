@@ -3,68 +3,71 @@
  * route's company, and a brand model used by a route keeps the route's brand (else 400 ReferenceInUse).
  */
 import { and, eq, inArray } from 'drizzle-orm';
-import type { Database } from '../../db/client';
-import type { TenantScope } from '../../entities/repository';
+import { chunkKeys } from '../../db/client';
+import type { Database, TenantScope } from '../../db/client';
+import { runReads } from '../../db/reads';
 import type { FieldError } from '../../http/errors';
 import type { UpsertGuard } from '../../reference/routes';
-import type { ReferenceInput } from '../../reference/validate';
-import { chunkList, equipmentMembers, locationMembers } from './members';
+import { equipmentMembers, locationMembers } from './members';
 import type { MemberKind } from './members';
-import { routeColumns, routes } from './table';
+import { routes } from './table';
 
+/** A route that uses a reference key, and the value the rule compares (the route's company or brand). */
 interface Use {
   readonly key: string;
   readonly route: string;
   readonly value: string | null;
 }
 
-async function readUses(db: Database, scope: TenantScope, keys: readonly string[], kind: MemberKind | 'brandModels'): Promise<Use[]> {
-  const queries = chunkList(keys).map((chunk) => {
-    if (kind === 'brandModels') {
-      return db
-        .select({ key: routeColumns.brandModel, company: routeColumns.company, routeKey: routeColumns.routeKey, value: routeColumns.brand })
-        .from(routes)
-        .where(
-          and(eq(routeColumns.tenantKey, scope.tenantKey), eq(routeColumns.orgKey, scope.orgKey), inArray(routeColumns.brandModel, chunk)),
-        );
-    }
-    const table = kind.table;
-    return db
-      .select({ key: table.memberKey, company: routeColumns.company, routeKey: routeColumns.routeKey })
+/** Routes whose members include `keys` of the kind, with the route's company. */
+async function findMemberUses(db: Database, scope: TenantScope, kind: MemberKind, keys: readonly string[]): Promise<Use[]> {
+  const table = kind.table;
+  const queries = chunkKeys(keys).map((chunk) =>
+    db
+      .select({ key: table.memberKey, company: routes.company, routeKey: routes.routeKey })
       .from(table)
-      .innerJoin(routes, eq(routeColumns.id, table.routeId))
-      .where(and(eq(table.tenantKey, scope.tenantKey), eq(table.orgKey, scope.orgKey), inArray(table.memberKey, chunk)));
-  });
-  const [first, ...rest] = queries;
-  if (!first) return [];
-  const results = await db.batch([first, ...rest]);
-  return results.flatMap((rows) =>
-    (rows as { key: unknown; company: unknown; routeKey: unknown; value?: unknown }[]).map((row) => {
-      // Members are checked against the route's company (selected once), brand models against its brand.
-      const value = kind === 'brandModels' ? row.value : row.company;
-      return {
-        key: String(row.key),
-        route: `${String(row.company)}/${String(row.routeKey)}`,
-        value: value === null || value === undefined ? null : String(value),
-      };
-    }),
+      .innerJoin(routes, eq(routes.id, table.routeId))
+      .where(and(eq(table.tenantKey, scope.tenantKey), eq(table.orgKey, scope.orgKey), inArray(table.memberKey, chunk))),
   );
+  const results = await runReads(db, queries);
+  return results.flat().map((row) => ({ key: row.key, route: `${row.company}/${row.routeKey}`, value: row.company }));
 }
 
-const GUARDED: Readonly<Record<string, { source: MemberKind | 'brandModels'; field: string; title: string }>> = {
-  locations: { source: locationMembers, field: 'company', title: 'location' },
-  equipmentItems: { source: equipmentMembers, field: 'company', title: 'equipment item' },
-  brandModels: { source: 'brandModels', field: 'brand', title: 'brand model' },
+/** Routes that use the brand models `keys`, with the route's brand. */
+async function findBrandModelUses(db: Database, scope: TenantScope, keys: readonly string[]): Promise<Use[]> {
+  const queries = chunkKeys(keys).map((chunk) =>
+    db
+      .select({ key: routes.brandModel, company: routes.company, routeKey: routes.routeKey, value: routes.brand })
+      .from(routes)
+      .where(and(eq(routes.tenantKey, scope.tenantKey), eq(routes.orgKey, scope.orgKey), inArray(routes.brandModel, chunk))),
+  );
+  const results = await runReads(db, queries);
+  return results.flat().map((row) => ({ key: row.key ?? '', route: `${row.company}/${row.routeKey}`, value: row.value }));
+}
+
+interface GuardRule {
+  readonly field: string;
+  readonly title: string;
+  findUses(db: Database, scope: TenantScope, keys: readonly string[]): Promise<Use[]>;
+}
+
+const GUARDED: Readonly<Record<string, GuardRule>> = {
+  locations: { field: 'company', title: 'location', findUses: (db, scope, keys) => findMemberUses(db, scope, locationMembers, keys) },
+  equipmentItems: {
+    field: 'company',
+    title: 'equipment item',
+    findUses: (db, scope, keys) => findMemberUses(db, scope, equipmentMembers, keys),
+  },
+  brandModels: { field: 'brand', title: 'brand model', findUses: findBrandModelUses },
 };
 
-export const guardRouteReferences: UpsertGuard = async (db, scope, kind, records: readonly ReferenceInput[]) => {
+export const guardRouteReferences: UpsertGuard = async (db, scope, kind, records) => {
   const rule = GUARDED[kind];
   if (!rule || records.length === 0) return [];
-  const uses = await readUses(
+  const uses = await rule.findUses(
     db,
     scope,
     records.map((record) => record.key),
-    rule.source,
   );
   const byKey = new Map(records.map((record, index) => [record.key, { record, index }]));
   const problems: FieldError[] = [];

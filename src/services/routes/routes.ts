@@ -1,23 +1,22 @@
 /** Every route of the routes service: its own literal routes first, then the generic entity routes. */
 import { sql } from 'drizzle-orm';
-import { readDatabase } from '../../db/client';
 import type { Decorate } from '../../entities/handlers';
-import { scopeOf } from '../../entities/handlers';
-import { buildEntityStore } from '../../entities/repository';
 import { buildEntityRoutes } from '../../entities/routes';
+import { defineEntityStore } from '../../entities/store';
 import type { ApiRoute } from '../../http/route';
 import type { ReferenceUser } from '../../reference/usage';
 import { describeMembership, notificationDoc, routeEntityDoc } from './docs';
 import { routeSpec } from './entity';
 import { changeMembership } from './membership';
-import type { MembershipAction, MembershipBy } from './membership';
-import { equipmentMembers, locationMembers, MEMBER_KINDS, readRouteMembers } from './members';
+import type { MembershipAction } from './membership';
+import type { MembershipBy } from './membership-body';
+import { equipmentMembers, listRouteMembers, locationMembers, MEMBER_KINDS } from './members';
 import type { MemberKind } from './members';
-import { readNotificationParameters } from './notification';
+import { answerNotificationParameters } from './notification';
 import { routeAttributeChecks, routeCreateOptions } from './rules';
-import { routeColumns, routes } from './table';
+import { routes } from './table';
 
-export const routeStore = buildEntityStore(routeSpec, routes);
+export const routeStore = defineEntityStore(routeSpec, routes);
 
 const BASE = routeSpec.basePath;
 const tags = ['Routes'];
@@ -25,7 +24,7 @@ const tags = ['Routes'];
 /** Adds `locations`, `equipmentItems` and `tools` (`{id, key, description}`, by key) to reads and lists. */
 const decorateRoutes: Decorate = async (ctx, rows, resources) => {
   const ids = rows.map((row) => String(row.id));
-  const members = await readRouteMembers(readDatabase(ctx.platform.db), scopeOf(ctx), ids);
+  const members = await listRouteMembers(ctx.db, ctx.scope, ids);
   resources.forEach((resource, index) => {
     const own = members.get(ids[index] ?? '');
     resource.locations = own?.locations ?? [];
@@ -34,19 +33,19 @@ const decorateRoutes: Decorate = async (ctx, rows, resources) => {
   });
 };
 
-const MEMBERSHIP_OPERATIONS: readonly { segment: string; kind: MemberKind; action: MembershipAction; by: MembershipBy; verb: string }[] = [
-  ['locations', locationMembers],
-  ['equipmentitems', equipmentMembers],
-].flatMap(([segment, kind]) =>
-  (
-    [
-      ['add', 'add', 'key'],
-      ['addById', 'add', 'id'],
-      ['remove', 'remove', 'key'],
-      ['removeById', 'remove', 'id'],
-    ] as const
-  ).map(([verb, action, by]) => ({ segment: segment as string, kind: kind as MemberKind, action, by, verb })),
-);
+const MEMBERSHIP_VERBS = [
+  ['add', 'add', 'key'],
+  ['addById', 'add', 'id'],
+  ['remove', 'remove', 'key'],
+  ['removeById', 'remove', 'id'],
+] as const;
+
+const MEMBERSHIP_OPERATIONS: readonly { segment: string; kind: MemberKind; action: MembershipAction; by: MembershipBy; verb: string }[] = (
+  [
+    ['locations', locationMembers],
+    ['equipmentitems', equipmentMembers],
+  ] as const
+).flatMap(([segment, kind]) => MEMBERSHIP_VERBS.map(([verb, action, by]) => ({ segment, kind, action, by, verb })));
 
 function membershipRoutes(): ApiRoute[] {
   return MEMBERSHIP_OPERATIONS.map(({ segment, kind, action, by, verb }) => ({
@@ -76,7 +75,7 @@ export const routeRoutes: readonly ApiRoute[] = [
       kind: 'custom',
       ...notificationDoc,
     },
-    handle: readNotificationParameters,
+    handle: answerNotificationParameters,
   },
   ...membershipRoutes(),
   ...buildEntityRoutes(routeStore, {
@@ -89,11 +88,11 @@ export const routeRoutes: readonly ApiRoute[] = [
 
 /** The member and tool tables hold reference keys: a location, equipment item or tool in a route cannot be deleted. */
 export const routeReferenceUsers: readonly ReferenceUser[] = MEMBER_KINDS.map((kind) => ({
-  kind: kind.referenceKind,
+  kind: kind.reference.spec.kind,
   name: `routes.${kind.field}`,
   table: kind.table,
   column: kind.table.memberKey,
   tenantKey: kind.table.tenantKey,
   orgKey: kind.table.orgKey,
-  label: sql`(SELECT ${routeColumns.company} || '/' || ${routeColumns.routeKey} FROM ${routes} WHERE ${routeColumns.id} = ${kind.table.routeId})`,
+  label: sql`(SELECT ${routes.company} || '/' || ${routes.routeKey} FROM ${routes} WHERE ${routes.id} = ${kind.table.routeId})`,
 }));

@@ -1,13 +1,11 @@
 /** The routes service's own rules around the generic entity operations: tools on create, attribute checks. */
 import { and, count, eq } from 'drizzle-orm';
-import { readDatabase } from '../../db/client';
 import type { CreateOptions } from '../../entities/handlers';
-import { scopeOf } from '../../entities/handlers';
 import type { ApiContext } from '../../http/context';
 import { validationError } from '../../http/errors';
 import { checkBrandModel } from './brand-model';
-import { readRouteByKey } from './find-route';
-import type { RouteRow } from './find-route';
+import { findRouteByKey } from './find-route';
+import type { RouteSummary } from './find-route';
 import { buildMemberInserts } from './member-writes';
 import { equipmentMembers, locationMembers, toolMembers } from './members';
 import type { MemberKind } from './members';
@@ -21,22 +19,21 @@ export const routeCreateOptions: CreateOptions = {
     const tools = parseToolKeys(extra.tools);
     return { uses: tools.keys.map((key) => ({ kind: 'tools', key, path: tools.paths.get(key) ?? 'tools' })) };
   },
-  statements: (ctx, id, _values, extra) =>
-    buildMemberInserts(readDatabase(ctx.platform.db), scopeOf(ctx), toolMembers, id, parseToolKeys(extra.tools).keys),
+  statements: (ctx, id, _values, extra) => buildMemberInserts(ctx.db, ctx.scope, toolMembers, id, parseToolKeys(extra.tools).keys),
 };
 
 /** The route an attribute PUT addresses; undefined lets the update answer RecordNotFound. */
-function readAddressedRoute(ctx: ApiContext): Promise<RouteRow | undefined> {
-  return readRouteByKey(readDatabase(ctx.platform.db), scopeOf(ctx), ctx.params.companyKey ?? '', ctx.params.routeKey ?? '');
+function findAddressedRoute(ctx: ApiContext): Promise<RouteSummary | undefined> {
+  return findRouteByKey(ctx.db, ctx.scope, ctx.params.companyKey ?? '', ctx.params.routeKey ?? '');
 }
 
 async function countMembers(ctx: ApiContext, routeId: string): Promise<{ locations: number; equipmentItems: number }> {
-  const db = readDatabase(ctx.platform.db);
+  const { db, scope } = ctx;
   const query = (kind: MemberKind) =>
     db
       .select({ n: count() })
       .from(kind.table)
-      .where(and(eq(kind.table.tenantKey, ctx.tenantKey), eq(kind.table.orgKey, ctx.orgKey), eq(kind.table.routeId, routeId)));
+      .where(and(eq(kind.table.tenantKey, scope.tenantKey), eq(kind.table.orgKey, scope.orgKey), eq(kind.table.routeId, routeId)));
   const [locations, equipmentItems] = await db.batch([query(locationMembers), query(equipmentMembers)]);
   return { locations: locations[0]?.n ?? 0, equipmentItems: equipmentItems[0]?.n ?? 0 };
 }
@@ -45,7 +42,7 @@ async function countMembers(ctx: ApiContext, routeId: string): Promise<{ locatio
 export const routeAttributeChecks: Readonly<Record<string, (ctx: ApiContext, value: unknown) => Promise<void>>> = {
   /** A route's company cannot change while it has members (they belong to the old company). */
   company: async (ctx, value) => {
-    const route = await readAddressedRoute(ctx);
+    const route = await findAddressedRoute(ctx);
     if (!route || route.company === value) return;
     const members = await countMembers(ctx, route.id);
     if (members.locations + members.equipmentItems > 0) {
@@ -58,15 +55,15 @@ export const routeAttributeChecks: Readonly<Record<string, (ctx: ApiContext, val
     }
   },
   brand: async (ctx, value) => {
-    const route = await readAddressedRoute(ctx);
+    const route = await findAddressedRoute(ctx);
     if (!route) return;
-    const errors = await checkBrandModel(readDatabase(ctx.platform.db), scopeOf(ctx), value, route.brandModel, 'brand');
+    const errors = await checkBrandModel(ctx.db, ctx.scope, value, route.brandModel, 'brand');
     if (errors.length > 0) throw validationError(errors);
   },
   brandModel: async (ctx, value) => {
-    const route = await readAddressedRoute(ctx);
+    const route = await findAddressedRoute(ctx);
     if (!route) return;
-    const errors = await checkBrandModel(readDatabase(ctx.platform.db), scopeOf(ctx), route.brand, value, 'brandModel');
+    const errors = await checkBrandModel(ctx.db, ctx.scope, route.brand, value, 'brandModel');
     if (errors.length > 0) throw validationError(errors);
   },
 };

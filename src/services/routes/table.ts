@@ -1,33 +1,12 @@
 /** The routes table (derived from the description) and the route's member and tool tables. */
 import { index, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { defineEntityTable } from '../../entities/table';
+import type { EntityRow } from '../../entities/table';
 import { routeSpec } from './entity';
 
 export const routes = defineEntityTable(routeSpec);
 
-function requireColumn(name: string): SQLiteColumn {
-  const column = (routes as unknown as Record<string, SQLiteColumn | undefined>)[name];
-  if (!column) throw new Error(`routes has no column ${name}`);
-  return column;
-}
-
-/** The routes columns the service's own queries use (the derived table is typed by name only). */
-export const routeColumns = {
-  id: requireColumn('id'),
-  tenantKey: requireColumn('tenantKey'),
-  orgKey: requireColumn('orgKey'),
-  company: requireColumn('company'),
-  routeKey: requireColumn('routeKey'),
-  description: requireColumn('description'),
-  brand: requireColumn('brand'),
-  brandModel: requireColumn('brandModel'),
-  responsible: requireColumn('responsible'),
-  customAttributes: requireColumn('customAttributes'),
-  version: requireColumn('version'),
-  modifiedOn: requireColumn('modifiedOn'),
-  modifiedBy: requireColumn('modifiedBy'),
-} as const;
+export type RouteRow = EntityRow<typeof routeSpec>;
 
 /**
  * One table per member kind: the route's id, the scope and the member's reference key (reference keys never
@@ -39,7 +18,7 @@ function defineMemberTable(name: string, keyColumn: string) {
     {
       routeId: text('route_id')
         .notNull()
-        .references(() => routeColumns.id, { onDelete: 'cascade' }),
+        .references(() => routes.id, { onDelete: 'cascade' }),
       tenantKey: text('tenant_key').notNull(),
       orgKey: text('org_key').notNull(),
       memberKey: text(keyColumn).notNull(),

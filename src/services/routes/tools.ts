@@ -1,8 +1,19 @@
 /** A route's `tools` on create: a comma-separated string of tool keys or an array of keys (CONTRACT 7). */
+import * as v from 'valibot';
 import type { FieldError } from '../../http/errors';
 
 export const MAX_TOOLS = 1000;
 const MAX_KEY_LENGTH = 100;
+
+/** What `parseToolKeys` accepts, as the OpenAPI document shows it. */
+export const TOOLS_SCHEMA = v.optional(
+  v.nullable(
+    v.union([
+      v.pipe(v.string(), v.description('Comma-separated tool keys')),
+      v.pipe(v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(MAX_KEY_LENGTH))), v.maxLength(MAX_TOOLS)),
+    ]),
+  ),
+);
 
 export interface ToolKeys {
   /** Distinct keys, in the order given. */

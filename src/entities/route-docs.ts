@@ -1,14 +1,13 @@
-/** The documentation of entity-derived routes (src/entities/routes.ts): parameters, bodies and answers from the EntitySpec. */
-import * as v from 'valibot';
-import type { EntitySpec, FieldSpec } from '../entities/spec';
-import { buildFieldSchema } from '../entities/values';
+/** The documentation of entity-derived routes (routes.ts): parameters, bodies and answers from the EntitySpec. */
 import type { ParameterDoc, RouteDoc } from '../http/route';
 import { DEFAULT_PAGE_SIZE, MAX_FILTER_LENGTH, MAX_PAGE_SIZE, MAX_SKIP } from '../odata/types';
-import { buildEntitySchemas } from './entity-schemas';
-import type { EntityDocOptions } from './entity-schemas';
-import { GUID } from './values';
+import { GUID } from '../openapi/values';
+import { AUDIT_FIELDS } from './audit';
+import { buildAttributeBody, buildEntitySchemas, CUSTOM_ATTRIBUTE_BODY } from './doc-schemas';
+import type { EntityDocOptions } from './doc-schemas';
+import { findField } from './spec';
+import type { EntitySpec } from './spec';
 
-type AnySchema = v.GenericSchema<unknown, unknown>;
 type DocParts = Omit<RouteDoc, 'summary' | 'tags' | 'operationId'>;
 
 const TEXT = { type: 'string' };
@@ -86,13 +85,6 @@ export function describeRecordPath(spec: EntitySpec, by: 'segment' | 'id' | 'key
   return by === 'id' ? [ID_PARAMETER] : keyParameters(spec);
 }
 
-const IS_ACTIVE: FieldSpec = { kind: 'bool', column: 'is_active', description: 'Whether the record is active', required: true };
-
-function attributeValue(name: string, field: FieldSpec): AnySchema {
-  const base = buildFieldSchema(name, field);
-  return field.required ? base : (v.nullable(base) as AnySchema);
-}
-
 /** Parts of the doc of one entity route. */
 export function describeEntityRoute(
   spec: EntitySpec,
@@ -145,7 +137,7 @@ export function describeEntityRoute(
         ],
         requestBody: {
           description: 'ExtensibilityCustomAttributeValueResource ({"value": X}); a bare value is accepted too',
-          schema: v.union([schemas.customValue, v.unknown()]) as AnySchema,
+          schema: CUSTOM_ATTRIBUTE_BODY,
         },
         responses: {
           200: { description: 'Updated (empty body)', headers: ['ETag'] },
@@ -155,15 +147,14 @@ export function describeEntityRoute(
       };
     default: {
       const name = extra.attribute ?? '';
-      const field = name === 'isActive' ? IS_ACTIVE : spec.fields[name];
-      const value = field ? attributeValue(name, field) : (v.unknown() as AnySchema);
+      const field = name === 'isActive' ? AUDIT_FIELDS.isActive : findField(spec, name);
       return {
         ...base,
         attribute: name,
         parameters: record,
         requestBody: {
           description: `The new ${name}: the bare JSON value, or {"value": ...}`,
-          schema: v.union([value, v.strictObject({ value })]) as AnySchema,
+          schema: buildAttributeBody(name, field),
         },
         responses: {
           200: { description: 'Updated (empty body)', headers: ['ETag'] },

@@ -1,8 +1,12 @@
-/** valibot schemas of an entity's bodies and answers, derived from its EntitySpec (named for the document). */
+/** valibot schemas of an entity's bodies and answers, derived from its EntitySpec (named for the OpenAPI document). */
 import * as v from 'valibot';
-import type { EntitySpec } from '../entities/spec';
-import { buildCreateSchema } from '../entities/validate';
-import { buildAnswerSchema, CUSTOM_PROPERTIES, DATE_TIME, GUID, INTEGER } from './values';
+import { CUSTOM_PROPERTIES, DATE_TIME, GUID, INTEGER } from '../openapi/values';
+import { ENUM_METADATA } from '../validation/enums';
+import { findRequiredBase } from '../validation/required';
+import { AUDIT_FIELDS } from './audit';
+import { CUSTOM_ATTRIBUTES_OBJECT } from './custom-attributes';
+import type { EntitySpec, FieldSpec, FieldSpecs } from './spec';
+import { buildAttributeSchema, buildCreateSchema } from './validate';
 
 type AnySchema = v.GenericSchema<unknown, unknown>;
 
@@ -29,36 +33,58 @@ export interface EntitySchemas {
 /** `{"value": X}` of a custom attribute PUT (SPEC 2.4). */
 export const CUSTOM_ATTRIBUTE_VALUE = v.strictObject({
   value: v.pipe(v.unknown(), v.description('The custom attribute value')),
-}) as AnySchema;
+});
+
+/** A custom attribute PUT body: `{"value": X}`, or a bare X. */
+export const CUSTOM_ATTRIBUTE_BODY = v.union([CUSTOM_ATTRIBUTE_VALUE, v.unknown()]);
+
+/** An attribute PUT body: the attribute's validation schema, bare or as `{"value": ...}`. */
+export function buildAttributeBody(name: string, field: FieldSpec | undefined): AnySchema {
+  const schema = field ? buildAttributeSchema(name, field) : v.unknown();
+  const value = findRequiredBase(schema) ?? schema;
+  return v.union([value, v.strictObject({ value })]);
+}
 
 export function withCustom(schema: AnySchema, custom: boolean): AnySchema {
-  return custom ? (v.pipe(schema, v.metadata({ patternProperties: CUSTOM_PROPERTIES })) as AnySchema) : schema;
+  return custom ? v.pipe(schema, v.metadata({ patternProperties: CUSTOM_PROPERTIES })) : schema;
+}
+
+function buildAnswerValue(field: FieldSpec): AnySchema {
+  switch (field.kind) {
+    case 'int':
+      return v.pipe(v.number(), v.integer(), v.description(field.description));
+    case 'bool':
+      return v.pipe(v.boolean(), v.description(field.description));
+    case 'decimal':
+      return v.pipe(v.number(), v.description('A decimal number, exact to the digits stored'));
+    case 'datetime':
+      return DATE_TIME;
+    case 'guid':
+      return v.pipe(v.string(), v.uuid());
+    case 'enum':
+      return v.pipe(v.number(), v.integer(), v.metadata({ [ENUM_METADATA]: field.enum }));
+    case 'string':
+      return v.pipe(v.string(), v.description(field.description));
+  }
+}
+
+/** The value of a field as reads answer it (optional fields may be null). */
+export function buildAnswerSchema(field: FieldSpec): AnySchema {
+  const schema = buildAnswerValue(field);
+  return field.required ? schema : v.nullable(schema);
+}
+
+/** `{ name: answer schema }` of fields. */
+export function buildAnswerEntries(fields: FieldSpecs): Record<string, AnySchema> {
+  return Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, buildAnswerSchema(field)]));
 }
 
 /** A create body: the spec's fields (their validation schemas), custom attributes when the entity has them, and `extras`. */
 export function buildCreateBody(spec: EntitySpec, extras: Readonly<Record<string, AnySchema>> = {}): AnySchema {
   const customEntries: Record<string, AnySchema> = spec.customAttributes
-    ? { customAttributes: v.optional(v.nullable(v.record(v.string(), v.unknown()))) as AnySchema }
+    ? { customAttributes: v.optional(v.nullable(CUSTOM_ATTRIBUTES_OBJECT)) }
     : {};
-  return withCustom(
-    v.strictObject({ ...buildCreateSchema(spec).entries, ...customEntries, ...extras }) as AnySchema,
-    spec.customAttributes,
-  );
-}
-
-function buildResourceEntries(spec: EntitySpec, extras: Readonly<Record<string, AnySchema>>): Record<string, AnySchema> {
-  const entries: Record<string, AnySchema> = { id: GUID };
-  for (const [name, field] of Object.entries(spec.fields)) entries[name] = buildAnswerSchema(field);
-  return {
-    ...entries,
-    ...extras,
-    isActive: v.boolean() as AnySchema,
-    createdOn: DATE_TIME,
-    createdBy: v.string() as AnySchema,
-    modifiedOn: DATE_TIME,
-    modifiedBy: v.string() as AnySchema,
-    version: v.pipe(v.number(), v.integer(), v.description('+1 on every change; also the ETag')) as AnySchema,
-  };
+  return withCustom(v.strictObject({ ...buildCreateSchema(spec).entries, ...customEntries, ...extras }), spec.customAttributes);
 }
 
 const cache = new WeakMap<EntitySpec, EntitySchemas>();
@@ -66,17 +92,17 @@ const cache = new WeakMap<EntitySpec, EntitySchemas>();
 export function buildEntitySchemas(spec: EntitySpec, options: EntityDocOptions = {}): EntitySchemas {
   const cached = cache.get(spec);
   if (cached) return cached;
-  const entries = buildResourceEntries(spec, options.answerExtras ?? {});
-  const resource = withCustom(v.strictObject(entries) as AnySchema, spec.customAttributes);
+  const entries = { id: GUID, ...buildAnswerEntries(spec.fields), ...options.answerExtras, ...buildAnswerEntries(AUDIT_FIELDS) };
+  const resource = withCustom(v.strictObject(entries), spec.customAttributes);
   const selected = v.pipe(
     v.strictObject(Object.fromEntries(Object.entries(entries).map(([name, schema]) => [name, v.optional(schema)]))),
     v.description('With $select: only the selected properties'),
-  ) as AnySchema;
+  );
   const page = v.strictObject({
     items: v.array(v.union([resource, selected])),
     count: v.optional(v.pipe(INTEGER, v.description('Total matching records ($count=true or $inlinecount=allpages)'))),
     nextPageLink: v.optional(v.pipe(v.string(), v.url(), v.description('Absolute URL of the next page (only when more rows exist)'))),
-  }) as AnySchema;
+  });
   const create = buildCreateBody(spec, options.createExtras);
   const resourceName = `${spec.resourceName}Resource`;
   const named: Record<string, AnySchema> = {

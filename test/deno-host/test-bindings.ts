@@ -1,9 +1,12 @@
 /**
- * Test-only (TEST_BINDINGS=1, set by the Deno test run, never in a deployment): the bindings over HTTP,
- * so that tests using them directly (`env.DB`, `env.CACHE`, `env.COORDINATOR` of `cloudflare:test`) run
- * against Deno as well. Values travel as JSON (text, numbers, booleans, null; no blobs or streams).
+ * The Deno test server's bindings over HTTP (`POST /__test/{d1,kv,coordinator}`), so that tests using them directly
+ * (`env.DB`, `env.CACHE`, `env.COORDINATOR` of `cloudflare:test`) run against Deno as well. Values travel as JSON
+ * (text, numbers, booleans, null; no blobs or streams). Test tooling only: the application never serves these paths.
  */
-import type { CoordinatorCommand, Platform } from '../types';
+import type { CoordinatorCommand } from '../../src/coordinator/commands';
+import type { DenoHost } from '../../src/platform/deno/host';
+import type { MemoryKv } from '../../src/platform/deno/kv';
+import type { Platform } from '../../src/platform/types';
 
 export const TEST_BINDINGS_PREFIX = '/__test/';
 
@@ -49,7 +52,7 @@ interface KvCall {
   readonly options?: Record<string, unknown>;
 }
 
-async function runKvCall(cache: KVNamespace, call: KvCall): Promise<unknown> {
+async function runKvCall(cache: MemoryKv, call: KvCall): Promise<unknown> {
   const key = call.key ?? '';
   switch (call.method) {
     case 'get':
@@ -69,18 +72,22 @@ async function runKvCall(cache: KVNamespace, call: KvCall): Promise<unknown> {
 async function runCoordinatorCall(platform: Platform, call: { name: string; command: CoordinatorCommand }): Promise<unknown> {
   const slash = call.name.indexOf('/');
   if (slash < 0) throw new Error(`Coordinator names are tenantKey/orgKey, not ${call.name}.`);
-  return platform.coordinator(call.name.slice(0, slash), call.name.slice(slash + 1)).send(call.command);
+  return platform.coordinator({ tenantKey: call.name.slice(0, slash), orgKey: call.name.slice(slash + 1) }).send(call.command);
 }
 
 /** Answers one binding call (`/__test/d1`, `/__test/kv`, `/__test/coordinator`): 200 `{result}` or 500 `{error}`. */
-export async function handleTestBinding(request: Request, platform: Platform): Promise<Response> {
-  const binding = new URL(request.url).pathname.slice(TEST_BINDINGS_PREFIX.length);
+export async function handleTestBinding(request: Request, host: DenoHost): Promise<Response | undefined> {
+  const path = new URL(request.url).pathname;
+  if (!path.startsWith(TEST_BINDINGS_PREFIX) || request.method !== 'POST') return undefined;
+  const binding = path.slice(TEST_BINDINGS_PREFIX.length);
   try {
+    // The test shims (test/deno/remote-bindings.ts) send these shapes.
     const call: unknown = await request.json();
     let result: unknown;
-    if (binding === 'd1') result = await runCall(platform.db, call as WireCall);
-    else if (binding === 'kv') result = await runKvCall(platform.cache, call as KvCall);
-    else if (binding === 'coordinator') result = await runCoordinatorCall(platform, call as { name: string; command: CoordinatorCommand });
+    if (binding === 'd1') result = await runCall(host.d1, call as WireCall);
+    else if (binding === 'kv') result = await runKvCall(host.kv, call as KvCall);
+    else if (binding === 'coordinator')
+      result = await runCoordinatorCall(host.platform, call as { name: string; command: CoordinatorCommand });
     else return Response.json({ error: `No test binding ${binding}.` }, { status: 404 });
     return Response.json({ result: result ?? null });
   } catch (error) {

@@ -1,0 +1,107 @@
+/**
+ * The application served by Deno: the Worker's app with the Deno platform (src/platform/deno/): D1 over node:sqlite in
+ * one local file, in-memory KV, in-process coordinators, and a timer for the cron trigger. `src/deno.ts` starts it;
+ * the Deno test run starts it with its own extension (test/deno-host/).
+ *
+ * Static assets: the files of public/ (`npm run assets`), served as Workers `[assets]` serves them.
+ */
+import { app } from './app';
+import { loadStaticAssets } from './platform/deno/assets';
+import type { StaticAssets } from './platform/deno/assets';
+import { startCronTimer } from './platform/deno/cron';
+import { openDenoHost } from './platform/deno/host';
+import type { DenoHost } from './platform/deno/host';
+import { readDenoRuntime, readSqlFiles, waitForStdinEnd } from './platform/deno/runtime';
+import type { DenoRuntime } from './platform/deno/runtime';
+import { runScheduledJobs } from './scheduler';
+import { commandHandlers, scheduledJobs } from './services/registry';
+
+const FORWARDED_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$/;
+/** The paths `wrangler dev --test-scheduled` answers by running the cron trigger (the query string, `?cron=`, is ignored). */
+const SCHEDULED_PATHS: readonly string[] = ['/__scheduled', '/cdn-cgi/handler/scheduled'];
+
+/** Extra requests a caller serves before the app (undefined: not its own). */
+export type DenoRequestExtension = (request: Request, host: DenoHost) => Promise<Response | undefined>;
+
+/** Behind a trusted proxy: the URL the client used, from X-Forwarded-Proto and X-Forwarded-Host. */
+function applyForwardedOrigin(request: Request): Request {
+  const proto = request.headers.get('x-forwarded-proto');
+  const host = request.headers.get('x-forwarded-host');
+  if (proto === null && host === null) return request;
+  const url = new URL(request.url);
+  const scheme = proto === 'http' || proto === 'https' ? proto : url.protocol.slice(0, -1);
+  const authority = host !== null && FORWARDED_HOST.test(host) ? host : url.host;
+  const target = new URL(`${url.pathname}${url.search}`, `${scheme}://${authority}`);
+  return new Request(target, { method: request.method, headers: request.headers, body: request.body, redirect: request.redirect });
+}
+
+function buildHandler(
+  deno: DenoRuntime,
+  host: DenoHost,
+  assets: StaticAssets,
+  extension?: DenoRequestExtension,
+): (request: Request) => Promise<Response> {
+  const trustForwarded = deno.env.get('TRUST_FORWARDED_HEADERS') === '1';
+  const testScheduled = deno.env.get('TEST_SCHEDULED') === '1';
+  return async (incoming) => {
+    const request = trustForwarded ? applyForwardedOrigin(incoming) : incoming;
+    const asset = assets.serve(request);
+    if (asset) return asset;
+    if (testScheduled && SCHEDULED_PATHS.includes(new URL(request.url).pathname)) {
+      await runScheduledJobs(host.platform, scheduledJobs);
+      return new Response('Ran scheduled event');
+    }
+    return (await extension?.(request, host)) ?? app.fetch(request, host.platform);
+  };
+}
+
+/**
+ * Serves until SIGINT/SIGTERM (or, with EXIT_ON_STDIN_END=1, until standard input closes). Environment: PORT (8788),
+ * HOST (127.0.0.1), DENO_DB_PATH (.deno-data/erp.sqlite), JWT_SECRET, JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE, APP_ENV
+ * (production; `development` for local servers), CRON_INTERVAL_MINUTES (15; 0 turns the timer off), TEST_SCHEDULED=1
+ * (GET /cdn-cgi/handler/scheduled or /__scheduled runs the scheduled jobs, like `wrangler dev --test-scheduled`),
+ * TRUST_FORWARDED_HEADERS=1 (the request URL takes X-Forwarded-Proto/-Host, behind a trusted proxy).
+ */
+export async function serveDeno(extension?: DenoRequestExtension): Promise<void> {
+  const deno = readDenoRuntime();
+  const env = (name: string) => deno.env.get(name);
+  const databasePath = env('DENO_DB_PATH') ?? '.deno-data/erp.sqlite';
+  const directory = databasePath.includes('/') ? databasePath.slice(0, databasePath.lastIndexOf('/')) : '';
+  if (directory !== '') await deno.mkdir(directory, { recursive: true });
+  const assets = await loadStaticAssets(deno, new URL('../public/', import.meta.url));
+  const host = openDenoHost({
+    databasePath,
+    migrations: await readSqlFiles(deno, new URL('../migrations/', import.meta.url)),
+    commandHandlers,
+    env: {
+      JWT_SECRET: env('JWT_SECRET'),
+      JWT_JWKS_URL: env('JWT_JWKS_URL'),
+      JWT_ISSUER: env('JWT_ISSUER'),
+      JWT_AUDIENCE: env('JWT_AUDIENCE'),
+      APP_ENV: env('APP_ENV'),
+    },
+    readAsset: async (path) => assets.read(path),
+  });
+  if (host.appliedMigrations.length > 0) console.log(`Applied migrations to ${databasePath}: ${host.appliedMigrations.join(', ')}`);
+
+  const cron = startCronTimer(Number(env('CRON_INTERVAL_MINUTES') ?? 15), () => runScheduledJobs(host.platform, scheduledJobs));
+  const controller = new AbortController();
+  const server = deno.serve(
+    {
+      hostname: env('HOST') ?? '127.0.0.1',
+      port: Number(env('PORT') ?? 8788),
+      signal: controller.signal,
+      onListen: (address) => console.log(`Deno server listening on http://${address.hostname}:${address.port}`),
+    },
+    buildHandler(deno, host, assets, extension),
+  );
+  const stop = () => {
+    cron.stop();
+    controller.abort();
+  };
+  deno.addSignalListener('SIGINT', stop);
+  deno.addSignalListener('SIGTERM', stop);
+  if (env('EXIT_ON_STDIN_END') === '1') void waitForStdinEnd(deno).then(stop);
+  await server.finished;
+  await host.close();
+}

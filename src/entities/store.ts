@@ -1,0 +1,251 @@
+/** Storage of entity records in D1: every statement is scoped by tenant and org; writes run through `runWrites`. */
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
+import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
+import { D1_MAX_PARAMETERS, readConstraintViolation, scopeCondition } from '../db/client';
+import type { Database, TenantScope } from '../db/client';
+import { runWrites } from '../db/writes';
+import type { WriteStatement } from '../db/writes';
+import { ApiError } from '../http/errors';
+import { assertParameterLimit } from '../odata/compile';
+import type { CompiledQuery } from '../odata/compile';
+import type { AuditFieldName } from './audit';
+import type { EntitySpec } from './spec';
+import { readColumn } from './table';
+import type { EntityTable } from './table';
+
+/** How a request names one record. */
+export type RecordLookup =
+  | { readonly by: 'id'; readonly id: string }
+  | { readonly by: 'key'; readonly values: readonly unknown[] }
+  /** A GUID segment tried as an id first, then as the single-field key. */
+  | { readonly by: 'idOrKey'; readonly id: string; readonly key: string };
+
+/** The columns every entity table has, typed. */
+export type EntityCommonColumns = Pick<EntityTable, 'id' | 'tenantKey' | 'orgKey' | 'customAttributes' | AuditFieldName>;
+
+/**
+ * An entity's description with its table, for the generic operations: the typed common columns, and every column by
+ * field name. (The service's own queries use its typed table, `defineEntityTable`'s result, directly.)
+ */
+export interface EntityStore<S extends EntitySpec = EntitySpec> {
+  readonly spec: S;
+  readonly table: SQLiteTable;
+  readonly common: EntityCommonColumns;
+  readonly columns: Readonly<Record<string, SQLiteColumn>>;
+}
+
+export function defineEntityStore<const S extends EntitySpec>(spec: S, table: SQLiteTable & EntityCommonColumns): EntityStore<S> {
+  const { id, tenantKey, orgKey, customAttributes, isActive, createdOn, createdBy, modifiedOn, modifiedBy, version } = table;
+  const common = { id, tenantKey, orgKey, customAttributes, isActive, createdOn, createdBy, modifiedOn, modifiedBy, version };
+  return { spec, table, common, columns: getTableColumns(table) };
+}
+
+/** Every column of a record, with the common ones typed. */
+function selectionOf(store: EntityStore) {
+  return { ...store.columns, ...store.common };
+}
+
+/** A stored record as the generic operations read it: its fields by name, the common columns typed. */
+export type EntityRecord = Readonly<Record<string, unknown>> & {
+  readonly id: string;
+  readonly customAttributes: string | null;
+  readonly isActive: boolean;
+  readonly version: number;
+};
+
+function column(store: EntityStore, name: string): SQLiteColumn {
+  return readColumn(store.columns, store.spec.table, name);
+}
+
+/** The WHERE condition of one lookup (without ordering). */
+export function lookupCondition(store: EntityStore, scope: TenantScope, lookup: RecordLookup): SQL | undefined {
+  const scoped = scopeCondition(store.common, scope);
+  if (lookup.by === 'id') return and(scoped, eq(store.common.id, lookup.id));
+  if (lookup.by === 'key') return and(scoped, ...store.spec.key.map((name, index) => eq(column(store, name), lookup.values[index])));
+  const [keyName = 'key'] = store.spec.key;
+  return and(scoped, sql`(${store.common.id} = ${lookup.id} OR ${column(store, keyName)} = ${lookup.key})`);
+}
+
+/** An id match ranks before a key match (`idOrKey` lookups). */
+function idFirst(store: EntityStore, lookup: RecordLookup): SQL {
+  return sql`CASE WHEN ${store.common.id} = ${lookup.by === 'key' ? null : lookup.id} THEN 0 ELSE 1 END`;
+}
+
+/** A subquery selecting the one record's id: an id match wins over a key match. */
+export function lookupIdSubquery(store: EntityStore, scope: TenantScope, lookup: RecordLookup): SQL {
+  const condition = lookupCondition(store, scope, lookup);
+  if (lookup.by !== 'idOrKey') return sql`(SELECT ${store.common.id} FROM ${store.table} WHERE ${condition} LIMIT 1)`;
+  return sql`(SELECT ${store.common.id} FROM ${store.table} WHERE ${condition} ORDER BY ${idFirst(store, lookup)} LIMIT 1)`;
+}
+
+export async function findRecord(
+  db: Database,
+  store: EntityStore,
+  scope: TenantScope,
+  lookup: RecordLookup,
+): Promise<EntityRecord | undefined> {
+  const query = db
+    .select(selectionOf(store))
+    .from(store.table)
+    .where(lookupCondition(store, scope, lookup));
+  const rows = await (lookup.by === 'idOrKey' ? query.orderBy(idFirst(store, lookup)) : query).limit(1);
+  return rows[0];
+}
+
+export function duplicateKey(spec: EntitySpec, values: readonly unknown[]): ApiError {
+  const key = spec.key.map((name, index) => `${name} '${String(values[index])}'`).join(', ');
+  return new ApiError('DuplicateKey', `${spec.title} with ${key} already exists.`, {
+    errors: spec.key.map((name) => ({ path: name, message: 'already exists' })),
+  });
+}
+
+/** Inserts the row plus dependent statements in one batch (one transaction). */
+export async function insertRecord(
+  db: Database,
+  store: EntityStore,
+  row: Readonly<Record<string, unknown>>,
+  extra: readonly WriteStatement[] = [],
+): Promise<void> {
+  try {
+    await runWrites(db, [db.insert(store.table).values(row), ...extra]);
+  } catch (error) {
+    if (readConstraintViolation(error) === 'unique')
+      throw duplicateKey(
+        store.spec,
+        store.spec.key.map((name) => row[name]),
+      );
+    throw error;
+  }
+}
+
+export interface AuditStamp {
+  readonly on: string;
+  readonly by: string;
+}
+
+/** The condition of a write to the one record: the lookup's record, at `expectedVersion` when given. */
+function writeCondition(store: EntityStore, scope: TenantScope, lookup: RecordLookup, expectedVersion: number | undefined) {
+  return and(
+    eq(store.common.id, lookupIdSubquery(store, scope, lookup)),
+    ...(expectedVersion === undefined ? [] : [eq(store.common.version, expectedVersion)]),
+  );
+}
+
+/**
+ * Updates columns of one record, bumping `version` and the audit fields, in one statement.
+ * Returns the new version, or undefined when no row matched (missing, or `expectedVersion` differs).
+ */
+export async function updateRecord(
+  db: Database,
+  store: EntityStore,
+  scope: TenantScope,
+  lookup: RecordLookup,
+  set: Readonly<Record<string, unknown>>,
+  stamp: AuditStamp,
+  expectedVersion?: number,
+): Promise<number | undefined> {
+  const values = { ...set, version: sql`${store.common.version} + 1`, modifiedOn: stamp.on, modifiedBy: stamp.by };
+  try {
+    const [rows] = await runWrites(db, [
+      db
+        .update(store.table)
+        .set(values)
+        .where(writeCondition(store, scope, lookup, expectedVersion))
+        .returning({ version: store.common.version }),
+    ]);
+    return rows[0]?.version;
+  } catch (error) {
+    if (readConstraintViolation(error) === 'unique') {
+      const keyValues = store.spec.key.map((name) => (name in set ? set[name] : '(unchanged)'));
+      throw duplicateKey(store.spec, keyValues);
+    }
+    throw error;
+  }
+}
+
+/** Deletes one record (children go by ON DELETE CASCADE); returns whether a row was deleted. */
+export async function deleteRecord(
+  db: Database,
+  store: EntityStore,
+  scope: TenantScope,
+  lookup: RecordLookup,
+  expectedVersion?: number,
+): Promise<boolean> {
+  const [rows] = await runWrites(db, [
+    db
+      .delete(store.table)
+      .where(writeCondition(store, scope, lookup, expectedVersion))
+      .returning({ id: store.common.id }),
+  ]);
+  return rows.length > 0;
+}
+
+export interface ListPage {
+  /** The page's rows: every column by field name, or the `$select`ed ones. */
+  readonly rows: readonly Readonly<Record<string, unknown>>[];
+  readonly hasMore: boolean;
+  readonly count?: number;
+}
+
+export interface ListRequest {
+  readonly top: number;
+  readonly skip: number;
+  readonly count: boolean;
+}
+
+function listWhere(store: EntityStore, scope: TenantScope, compiled: CompiledQuery): SQL | undefined {
+  return and(scopeCondition(store.common, scope), compiled.where);
+}
+
+/**
+ * The page query (LIMIT top+1 tells whether more rows exist) and the count query of one OData list; `select` limits
+ * the page to those columns. Refuses, with 400 InvalidODataQuery, a page query that would bind more parameters than
+ * D1 allows.
+ */
+export function buildListQueries(
+  db: Database,
+  store: EntityStore,
+  scope: TenantScope,
+  compiled: CompiledQuery,
+  page: ListRequest,
+  select?: readonly string[],
+) {
+  const where = listWhere(store, scope, compiled);
+  const selection = select ? Object.fromEntries(select.map((name) => [name, column(store, name)])) : store.columns;
+  const rowsQuery = db
+    .select(selection)
+    .from(store.table)
+    .where(where)
+    .orderBy(compiled.orderBy)
+    .limit(page.top + 1)
+    .offset(page.skip);
+  assertParameterLimit(rowsQuery.toSQL().params.length, compiled, D1_MAX_PARAMETERS);
+  const countQuery = db
+    .select({ count: sql<number>`count(*)` })
+    .from(store.table)
+    .where(where);
+  return { rowsQuery, countQuery };
+}
+
+/** One page in one D1 query; with `count`, the count rides in the same batch as a second statement. */
+export async function listRecordPage(
+  db: Database,
+  store: EntityStore,
+  scope: TenantScope,
+  compiled: CompiledQuery,
+  page: ListRequest,
+  select?: readonly string[],
+): Promise<ListPage> {
+  const { rowsQuery, countQuery } = buildListQueries(db, store, scope, compiled, page, select);
+  if (!page.count) {
+    const rows = page.top === 0 ? [] : await rowsQuery;
+    return { rows: rows.slice(0, page.top), hasMore: page.top > 0 && rows.length > page.top };
+  }
+  if (page.top === 0) {
+    const [counted] = await countQuery;
+    return { rows: [], hasMore: false, count: Number(counted?.count ?? 0) };
+  }
+  const [rows, counted] = await db.batch([rowsQuery, countQuery]);
+  return { rows: rows.slice(0, page.top), hasMore: rows.length > page.top, count: Number(counted[0]?.count ?? 0) };
+}
