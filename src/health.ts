@@ -1,7 +1,8 @@
-/** Public, unauthenticated routes: /health, /openapi.json and /docs. */
+/** Public, unauthenticated routes: /health, /openapi.json, /docs and the OAuth2 token endpoint (/connect/token). */
 import type { PublicRoute } from './http/route';
 import { jsonResponse } from './http/responses';
 import { buildOpenApiRoutes } from './openapi/routes';
+import { buildTokenRoutes } from './services/identity/token-endpoint';
 import { apiRoutes } from './services/registry';
 
 const healthRoute: PublicRoute = {
@@ -21,4 +22,8 @@ const healthRoute: PublicRoute = {
   handle: () => jsonResponse({ status: 'ok' }),
 };
 
-export const publicRoutes: readonly PublicRoute[] = [healthRoute, ...buildOpenApiRoutes(() => ({ publicRoutes, apiRoutes }))];
+export const publicRoutes: readonly PublicRoute[] = [
+  healthRoute,
+  ...buildTokenRoutes(),
+  ...buildOpenApiRoutes(() => ({ publicRoutes, apiRoutes })),
+];

@@ -10,7 +10,8 @@ import { ApiError, handleError } from './errors';
 import { writeRequestLog } from './request-log';
 import type { ApiRoute, PublicRoute } from './route';
 
-const ADDRESS_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+/** What a tenantKey or orgKey may be. */
+export const ADDRESS_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 export const API_PREFIX = '/api/:tenantKey/:orgKey';
 
@@ -94,6 +95,10 @@ function wrapPublicRoute(route: PublicRoute): Handler {
       params: decodeParams(request.params),
       platform,
       requestId: trace.requestId,
+      openTenantDatabase: (scope) => {
+        trace.scope = scope;
+        return platform.openTenantDatabase({ ...scope, meter: trace.meter });
+      },
     };
     return route.handle(ctx);
   };

@@ -9,7 +9,7 @@ function isJsonContentType(value: string | null): boolean {
 }
 
 /** Reads the request body as text, refusing more than 1 MiB without buffering past the limit. */
-async function readLimitedText(request: Request): Promise<string> {
+export async function readLimitedText(request: Request): Promise<string> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
   if (!request.body) return '';

@@ -61,9 +61,10 @@ function describeResponses(operation: DocumentedOperation, converter: SchemaConv
   ]);
   for (const [key, response] of Object.entries(doc.responses ?? {})) {
     const status = Number(key);
-    if (status >= 400) {
+    errors.delete(status);
+    // An error answer is problem+json unless the operation documents a body of its own (the OAuth2 token endpoint's).
+    if (status >= 400 && !response.schema) {
       responses[key] = describeError(status, response.description);
-      errors.delete(status);
       continue;
     }
     const headers = Object.fromEntries((response.headers ?? []).map((name) => [name, { $ref: `#/components/headers/${name}` }]));
@@ -93,12 +94,12 @@ function describeOperation(operation: DocumentedOperation, converter: SchemaConv
           requestBody: {
             description: body.description,
             required: body.required ?? true,
-            content: { 'application/json': { schema: converter.convert(body.schema) } },
+            content: { [body.contentType ?? 'application/json']: { schema: converter.convert(body.schema) } },
           },
         }
       : {}),
     responses: describeResponses(operation, converter),
-    security: operation.scope ? [{ [SECURITY_SCHEME]: [operation.scope] }] : [],
+    security: operation.scope ? [{ [SECURITY_SCHEME]: [operation.scope] }] : (doc.security ?? []),
   };
 }
 

@@ -10,6 +10,7 @@ import type { ReferenceUser } from '../reference/usage';
 import type { ScheduledJob } from '../scheduler';
 import { emailTemplateRoutes, emailTemplateStore } from './email-templates/routes';
 import { exchangeRatesDocumentStore, exchangeRatesRoutes, invalidateRatesOnCompanyWrite } from './exchange-rates/routes';
+import { apiClientRoutes } from './identity/routes';
 import { importCommands } from './imports/commands';
 import { importRoutes } from './imports/routes';
 import { indicatorCommands } from './indicators/commands';
@@ -59,6 +60,7 @@ const referenceDataRoutes = buildReferenceDataRoutes(listReferenceUsers(), [guar
 
 export const apiRoutes: readonly ApiRoute[] = [
   ...referenceDataRoutes,
+  ...apiClientRoutes,
   ...emailTemplateRoutes,
   ...routeRoutes,
   ...importRoutes,

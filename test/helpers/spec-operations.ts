@@ -97,4 +97,11 @@ export const EXTENSION_OPERATIONS: readonly string[] = [
   `GET ${A}/referenceData/{kind}`,
   `PUT ${A}/referenceData/{kind}`,
   `DELETE ${A}/referenceData/{kind}/{key}`,
+  'POST /connect/token',
+  `POST ${A}/identity/apiClients`,
+  `GET ${A}/identity/apiClients`,
+  `GET ${A}/identity/apiClients/{clientId}`,
+  `POST ${A}/identity/apiClients/{clientId}/revoke`,
+  `POST ${A}/identity/apiClients/{clientId}/secret`,
+  `DELETE ${A}/identity/apiClients/{clientId}`,
 ];
