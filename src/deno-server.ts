@@ -11,9 +11,9 @@ import type { StaticAssets } from './platform/deno/assets';
 import { startCronTimer } from './platform/deno/cron';
 import { openDenoHost } from './platform/deno/host';
 import type { DenoHost } from './platform/deno/host';
-import { readDenoRuntime, readSqlFiles, waitForStdinEnd } from './platform/deno/runtime';
+import { requireDenoRuntime, loadSqlFiles, waitForStdinEnd } from './platform/deno/runtime';
 import type { DenoRuntime } from './platform/deno/runtime';
-import { runScheduledJobs } from './scheduler';
+import { runScheduledJobs } from './jobs/scheduler';
 import { commandHandlers, scheduledJobs } from './services/registry';
 
 const FORWARDED_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$/;
@@ -63,7 +63,7 @@ function buildHandler(
  * TRUST_FORWARDED_HEADERS=1 (the request URL takes X-Forwarded-Proto/-Host, behind a trusted proxy).
  */
 export async function serveDeno(extension?: DenoRequestExtension): Promise<void> {
-  const deno = readDenoRuntime();
+  const deno = requireDenoRuntime();
   const env = (name: string) => deno.env.get(name);
   const databasePath = env('DENO_DB_PATH') ?? '.deno-data/erp.sqlite';
   const directory = databasePath.includes('/') ? databasePath.slice(0, databasePath.lastIndexOf('/')) : '';
@@ -71,7 +71,7 @@ export async function serveDeno(extension?: DenoRequestExtension): Promise<void>
   const assets = await loadStaticAssets(deno, new URL('../public/', import.meta.url));
   const host = openDenoHost({
     databasePath,
-    migrations: await readSqlFiles(deno, new URL('../migrations/', import.meta.url)),
+    migrations: await loadSqlFiles(deno, new URL('../migrations/', import.meta.url)),
     commandHandlers,
     env: {
       JWT_SECRET: env('JWT_SECRET'),

@@ -1,10 +1,10 @@
 /** Deno entry (`npm run start:deno`): serves the application (src/deno-server.ts); see there for the environment. */
 import { serveDeno } from './deno-server';
-import { readDenoRuntime } from './platform/deno/runtime';
+import { requireDenoRuntime } from './platform/deno/runtime';
 
 try {
   await serveDeno();
 } catch (error) {
   console.error(`The Deno server could not start: ${error instanceof Error ? error.message : String(error)}`);
-  readDenoRuntime().exit(1);
+  requireDenoRuntime().exit(1);
 }

@@ -2,8 +2,7 @@
 import type { PublicRoute } from './http/route';
 import { jsonResponse } from './http/responses';
 import { buildOpenApiRoutes } from './openapi/routes';
-import { buildTokenRoutes } from './services/identity/token-endpoint';
-import { apiRoutes } from './services/registry';
+import { apiRoutes, servicePublicRoutes } from './services/registry';
 
 const healthRoute: PublicRoute = {
   method: 'GET',
@@ -24,6 +23,6 @@ const healthRoute: PublicRoute = {
 
 export const publicRoutes: readonly PublicRoute[] = [
   healthRoute,
-  ...buildTokenRoutes(),
+  ...servicePublicRoutes,
   ...buildOpenApiRoutes(() => ({ publicRoutes, apiRoutes })),
 ];

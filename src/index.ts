@@ -1,7 +1,7 @@
 /** The Worker: `fetch` (router), `scheduled` (cron) and the per-tenant/org Durable Object. */
 import { app } from './app';
 import { buildWorkerPlatform, defineTenantCoordinator } from './platform/cloudflare';
-import { runScheduledJobs } from './scheduler';
+import { runScheduledJobs } from './jobs/scheduler';
 import { commandHandlers, scheduledJobs } from './services/registry';
 
 /** The per-tenant/org Durable Object (binding COORDINATOR). */

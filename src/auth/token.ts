@@ -1,6 +1,6 @@
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import type { JWTPayload, JWTVerifyGetKey } from 'jose';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors/api-error';
 import type { AppConfig } from '../config/env';
 
 export type Scope = 'application' | 'admin';

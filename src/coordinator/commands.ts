@@ -58,16 +58,17 @@ export interface CommandContext {
 
 export type CommandHandler<K extends CommandType> = (context: CommandContext, command: CommandOf<K>) => Promise<CommandResult<K>>;
 
-/** A handler for every command type (services contribute theirs through the registry). */
+/** A handler per command type (services contribute theirs through the registry, which checks that none is missing). */
 export type CommandHandlers = { readonly [K in CommandType]: CommandHandler<K> };
 
 /** Runs one command with its handler. */
 export function runCommand<K extends CommandType>(
-  handlers: CommandHandlers,
+  handlers: Partial<CommandHandlers>,
   context: CommandContext,
   command: CommandOf<K>,
 ): Promise<CommandResult<K>> {
-  const handler: CommandHandler<K> = handlers[command.type];
+  const handler: CommandHandler<K> | undefined = handlers[command.type];
+  if (!handler) throw new Error(`Unknown coordinator command ${command.type}`);
   return handler(context, command);
 }
 

@@ -45,8 +45,15 @@ export function chunkKeys<T>(items: readonly T[]): T[][] {
   return chunkForParameters(items, 1, 10);
 }
 
+/** A column by field name (names come from a description, so a miss is a bug in it). */
+export function requireColumn(columns: Readonly<Record<string, SQLiteColumn>>, table: string, name: string): SQLiteColumn {
+  const found = columns[name];
+  if (!found) throw new Error(`${table} has no column ${name}`);
+  return found;
+}
+
 /** The constraint a D1 error reports, if it is a constraint violation. */
-export function readConstraintViolation(error: unknown): 'unique' | 'check' | 'foreignKey' | undefined {
+export function parseConstraintViolation(error: unknown): 'unique' | 'check' | 'foreignKey' | undefined {
   const text = error instanceof Error ? `${error.message} ${String(error.cause ?? '')}` : String(error);
   if (/UNIQUE constraint failed/i.test(text)) return 'unique';
   if (/CHECK constraint failed/i.test(text)) return 'check';

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { scopeCondition } from '../db/client';
 import type { Database, TenantScope } from '../db/client';
-import type { FieldError } from '../http/errors';
+import type { FieldError } from '../errors/api-error';
 import { customAttributesKind } from '../reference/kinds';
 import { refCustomAttributes } from '../reference/tables';
 import { normalizeDateTime } from '../validation/values';

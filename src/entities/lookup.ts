@@ -1,5 +1,5 @@
 /** Path segments -> record lookups (CONTRACT 1). */
-import { ApiError, validationError } from '../http/errors';
+import { ApiError, validationError } from '../errors/api-error';
 import { isGuid, parseInteger } from '../validation/values';
 import type { EntitySpec } from './spec';
 import type { RecordLookup } from './store';

@@ -1,5 +1,5 @@
 /** The documentation of entity-derived routes (routes.ts): parameters, bodies and answers from the EntitySpec. */
-import type { ParameterDoc, RouteDoc } from '../http/route';
+import type { ParameterDoc, ResponseDoc, RouteDoc } from '../http/route';
 import { DEFAULT_PAGE_SIZE, MAX_FILTER_LENGTH, MAX_PAGE_SIZE, MAX_SKIP } from '../odata/types';
 import { GUID } from '../openapi/values';
 import { AUDIT_FIELDS } from './audit';
@@ -93,7 +93,7 @@ export function describeEntityRoute(
   extra: { by?: 'segment' | 'id' | 'key'; attribute?: string } = {},
 ): DocParts {
   const schemas = buildEntitySchemas(spec, options);
-  const base = { kind, schemas: schemas.named };
+  const base = { schemas: schemas.named };
   const record = describeRecordPath(spec, extra.by ?? 'key');
   switch (kind) {
     case 'list':
@@ -148,18 +148,16 @@ export function describeEntityRoute(
     default: {
       const name = extra.attribute ?? '';
       const field = name === 'isActive' ? AUDIT_FIELDS.isActive : findField(spec, name);
+      const responses: Record<number, ResponseDoc> = { 200: { description: 'Updated (empty body)', headers: ['ETag'] } };
+      if (name === 'isActive') responses[404] = { description: 'The record does not exist' };
       return {
         ...base,
-        attribute: name,
         parameters: record,
         requestBody: {
           description: `The new ${name}: the bare JSON value, or {"value": ...}`,
           schema: buildAttributeBody(name, field),
         },
-        responses: {
-          200: { description: 'Updated (empty body)', headers: ['ETag'] },
-          ...(name === 'isActive' ? { 404: { description: 'The record does not exist' } } : {}),
-        },
+        responses,
         errors: [412],
       };
     }

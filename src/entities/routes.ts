@@ -41,7 +41,7 @@ function keyLookupOf(store: EntityStore, ctx: ApiContext) {
 }
 
 /** The path of one record by id: single-key entities share `/{idOr<Key>}` (both meanings), composite keys add `/{id}`. */
-function readRoutes(store: EntityStore, options: EntityRouteOptions): ApiRoute[] {
+function buildReadRoutes(store: EntityStore, options: EntityRouteOptions): ApiRoute[] {
   const { spec } = store;
   const base = spec.basePath;
   const tags = tagOf(store);
@@ -59,7 +59,6 @@ function readRoutes(store: EntityStore, options: EntityRouteOptions): ApiRoute[]
           tags,
           operationId: `read${spec.resourceName}`,
           ...describe('read', 'segment'),
-          segment: true,
         },
         handle: (ctx) => handleRead(ctx, store, parseSegmentLookup(spec, ctx.params[segment] ?? ''), options.decorate),
       },
@@ -72,7 +71,6 @@ function readRoutes(store: EntityStore, options: EntityRouteOptions): ApiRoute[]
           tags,
           operationId: `delete${spec.resourceName}`,
           ...describe('delete', 'segment'),
-          segment: true,
         },
         handle: (ctx) => handleDelete(ctx, store, parseSegmentLookup(spec, ctx.params[segment] ?? '')),
       },
@@ -204,7 +202,7 @@ export function buildEntityRoutes(store: EntityStore, options: EntityRouteOption
       },
       handle: (ctx) => handleCreate(ctx, store, options.create),
     },
-    ...readRoutes(store, options),
+    ...buildReadRoutes(store, options),
     ...attributeRoutes(store, options),
   ];
 }

@@ -3,7 +3,7 @@
  * column and row types) and the OpenAPI description are all derived from this description.
  */
 import type { ApiContext } from '../http/context';
-import type { FieldError } from '../http/errors';
+import type { FieldError } from '../errors/api-error';
 import type { EnumSpec } from '../validation/enums';
 import type { FieldKind } from '../validation/values';
 

@@ -2,16 +2,15 @@
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
-import { D1_MAX_PARAMETERS, readConstraintViolation, scopeCondition } from '../db/client';
+import { D1_MAX_PARAMETERS, parseConstraintViolation, requireColumn, scopeCondition } from '../db/client';
 import type { Database, TenantScope } from '../db/client';
 import { runWrites } from '../db/writes';
 import type { WriteStatement } from '../db/writes';
-import { ApiError } from '../http/errors';
-import { assertParameterLimit } from '../odata/compile';
+import { ApiError } from '../errors/api-error';
+import { checkParameterLimit } from '../odata/compile';
 import type { CompiledQuery } from '../odata/compile';
 import type { AuditFieldName } from './audit';
 import type { EntitySpec } from './spec';
-import { readColumn } from './table';
 import type { EntityTable } from './table';
 
 /** How a request names one record. */
@@ -55,7 +54,7 @@ export type EntityRecord = Readonly<Record<string, unknown>> & {
 };
 
 function column(store: EntityStore, name: string): SQLiteColumn {
-  return readColumn(store.columns, store.spec.table, name);
+  return requireColumn(store.columns, store.spec.table, name);
 }
 
 /** The WHERE condition of one lookup (without ordering). */
@@ -110,7 +109,7 @@ export async function insertRecord(
   try {
     await runWrites(db, [db.insert(store.table).values(row), ...extra]);
   } catch (error) {
-    if (readConstraintViolation(error) === 'unique')
+    if (parseConstraintViolation(error) === 'unique')
       throw duplicateKey(
         store.spec,
         store.spec.key.map((name) => row[name]),
@@ -156,7 +155,7 @@ export async function updateRecord(
     ]);
     return rows[0]?.version;
   } catch (error) {
-    if (readConstraintViolation(error) === 'unique') {
+    if (parseConstraintViolation(error) === 'unique') {
       const keyValues = store.spec.key.map((name) => (name in set ? set[name] : '(unchanged)'));
       throw duplicateKey(store.spec, keyValues);
     }
@@ -220,7 +219,7 @@ export function buildListQueries(
     .orderBy(compiled.orderBy)
     .limit(page.top + 1)
     .offset(page.skip);
-  assertParameterLimit(rowsQuery.toSQL().params.length, compiled, D1_MAX_PARAMETERS);
+  checkParameterLimit(rowsQuery.toSQL().params.length, compiled, D1_MAX_PARAMETERS);
   const countQuery = db
     .select({ count: sql<number>`count(*)` })
     .from(store.table)

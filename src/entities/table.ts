@@ -1,6 +1,6 @@
 /** Derives an entity's D1 table (drizzle) from its description; the table's column and row types follow the spec. */
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { requireColumn } from '../db/client';
 import type { FieldKind } from '../validation/values';
 import { AUDIT_FIELDS } from './audit';
 import type { AuditFieldName } from './audit';
@@ -58,13 +58,6 @@ function buildAuditColumns() {
   } satisfies Record<AuditFieldName, unknown>;
 }
 
-/** A column by field name (names come from a spec, so a miss is a bug in the spec). */
-export function readColumn(columns: Readonly<Record<string, SQLiteColumn>>, table: string, name: string): SQLiteColumn {
-  const found = columns[name];
-  if (!found) throw new Error(`${table}: unknown column ${name}`);
-  return found;
-}
-
 /** The first columns of every entity row. */
 function buildIdentityColumns() {
   return { id: text('id').primaryKey(), tenantKey: text('tenant_key').notNull(), orgKey: text('org_key').notNull() };
@@ -91,7 +84,7 @@ export function defineEntityTable<const S extends EntitySpec>(spec: S) {
   );
   // Explicit type arguments: drizzle would otherwise resolve the generic column map too early and lose the fields.
   return sqliteTable<S['table'], EntityColumns<S>>(spec.table, columns, (table) => {
-    const col = (name: string) => readColumn(table, spec.table, name);
+    const col = (name: string) => requireColumn(table, spec.table, name);
     const scope = [table.tenantKey, table.orgKey] as const;
     const [firstKey, ...restKey] = spec.key.map(col);
     if (!firstKey) throw new Error(`${spec.table}: an entity needs a key`);

@@ -1,7 +1,7 @@
 /** Validation derived from the entity description: create bodies and attribute values. */
 import * as v from 'valibot';
-import type { FieldError } from '../http/errors';
-import { validationError } from '../http/errors';
+import type { FieldError } from '../errors/api-error';
+import { validationError } from '../errors/api-error';
 import { issuesToErrors } from '../validation/issues';
 import { requireValue } from '../validation/required';
 import { isPlainObject } from '../validation/values';

@@ -6,7 +6,7 @@ import type { TenantScope } from '../db/client';
 import type { RoundTripMeter } from '../platform/d1-meter';
 import type { Platform } from '../platform/types';
 import type { ApiContext, PublicContext } from './context';
-import { ApiError, handleError } from './errors';
+import { ApiError, handleError } from '../errors/api-error';
 import { writeRequestLog } from './request-log';
 import type { ApiRoute, PublicRoute } from './route';
 
@@ -50,12 +50,6 @@ function checkAddress(params: Record<string, string>): { tenantKey: string; orgK
   return { tenantKey, orgKey };
 }
 
-function readLanguage(request: Request): string {
-  const header = request.headers.get('accept-language');
-  const first = header?.split(',')[0]?.split(';')[0]?.trim();
-  return first && first !== '*' ? first : 'en-US';
-}
-
 /** Authenticates and scopes one `/api/{tenantKey}/{orgKey}` request. */
 export async function buildApiContext(
   request: IRequest,
@@ -79,7 +73,6 @@ export async function buildApiContext(
     db: await platform.openTenantDatabase({ tenantKey, orgKey, meter: trace.meter }),
     principal,
     apiBase: `${url.origin}/api/${encodeURIComponent(tenantKey)}/${encodeURIComponent(orgKey)}`,
-    language: readLanguage(request),
   };
 }
 

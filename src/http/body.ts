@@ -1,4 +1,4 @@
-import { ApiError } from './errors';
+import { ApiError } from '../errors/api-error';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 

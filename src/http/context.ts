@@ -17,8 +17,6 @@ export interface ApiContext {
   readonly principal: Principal;
   /** Absolute `{origin}/api/{tenantKey}/{orgKey}`. */
   readonly apiBase: string;
-  /** Culture chosen by `Accept-Language` (default en-US). */
-  readonly language: string;
 }
 
 /** A public route's context (no tenant from the path, no principal). */

@@ -45,9 +45,6 @@ export interface OperationDoc {
   readonly summary: string;
   readonly operationId: string;
   readonly description?: string;
-  /** What kind of operation (entity routes: list, create, read, delete, attribute, customAttribute). */
-  readonly kind?: string;
-  readonly attribute?: string;
   /** Path and query parameters (path parameters not listed are documented as strings). */
   readonly parameters?: readonly ParameterDoc[];
   readonly requestBody?: BodyDoc;
@@ -72,8 +69,6 @@ export interface RouteDoc extends OperationDoc {
   readonly tags: readonly string[];
   /** One documented operation per value of a path parameter (e.g. one per attribute), instead of this doc. */
   readonly variants?: readonly RouteDocVariant[];
-  /** Other facts for the document. */
-  readonly [name: string]: unknown;
 }
 
 export interface ApiRoute {

@@ -249,7 +249,7 @@ export function compileODataQuery(query: ODataQuery): CompiledQuery {
  * limit/offset). `total` is the parameter count of the final statement; the error points at the first
  * filter value that does not fit.
  */
-export function assertParameterLimit(total: number, compiled: CompiledQuery, limit: number): void {
+export function checkParameterLimit(total: number, compiled: CompiledQuery, limit: number): void {
   if (total <= limit) return;
   const overhead = total - compiled.boundPositions.length;
   const allowed = Math.max(0, limit - overhead);

@@ -1,5 +1,5 @@
 /** Tokenizer for `$filter` expressions. Pure. */
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors/api-error';
 
 export type TokenType = 'identifier' | 'string' | 'number' | 'guid' | 'datetime' | 'lparen' | 'rparen' | 'comma' | 'end';
 

@@ -43,7 +43,7 @@ export type ODataOptions = Partial<Record<OptionName, string>>;
  * Collects the known options; any other `$` option is refused, and so is an option given twice
  * (in any spelling). Other parameters are ignored.
  */
-export function readODataOptions(params: URLSearchParams): ODataOptions {
+export function parseODataOptions(params: URLSearchParams): ODataOptions {
   const options: ODataOptions = {};
   for (const [rawName, value] of params) {
     const name = rawName.toLowerCase();
@@ -142,21 +142,21 @@ function parsePaging(options: ODataOptions): { top: number; skip: number } {
 }
 
 /** The option's text, or undefined when absent or blank (a blank option is the same as none). */
-function readText(text: string | undefined): string | undefined {
+function parseOptionText(text: string | undefined): string | undefined {
   return text === undefined || text.trim() === '' ? undefined : text;
 }
 
 /** Reads `$filter $select $orderby $top $skip $count $inlinecount $format page pageSize` against the allowed fields. */
 export function parseODataQuery(params: URLSearchParams, fields: readonly ODataField[]): ODataQuery {
-  const options = readODataOptions(params);
+  const options = parseODataOptions(params);
   const format = options.$format?.trim().toLowerCase();
   if (format !== undefined && format !== 'json' && format !== 'application/json') {
     throw odataError('$format', undefined, "only 'json' is supported");
   }
   const resolve = buildFieldResolver(fields);
-  const filterText = readText(options.$filter);
-  const selectText = readText(options.$select);
-  const orderText = readText(options.$orderby);
+  const filterText = parseOptionText(options.$filter);
+  const selectText = parseOptionText(options.$select);
+  const orderText = parseOptionText(options.$orderby);
   const select = selectText === undefined ? [] : parseSelect(selectText, resolve);
   return {
     ...(filterText === undefined ? {} : { filter: parseFilter(filterText, resolve) }),

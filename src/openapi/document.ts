@@ -138,7 +138,7 @@ export function buildOpenApiDocument(publicRoutes: readonly PublicRoute[], apiRo
     tags: tags.map((name) => ({ name })),
     paths,
     components: {
-      schemas: converter.readComponents(),
+      schemas: converter.buildComponents(),
       responses: ERROR_RESPONSES,
       parameters: PARAMETERS,
       headers: HEADERS,

@@ -13,12 +13,12 @@ export interface DocumentedRoutes {
   readonly apiRoutes: readonly ApiRoute[];
 }
 
-/** `readRoutes` is called on the first request: the document covers these routes too. */
-export function buildOpenApiRoutes(readRoutes: () => DocumentedRoutes): PublicRoute[] {
+/** `listRoutes` is called on the first request: the document covers these routes too. */
+export function buildOpenApiRoutes(listRoutes: () => DocumentedRoutes): PublicRoute[] {
   let document: JsonObject | undefined;
-  const readDocument = () => {
+  const buildDocumentOnce = () => {
     if (!document) {
-      const { publicRoutes, apiRoutes } = readRoutes();
+      const { publicRoutes, apiRoutes } = listRoutes();
       document = buildOpenApiDocument(publicRoutes, apiRoutes);
     }
     return document;
@@ -36,7 +36,7 @@ export function buildOpenApiRoutes(readRoutes: () => DocumentedRoutes): PublicRo
         },
       },
       handle: (ctx) =>
-        new Response(JSON.stringify({ ...readDocument(), servers: [{ url: ctx.url.origin }] }), {
+        new Response(JSON.stringify({ ...buildDocumentOnce(), servers: [{ url: ctx.url.origin }] }), {
           headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=300' },
         }),
     },

@@ -62,7 +62,7 @@ function describeEnumInput(spec: EnumSpec): JsonSchema {
 export interface SchemaConverter {
   convert(schema: DocSchema): JsonObject;
   /** Named schemas and the enums met so far. */
-  readComponents(): Record<string, JsonObject>;
+  buildComponents(): Record<string, JsonObject>;
 }
 
 /** One converter per document: `named` are the components (name -> valibot schema). */
@@ -108,7 +108,7 @@ export function buildSchemaConverter(named: Readonly<Record<string, GenericSchem
   let components: Record<string, JsonObject> | undefined;
   return {
     convert: (schema) => ('kind' in schema ? { ...inline(schema) } : { ...schema.json }),
-    readComponents: () => {
+    buildComponents: () => {
       components ??= Object.fromEntries(Object.entries(toJsonSchemaDefs(definitions, config)).map(([name, json]) => [name, { ...json }]));
       const all: Record<string, JsonObject> = { ...components };
       for (const [name, spec] of enums) all[name] = describeEnumComponent(spec);

@@ -1,7 +1,7 @@
 /** valibot schemas of values as the API writes them (answers), for the OpenAPI document. */
 import * as v from 'valibot';
-import { ERROR_STATUS } from '../http/errors';
-import type { ErrorCode } from '../http/errors';
+import { ERROR_STATUS } from '../errors/api-error';
+import type { ErrorCode } from '../errors/api-error';
 
 export const GUID = v.pipe(v.string(), v.uuid(), v.description('A lowercase GUID made by the server'));
 export const DATE_TIME = v.pipe(v.string(), v.isoTimestamp(), v.description('ISO 8601 in UTC (`Z`)'));

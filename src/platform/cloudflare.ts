@@ -60,7 +60,7 @@ function buildDurableObjectPlatform(env: Env, ctx: DurableObjectState): Platform
  * The Durable Object class (one object per tenant/org, named `tenantKey/orgKey`) running `handlers`; the Worker
  * entry exports it as `TenantCoordinator`. Its `handle` method is the RPC entry the Worker's stub calls.
  */
-export function defineTenantCoordinator(handlers: CommandHandlers) {
+export function defineTenantCoordinator(handlers: Partial<CommandHandlers>) {
   return class extends DurableObject<Env> {
     private readonly lanes = new CommandLanes();
     private readonly platform = buildDurableObjectPlatform(this.env, this.ctx);

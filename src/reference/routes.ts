@@ -3,9 +3,11 @@ import type { Database } from '../db/client';
 import type { TenantScope } from '../db/client';
 import { readJsonBody } from '../http/body';
 import type { ApiContext } from '../http/context';
-import { ApiError, recordNotFound } from '../http/errors';
-import type { FieldError } from '../http/errors';
+import { ApiError, recordNotFound } from '../errors/api-error';
+import type { FieldError } from '../errors/api-error';
 import type { ApiRoute } from '../http/route';
+import { reactAfterWrite } from '../http/write-reaction';
+import type { WriteReaction } from '../http/write-reaction';
 import { emptyResponse, jsonResponse } from '../http/responses';
 import { findReferenceKind, REFERENCE_KINDS } from './kinds';
 import { referenceDeleteDoc, referenceListDoc, referenceUpsertDoc } from './docs';
@@ -14,7 +16,7 @@ import { checkReferencesExist, listReferenceRecords } from './store';
 import type { ReferenceUse } from './store';
 import { parseReferenceRecords } from './validate';
 import { deleteReferenceRecord, upsertReferenceRecords } from './write';
-import { checkReferenceUnused } from './usage';
+import { checkReferenceUnused, listKindReferenceUsers } from './usage';
 import type { ReferenceUser } from './usage';
 
 /**
@@ -23,7 +25,30 @@ import type { ReferenceUser } from './usage';
  */
 export type UpsertGuard = (db: Database, scope: TenantScope, kind: string, records: readonly ReferenceInput[]) => Promise<FieldError[]>;
 
-function readKind(ctx: ApiContext, writing: boolean): ReferenceKindSpec {
+/** A service's reaction to a write (upsert or delete) of a kind it depends on, before the write is answered. */
+export interface ReferenceWriteReaction {
+  readonly kind: string;
+  readonly react: WriteReaction;
+}
+
+/** What services contribute to the reference data routes. */
+export interface ReferenceRules {
+  /** Columns of services' tables that hold reference keys (a record in use cannot be deleted). */
+  readonly users: readonly ReferenceUser[];
+  readonly guards: readonly UpsertGuard[];
+  readonly reactions: readonly ReferenceWriteReaction[];
+}
+
+/** A write of the path's kind, followed by the reactions of the services that depend on that kind. */
+function reactToWrite(ctx: ApiContext, reactions: readonly ReferenceWriteReaction[], write: () => Promise<Response>): Promise<Response> {
+  const relevant = reactions.filter((reaction) => reaction.kind === ctx.params.kind);
+  if (relevant.length === 0) return write();
+  return reactAfterWrite(ctx, write, async (reacting) => {
+    for (const reaction of relevant) await reaction.react(reacting);
+  });
+}
+
+function parseKind(ctx: ApiContext, writing: boolean): ReferenceKindSpec {
   const spec = findReferenceKind(ctx.params.kind ?? '');
   if (!spec) {
     throw new ApiError(
@@ -37,8 +62,8 @@ function readKind(ctx: ApiContext, writing: boolean): ReferenceKindSpec {
   return spec;
 }
 
-async function upsert(ctx: ApiContext, guards: readonly UpsertGuard[]): Promise<Response> {
-  const spec = readKind(ctx, true);
+async function handleUpsert(ctx: ApiContext, guards: readonly UpsertGuard[]): Promise<Response> {
+  const spec = parseKind(ctx, true);
   const records = parseReferenceRecords(spec, await readJsonBody(ctx.request));
   const uses: ReferenceUse[] = [];
   records.forEach((record, index) => {
@@ -71,8 +96,8 @@ async function upsert(ctx: ApiContext, guards: readonly UpsertGuard[]): Promise<
   return jsonResponse({ upserted });
 }
 
-async function remove(ctx: ApiContext, users: readonly ReferenceUser[]): Promise<Response> {
-  const spec = readKind(ctx, true);
+async function handleDelete(ctx: ApiContext, users: readonly ReferenceUser[]): Promise<Response> {
+  const spec = parseKind(ctx, true);
   const key = ctx.params.key ?? '';
   const db = ctx.db;
   await checkReferenceUnused(db, ctx.scope, spec, key, users);
@@ -83,8 +108,9 @@ async function remove(ctx: ApiContext, users: readonly ReferenceUser[]): Promise
 
 const tags = ['Reference data'];
 
-/** `users` lists every column that holds reference keys (for the in-use check of deletes); `guards` check upserts. */
-export function buildReferenceDataRoutes(users: readonly ReferenceUser[], guards: readonly UpsertGuard[] = []): ApiRoute[] {
+/** The routes of every reference kind; the kinds' own reference fields and the services' `rules` apply. */
+export function buildReferenceDataRoutes(rules: ReferenceRules): ApiRoute[] {
+  const users = [...rules.users, ...listKindReferenceUsers()];
   return [
     {
       method: 'GET',
@@ -94,10 +120,9 @@ export function buildReferenceDataRoutes(users: readonly ReferenceUser[], guards
         summary: 'List the reference records of a kind',
         tags,
         operationId: 'listReferenceData',
-        kind: 'referenceList',
         ...referenceListDoc,
       },
-      handle: async (ctx) => jsonResponse({ items: await listReferenceRecords(ctx.db, readKind(ctx, false), ctx.scope) }),
+      handle: async (ctx) => jsonResponse({ items: await listReferenceRecords(ctx.db, parseKind(ctx, false), ctx.scope) }),
     },
     {
       method: 'PUT',
@@ -107,10 +132,9 @@ export function buildReferenceDataRoutes(users: readonly ReferenceUser[], guards
         summary: 'Bulk upsert reference records by key (at most 5000, all-or-nothing)',
         tags,
         operationId: 'upsertReferenceData',
-        kind: 'referenceUpsert',
         ...referenceUpsertDoc,
       },
-      handle: (ctx) => upsert(ctx, guards),
+      handle: (ctx) => reactToWrite(ctx, rules.reactions, () => handleUpsert(ctx, rules.guards)),
     },
     {
       method: 'DELETE',
@@ -120,10 +144,9 @@ export function buildReferenceDataRoutes(users: readonly ReferenceUser[], guards
         summary: 'Delete a reference record (400 ReferenceInUse while something uses it)',
         tags,
         operationId: 'deleteReferenceData',
-        kind: 'referenceDelete',
         ...referenceDeleteDoc,
       },
-      handle: (ctx) => remove(ctx, users),
+      handle: (ctx) => reactToWrite(ctx, rules.reactions, () => handleDelete(ctx, users)),
     },
   ];
 }

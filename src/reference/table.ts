@@ -1,6 +1,6 @@
 /** Derives each reference kind's D1 table from its description; column and row types follow the spec. */
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { requireColumn } from '../db/client';
 import type { ReferenceFieldKind, ReferenceFieldSpec, ReferenceFieldSpecs, ReferenceKindSpec } from './spec';
 
 const COLUMN_BUILDERS = {
@@ -30,12 +30,6 @@ function buildColumns<F extends ReferenceFieldSpecs>(fields: F): ColumnsOf<F> {
     columns[name] = COLUMN_BUILDERS[field.kind][field.required ? 'required' : 'optional'](field.column);
   // Built field by field with the mapping ColumnsOf spells out.
   return columns as ColumnsOf<F>;
-}
-
-function readColumn(columns: Readonly<Record<string, SQLiteColumn>>, table: string, name: string): SQLiteColumn {
-  const found = columns[name];
-  if (!found) throw new Error(`${table} has no column ${name}`);
-  return found;
 }
 
 function buildIdColumn() {
@@ -79,7 +73,7 @@ export function defineTenantReferenceTable<const S extends ReferenceKindSpec>(sp
     const referenceIndexes = Object.entries(spec.fields)
       .filter(([, field]) => field.reference && field.kind !== 'stringList')
       .map(([name, field]) =>
-        index(`${spec.table}_${field.column}_idx`).on(table.tenantKey, table.orgKey, readColumn(table, spec.table, name)),
+        index(`${spec.table}_${field.column}_idx`).on(table.tenantKey, table.orgKey, requireColumn(table, spec.table, name)),
       );
     return [uniqueIndex(`${spec.table}_key_uq`).on(table.tenantKey, table.orgKey, table.key), ...referenceIndexes];
   });

@@ -84,10 +84,6 @@ export function findStandardStore(kind: string): StandardStore | undefined {
   return standardStores.get(kind);
 }
 
-export function findTenantReferenceStore(kind: string): TenantReferenceStore | undefined {
-  return tenantReferenceStores.get(kind);
-}
-
 /** The table of a tenant kind the code names itself (a miss is a bug). */
 export function requireTenantReferenceStore(kind: string): TenantReferenceStore {
   const store = tenantReferenceStores.get(kind);

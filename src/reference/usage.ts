@@ -4,8 +4,9 @@ import type { SQL } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Database, TenantScope } from '../db/client';
 import { runReads } from '../db/reads';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors/api-error';
 import type { ReferenceKindSpec } from './spec';
+import { tenantReferenceStores } from './tables';
 
 /** A column that holds keys of a reference kind. `list` columns hold a JSON array of keys. */
 export interface ReferenceUser {
@@ -49,4 +50,26 @@ export async function checkReferenceUnused(
       errors: usedBy.map((name) => ({ path: 'key', message: `used by ${name}` })),
     });
   }
+}
+
+/** The kinds' own columns that hold keys of another kind (`locations.company`, `workerConfigurations.codes`, ...). */
+export function listKindReferenceUsers(): ReferenceUser[] {
+  return [...tenantReferenceStores.values()].flatMap(({ spec, table, common, columns }) =>
+    Object.entries(spec.fields).flatMap(([name, field]): ReferenceUser[] => {
+      const column = columns[name];
+      if (!field.reference || !column) return [];
+      return [
+        {
+          kind: field.reference,
+          name: `${spec.kind}.${name}`,
+          table,
+          column,
+          tenantKey: common.tenantKey,
+          orgKey: common.orgKey,
+          label: sql`${common.key}`,
+          ...(field.kind === 'stringList' ? { list: true } : {}),
+        },
+      ];
+    }),
+  );
 }

@@ -1,7 +1,7 @@
 /** Validation of reference records, derived from the kind's description (valibot). */
 import * as v from 'valibot';
-import type { FieldError } from '../http/errors';
-import { validationError } from '../http/errors';
+import type { FieldError } from '../errors/api-error';
+import { validationError } from '../errors/api-error';
 import { issuesToErrors } from '../validation/issues';
 import { canonicalizeReferenceKey } from './kinds';
 import type { ReferenceFieldSpec, ReferenceInput, ReferenceKindSpec } from './spec';

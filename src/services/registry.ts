@@ -1,75 +1,83 @@
-/** Every service's routes and entity stores, in registration order (literal paths before parameters). */
-import { sql } from 'drizzle-orm';
+/**
+ * Every service of the API, as one list. A service folder exports one module object (its `index.ts`); the
+ * application's routes, coordinator commands, cron jobs and reference data rules are all read from this list.
+ */
 import { generationCommands } from '../coordinator/commands';
-import type { CommandHandlers } from '../coordinator/commands';
+import type { CommandHandlers, CommandType } from '../coordinator/commands';
+import { deriveReferenceUsers } from '../entities/service';
 import type { EntityStore } from '../entities/store';
-import type { ApiRoute } from '../http/route';
+import type { ApiRoute, PublicRoute } from '../http/route';
+import type { ScheduledJob } from '../jobs/scheduler';
 import { buildReferenceDataRoutes } from '../reference/routes';
-import { tenantReferenceStores } from '../reference/tables';
+import type { ReferenceWriteReaction, UpsertGuard } from '../reference/routes';
 import type { ReferenceUser } from '../reference/usage';
-import type { ScheduledJob } from '../scheduler';
-import { emailTemplateRoutes, emailTemplateStore } from './email-templates/routes';
-import { exchangeRatesDocumentStore, exchangeRatesRoutes, invalidateRatesOnCompanyWrite } from './exchange-rates/routes';
-import { apiClientRoutes } from './identity/routes';
-import { importCommands } from './imports/commands';
-import { importRoutes } from './imports/routes';
-import { indicatorCommands } from './indicators/commands';
-import { indicatorRecalculationJob } from './indicators/job';
-import { indicatorRoutes } from './indicators/routes';
-import { indicatorReferenceUsers } from './indicators/usage';
-import { guardRouteReferences } from './routes/reference-guard';
-import { routeReferenceUsers, routeRoutes, routeStore } from './routes/routes';
+import { emailTemplatesService } from './email-templates';
+import { exchangeRatesService } from './exchange-rates';
+import { identityService } from './identity';
+import { importsService } from './imports';
+import { indicatorsService } from './indicators';
+import { routesService } from './routes';
 
-export const entityStores: readonly EntityStore[] = [emailTemplateStore, routeStore, exchangeRatesDocumentStore];
-
-/** Columns that hold reference keys, derived from the entity and reference kind descriptions. */
-export function listReferenceUsers(): ReferenceUser[] {
-  const users: ReferenceUser[] = [];
-  for (const store of entityStores) {
-    const keyColumns = store.spec.key.flatMap((keyName) => store.columns[keyName] ?? []);
-    for (const [name, field] of Object.entries(store.spec.fields)) {
-      const column = store.columns[name];
-      if (!field.reference || !column) continue;
-      const label = sql.join(keyColumns, sql.raw(" || '/' || "));
-      const { tenantKey, orgKey } = store.common;
-      users.push({ kind: field.reference, name: `${store.spec.name}.${name}`, table: store.table, column, tenantKey, orgKey, label });
-    }
-  }
-  users.push(...routeReferenceUsers);
-  users.push(...indicatorReferenceUsers);
-  for (const { spec, table, common, columns } of tenantReferenceStores.values()) {
-    for (const [name, field] of Object.entries(spec.fields)) {
-      const column = columns[name];
-      if (!field.reference || !column) continue;
-      users.push({
-        kind: field.reference,
-        name: `${spec.kind}.${name}`,
-        table,
-        column,
-        tenantKey: common.tenantKey,
-        orgKey: common.orgKey,
-        label: sql`${common.key}`,
-        ...(field.kind === 'stringList' ? { list: true } : {}),
-      });
-    }
-  }
-  return users;
+/** What a service contributes to the application. */
+export interface ServiceModule {
+  readonly name: string;
+  /** HTTP routes under `/api/{tenantKey}/{orgKey}`, in matching order (literal segments before parameters). */
+  readonly routes: readonly ApiRoute[];
+  /** Routes outside `/api`, without a bearer token (the OAuth2 token endpoint). */
+  readonly publicRoutes?: readonly PublicRoute[];
+  /** Entity stores (entity-derived services): the reference fields of their entities are reference users. */
+  readonly stores?: readonly EntityStore[];
+  /** Coordinator command handlers (each command declared in CommandCatalog beside its handler). */
+  readonly commands?: Partial<CommandHandlers>;
+  /** Work for the cron trigger. */
+  readonly jobs?: readonly ScheduledJob[];
+  /** Other columns holding reference keys: a reference record they use cannot be deleted. */
+  readonly referenceUsers?: readonly ReferenceUser[];
+  /** Rules on reference upserts of kinds the service depends on. */
+  readonly referenceGuards?: readonly UpsertGuard[];
+  /** What to do after a reference write of a kind, before it is answered (e.g. retire cache entries). */
+  readonly referenceWriteReactions?: readonly ReferenceWriteReaction[];
 }
 
-const referenceDataRoutes = buildReferenceDataRoutes(listReferenceUsers(), [guardRouteReferences]).map(invalidateRatesOnCompanyWrite);
+/** The services, in route registration order. */
+const SERVICES = [
+  identityService,
+  emailTemplatesService,
+  routesService,
+  importsService,
+  indicatorsService,
+  exchangeRatesService,
+] as const satisfies readonly ServiceModule[];
 
-export const apiRoutes: readonly ApiRoute[] = [
-  ...referenceDataRoutes,
-  ...apiClientRoutes,
-  ...emailTemplateRoutes,
-  ...routeRoutes,
-  ...importRoutes,
-  ...indicatorRoutes,
-  ...exchangeRatesRoutes,
-];
+type ServiceCommands<S> = S extends { readonly commands: infer C } ? keyof C : never;
+type RequireNone<T extends never> = T;
+/** Compile-time check: every command of CommandCatalog has a handler (the type check names a missing one here). */
+export type UnhandledCommands = RequireNone<
+  Exclude<CommandType, keyof typeof generationCommands | ServiceCommands<(typeof SERVICES)[number]>>
+>;
+
+const services: readonly ServiceModule[] = SERVICES;
+
+/** The reference data routes (CONTRACT 9) with the rules the services add. */
+const referenceDataRoutes = buildReferenceDataRoutes({
+  users: [
+    ...services.flatMap((service) => service.stores ?? []).flatMap(deriveReferenceUsers),
+    ...services.flatMap((service) => service.referenceUsers ?? []),
+  ],
+  guards: services.flatMap((service) => service.referenceGuards ?? []),
+  reactions: services.flatMap((service) => service.referenceWriteReactions ?? []),
+});
+
+export const apiRoutes: readonly ApiRoute[] = [...referenceDataRoutes, ...services.flatMap((service) => service.routes)];
+
+/** The services' routes outside `/api` (the application adds /health and the API reference). */
+export const servicePublicRoutes: readonly PublicRoute[] = services.flatMap((service) => service.publicRoutes ?? []);
 
 /** What the tenant/org coordinators run: the cache generation counters and every service's commands. */
-export const commandHandlers: CommandHandlers = { ...generationCommands, ...importCommands, ...indicatorCommands };
+export const commandHandlers: Partial<CommandHandlers> = services.reduce<Partial<CommandHandlers>>(
+  (handlers, service) => ({ ...handlers, ...service.commands }),
+  generationCommands,
+);
 
 /** The cron trigger's jobs. */
-export const scheduledJobs: readonly ScheduledJob[] = [indicatorRecalculationJob];
+export const scheduledJobs: readonly ScheduledJob[] = services.flatMap((service) => service.jobs ?? []);

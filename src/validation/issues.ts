@@ -1,6 +1,6 @@
 /** valibot issues -> the API's field errors (every bad field named by its path). */
 import * as v from 'valibot';
-import type { FieldError } from '../http/errors';
+import type { FieldError } from '../errors/api-error';
 
 export function issuesToErrors(issues: readonly v.BaseIssue<unknown>[], prefix = ''): FieldError[] {
   return issues.map((issue) => {

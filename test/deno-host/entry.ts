@@ -1,11 +1,11 @@
 /** The Deno test run's server (test/deno/server.ts starts it): the application plus the test bindings over HTTP. */
 import { serveDeno } from '../../src/deno-server';
-import { readDenoRuntime } from '../../src/platform/deno/runtime';
+import { requireDenoRuntime } from '../../src/platform/deno/runtime';
 import { handleTestBinding } from './test-bindings';
 
 try {
   await serveDeno(handleTestBinding);
 } catch (error) {
   console.error(`The Deno test server could not start: ${error instanceof Error ? error.message : String(error)}`);
-  readDenoRuntime().exit(1);
+  requireDenoRuntime().exit(1);
 }

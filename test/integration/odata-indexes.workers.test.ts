@@ -7,8 +7,8 @@ import { buildListQueries } from '../../src/entities/store';
 import type { EntityStore } from '../../src/entities/store';
 import { compileODataQuery } from '../../src/odata/compile';
 import { parseODataQuery } from '../../src/odata/parse-query';
-import { emailTemplateStore } from '../../src/services/email-templates/routes';
-import { routeStore } from '../../src/services/routes/routes';
+import { emailTemplateStore } from '../../src/services/email-templates/table';
+import { routeStore } from '../../src/services/routes/table';
 
 interface PlanRow {
   detail: string;

@@ -1,7 +1,7 @@
 /** Client ids, secrets and the token endpoint's checks before any database read. */
 import { describe, expect, it } from 'vitest';
 import type { AppConfig } from '../../src/config/env';
-import { ApiError } from '../../src/http/errors';
+import { ApiError } from '../../src/errors/api-error';
 import type { PublicContext } from '../../src/http/context';
 import {
   buildClientId,
@@ -84,7 +84,7 @@ describe('the token endpoint before the database', () => {
     const seen: string[] = [];
     const guard: TokenRequestGuard = async (_ctx, clientId) => {
       seen.push(clientId);
-      throw new ApiError('RateLimited', 'Too many token requests.');
+      throw new ApiError('Forbidden', 'Too many token requests.');
     };
     const [route] = buildTokenRoutes(guard);
     await expect(route?.handle(buildContext({ ...CONFIG, jwtSecret: 'x'.repeat(32) }, BODY))).rejects.toThrow('Too many token requests.');

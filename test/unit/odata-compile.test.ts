@@ -1,7 +1,7 @@
 /** The SQL compiler: the exact SQL text and bound values of each construct, order terms and the D1 parameter limit. */
 import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
 import { describe, expect, it } from 'vitest';
-import { assertParameterLimit, compileODataQuery, compileOrderBy, escapeGlob } from '../../src/odata/compile';
+import { checkParameterLimit, compileODataQuery, compileOrderBy, escapeGlob } from '../../src/odata/compile';
 import { parseFilter } from '../../src/odata/parse-filter';
 import type { FilterNode } from '../../src/odata/types';
 import { catchODataError, compiled, fieldNamed, resolve } from './odata-helpers';
@@ -125,11 +125,11 @@ describe('D1 parameter limit', () => {
   });
 
   it('accepts a statement at the limit', () => {
-    expect(() => assertParameterLimit(7, query, 7)).not.toThrow();
+    expect(() => checkParameterLimit(7, query, 7)).not.toThrow();
   });
 
   it('refuses a statement over the limit, pointing at the first value that does not fit', () => {
-    const error = catchODataError(() => assertParameterLimit(7, query, 6));
+    const error = catchODataError(() => checkParameterLimit(7, query, 6));
     expect(error.message).toBe(
       '$filter at position 23: the query needs 7 bound values but D1 allows at most 6 per statement; use at most 2 literal values in $filter',
     );

@@ -1,7 +1,7 @@
 /** Shared helpers of the OData unit tests: a field list covering every kind, an AST printer, SQL rendering. */
 import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
 import { expect } from 'vitest';
-import { ApiError } from '../../src/http/errors';
+import { ApiError } from '../../src/errors/api-error';
 import { compileODataQuery } from '../../src/odata/compile';
 import { parseFilter } from '../../src/odata/parse-filter';
 import { buildFieldResolver } from '../../src/odata/parse-query';

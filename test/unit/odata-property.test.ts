@@ -3,7 +3,7 @@ import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { listODataFields } from '../../src/entities/odata-fields';
-import { ApiError } from '../../src/http/errors';
+import { ApiError } from '../../src/errors/api-error';
 import { compileODataQuery, escapeGlob } from '../../src/odata/compile';
 import { parseODataQuery } from '../../src/odata/parse-query';
 import { canonicalizeCultureKey } from '../../src/reference/standard-keys';

@@ -55,7 +55,7 @@ export class LocalCoordinators {
   constructor(
     sqlite: DatabaseSync,
     private readonly commandPlatform: Platform,
-    private readonly handlers: CommandHandlers,
+    private readonly handlers: Partial<CommandHandlers>,
   ) {
     sqlite.exec(STATE_TABLE);
     this.select = sqlite.prepare('SELECT value FROM _deno_coordinator_state WHERE coordinator = ? AND key = ?');

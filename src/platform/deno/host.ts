@@ -25,7 +25,7 @@ export interface DenoHostOptions {
   /** Static assets (public/), as `Platform.readAsset` reads them. */
   readonly readAsset: Platform['readAsset'];
   /** What the coordinators run (the Durable Object's commands). */
-  readonly commandHandlers: CommandHandlers;
+  readonly commandHandlers: Partial<CommandHandlers>;
   readonly now?: () => Date;
 }
 

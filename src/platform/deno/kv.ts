@@ -30,7 +30,7 @@ function checkKey(key: string): void {
   if (new TextEncoder().encode(key).byteLength > MAX_KEY_BYTES) throw new Error(`KV keys must be at most ${MAX_KEY_BYTES} bytes.`);
 }
 
-async function readBytes(value: PutValue): Promise<Uint8Array> {
+async function toBytes(value: PutValue): Promise<Uint8Array> {
   if (typeof value === 'string') return new TextEncoder().encode(value);
   if (value instanceof ArrayBuffer) return new Uint8Array(value.slice(0));
   if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer.slice(value.byteOffset, value.byteOffset + value.byteLength));
@@ -49,7 +49,7 @@ export class MemoryKv {
 
   constructor(private readonly nowSeconds: () => number) {}
 
-  private readEntry(key: string): Entry | undefined {
+  private findEntry(key: string): Entry | undefined {
     const entry = this.entries.get(key);
     if (entry?.expiration !== undefined && entry.expiration <= this.nowSeconds()) {
       this.entries.delete(key);
@@ -58,7 +58,7 @@ export class MemoryKv {
     return entry;
   }
 
-  private readExpiration(options: KVNamespacePutOptions | undefined): number | undefined {
+  private parseExpiration(options: KVNamespacePutOptions | undefined): number | undefined {
     const now = this.nowSeconds();
     if (options?.expirationTtl !== undefined) {
       if (!(options.expirationTtl >= MIN_TTL_SECONDS))
@@ -79,19 +79,19 @@ export class MemoryKv {
 
   async get(key: string | string[], typeOrOptions?: unknown): Promise<unknown> {
     const type = parseValueType(typeOrOptions);
-    if (Array.isArray(key)) return new Map(key.map((name) => [name, this.readValue(name, type)]));
-    return this.readValue(key, type);
+    if (Array.isArray(key)) return new Map(key.map((name) => [name, this.findValue(name, type)]));
+    return this.findValue(key, type);
   }
 
-  private readValue(key: string, type: ValueType): unknown {
-    const entry = this.readEntry(key);
+  private findValue(key: string, type: ValueType): unknown {
+    const entry = this.findEntry(key);
     return entry ? decode(entry.bytes, type) : null;
   }
 
   async getWithMetadata(key: string | string[], typeOrOptions?: unknown): Promise<unknown> {
     const type = parseValueType(typeOrOptions);
     const read = (name: string) => {
-      const entry = this.readEntry(name);
+      const entry = this.findEntry(name);
       return { value: entry ? decode(entry.bytes, type) : null, metadata: entry?.metadata ?? null, cacheStatus: null };
     };
     if (Array.isArray(key)) return new Map(key.map((name) => [name, read(name)]));
@@ -100,8 +100,8 @@ export class MemoryKv {
 
   async put(key: string, value: PutValue, options?: KVNamespacePutOptions): Promise<void> {
     checkKey(key);
-    const expiration = this.readExpiration(options);
-    const bytes = await readBytes(value);
+    const expiration = this.parseExpiration(options);
+    const bytes = await toBytes(value);
     const metadata: unknown = options?.metadata === undefined || options.metadata === null ? undefined : structuredClone(options.metadata);
     this.entries.set(key, { bytes, ...(expiration === undefined ? {} : { expiration }), ...(metadata === undefined ? {} : { metadata }) });
   }
@@ -115,7 +115,7 @@ export class MemoryKv {
     const limit = Math.min(Math.max(1, options.limit ?? MAX_LIST_LIMIT), MAX_LIST_LIMIT);
     const after = options.cursor ? decodeURIComponent(atob(options.cursor)) : undefined;
     const names = [...this.entries.keys()]
-      .filter((name) => name.startsWith(prefix) && (after === undefined || name > after) && this.readEntry(name) !== undefined)
+      .filter((name) => name.startsWith(prefix) && (after === undefined || name > after) && this.findEntry(name) !== undefined)
       .sort();
     const page = names.slice(0, limit);
     const keys = page.map((name) => {

@@ -16,7 +16,7 @@ const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS d1_migrations (
   applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL
 )`;
 
-function readAppliedNames(sqlite: DatabaseSync): Set<string> {
+function listAppliedMigrations(sqlite: DatabaseSync): Set<string> {
   const rows = sqlite.prepare('SELECT name FROM d1_migrations').all() as { name: string }[];
   return new Set(rows.map((row) => row.name));
 }
@@ -38,7 +38,7 @@ function applyOne(sqlite: DatabaseSync, migration: SqlMigration): void {
 /** Applies the migrations not applied yet; returns their names. */
 export function applyMigrations(sqlite: DatabaseSync, migrations: readonly SqlMigration[]): string[] {
   sqlite.exec(MIGRATIONS_TABLE);
-  const applied = readAppliedNames(sqlite);
+  const applied = listAppliedMigrations(sqlite);
   const pending = [...migrations]
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .filter((migration) => !applied.has(migration.name));

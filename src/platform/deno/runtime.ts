@@ -39,14 +39,14 @@ export interface DenoRuntime {
 }
 
 /** The `Deno` global; throws when not running under Deno. */
-export function readDenoRuntime(): DenoRuntime {
+export function requireDenoRuntime(): DenoRuntime {
   const deno = (globalThis as { Deno?: DenoRuntime }).Deno;
   if (!deno) throw new Error('src/deno.ts runs under Deno (npm run start:deno).');
   return deno;
 }
 
 /** Reads every `*.sql` file of a directory, by file name. */
-export async function readSqlFiles(deno: DenoRuntime, directory: URL): Promise<{ name: string; sql: string }[]> {
+export async function loadSqlFiles(deno: DenoRuntime, directory: URL): Promise<{ name: string; sql: string }[]> {
   const files: { name: string; sql: string }[] = [];
   for await (const entry of deno.readDir(directory)) {
     if (entry.isFile && entry.name.endsWith('.sql'))

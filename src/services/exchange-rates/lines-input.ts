@@ -2,8 +2,8 @@
 import type { CustomValues } from '../../entities/custom-attributes';
 import { parseCreateBody } from '../../entities/validate';
 import { isPlainObject } from '../../validation/values';
-import { ApiError } from '../../http/errors';
-import type { FieldError } from '../../http/errors';
+import { ApiError } from '../../errors/api-error';
+import type { FieldError } from '../../errors/api-error';
 import { canonicalizeReferenceKey } from '../../reference/kinds';
 import type { ReferenceUse } from '../../reference/store';
 import { canonicalizeDecimal, isPositiveDecimal } from './decimal';

@@ -6,7 +6,7 @@ import { findField } from '../../entities/spec';
 import { parseAttributeValue, unwrapValue } from '../../entities/validate';
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
-import { ApiError, recordNotFound, validationError } from '../../http/errors';
+import { ApiError, recordNotFound, validationError } from '../../errors/api-error';
 import { emptyResponse, etagOf } from '../../http/responses';
 import { matchLiteralSegment } from '../../http/segments';
 import { checkReferencesExist } from '../../reference/store';
@@ -31,7 +31,7 @@ function unwrapLineBody(body: unknown): unknown {
 }
 
 /** POST `/{number}/exchangeRateDocumentRates`: 204; a missing document is 400 RecordNotFound. */
-export async function insertLine(ctx: ApiContext): Promise<Response> {
+export async function handleLineInsert(ctx: ApiContext): Promise<Response> {
   const number = parseDocumentNumber(ctx.params.number);
   const body = unwrapLineBody(await readJsonBody(ctx.request, { exactNumberKeys: ['conversionFactor'] }));
   const { line, errors } = parseLineBody(body, '');
@@ -87,7 +87,7 @@ async function parseLineAttribute(ctx: ApiContext, name: string): Promise<unknow
 }
 
 /** PUT `/{number}/exchangeRateDocumentRates/{lineId}/{attribute}`: 200, empty. */
-export async function updateLineAttribute(ctx: ApiContext): Promise<Response> {
+export async function handleLineAttributeUpdate(ctx: ApiContext): Promise<Response> {
   const number = parseDocumentNumber(ctx.params.number);
   const segment = ctx.params.attribute ?? '';
   const attribute = matchLiteralSegment(LINE_ATTRIBUTES, segment);
@@ -118,7 +118,7 @@ async function updateLineCustomAttribute(ctx: ApiContext, number: number, rawNam
 }
 
 /** DELETE `/{number}/exchangeRateDocumentRates/{lineId}`: 204; 404 for a missing document or line. */
-export async function deleteLine(ctx: ApiContext): Promise<Response> {
+export async function handleLineDelete(ctx: ApiContext): Promise<Response> {
   const number = parseDocumentNumber(ctx.params.number);
   await writeLine(ctx, number, true, async (db, document) => {
     const line = await findLineOrFail(db, ctx, document, true);

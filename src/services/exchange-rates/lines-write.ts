@@ -3,7 +3,7 @@
  * the document still has the version read just before. Every line change bumps the document's version (its
  * ETag covers its lines), so "nothing written" always means "the document changed meanwhile".
  */
-import { readConstraintViolation } from '../../db/client';
+import { parseConstraintViolation } from '../../db/client';
 import type { Database } from '../../db/client';
 import { runWrites } from '../../db/writes';
 import type { WriteStatement } from '../../db/writes';
@@ -11,7 +11,7 @@ import { buildAuditStamp } from '../../entities/handlers';
 import { parseIfMatch, parseIntegerSegment } from '../../entities/lookup';
 import type { AuditStamp } from '../../entities/store';
 import type { ApiContext } from '../../http/context';
-import { ApiError, recordNotFound, validationError } from '../../http/errors';
+import { ApiError, recordNotFound, validationError } from '../../errors/api-error';
 import { etagOf } from '../../http/responses';
 import { exchangeRatesDocumentSpec } from './entity';
 import { buildDocumentBump, findDocumentRef } from './lines-store';
@@ -58,7 +58,7 @@ export async function writeLine(ctx: ApiContext, number: number, listed404: bool
     try {
       [written, bumped] = await runWrites(db, [statement, buildDocumentBump(db, scope, document, stamp)]);
     } catch (error) {
-      const violation = readConstraintViolation(error);
+      const violation = parseConstraintViolation(error);
       if (violation === 'unique') {
         throw new ApiError('DuplicateKey', 'The document already has a line for this (fromCurrency, toCurrency) pair.', {
           errors: [

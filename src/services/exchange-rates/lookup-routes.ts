@@ -1,10 +1,10 @@
-/** `getCurrencyExchangeRates` and `getCurrencyExchangeRatesByCompany` (CONTRACT 7), served from the cache. */
+/** `handleRateLookup` and `handleRateLookupByCompany` (CONTRACT 7), served from the cache. */
 import type { EntitySpec, FieldSpec } from '../../entities/spec';
 import { parseCreateBody } from '../../entities/validate';
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
-import { ApiError } from '../../http/errors';
-import type { FieldError } from '../../http/errors';
+import { ApiError } from '../../errors/api-error';
+import type { FieldError } from '../../errors/api-error';
 import { jsonResponse } from '../../http/responses';
 import { isPlainObject } from '../../validation/values';
 import { toJsonNumber } from './decimal';
@@ -126,7 +126,7 @@ function parseReferencedDate(ctx: ApiContext, input: Record<string, unknown>): s
 }
 
 /** POST `/getCurrencyExchangeRates`: ExchangeCurrencyRate, or 404 RecordNotFound when no document answers. */
-export async function getCurrencyExchangeRates(ctx: ApiContext): Promise<Response> {
+export async function handleRateLookup(ctx: ApiContext): Promise<Response> {
   const input = await parseLookupInput(ctx, pairInput);
   const generation = await loadRatesGeneration(ctx);
   return answerRate(ctx, generation, {
@@ -139,7 +139,7 @@ export async function getCurrencyExchangeRates(ctx: ApiContext): Promise<Respons
 }
 
 /** POST `/getCurrencyExchangeRatesByCompany`: `currencyKey` converted into the company's base currency. */
-export async function getCurrencyExchangeRatesByCompany(ctx: ApiContext): Promise<Response> {
+export async function handleRateLookupByCompany(ctx: ApiContext): Promise<Response> {
   const input = await parseLookupInput(ctx, companyInput);
   const companyKey = String(input.companyKey);
   const generation = await loadRatesGeneration(ctx);

@@ -1,10 +1,13 @@
 /** D1 tables: the documents (derived from the entity description) and their rate lines. */
 import { sql } from 'drizzle-orm';
 import { check, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { defineEntityStore } from '../../entities/store';
 import { defineEntityTable } from '../../entities/table';
 import { exchangeRatesDocumentSpec } from './entity';
 
 export const exchangeRatesDocuments = defineEntityTable(exchangeRatesDocumentSpec);
+
+export const exchangeRatesDocumentStore = defineEntityStore(exchangeRatesDocumentSpec, exchangeRatesDocuments);
 
 /**
  * One row per rate line. `conversion_factor` is the exact decimal text that was sent (never a REAL).

@@ -6,7 +6,7 @@ import { allowsOrg } from '../../auth/token';
 import { buildAuditStamp } from '../../entities/handlers';
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
-import { ApiError, recordNotFound } from '../../http/errors';
+import { ApiError, recordNotFound } from '../../errors/api-error';
 import type { ApiRoute } from '../../http/route';
 import { emptyResponse, jsonResponse } from '../../http/responses';
 import { buildClientId, generateClientSecret, hashClientSecret } from './credentials';

@@ -1,7 +1,7 @@
 /** The create body of an API client (valibot): name, scopes and the orgs of the tenant it may get tokens for. */
 import * as v from 'valibot';
 import { ADDRESS_PATTERN } from '../../http/app';
-import { validationError } from '../../http/errors';
+import { validationError } from '../../errors/api-error';
 import { issuesToErrors } from '../../validation/issues';
 import { requireValue } from '../../validation/required';
 import { isPlainObject } from '../../validation/values';

@@ -71,7 +71,7 @@ function prepare(
   };
 }
 
-function readState(row: ImportRow): ImportState {
+function requireState(row: ImportRow): ImportState {
   if (!isImportState(row.importDataState)) throw new Error(`Import ${row.id} has an unknown state ${row.importDataState}.`);
   return row.importDataState;
 }
@@ -97,7 +97,7 @@ async function changeImport(context: CommandContext, command: CommandOf<'imports
   const { row, replayed } = await findImportForChange(run.db, run.scope, change.importId, command.commandId);
   if (replayed) return { status: 'applied' };
   if (!row) return { status: 'notFound' };
-  const from = readState(row);
+  const from = requireState(row);
   const to = change.importDataState ?? from;
   const decision = decideTransition(from, to);
   if (decision === 'refuse') return { status: 'refused', from, to };
@@ -117,7 +117,7 @@ async function expireImport(context: CommandContext, command: CommandOf<'imports
   const row = await findImport(run.db, run.scope, command.importId);
   if (!row) return { status: 'notFound' };
   if (!isStaleProcessing(row, new Date(command.now))) return { status: 'found', row };
-  if (decideTransition(readState(row), FATAL) !== 'apply') return { status: 'found', row };
+  if (decideTransition(requireState(row), FATAL) !== 'apply') return { status: 'found', row };
   const last = row.lastProgressUpdateOn ?? row.modifiedOn;
   const error = row.error ?? `No progress since ${last}: marked ${describeState(FATAL)} after 30 minutes.`;
   return { status: 'found', row: await applyChange(run, row, { kind: 'expire', toState: FATAL, patch: { error } }) };
@@ -130,7 +130,7 @@ async function revertImport(context: CommandContext, command: CommandOf<'imports
   if (replayed) return { status: 'reverted', id: replayed.id, key: replayed.key, originalFileName: replayed.originalFileName };
   const row = await findRevertCandidate(run.db, run.scope, command.templateKey);
   if (!row) return { status: 'nothing' };
-  await applyChange(run, row, { kind: 'revert', toState: readState(row), patch: { reverted: true } });
+  await applyChange(run, row, { kind: 'revert', toState: requireState(row), patch: { reverted: true } });
   return { status: 'reverted', id: row.id, key: row.key, originalFileName: row.originalFileName };
 }
 

@@ -1,8 +1,8 @@
 /** Import data info (SPEC 2.2, 4.2; CONTRACT 7): custom operations, every state change through the coordinator. */
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
-import { ApiError, recordNotFound, validationError } from '../../http/errors';
-import type { FieldError } from '../../http/errors';
+import { ApiError, recordNotFound, validationError } from '../../errors/api-error';
+import type { FieldError } from '../../errors/api-error';
 import { createdResponse, emptyResponse, jsonResponse } from '../../http/responses';
 import type { ApiRoute } from '../../http/route';
 import { isGuid } from '../../validation/values';
@@ -16,7 +16,7 @@ import { parseChangeBody, parseGuidParam, parseLastImportsQuery, parseRegisterBo
 export const IMPORTS_BASE = '/corePatterns/importDataInfos';
 const tags = ['Import data info'];
 
-async function register(ctx: ApiContext): Promise<Response> {
+async function handleRegister(ctx: ApiContext): Promise<Response> {
   const input = parseRegisterBody(await readJsonBody(ctx.request));
   const outcome = await sendImportCommand(ctx, {
     ...buildCommandBase(ctx),
@@ -26,7 +26,7 @@ async function register(ctx: ApiContext): Promise<Response> {
   return createdResponse(outcome.id, `${ctx.apiBase}${IMPORTS_BASE}/${outcome.id}`);
 }
 
-async function change(ctx: ApiContext): Promise<Response> {
+async function handleChange(ctx: ApiContext): Promise<Response> {
   const input = parseChangeBody(await readJsonBody(ctx.request));
   const mismatches: FieldError[] = [];
   if (input.tenant !== null && input.tenant !== ctx.scope.tenantKey) {
@@ -45,7 +45,7 @@ async function change(ctx: ApiContext): Promise<Response> {
   return emptyResponse(200);
 }
 
-async function validateState(ctx: ApiContext): Promise<Response> {
+async function handleValidateState(ctx: ApiContext): Promise<Response> {
   const id = parseGuidParam(ctx.url.searchParams, 'id');
   const now = ctx.platform.now();
   const row = await findImport(ctx.db, ctx.scope, id);
@@ -56,13 +56,13 @@ async function validateState(ctx: ApiContext): Promise<Response> {
   return jsonResponse(toImportResource(outcome.row));
 }
 
-async function lastImports(ctx: ApiContext): Promise<Response> {
+async function handleLastImports(ctx: ApiContext): Promise<Response> {
   const query = parseLastImportsQuery(ctx.url.searchParams);
   const rows = await listLastImports(ctx.db, ctx.scope, query.templateId, query.top);
   return jsonResponse(rows.map(toImportResource));
 }
 
-async function revert(ctx: ApiContext): Promise<Response> {
+async function handleRevert(ctx: ApiContext): Promise<Response> {
   const templateKey = parseRevertInput(await readJsonBody(ctx.request, { optional: true }), ctx.url.searchParams);
   const outcome = await sendImportCommand(ctx, { ...buildCommandBase(ctx), type: 'imports.revert', templateKey });
   if (outcome.status === 'nothing') {
@@ -78,7 +78,7 @@ async function revert(ctx: ApiContext): Promise<Response> {
   });
 }
 
-async function readOne(ctx: ApiContext): Promise<Response> {
+async function handleReadOne(ctx: ApiContext): Promise<Response> {
   const id = ctx.params.id ?? '';
   if (!isGuid(id)) throw validationError([{ path: 'id', message: 'id must be a GUID' }]);
   const row = await findImport(ctx.db, ctx.scope, id.toLowerCase());
@@ -98,7 +98,7 @@ export const importRoutes: readonly ApiRoute[] = [
       operationId: 'validateImportDataState',
       ...validateStateDoc,
     },
-    handle: validateState,
+    handle: handleValidateState,
   },
   {
     method: 'GET',
@@ -110,14 +110,14 @@ export const importRoutes: readonly ApiRoute[] = [
       operationId: 'getLastImports',
       ...lastImportsDoc,
     },
-    handle: lastImports,
+    handle: handleLastImports,
   },
   {
     method: 'POST',
     path: `${IMPORTS_BASE}/changeDataImport`,
     scope: 'application',
     doc: { summary: "Change an import's state and details (CONTRACT 7 transitions)", tags, operationId: 'changeDataImport', ...changeDoc },
-    handle: change,
+    handle: handleChange,
   },
   {
     method: 'POST',
@@ -129,7 +129,7 @@ export const importRoutes: readonly ApiRoute[] = [
       operationId: 'revertImportFile',
       ...revertDoc,
     },
-    handle: revert,
+    handle: handleRevert,
   },
   {
     method: 'POST',
@@ -141,7 +141,7 @@ export const importRoutes: readonly ApiRoute[] = [
       operationId: 'registerImportDataInfo',
       ...registerDoc,
     },
-    handle: register,
+    handle: handleRegister,
   },
   {
     method: 'GET',
@@ -153,6 +153,6 @@ export const importRoutes: readonly ApiRoute[] = [
       operationId: 'readImportDataInfo',
       ...readImportDoc,
     },
-    handle: readOne,
+    handle: handleReadOne,
   },
 ];

@@ -159,11 +159,11 @@ export async function insertImport(
     changedOn: stamp.on,
     changedBy: stamp.by,
   });
-  const readKey = db
+  const selectKey = db
     .select({ key: t.key })
     .from(t)
     .where(and(importsOf(scope), eq(t.id, input.id)));
-  const [, , keys] = await runWrites(db, [insertRow, insertChange, readKey]);
+  const [, , keys] = await runWrites(db, [insertRow, insertChange, selectKey]);
   const key = keys[0]?.key;
   if (key === undefined) throw new Error(`Import ${input.id} was not stored.`);
   return key;

@@ -2,8 +2,8 @@
 import * as v from 'valibot';
 import { buildFieldSchema } from '../../entities/field-schema';
 import type { FieldSpec } from '../../entities/spec';
-import type { FieldError } from '../../http/errors';
-import { validationError } from '../../http/errors';
+import type { FieldError } from '../../errors/api-error';
+import { validationError } from '../../errors/api-error';
 import { issuesToErrors } from '../../validation/issues';
 import { requireValue } from '../../validation/required';
 import { isPlainObject, parseInteger } from '../../validation/values';

@@ -2,8 +2,8 @@
 import { and, asc, between, eq } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Database, TenantScope } from '../../db/client';
-import { ApiError } from '../../http/errors';
-import type { FieldError } from '../../http/errors';
+import { ApiError } from '../../errors/api-error';
+import type { FieldError } from '../../errors/api-error';
 import { loadStandardList } from '../../reference/store';
 import { refCompanies, refKpiDefinitions } from '../../reference/tables';
 import { FUTURE_PERIODS } from './kpi-math';

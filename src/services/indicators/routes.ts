@@ -1,7 +1,7 @@
 /** Maintenance indicators (SPEC 2.3, 4.3; CONTRACT 7): measurements, summaries, charts, recalculation. */
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
-import { ApiError, validationError } from '../../http/errors';
+import { ApiError, validationError } from '../../errors/api-error';
 import { jsonResponse } from '../../http/responses';
 import type { ApiRoute } from '../../http/route';
 import { normalizeDateTime } from '../../validation/values';
@@ -14,7 +14,7 @@ import { loadIndicatorSummary, loadKpiChart } from './read';
 export const INDICATORS_BASE = '/maintenance/indicators';
 const tags = ['Indicators'];
 
-async function ingest(ctx: ApiContext): Promise<Response> {
+async function handleIngest(ctx: ApiContext): Promise<Response> {
   const measurements = parseMeasurements(await readJsonBody(ctx.request));
   const db = ctx.db;
   await checkMeasurementReferences(db, ctx.scope, measurements);
@@ -22,7 +22,7 @@ async function ingest(ctx: ApiContext): Promise<Response> {
   return jsonResponse({ accepted: measurements.length });
 }
 
-async function summary(ctx: ApiContext): Promise<Response> {
+async function handleSummary(ctx: ApiContext): Promise<Response> {
   const address = { company: ctx.params.companyKey ?? '', code: ctx.params.code ?? '', companyField: 'companyKey', codeField: 'code' };
   return jsonResponse(await loadIndicatorSummary(ctx.db, ctx.scope, address));
 }
@@ -37,13 +37,13 @@ function parseReferencePeriod(ctx: ApiContext): string {
   return toPeriod(normalized);
 }
 
-async function chart(ctx: ApiContext): Promise<Response> {
+async function handleChart(ctx: ApiContext): Promise<Response> {
   const period = parseReferencePeriod(ctx);
   const address = { company: ctx.params.company ?? '', code: ctx.params.code ?? '', companyField: 'company', codeField: 'code' };
   return jsonResponse(await loadKpiChart(ctx.db, ctx.scope, address, period));
 }
 
-async function recalculate(ctx: ApiContext): Promise<Response> {
+async function handleRecalculate(ctx: ApiContext): Promise<Response> {
   const configurationKey = ctx.params.workerConfigurationKey ?? '';
   const outcome = await sendRecalculation(ctx.platform, ctx.scope, { configurationKey, onlyChanged: false });
   if (outcome.status === 'unknownConfiguration') {
@@ -62,10 +62,9 @@ export const indicatorRoutes: readonly ApiRoute[] = [
       summary: 'Ingest up to 5000 KPI measurements {company, code, date, value}, all-or-nothing',
       tags,
       operationId: 'ingestKpiMeasurements',
-      kind: 'custom',
       ...measurementsDoc,
     },
-    handle: ingest,
+    handle: handleIngest,
   },
   {
     method: 'GET',
@@ -75,10 +74,9 @@ export const indicatorRoutes: readonly ApiRoute[] = [
       summary: "The indicator summary of a company's KPI, as of the last recalculation",
       tags,
       operationId: 'getIndicatorSummaryByCode',
-      kind: 'custom',
       ...summaryDoc,
     },
-    handle: summary,
+    handle: handleSummary,
   },
   {
     method: 'GET',
@@ -88,10 +86,9 @@ export const indicatorRoutes: readonly ApiRoute[] = [
       summary: 'KPI chart: the 12 periods ending at referenceDate, then 3 forecast periods',
       tags,
       operationId: 'kpiChart',
-      kind: 'custom',
       ...chartDoc,
     },
-    handle: chart,
+    handle: handleChart,
   },
   {
     method: 'POST',
@@ -101,9 +98,8 @@ export const indicatorRoutes: readonly ApiRoute[] = [
       summary: "Recalculate the KPIs of a worker configuration's companies and codes; true when materialized",
       tags,
       operationId: 'assetsRecalculateKPIs',
-      kind: 'custom',
       ...recalculateDoc,
     },
-    handle: recalculate,
+    handle: handleRecalculate,
   },
 ];

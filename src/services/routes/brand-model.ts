@@ -1,6 +1,6 @@
 /** A route's brand model must be a model of the route's brand (CONTRACT 7). */
 import type { Database, TenantScope } from '../../db/client';
-import type { FieldError } from '../../http/errors';
+import type { FieldError } from '../../errors/api-error';
 import { findReferences } from '../../reference/store';
 
 /**

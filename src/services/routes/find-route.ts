@@ -2,7 +2,7 @@
 import { and, eq } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
 import type { Database, TenantScope } from '../../db/client';
-import { ApiError, recordNotFound } from '../../http/errors';
+import { ApiError, recordNotFound } from '../../errors/api-error';
 import { routes } from './table';
 import type { RouteRow } from './table';
 

@@ -1,9 +1,8 @@
 /** A route's members (locations, equipment items) and tools: their tables, reads and reference lookups. */
 import { and, eq, inArray } from 'drizzle-orm';
-import { chunkKeys } from '../../db/client';
+import { chunkKeys, requireColumn } from '../../db/client';
 import type { Database, TenantScope } from '../../db/client';
 import { runReads } from '../../db/reads';
-import { readColumn } from '../../entities/table';
 import { requireTenantReferenceStore } from '../../reference/tables';
 import type { TenantReferenceStore } from '../../reference/tables';
 import { routeEquipmentItems, routeLocations, routeTools } from './table';
@@ -58,7 +57,7 @@ export interface MemberRecord extends MemberItem {
 }
 
 function descriptionColumn(reference: TenantReferenceStore) {
-  return readColumn(reference.columns, reference.spec.table, 'description');
+  return requireColumn(reference.columns, reference.spec.table, 'description');
 }
 
 function toMemberRecord(row: Readonly<Record<string, unknown>>): MemberRecord {

@@ -2,8 +2,8 @@
 import * as v from 'valibot';
 import { CUSTOM_ATTRIBUTES_OBJECT, CUSTOM_PREFIX, parseCustomName } from '../../entities/custom-attributes';
 import type { CustomValues } from '../../entities/custom-attributes';
-import type { FieldError } from '../../http/errors';
-import { validationError } from '../../http/errors';
+import type { FieldError } from '../../errors/api-error';
+import { validationError } from '../../errors/api-error';
 import { isPlainObject } from '../../validation/values';
 
 export const MAX_MEMBERS_PER_REQUEST = 1000;

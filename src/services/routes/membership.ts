@@ -3,15 +3,15 @@
  * all-or-nothing (any unknown key or id fails the whole request), idempotent, members of the route's company.
  */
 import { and, eq, sql } from 'drizzle-orm';
-import { readConstraintViolation } from '../../db/client';
+import { parseConstraintViolation } from '../../db/client';
 import { runWrites } from '../../db/writes';
 import { loadCustomDefinitions, validateCustomValues } from '../../entities/custom-attributes';
 import type { CustomValues } from '../../entities/custom-attributes';
 import { buildAuditStamp, mergeCustomColumn } from '../../entities/handlers';
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
-import { ApiError, recordNotFound, validationError } from '../../http/errors';
-import type { FieldError } from '../../http/errors';
+import { ApiError, recordNotFound, validationError } from '../../errors/api-error';
+import type { FieldError } from '../../errors/api-error';
 import { emptyResponse, etagOf } from '../../http/responses';
 import { findRouteForMembership } from './find-route';
 import type { RouteSummary } from './find-route';
@@ -79,7 +79,12 @@ function buildRouteTouch(ctx: ApiContext, route: RouteSummary, custom: CustomVal
     .returning({ version: routes.version });
 }
 
-export async function changeMembership(ctx: ApiContext, kind: MemberKind, action: MembershipAction, by: MembershipBy): Promise<Response> {
+export async function handleMembershipChange(
+  ctx: ApiContext,
+  kind: MemberKind,
+  action: MembershipAction,
+  by: MembershipBy,
+): Promise<Response> {
   const body = parseMembershipBody(await readJsonBody(ctx.request), by);
   const { db, scope } = ctx;
   const route = await findRouteForMembership(db, scope, ctx.params.routeKey ?? '', ctx.url.searchParams.get('companyKey'));
@@ -102,7 +107,7 @@ export async function changeMembership(ctx: ApiContext, kind: MemberKind, action
     return emptyResponse(200, { etag: etagOf(touched[0]?.version ?? route.version + 1) });
   } catch (error) {
     // The route was deleted since it was read: its member rows cannot reference it any more.
-    if (readConstraintViolation(error) === 'foreignKey')
+    if (parseConstraintViolation(error) === 'foreignKey')
       throw recordNotFound(`Route '${route.routeKey}' of company '${route.company}'`, false);
     throw error;
   }

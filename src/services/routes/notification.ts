@@ -1,6 +1,6 @@
 /** `GET /getMaintenanceNotificationTemplateParameters/{companyKey}/{routeKey}?cultureKey=` */
 import type { ApiContext } from '../../http/context';
-import { ApiError, recordNotFound, validationError } from '../../http/errors';
+import { ApiError, recordNotFound, validationError } from '../../errors/api-error';
 import { jsonResponse } from '../../http/responses';
 import { canonicalizeReferenceKey } from '../../reference/kinds';
 import { loadStandardList, findReferences } from '../../reference/store';
@@ -24,7 +24,7 @@ async function checkCultureKey(ctx: ApiContext): Promise<string> {
   return canonical;
 }
 
-export async function answerNotificationParameters(ctx: ApiContext): Promise<Response> {
+export async function handleNotificationParameters(ctx: ApiContext): Promise<Response> {
   const culture = await checkCultureKey(ctx);
   const { db, scope } = ctx;
   const companyKey = ctx.params.companyKey ?? '';

@@ -6,7 +6,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { chunkKeys } from '../../db/client';
 import type { Database, TenantScope } from '../../db/client';
 import { runReads } from '../../db/reads';
-import type { FieldError } from '../../http/errors';
+import type { FieldError } from '../../errors/api-error';
 import type { UpsertGuard } from '../../reference/routes';
 import { equipmentMembers, locationMembers } from './members';
 import type { MemberKind } from './members';

@@ -2,7 +2,7 @@
 import { and, count, eq } from 'drizzle-orm';
 import type { CreateOptions } from '../../entities/handlers';
 import type { ApiContext } from '../../http/context';
-import { validationError } from '../../http/errors';
+import { validationError } from '../../errors/api-error';
 import { checkBrandModel } from './brand-model';
 import { findRouteByKey } from './find-route';
 import type { RouteSummary } from './find-route';

@@ -1,5 +1,6 @@
 /** The routes table (derived from the description) and the route's member and tool tables. */
 import { index, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { defineEntityStore } from '../../entities/store';
 import { defineEntityTable } from '../../entities/table';
 import type { EntityRow } from '../../entities/table';
 import { routeSpec } from './entity';
@@ -7,6 +8,8 @@ import { routeSpec } from './entity';
 export const routes = defineEntityTable(routeSpec);
 
 export type RouteRow = EntityRow<typeof routeSpec>;
+
+export const routeStore = defineEntityStore(routeSpec, routes);
 
 /**
  * One table per member kind: the route's id, the scope and the member's reference key (reference keys never

@@ -1,6 +1,6 @@
 /** A route's `tools` on create: a comma-separated string of tool keys or an array of keys (CONTRACT 7). */
 import * as v from 'valibot';
-import type { FieldError } from '../../http/errors';
+import type { FieldError } from '../../errors/api-error';
 
 export const MAX_TOOLS = 1000;
 const MAX_KEY_LENGTH = 100;

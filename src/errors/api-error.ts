@@ -17,7 +17,6 @@ export const ERROR_STATUS = {
   PreconditionFailed: 412,
   PayloadTooLarge: 413,
   UnsupportedMediaType: 415,
-  RateLimited: 429,
   InternalError: 500,
 } as const;
 
@@ -40,7 +39,6 @@ const TITLES: Record<ErrorCode, string> = {
   PreconditionFailed: 'The record has changed',
   PayloadTooLarge: 'The request body is too large',
   UnsupportedMediaType: 'The request body must be JSON',
-  RateLimited: 'Too many requests',
   InternalError: 'Internal server error',
 };
 

@@ -1,22 +1,20 @@
-/** Every route of the routes service: its own literal routes first, then the generic entity routes. */
+/** The routes service (SPEC 2.4, 4.4): an entity with members, tools and its own operations and rules. */
 import { sql } from 'drizzle-orm';
 import type { Decorate } from '../../entities/handlers';
-import { buildEntityRoutes } from '../../entities/routes';
-import { defineEntityStore } from '../../entities/store';
+import { defineEntityService } from '../../entities/service';
 import type { ApiRoute } from '../../http/route';
 import type { ReferenceUser } from '../../reference/usage';
 import { describeMembership, notificationDoc, routeEntityDoc } from './docs';
 import { routeSpec } from './entity';
-import { changeMembership } from './membership';
+import { handleMembershipChange } from './membership';
 import type { MembershipAction } from './membership';
 import type { MembershipBy } from './membership-body';
 import { equipmentMembers, listRouteMembers, locationMembers, MEMBER_KINDS } from './members';
 import type { MemberKind } from './members';
-import { answerNotificationParameters } from './notification';
+import { handleNotificationParameters } from './notification';
+import { guardRouteReferences } from './reference-guard';
 import { routeAttributeChecks, routeCreateOptions } from './rules';
-import { routes } from './table';
-
-export const routeStore = defineEntityStore(routeSpec, routes);
+import { routes, routeStore } from './table';
 
 const BASE = routeSpec.basePath;
 const tags = ['Routes'];
@@ -57,37 +55,26 @@ function membershipRoutes(): ApiRoute[] {
       tags,
       operationId: `${verb}Route${kind.field === 'locations' ? 'Locations' : 'EquipmentItems'}`,
       ...describeMembership(by),
-      kind: 'membership',
     },
-    handle: (ctx) => changeMembership(ctx, kind, action, by),
+    handle: (ctx) => handleMembershipChange(ctx, kind, action, by),
   }));
 }
 
-export const routeRoutes: readonly ApiRoute[] = [
-  {
-    method: 'GET',
-    path: `${BASE}/getMaintenanceNotificationTemplateParameters/:companyKey/:routeKey`,
-    scope: 'application',
-    doc: {
-      summary: "The parameters of a route's maintenance notification email template, formatted for cultureKey",
-      tags,
-      operationId: 'getRouteMaintenanceNotificationTemplateParameters',
-      kind: 'custom',
-      ...notificationDoc,
-    },
-    handle: answerNotificationParameters,
+const notificationRoute: ApiRoute = {
+  method: 'GET',
+  path: `${BASE}/getMaintenanceNotificationTemplateParameters/:companyKey/:routeKey`,
+  scope: 'application',
+  doc: {
+    summary: "The parameters of a route's maintenance notification email template, formatted for cultureKey",
+    tags,
+    operationId: 'getRouteMaintenanceNotificationTemplateParameters',
+    ...notificationDoc,
   },
-  ...membershipRoutes(),
-  ...buildEntityRoutes(routeStore, {
-    create: routeCreateOptions,
-    decorate: decorateRoutes,
-    checkAttribute: routeAttributeChecks,
-    doc: routeEntityDoc,
-  }),
-];
+  handle: handleNotificationParameters,
+};
 
 /** The member and tool tables hold reference keys: a location, equipment item or tool in a route cannot be deleted. */
-export const routeReferenceUsers: readonly ReferenceUser[] = MEMBER_KINDS.map((kind) => ({
+const memberReferenceUsers: readonly ReferenceUser[] = MEMBER_KINDS.map((kind) => ({
   kind: kind.reference.spec.kind,
   name: `routes.${kind.field}`,
   table: kind.table,
@@ -96,3 +83,16 @@ export const routeReferenceUsers: readonly ReferenceUser[] = MEMBER_KINDS.map((k
   orgKey: kind.table.orgKey,
   label: sql`(SELECT ${routes.company} || '/' || ${routes.routeKey} FROM ${routes} WHERE ${routes.id} = ${kind.table.routeId})`,
 }));
+
+export const routesService = {
+  name: 'routes',
+  ...defineEntityService(routeStore, {
+    routes: [notificationRoute, ...membershipRoutes()],
+    create: routeCreateOptions,
+    decorate: decorateRoutes,
+    checkAttribute: routeAttributeChecks,
+    doc: routeEntityDoc,
+  }),
+  referenceUsers: memberReferenceUsers,
+  referenceGuards: [guardRouteReferences],
+};

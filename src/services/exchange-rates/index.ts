@@ -1,22 +1,20 @@
-/** Every route of the exchange rates documents service (SPEC 4.5); writes invalidate the lookup cache. */
+/** The exchange rates documents service (SPEC 4.5); every write invalidates the lookup cache. */
 import { buildAuditStamp } from '../../entities/handlers';
 import type { Decorate } from '../../entities/handlers';
 import type { Resource } from '../../entities/resource';
-import { buildEntityRoutes } from '../../entities/routes';
-import { defineEntityStore } from '../../entities/store';
-import { ApiError } from '../../http/errors';
+import { defineEntityService } from '../../entities/service';
 import type { ApiRoute } from '../../http/route';
+import { reactAfterWrite } from '../../http/write-reaction';
+import type { WriteReaction } from '../../http/write-reaction';
 import { companyLookupDoc, deleteLineDoc, documentEntityDoc, insertLineDoc, lineAttributeVariants, pairLookupDoc } from './docs';
-import { EXCHANGE_RATES_BASE, exchangeRatesDocumentSpec } from './entity';
+import { EXCHANGE_RATES_BASE } from './entity';
 import { collectCurrencyUses, LINES_PROPERTY, parseLinesInput } from './lines-input';
-import { deleteLine, insertLine, updateLineAttribute } from './lines-routes';
+import { handleLineDelete, handleLineInsert, handleLineAttributeUpdate } from './lines-routes';
 import { buildLineInserts, listLinesOf } from './lines-store';
 import { toLineResource } from './line-resource';
-import { getCurrencyExchangeRates, getCurrencyExchangeRatesByCompany } from './lookup-routes';
+import { handleRateLookup, handleRateLookupByCompany } from './lookup-routes';
 import { bumpRatesGeneration } from './rate-cache';
-import { exchangeRatesDocuments } from './table';
-
-export const exchangeRatesDocumentStore = defineEntityStore(exchangeRatesDocumentSpec, exchangeRatesDocuments);
+import { exchangeRatesDocumentStore } from './table';
 
 /** Reads and lists carry the document's rate lines. */
 const decorateWithLines: Decorate = async (ctx, rows, resources) => {
@@ -38,32 +36,16 @@ const decorateWithLines: Decorate = async (ctx, rows, resources) => {
 };
 
 /**
- * Runs a write, then bumps the tenant/org's rates generation before the answer leaves: once a write is
- * acknowledged, no lookup can be served from an entry cached before it. A write that failed with an ApiError
- * changed nothing; any other failure might have committed, so it bumps too.
+ * Bumps the tenant/org's rates generation before a write's answer leaves: once a write is acknowledged, no lookup
+ * can be served from an entry cached before it.
  */
-export function invalidateRatesAfter(route: ApiRoute): ApiRoute {
-  return {
-    ...route,
-    handle: async (ctx) => {
-      let response: Response;
-      try {
-        response = await route.handle(ctx);
-      } catch (error) {
-        if (!(error instanceof ApiError)) await bumpRatesGeneration(ctx.platform, ctx.scope).catch(() => undefined);
-        throw error;
-      }
-      if (response.status < 300) await bumpRatesGeneration(ctx.platform, ctx.scope);
-      return response;
-    },
-  };
-}
+const invalidateRates: WriteReaction = async (ctx) => {
+  await bumpRatesGeneration(ctx.platform, ctx.scope);
+};
 
-/** Company writes (`PUT|DELETE /referenceData/companies...`) change base currencies: they invalidate too. */
-export function invalidateRatesOnCompanyWrite(route: ApiRoute): ApiRoute {
-  if (route.method === 'GET' || !route.path.startsWith('/referenceData/')) return route;
-  const wrapped = invalidateRatesAfter(route);
-  return { ...route, handle: (ctx) => (ctx.params.kind === 'companies' ? wrapped.handle(ctx) : route.handle(ctx)) };
+/** A write route of the service, followed by the invalidation. */
+function invalidateRatesAfter(route: ApiRoute): ApiRoute {
+  return route.method === 'GET' ? route : { ...route, handle: (ctx) => reactAfterWrite(ctx, () => route.handle(ctx), invalidateRates) };
 }
 
 const tags = ['Exchange rates documents'];
@@ -78,10 +60,9 @@ const lookupRoutes: ApiRoute[] = [
       summary: 'Exchange rate from one currency to another on a date (direct, inverse or cross)',
       tags,
       operationId: 'getCurrencyExchangeRates',
-      kind: 'custom',
       ...pairLookupDoc,
     },
-    handle: getCurrencyExchangeRates,
+    handle: handleRateLookup,
   },
   {
     method: 'POST',
@@ -91,10 +72,9 @@ const lookupRoutes: ApiRoute[] = [
       summary: "Exchange rate from a currency into a company's base currency",
       tags,
       operationId: 'getCurrencyExchangeRatesByCompany',
-      kind: 'custom',
       ...companyLookupDoc,
     },
-    handle: getCurrencyExchangeRatesByCompany,
+    handle: handleRateLookupByCompany,
   },
 ];
 
@@ -107,10 +87,9 @@ const lineRoutes: ApiRoute[] = [
       summary: 'Insert a rate line into a document (204)',
       tags,
       operationId: 'insertExchangeRateDocumentRate',
-      kind: 'custom',
       ...insertLineDoc,
     },
-    handle: insertLine,
+    handle: handleLineInsert,
   },
   {
     method: 'PUT',
@@ -120,21 +99,21 @@ const lineRoutes: ApiRoute[] = [
       summary: 'Set an attribute (or custom_<name>) of a rate line',
       tags,
       operationId: 'updateExchangeRateDocumentRate',
-      kind: 'custom',
       variants: lineAttributeVariants,
     },
-    handle: updateLineAttribute,
+    handle: handleLineAttributeUpdate,
   },
   {
     method: 'DELETE',
     path: `${LINES_PATH}/:lineId`,
     scope: 'application',
-    doc: { summary: 'Delete a rate line', tags, operationId: 'deleteExchangeRateDocumentRate', kind: 'custom', ...deleteLineDoc },
-    handle: deleteLine,
+    doc: { summary: 'Delete a rate line', tags, operationId: 'deleteExchangeRateDocumentRate', ...deleteLineDoc },
+    handle: handleLineDelete,
   },
 ];
 
-const entityRoutes = buildEntityRoutes(exchangeRatesDocumentStore, {
+const entity = defineEntityService(exchangeRatesDocumentStore, {
+  routes: lineRoutes,
   decorate: decorateWithLines,
   doc: documentEntityDoc,
   create: {
@@ -148,7 +127,11 @@ const entityRoutes = buildEntityRoutes(exchangeRatesDocumentStore, {
   },
 });
 
-export const exchangeRatesRoutes: readonly ApiRoute[] = [
-  ...lookupRoutes,
-  ...[...lineRoutes, ...entityRoutes].map((route) => (route.method === 'GET' ? route : invalidateRatesAfter(route))),
-];
+/** Exchange rates documents (SPEC 2.5, 4.5): documents with rate lines, and lookups served from a cache. */
+export const exchangeRatesService = {
+  name: 'exchangeRates',
+  routes: [...lookupRoutes, ...entity.routes.map(invalidateRatesAfter)],
+  stores: entity.stores,
+  // Company writes change base currencies: the lookups by company must not answer from before them.
+  referenceWriteReactions: [{ kind: 'companies', react: invalidateRates }],
+};

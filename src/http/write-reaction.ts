@@ -1,0 +1,22 @@
+/** Work that must follow a write before its answer leaves (e.g. retiring cache entries the write made stale). */
+import { ApiError } from '../errors/api-error';
+import type { ApiContext } from './context';
+
+export type WriteReaction = (ctx: ApiContext) => Promise<void>;
+
+/**
+ * Runs `write`, then `react` before the answer leaves: after a success (a failing reaction fails the request), and
+ * after any unexpected failure, which might have committed (a failing reaction is then ignored). A refused write
+ * (ApiError) changed nothing and does not react.
+ */
+export async function reactAfterWrite(ctx: ApiContext, write: () => Promise<Response>, react: WriteReaction): Promise<Response> {
+  let response: Response;
+  try {
+    response = await write();
+  } catch (error) {
+    if (!(error instanceof ApiError)) await react(ctx).catch(() => undefined);
+    throw error;
+  }
+  if (response.status < 300) await react(ctx);
+  return response;
+}

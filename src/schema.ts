@@ -1,0 +1,26 @@
+/**
+ * Every D1 table, for drizzle-kit (`npm run db:generate` writes migrations/ from this file).
+ * Tables are derived from the entity and reference-kind descriptions; export each one here.
+ */
+export { emailTemplates } from './services/email-templates/table';
+export { routeEquipmentItems, routeLocations, routes, routeTools } from './services/routes/table';
+export { importDataInfoChanges, importDataInfos } from './services/imports/table';
+export { kpiMeasurements, kpiPendingOrgs, kpiPeriods, kpiSeries, kpiSummaries } from './services/indicators/tables';
+export { exchangeRateLines, exchangeRatesDocuments } from './services/exchange-rates/table';
+export { apiClients } from './services/identity/table';
+export {
+  refBrandModels,
+  refBrands,
+  refCompanies,
+  refCultures,
+  refCurrencies,
+  refCustomAttributes,
+  refEmployees,
+  refEquipmentItems,
+  refFamilies,
+  refKpiDefinitions,
+  refLocationFunctions,
+  refLocations,
+  refTools,
+  refWorkerConfigurations,
+} from './reference/tables';

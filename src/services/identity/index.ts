@@ -1,0 +1,8 @@
+/**
+ * API clients and the OAuth2 client credentials grant: clients are managed under `/identity/apiClients` (admin scope)
+ * and get their tokens from the public `POST /connect/token`.
+ */
+import { apiClientRoutes } from './routes';
+import { buildTokenRoutes } from './token-endpoint';
+
+export const identityService = { name: 'identity', routes: apiClientRoutes, publicRoutes: buildTokenRoutes() };

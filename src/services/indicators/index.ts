@@ -1,0 +1,13 @@
+/** The maintenance indicators service (SPEC 2.3, 4.3): measurements in, KPIs recalculated by a command and by the cron. */
+import { indicatorCommands } from './commands';
+import { indicatorRecalculationJob } from './job';
+import { indicatorRoutes } from './routes';
+import { indicatorReferenceUsers } from './usage';
+
+export const indicatorsService = {
+  name: 'indicators',
+  routes: indicatorRoutes,
+  commands: indicatorCommands,
+  jobs: [indicatorRecalculationJob],
+  referenceUsers: indicatorReferenceUsers,
+};
