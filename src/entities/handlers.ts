@@ -63,7 +63,11 @@ export interface CreateOptions {
 export async function handleCreate(ctx: ApiContext, store: EntityStore, options: CreateOptions = {}): Promise<Response> {
   const { spec } = store;
   const body = await readJsonBody(ctx.request, options.body);
-  const input = parseCreateBody(spec, body, options.extraProperties, options.validateExtra);
+  const input = parseCreateBody(spec, body, {
+    ...(options.extraProperties ? { extraProperties: options.extraProperties } : {}),
+    ...(options.validateExtra ? { validateExtra: options.validateExtra } : {}),
+    isActive: true,
+  });
   const prepared = (await options.prepare?.(ctx, input.values, input.extra)) ?? {};
   const custom = await checkCustomValues(ctx, spec, input.custom, 'create');
   const uses = [...collectReferenceUses(spec, input.values), ...(prepared.uses ?? [])];
@@ -77,7 +81,8 @@ export async function handleCreate(ctx: ApiContext, store: EntityStore, options:
     ...ctx.scope,
     ...input.values,
     ...(spec.customAttributes ? { customAttributes: JSON.stringify(custom) } : {}),
-    isActive: true,
+    // isActive may be given on create (default true).
+    isActive: input.values.isActive !== false,
     version: 1,
     createdOn: stamp.on,
     createdBy: stamp.by,
@@ -162,7 +167,9 @@ export async function handleCustomAttributeUpdate(
     throw new ApiError('NotFound', `${store.spec.title} has no attribute '${rawName}'.`);
   }
   const body = await readJsonBody(ctx.request);
-  const value = isPlainObject(body) && 'value' in body ? body.value : body;
+  // ExtensibilityCustomAttributeValueResource: `{"value": X}` (the name in any case), else the bare value.
+  const valueKey = isPlainObject(body) ? Object.keys(body).find((key) => key.toLowerCase() === 'value') : undefined;
+  const value = isPlainObject(body) && valueKey !== undefined ? body[valueKey] : body;
   const checked = await checkCustomValues(ctx, store.spec, { [name]: value }, 'update');
   const row = await findRecord(ctx.db, store, ctx.scope, lookup);
   if (!row) throw recordNotFound(store.spec.title, true);

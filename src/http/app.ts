@@ -9,6 +9,7 @@ import type { ApiContext, PublicContext } from './context';
 import { ApiError, handleError } from '../errors/api-error';
 import { writeRequestLog } from './request-log';
 import type { ApiRoute, PublicRoute } from './route';
+import { message } from '../messages/catalogue';
 
 /** What a tenantKey or orgKey may be. */
 export const ADDRESS_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -32,7 +33,7 @@ function decodeParams(raw: Record<string, string>): Record<string, string> {
       decoded[name] = decodeURIComponent(value);
     } catch {
       throw new ApiError('ValidationFailed', `Path segment ${name} is not valid percent-encoding.`, {
-        errors: [{ path: name, message: 'Invalid encoding.' }],
+        errors: [{ path: name, message: message('badEncoding', { field: name }) }],
       });
     }
   }
@@ -43,8 +44,8 @@ function checkAddress(params: Record<string, string>): { tenantKey: string; orgK
   const tenantKey = params.tenantKey ?? '';
   const orgKey = params.orgKey ?? '';
   const errors = [
-    ...(ADDRESS_PATTERN.test(tenantKey) ? [] : [{ path: 'tenantKey', message: 'Must match ^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$.' }]),
-    ...(ADDRESS_PATTERN.test(orgKey) ? [] : [{ path: 'orgKey', message: 'Must match ^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$.' }]),
+    ...(ADDRESS_PATTERN.test(tenantKey) ? [] : [{ path: 'tenantKey', message: message('addressPattern', { field: 'tenantKey' }) }]),
+    ...(ADDRESS_PATTERN.test(orgKey) ? [] : [{ path: 'orgKey', message: message('addressPattern', { field: 'orgKey' }) }]),
   ];
   if (errors.length > 0) throw new ApiError('InvalidAddress', 'The tenant or organization key is not valid.', { errors });
   return { tenantKey, orgKey };

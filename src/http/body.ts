@@ -1,4 +1,5 @@
-import { ApiError } from '../errors/api-error';
+import { ApiError, validationError } from '../errors/api-error';
+import { message } from '../messages/catalogue';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -58,9 +59,10 @@ type SourceReviver = (this: unknown, key: string, value: unknown, context?: Revi
 
 function parseJson(text: string, exactNumberKeys: readonly string[] | undefined): unknown {
   if (!exactNumberKeys || exactNumberKeys.length === 0) return JSON.parse(text) as unknown;
-  const keys = new Set(exactNumberKeys);
+  // Property names bind case-insensitively, so `ConversionFactor` keeps its digits as `conversionFactor` does.
+  const keys = new Set(exactNumberKeys.map((key) => key.toLowerCase()));
   const reviver: SourceReviver = (key, value, context) =>
-    typeof value === 'number' && keys.has(key) && typeof context?.source === 'string' ? context.source : value;
+    typeof value === 'number' && keys.has(key.toLowerCase()) && typeof context?.source === 'string' ? context.source : value;
   return JSON.parse(text, reviver as (key: string, value: unknown) => unknown) as unknown;
 }
 
@@ -73,7 +75,7 @@ export async function readJsonBody(request: Request, options: JsonBodyOptions = 
   const text = await readLimitedText(request);
   if (text.trim() === '') {
     if (options.optional) return undefined;
-    throw new ApiError('ValidationFailed', 'A JSON request body is required.', { errors: [{ path: '', message: 'The body is empty.' }] });
+    throw validationError([{ path: '', message: message('bodyRequired') }], message('bodyRequired'));
   }
   if (!isJsonContentType(contentType)) {
     throw new ApiError('UnsupportedMediaType', `Send the body as application/json (received ${contentType ?? 'no content type'}).`);
@@ -82,6 +84,6 @@ export async function readJsonBody(request: Request, options: JsonBodyOptions = 
     return parseJson(text, options.exactNumberKeys);
   } catch (error) {
     const reason = error instanceof Error ? error.message : 'invalid JSON';
-    throw new ApiError('ValidationFailed', `The body is not valid JSON: ${reason}`, { errors: [{ path: '', message: 'Malformed JSON.' }] });
+    throw validationError([{ path: '', message: message('bodyMalformed') }], `The body is not valid JSON: ${reason}`);
   }
 }

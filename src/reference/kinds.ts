@@ -2,6 +2,7 @@ import { matchLiteralSegment } from '../http/segments';
 import { defineReferenceKind } from './spec';
 import type { ReferenceFieldSpecs, ReferenceKindSpec } from './spec';
 import { canonicalizeCultureKey, canonicalizeCurrencyKey } from './standard-keys';
+import { message } from '../messages/catalogue';
 
 export const culturesKind = defineReferenceKind({
   kind: 'cultures',
@@ -31,7 +32,7 @@ export const customAttributesKind = defineReferenceKind({
   check: (record) =>
     record.key === `${String(record.entity)}.${String(record.name)}`
       ? undefined
-      : { path: 'key', message: `key must be '<entity>.<name>' (${String(record.entity)}.${String(record.name)})` },
+      : { path: 'key', message: message('customAttributeKey', { expected: `${String(record.entity)}.${String(record.name)}` }) },
   fields: {
     entity: { kind: 'choice', column: 'entity', required: true, choices: ['emailTemplates', 'routes', 'exchangeRatesDocuments'] },
     name: { kind: 'string', column: 'name', required: true, maxLength: 64 },

@@ -1,4 +1,5 @@
 /** Reference data kinds (CONTRACT 9), described once: fields, table, references. */
+import type { FieldError } from '../errors/api-error';
 
 export type ReferenceFieldKind = 'string' | 'int' | 'bool' | 'stringList' | 'choice';
 
@@ -33,7 +34,7 @@ export interface ReferenceKindSpec {
    */
   readonly canonicalKey?: (key: string) => string;
   /** A rule across fields of one record; returns the problem, if any. */
-  readonly check?: (record: ReferenceInput) => { path: string; message: string } | undefined;
+  readonly check?: (record: ReferenceInput) => FieldError | undefined;
 }
 
 /** A stored reference record as the API answers it. */

@@ -58,6 +58,12 @@ describe('creating an API client', () => {
     expect(result.status).toBe(400);
     expect(result.body.code).toBe('ValidationFailed');
     expect(result.body.errors.map((error) => error.path).sort()).toEqual(['colour', 'name', 'orgs.0', 'scopes.1']);
+    expect(Object.fromEntries(result.body.errors.map((error) => [error.path, error.message]))).toEqual({
+      colour: 'colour is not a property of this request: remove it or correct its name',
+      name: 'name is required',
+      'orgs.0': 'orgs must be 1 to 64 letters, digits, _, . or -, starting with a letter or digit',
+      'scopes.1': 'scopes must be one of application, admin',
+    });
     const empty = await admin.call<Problem>('POST', API_CLIENTS, { body: { name: ' ', scopes: [], orgs: [] } });
     expect(empty.body.errors.map((error) => error.path).sort()).toEqual(['name', 'orgs', 'scopes']);
   });
@@ -71,7 +77,7 @@ describe('creating an API client', () => {
       body: { name: 'Escalation', orgs: ['main', 'payroll'] },
     });
     expect(narrow.status).toBe(403);
-    expect(narrow.body.errors).toEqual([{ path: 'orgs', message: 'The token may not use org payroll.' }]);
+    expect(narrow.body.errors).toEqual([{ path: 'orgs', message: 'The token may not use org payroll, so it cannot grant it' }]);
     const everything = await call<Problem>('POST', `/api/clients/main${API_CLIENTS}`, {
       token: await mintToken({ orgs: ['clients/main'], scope: 'application admin' }),
       body: { name: 'Escalation', orgs: ['*'] },

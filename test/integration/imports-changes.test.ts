@@ -53,7 +53,7 @@ describe('changeDataImport transitions', () => {
       const problem = result.body as Problem;
       expect(result.status).toBe(400);
       expect(problem.code).toBe('InvalidStateTransition');
-      expect(problem.detail).toContain(`from ${NAMES[from]} (${from}) to ${NAMES[to]} (${to})`);
+      expect(problem.detail).toBe(`An import in state ${NAMES[from]} (${from}) cannot change to ${NAMES[to]} (${to})`);
       expect(problem.errors[0]?.path).toBe('importDataState');
       expect(after).toEqual(before);
     } else if (expected === 'noop') {

@@ -180,7 +180,9 @@ describe('parseFilter: errors name the position and the reason', () => {
     const error = catchODataError(() => parseFilter(expression, resolve));
     expect(error.message).toContain(`$filter at position ${position}: `);
     expect(error.message).toContain(reason);
-    expect(error.errors).toEqual([{ path: '$filter', message: expect.stringContaining(`(position ${position})`) }]);
+    expect(error.errors).toEqual([
+      { path: '$filter', message: { key: 'odataFaultAt', params: { reason: expect.stringContaining(reason), position } } },
+    ]);
   });
 
   it(`refuses nesting deeper than ${MAX_FILTER_DEPTH} levels but accepts exactly that`, () => {

@@ -1,6 +1,6 @@
 /** Rate line operations: insert (204), attribute PUTs, custom attribute PUTs and delete (SPEC 4.5). */
 import type { Database } from '../../db/client';
-import { parsePrefixedCustomName } from '../../entities/custom-attributes';
+import { CUSTOM_ATTRIBUTES_PROPERTY, parsePrefixedCustomName } from '../../entities/custom-attributes';
 import { mergeCustomColumn } from '../../entities/handlers';
 import { findField } from '../../entities/spec';
 import { parseAttributeValue, unwrapValue } from '../../entities/validate';
@@ -17,17 +17,24 @@ import { buildLineDelete, buildLineInsert, buildLineUpdate, findLine, toLineRow 
 import type { DocumentRef, LineChange } from './lines-store';
 import { parseDocumentNumber, writeLine } from './lines-write';
 import type { RateLineRow } from './table';
+import { message } from '../../messages/catalogue';
+import { bindPropertyNames } from '../../validation/property-names';
 
 const LINE_TITLE = rateLineSpec.title;
 
 /** `{"value": {...line}, "customAttributes": {...}}` or the bare line. */
 function unwrapLineBody(body: unknown): unknown {
-  if (!isPlainObject(body) || !isPlainObject(body.value)) return body;
-  if (Object.keys(body).some((key) => key !== 'value' && key !== 'customAttributes')) return body;
-  const custom = body.customAttributes;
-  return isPlainObject(custom)
-    ? { ...body.value, customAttributes: { ...(isPlainObject(body.value.customAttributes) ? body.value.customAttributes : {}), ...custom } }
-    : body.value;
+  if (!isPlainObject(body)) return body;
+  // `value` and `customAttributes` in any case, as every property name.
+  const { values: wrapper, errors } = bindPropertyNames(body, ['value', CUSTOM_ATTRIBUTES_PROPERTY]);
+  if (errors.length > 0) throw validationError(errors);
+  const line = wrapper.value;
+  if (!isPlainObject(line) || Object.keys(wrapper).some((key) => key !== 'value' && key !== CUSTOM_ATTRIBUTES_PROPERTY)) return body;
+  const custom = wrapper[CUSTOM_ATTRIBUTES_PROPERTY];
+  if (!isPlainObject(custom)) return line;
+  const { values: inner } = bindPropertyNames(line, [CUSTOM_ATTRIBUTES_PROPERTY]);
+  const lineCustom = inner[CUSTOM_ATTRIBUTES_PROPERTY];
+  return { ...inner, [CUSTOM_ATTRIBUTES_PROPERTY]: { ...(isPlainObject(lineCustom) ? lineCustom : {}), ...custom } };
 }
 
 /** POST `/{number}/exchangeRateDocumentRates`: 204; a missing document is 400 RecordNotFound. */
@@ -63,7 +70,7 @@ function buildLineChange(attribute: string, value: unknown): LineChange {
     case 'toExchangeRateId':
       return { toExchangeRateId: text };
   }
-  if (text === null) throw validationError([{ path: attribute, message: `${attribute} is required` }]);
+  if (text === null) throw validationError([{ path: attribute, message: message('required', { field: attribute }) }]);
   if (attribute === 'conversionFactor') return { conversionFactor: text };
   if (attribute === 'fromCurrency') return { fromCurrency: text };
   return { toCurrency: text };
@@ -76,8 +83,8 @@ async function parseLineAttribute(ctx: ApiContext, name: string): Promise<unknow
   const body = await readJsonBody(ctx.request, { exactNumberKeys: ['', 'value'] });
   const value = parseAttributeValue(name, field, body);
   if (name === 'conversionFactor') {
-    const { factor, message } = parseFactor(value);
-    if (message) throw validationError([{ path: name, message }]);
+    const { factor, problem } = parseFactor(value);
+    if (problem) throw validationError([{ path: name, message: problem }]);
     return factor;
   }
   if (field.reference && typeof value === 'string') {
@@ -97,7 +104,7 @@ export async function handleLineAttributeUpdate(ctx: ApiContext): Promise<Respon
     const line = await findLineOrFail(db, ctx, document, false);
     const from = change.fromCurrency ?? line.fromCurrency;
     const to = change.toCurrency ?? line.toCurrency;
-    if (from === to) throw validationError([{ path: attribute, message: 'fromCurrency and toCurrency must differ' }]);
+    if (from === to) throw validationError([{ path: attribute, message: message('currenciesDiffer') }]);
     return { statement: buildLineUpdate(db, ctx.scope, document, line.id, change, stamp) };
   });
   return emptyResponse(200, { etag: etagOf(version) });

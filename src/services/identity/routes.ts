@@ -15,6 +15,7 @@ import { deleteApiClient, findApiClient, insertApiClient, listApiClients, update
 import type { ApiClientRow } from './table';
 import { parseApiClientInput } from './validate';
 import type { NewApiClient } from './validate';
+import { message } from '../../messages/catalogue';
 
 export const API_CLIENTS_BASE = '/identity/apiClients';
 /** Answers that carry a secret are never cached. */
@@ -46,7 +47,7 @@ function checkGrantable(ctx: ApiContext, input: NewApiClient): void {
       'Forbidden',
       `The token may not use ${refused.map((org) => `${ctx.scope.tenantKey}/${org}`).join(', ')}, so it cannot grant it.`,
       {
-        errors: refused.map((org) => ({ path: 'orgs', message: `The token may not use org ${org}.` })),
+        errors: refused.map((org) => ({ path: 'orgs', message: message('orgNotGrantable', { org }) })),
       },
     );
   }
@@ -101,7 +102,7 @@ async function rotateSecret(ctx: ApiContext): Promise<Response> {
   const row = await findClientOrFail(ctx);
   if (row.revokedOn !== null) {
     throw new ApiError('InvalidStateTransition', `API client '${row.clientId}' is revoked: it cannot get a new secret.`, {
-      errors: [{ path: 'clientId', message: 'The client is revoked.' }],
+      errors: [{ path: 'clientId', message: message('clientRevoked') }],
     });
   }
   const secret = generateClientSecret();

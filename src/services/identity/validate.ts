@@ -2,7 +2,9 @@
 import * as v from 'valibot';
 import { ADDRESS_PATTERN } from '../../http/app';
 import { validationError } from '../../errors/api-error';
+import { issueMessage, message } from '../../messages/catalogue';
 import { issuesToErrors } from '../../validation/issues';
+import { bindPropertyNames } from '../../validation/property-names';
 import { requireValue } from '../../validation/required';
 import { isPlainObject } from '../../validation/values';
 import type { Scope } from '../../auth/token';
@@ -13,41 +15,38 @@ export const ALL_ORGS = '*';
 export const MAX_CLIENT_ORGS = 100;
 export const MAX_CLIENT_NAME = 100;
 
-export const ApiClientInput = v.strictObject(
-  {
-    name: requireValue(
-      'name',
-      v.pipe(
-        v.string('name must be a string.'),
-        v.check((name) => name.trim() !== '', 'name must not be empty.'),
-        v.maxLength(MAX_CLIENT_NAME, `name must be at most ${MAX_CLIENT_NAME} characters.`),
-      ),
+const scopeChoice = issueMessage('mustBeOneOf', { field: 'scopes', choices: CLIENT_SCOPES.join(', ') });
+const orgKey = issueMessage('addressPattern', { field: 'orgs' });
+
+export const ApiClientInput = v.strictObject({
+  name: requireValue(
+    'name',
+    v.pipe(
+      v.string(issueMessage('mustBeString', { field: 'name' })),
+      v.check((name) => name.trim() !== '', issueMessage('mustNotBeEmpty', { field: 'name' })),
+      v.maxLength(MAX_CLIENT_NAME, issueMessage('tooLong', { field: 'name', max: MAX_CLIENT_NAME })),
     ),
-    scopes: v.optional(
-      v.pipe(
-        v.array(v.picklist(CLIENT_SCOPES, 'Each scope must be application or admin.'), 'scopes must be an array of scopes.'),
-        v.minLength(1, 'scopes must name at least one scope.'),
-      ),
+  ),
+  scopes: v.optional(
+    v.pipe(
+      v.array(v.picklist(CLIENT_SCOPES, scopeChoice), scopeChoice),
+      v.minLength(1, issueMessage('mustNotBeEmptyList', { field: 'scopes' })),
     ),
-    orgs: v.optional(
-      v.pipe(
-        v.array(
-          v.pipe(
-            v.string('Each org must be an org key.'),
-            v.check(
-              (org) => org === ALL_ORGS || ADDRESS_PATTERN.test(org),
-              'Each org must be an org key of the tenant, or * for all of them.',
-            ),
-          ),
-          'orgs must be an array of org keys.',
+  ),
+  orgs: v.optional(
+    v.pipe(
+      v.array(
+        v.pipe(
+          v.string(orgKey),
+          v.check((org) => org === ALL_ORGS || ADDRESS_PATTERN.test(org), orgKey),
         ),
-        v.minLength(1, 'orgs must name at least one org.'),
-        v.maxLength(MAX_CLIENT_ORGS, `orgs may name at most ${MAX_CLIENT_ORGS} orgs.`),
+        issueMessage('mustBeStringList', { field: 'orgs' }),
       ),
+      v.minLength(1, issueMessage('mustNotBeEmptyList', { field: 'orgs' })),
+      v.maxLength(MAX_CLIENT_ORGS, issueMessage('tooManyItems', { field: 'orgs', max: MAX_CLIENT_ORGS })),
     ),
-  },
-  'This property is not part of an API client.',
-);
+  ),
+});
 
 export interface NewApiClient {
   readonly name: string;
@@ -58,9 +57,12 @@ export interface NewApiClient {
 
 /** Validates a create body (every bad field named); scopes default to `application`, orgs to the path's org. */
 export function parseApiClientInput(body: unknown, pathOrg: string): NewApiClient {
-  if (!isPlainObject(body)) throw validationError([{ path: '', message: 'The body must be a JSON object.' }]);
-  const result = v.safeParse(ApiClientInput, body, { abortEarly: false });
-  if (!result.success) throw validationError(issuesToErrors(result.issues));
+  if (!isPlainObject(body)) throw validationError([{ path: '', message: message('bodyMustBeObject') }]);
+  const bound = bindPropertyNames(body, Object.keys(ApiClientInput.entries));
+  const result = v.safeParse(ApiClientInput, bound.values, { abortEarly: false });
+  if (!result.success || bound.errors.length > 0) {
+    throw validationError([...bound.errors, ...(result.success ? [] : issuesToErrors(result.issues))]);
+  }
   const input = result.output as { name: string; scopes?: Scope[]; orgs?: string[] };
   const orgs = [...new Set(input.orgs ?? [pathOrg])];
   const scopes: Scope[] = [...new Set(input.scopes ?? ['application' as const])];

@@ -10,6 +10,7 @@ import { chartDoc, measurementsDoc, recalculateDoc, summaryDoc } from './docs';
 import { checkMeasurementReferences, insertMeasurements, parseMeasurements } from './measurements';
 import { toPeriod } from './periods';
 import { loadIndicatorSummary, loadKpiChart } from './read';
+import { message } from '../../messages/catalogue';
 
 export const INDICATORS_BASE = '/maintenance/indicators';
 const tags = ['Indicators'];
@@ -30,10 +31,11 @@ async function handleSummary(ctx: ApiContext): Promise<Response> {
 function parseReferencePeriod(ctx: ApiContext): string {
   const raw = ctx.url.searchParams.get('referenceDate');
   if (raw === null || raw.trim() === '')
-    throw validationError([{ path: 'referenceDate', message: 'referenceDate is required (ISO 8601 date or date-time).' }]);
+    throw validationError([{ path: 'referenceDate', message: message('required', { field: 'referenceDate' }) }]);
   const normalized = normalizeDateTime(raw);
-  if (normalized === undefined)
-    throw validationError([{ path: 'referenceDate', message: 'referenceDate must be an ISO 8601 date or date-time.' }]);
+  if (normalized === undefined) {
+    throw validationError([{ path: 'referenceDate', message: message('mustBeDateTime', { field: 'referenceDate' }) }]);
+  }
   return toPeriod(normalized);
 }
 
@@ -47,8 +49,8 @@ async function handleRecalculate(ctx: ApiContext): Promise<Response> {
   const configurationKey = ctx.params.workerConfigurationKey ?? '';
   const outcome = await sendRecalculation(ctx.platform, ctx.scope, { configurationKey, onlyChanged: false });
   if (outcome.status === 'unknownConfiguration') {
-    const detail = `Worker configuration '${configurationKey}' does not exist.`;
-    throw new ApiError('RecordNotFound', detail, { errors: [{ path: 'workerConfigurationKey', message: detail }] });
+    const unknown = message('unknownWorkerConfiguration', { key: configurationKey });
+    throw new ApiError('RecordNotFound', unknown, { errors: [{ path: 'workerConfigurationKey', message: unknown }] });
   }
   return jsonResponse(true);
 }

@@ -21,6 +21,7 @@ import type { MemberKind, MemberRecord } from './members';
 import { parseMembershipBody } from './membership-body';
 import type { MembershipBy } from './membership-body';
 import { routes } from './table';
+import { message } from '../../messages/catalogue';
 
 export type MembershipAction = 'add' | 'remove';
 
@@ -37,11 +38,15 @@ function requireRecords(
   for (const value of values) {
     const record = found.get(value);
     if (record) records.push(record);
-    else errors.push({ path: paths.get(value) ?? 'value', message: `Unknown ${kind.reference.spec.kind} ${by} '${value}'.` });
+    else
+      errors.push({ path: paths.get(value) ?? 'value', message: message('unknownMember', { kind: kind.reference.spec.kind, by, value }) });
   }
-  if (errors.length > 0) {
-    throw new ApiError('UnknownReference', `Unknown reference(s): ${errors.map((error) => error.message).join(' ')}`, { errors });
-  }
+  if (errors.length > 0)
+    throw new ApiError(
+      'UnknownReference',
+      errors.map((error) => error.message),
+      { errors },
+    );
   return records;
 }
 
@@ -55,9 +60,14 @@ function requireSameCompany(
     .filter((record) => record.company !== route.company)
     .map((record) => ({
       path: pathOf(record),
-      message: `The ${kind.title} '${record.key}' belongs to company '${record.company ?? ''}', not to the route's company '${route.company}'.`,
+      message: message('memberOfOtherCompany', {
+        kind: kind.title,
+        key: record.key,
+        company: record.company ?? '',
+        routeCompany: route.company,
+      }),
     }));
-  if (errors.length > 0) throw validationError(errors, `Members must belong to the route's company '${route.company}'.`);
+  if (errors.length > 0) throw validationError(errors);
 }
 
 async function checkCustom(ctx: ApiContext, custom: CustomValues): Promise<CustomValues> {

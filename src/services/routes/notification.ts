@@ -8,18 +8,18 @@ import type { ReferenceUse } from '../../reference/store';
 import { findRouteByKey } from './find-route';
 import { listRouteMembers } from './members';
 import { buildTemplateParameters } from './template-parameters';
+import { message } from '../../messages/catalogue';
 
 async function checkCultureKey(ctx: ApiContext): Promise<string> {
   const cultureKey = ctx.url.searchParams.get('cultureKey');
   if (cultureKey === null || cultureKey.trim() === '') {
-    throw validationError([{ path: 'cultureKey', message: 'cultureKey is required (a culture key such as en-US).' }]);
+    throw validationError([{ path: 'cultureKey', message: message('required', { field: 'cultureKey' }) }]);
   }
   const cultures = await loadStandardList(ctx.db, 'cultures');
   const canonical = canonicalizeReferenceKey('cultures', cultureKey.trim());
   if (!cultures.has(canonical)) {
-    throw new ApiError('UnknownReference', `Unknown cultures key '${cultureKey}'.`, {
-      errors: [{ path: 'cultureKey', message: `Unknown cultures key '${cultureKey}'.` }],
-    });
+    const unknown = message('unknownReference', { kind: 'cultures', key: cultureKey });
+    throw new ApiError('UnknownReference', unknown, { errors: [{ path: 'cultureKey', message: unknown }] });
   }
   return canonical;
 }
