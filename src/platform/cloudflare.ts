@@ -14,11 +14,36 @@ function openDatabase(env: Env, request: TenantDatabaseRequest) {
   return Promise.resolve(openDrizzle(request.meter ? meterD1(env.DB, request.meter) : env.DB));
 }
 
+/** A failed command as the Durable Object answers it: the error's name, message and the stub's retry flags. */
+interface CommandFailure {
+  readonly name: string;
+  readonly message: string;
+  readonly retryable?: boolean;
+  readonly overloaded?: boolean;
+}
+
+type CommandOutcome = { readonly result: CommandResult } | { readonly failure: CommandFailure };
+
+function describeFailure(error: unknown): CommandFailure {
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
+  const flags = error as { retryable?: unknown; overloaded?: unknown };
+  return {
+    name: error.name,
+    message: error.message,
+    ...(flags.retryable === true ? { retryable: true } : {}),
+    ...(flags.overloaded === true ? { overloaded: true } : {}),
+  };
+}
+
 function buildCoordinator(env: Env, scope: TenantScope): Coordinator {
   const stub = env.COORDINATOR.get(env.COORDINATOR.idFromName(`${scope.tenantKey}/${scope.orgKey}`));
   return {
     // The RPC type erases which command was sent; the object answers the result of that command's handler.
-    send: <C extends CoordinatorCommand>(command: C) => stub.handle(command) as Promise<CommandResult<C['type']>>,
+    send: async <C extends CoordinatorCommand>(command: C) => {
+      const outcome = await stub.answer(command);
+      if ('failure' in outcome) throw Object.assign(new Error(outcome.failure.message), outcome.failure);
+      return outcome.result as CommandResult<C['type']>;
+    },
   };
 }
 
@@ -58,7 +83,7 @@ function buildDurableObjectPlatform(env: Env, ctx: DurableObjectState): Platform
 
 /**
  * The Durable Object class (one object per tenant/org, named `tenantKey/orgKey`) running `handlers`; the Worker
- * entry exports it as `TenantCoordinator`. Its `handle` method is the RPC entry the Worker's stub calls.
+ * entry exports it as `TenantCoordinator`. The Worker's stub calls `answer`; `handle` runs a command (tests call it).
  */
 export function defineTenantCoordinator(handlers: Partial<CommandHandlers>) {
   return class extends DurableObject<Env> {
@@ -75,6 +100,19 @@ export function defineTenantCoordinator(handlers: Partial<CommandHandlers>) {
         const db = await this.platform.openTenantDatabase({ tenantKey: command.tenantKey, orgKey: command.orgKey });
         return runCommand(handlers, { db, now: this.platform.now, state: this.state }, command);
       });
+    }
+
+    /**
+     * The RPC entry of the Worker's coordinator: `handle`, with a failing command answered as `failure` (the stub
+     * rethrows it) instead of thrown across RPC, which workerd would also log as an uncaught exception of the object.
+     * The caller logs the failure (the request log, the cron job).
+     */
+    async answer(command: CoordinatorCommand): Promise<CommandOutcome> {
+      try {
+        return { result: await this.handle(command) };
+      } catch (error) {
+        return { failure: describeFailure(error) };
+      }
     }
   };
 }
