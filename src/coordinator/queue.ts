@@ -23,6 +23,7 @@ export class SerialQueue {
    */
   runJoined<T>(key: string, task: () => Promise<T>): Promise<T> {
     const waiting = this.waiting.get(key);
+    // A join key names one kind of task (callers never reuse a key for another result type), so its promise is a T.
     if (waiting) return waiting as Promise<T>;
     const result = this.run(() => {
       this.waiting.delete(key);

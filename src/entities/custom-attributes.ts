@@ -1,4 +1,4 @@
-/** Custom attributes (CONTRACT 6): `custom_<name>` values, checked against definitions when there are any. */
+/** Custom attributes: `custom_<name>` values, checked against definitions when there are any. */
 import { and, eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { scopeCondition } from '../db/client';

@@ -30,7 +30,7 @@ export interface EntitySchemas {
   readonly named: Readonly<Record<string, AnySchema>>;
 }
 
-/** `{"value": X}` of a custom attribute PUT (SPEC 2.4). */
+/** `{"value": X}` of a custom attribute PUT. */
 export const CUSTOM_ATTRIBUTE_VALUE = v.strictObject({
   value: v.pipe(v.unknown(), v.description('The custom attribute value')),
 });

@@ -20,7 +20,7 @@ import { listODataFields } from './odata-fields';
 import { parseCustomColumn, toPartialResource, toResource } from './resource';
 import type { Resource } from './resource';
 import type { EntitySpec, Values } from './spec';
-import { deleteRecord, findRecord, insertRecord, listRecordPage, updateRecord } from './store';
+import { buildListQueries, deleteRecord, findRecord, insertRecord, listRecordPage, updateRecord } from './store';
 import type { AuditStamp, EntityRecord, EntityStore, RecordLookup } from './store';
 import { parseAttributeValue, parseCreateBody } from './validate';
 
@@ -120,7 +120,7 @@ export async function handleDelete(ctx: ApiContext, store: EntityStore, lookup: 
 }
 
 export interface AttributeOptions {
-  /** 404 (rather than 400 RecordNotFound) for a missing record, where SPEC.md lists it. */
+  /** 404 (rather than 400 RecordNotFound) for a missing record, where the operation documents it. */
   readonly listed404: boolean;
   /** Service rules for the new value (references, consistency); may throw. */
   check?(ctx: ApiContext, value: unknown): Promise<void>;
@@ -190,7 +190,8 @@ export async function handleCustomAttributeUpdate(
 export async function handleList(ctx: ApiContext, store: EntityStore, decorate?: Decorate): Promise<Response> {
   const query = parseODataQuery(ctx.url.searchParams, listODataFields(store.spec));
   const select = query.select?.map((field) => field.name);
-  const page = await listRecordPage(ctx.db, store, ctx.scope, compileODataQuery(query), query, select);
+  const queries = buildListQueries(ctx.db, store, ctx.scope, compileODataQuery(query), query, select);
+  const page = await listRecordPage(ctx.db, queries, query);
   let items: Resource[];
   if (select) items = page.rows.map((row) => toPartialResource(row, select));
   else {

@@ -1,4 +1,4 @@
-/** Path segments -> record lookups (CONTRACT 1). */
+/** Path segments -> record lookups. */
 import { ApiError, validationError } from '../errors/api-error';
 import { isGuid, parseInteger } from '../validation/values';
 import type { EntitySpec } from './spec';

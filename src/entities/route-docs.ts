@@ -10,6 +10,20 @@ import type { EntitySpec } from './spec';
 
 type DocParts = Omit<RouteDoc, 'summary' | 'tags' | 'operationId'>;
 
+/** The `{customAttributeName}` path parameter of a custom attribute PUT. */
+export const CUSTOM_ATTRIBUTE_NAME: ParameterDoc = {
+  name: 'customAttributeName',
+  in: 'path',
+  description: 'custom_<name> of a custom attribute',
+  schema: { json: { type: 'string', pattern: '^custom_[A-Za-z][A-Za-z0-9_]{0,63}$' } },
+};
+
+/** The body of a custom attribute PUT. */
+export const CUSTOM_ATTRIBUTE_REQUEST: NonNullable<RouteDoc['requestBody']> = {
+  description: 'ExtensibilityCustomAttributeValueResource ({"value": X}); a bare value is accepted too',
+  schema: CUSTOM_ATTRIBUTE_BODY,
+};
+
 const TEXT = { type: 'string' };
 const integer = (minimum: number, maximum: number) => ({ type: 'integer', minimum, maximum });
 
@@ -126,19 +140,8 @@ export function describeEntityRoute(
     case 'customAttribute':
       return {
         ...base,
-        parameters: [
-          ...record,
-          {
-            name: 'customAttributeName',
-            in: 'path',
-            description: 'custom_<name> of a custom attribute',
-            schema: { json: { type: 'string', pattern: '^custom_[A-Za-z][A-Za-z0-9_]{0,63}$' } },
-          },
-        ],
-        requestBody: {
-          description: 'ExtensibilityCustomAttributeValueResource ({"value": X}); a bare value is accepted too',
-          schema: CUSTOM_ATTRIBUTE_BODY,
-        },
+        parameters: [...record, CUSTOM_ATTRIBUTE_NAME],
+        requestBody: CUSTOM_ATTRIBUTE_REQUEST,
         responses: {
           200: { description: 'Updated (empty body)', headers: ['ETag'] },
           404: { description: 'The record does not exist, or the entity has no such attribute' },

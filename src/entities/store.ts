@@ -232,15 +232,8 @@ export function buildListQueries(
 }
 
 /** One page in one D1 query; with `count`, the count rides in the same batch as a second statement. */
-export async function listRecordPage(
-  db: Database,
-  store: EntityStore,
-  scope: TenantScope,
-  compiled: CompiledQuery,
-  page: ListRequest,
-  select?: readonly string[],
-): Promise<ListPage> {
-  const { rowsQuery, countQuery } = buildListQueries(db, store, scope, compiled, page, select);
+export async function listRecordPage(db: Database, queries: ReturnType<typeof buildListQueries>, page: ListRequest): Promise<ListPage> {
+  const { rowsQuery, countQuery } = queries;
   if (!page.count) {
     const rows = page.top === 0 ? [] : await rowsQuery;
     return { rows: rows.slice(0, page.top), hasMore: page.top > 0 && rows.length > page.top };

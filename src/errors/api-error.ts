@@ -46,7 +46,7 @@ function formatDetail(detail: ErrorDetail, language: Language): string {
 
 export interface ApiErrorOptions {
   errors?: FieldError[];
-  /** Overrides the code's default status (a missing record is 404 only where SPEC lists it). */
+  /** Overrides the code's default status (a missing record is 404 only where the operation documents it). */
   status?: number;
   headers?: Record<string, string>;
 }
@@ -78,7 +78,7 @@ export function validationError(errors: FieldError[], detail?: ErrorDetail): Api
   return new ApiError('ValidationFailed', detail ?? summary, { errors });
 }
 
-/** A record that does not exist: 404 where SPEC.md lists 404 for the operation, else 400 RecordNotFound. */
+/** A record that does not exist: 404 where the operation documents 404, else 400 RecordNotFound. */
 export function recordNotFound(what: string, listed404: boolean): ApiError {
   return new ApiError('RecordNotFound', `${what} does not exist.`, { status: listed404 ? 404 : 400 });
 }

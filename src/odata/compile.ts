@@ -186,8 +186,7 @@ class Compiler {
 function collectChain(root: FilterNode, type: 'and' | 'or'): FilterNode[] {
   const operands: FilterNode[] = [];
   const pending: FilterNode[] = [root];
-  while (pending.length > 0) {
-    const current = pending.pop() as FilterNode;
+  for (let current = pending.pop(); current !== undefined; current = pending.pop()) {
     if (current.type === type) pending.push(current.right, current.left);
     else operands.push(current);
   }

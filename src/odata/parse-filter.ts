@@ -9,9 +9,12 @@ import { checkComparable, coerceLiteral, describeOperand, isValueFunction, VALUE
 import { MAX_FILTER_DEPTH, MAX_FILTER_LENGTH } from './types';
 import type { BoolFunction, ComparisonOperator, FilterNode, ODataField, ValueNode } from './types';
 
-const COMPARISONS = new Set<string>(['eq', 'ne', 'gt', 'ge', 'lt', 'le']);
+const COMPARISONS: readonly ComparisonOperator[] = ['eq', 'ne', 'gt', 'ge', 'lt', 'le'];
+const toComparison = (word: string): ComparisonOperator | undefined => COMPARISONS.find((operator) => operator === word);
+const BOOL_FUNCTIONS: readonly BoolFunction[] = ['contains', 'startswith', 'endswith'];
+const toBoolFunction = (word: string): BoolFunction | undefined => BOOL_FUNCTIONS.find((name) => name === word);
 /** `substringof('x', Field)` is the OData v2 spelling of `contains(Field, 'x')`. */
-const BOOL_FUNCTIONS = new Set<string>(['contains', 'startswith', 'endswith', 'substringof']);
+const isBoolFunctionName = (word: string): boolean => word === 'substringof' || toBoolFunction(word) !== undefined;
 const SUPPORTED_FUNCTIONS = 'contains, startswith, endswith, substringof, tolower, toupper, length, year, month, day';
 
 export type FieldResolver = (name: string) => ODataField | undefined;
@@ -33,7 +36,9 @@ class FilterParser {
   }
 
   private peek(offset = 0): Token {
-    return this.tokens[Math.min(this.index + offset, this.tokens.length - 1)] as Token;
+    const token = this.tokens[Math.min(this.index + offset, this.tokens.length - 1)];
+    if (token === undefined) throw new Error('tokenize() always ends the tokens with an end token');
+    return token;
   }
 
   private advance(): Token {
@@ -103,14 +108,14 @@ class FilterParser {
       });
       return this.parseBoolComparison(inner, 'a parenthesised condition');
     }
-    if (token.type === 'identifier' && BOOL_FUNCTIONS.has(token.text.toLowerCase()) && this.peek(1).type === 'lparen') {
+    if (token.type === 'identifier' && isBoolFunctionName(token.text.toLowerCase()) && this.peek(1).type === 'lparen') {
       return this.parseBoolComparison(this.parseBoolFunction(), 'a boolean function');
     }
     const left = this.parseValue();
     const operatorToken = this.peek();
-    if (operatorToken.type === 'identifier' && COMPARISONS.has(operatorToken.text.toLowerCase())) {
+    const operator = operatorToken.type === 'identifier' ? toComparison(operatorToken.text.toLowerCase()) : undefined;
+    if (operator !== undefined) {
       this.advance();
-      const operator = operatorToken.text.toLowerCase() as ComparisonOperator;
       const right = this.parseValue();
       const l = coerceLiteral(left, right);
       const r = coerceLiteral(right, left);
@@ -160,14 +165,17 @@ class FilterParser {
     const nameToken = this.advance();
     const name = nameToken.text.toLowerCase();
     const args = this.nested(nameToken, () => this.parseArguments());
-    if (args.length !== 2) throw odataError('$filter', nameToken.position, `${name} takes 2 arguments, not ${args.length}`);
-    const [first, second] = args as [ValueNode, ValueNode];
+    const [first, second] = args;
+    if (args.length !== 2 || first === undefined || second === undefined)
+      throw odataError('$filter', nameToken.position, `${name} takes 2 arguments, not ${args.length}`);
     for (const arg of [first, second]) {
       if (valueTypeOf(arg) !== 'string')
         throw odataError('$filter', arg.position, `${name} takes string arguments, not ${describeOperand(arg)}`);
     }
     if (name === 'substringof') return { type: 'call', name: 'contains', args: [second, first] };
-    return { type: 'call', name: name as BoolFunction, args: [first, second] };
+    const call = toBoolFunction(name);
+    if (call === undefined) throw this.fail(nameToken, `unknown function '${nameToken.text}'; supported: ${SUPPORTED_FUNCTIONS}`);
+    return { type: 'call', name: call, args: [first, second] };
   }
 
   private parseArguments(): ValueNode[] {
@@ -228,13 +236,13 @@ class FilterParser {
   }
 
   private parseValueFunction(token: Token, word: string): ValueNode {
-    if (BOOL_FUNCTIONS.has(word)) throw this.fail(token, `${word}(...) is a condition, not a value`);
+    if (isBoolFunctionName(word)) throw this.fail(token, `${word}(...) is a condition, not a value`);
     if (!isValueFunction(word)) throw this.fail(token, `unknown function '${token.text}'; supported: ${SUPPORTED_FUNCTIONS}`);
     this.advance();
     const args = this.nested(token, () => this.parseArguments());
-    if (args.length !== 1) throw odataError('$filter', token.position, `${word} takes 1 argument, not ${args.length}`);
+    const raw = args[0];
+    if (args.length !== 1 || raw === undefined) throw odataError('$filter', token.position, `${word} takes 1 argument, not ${args.length}`);
     const spec = VALUE_FUNCTIONS[word];
-    const raw = args[0] as ValueNode;
     const arg = spec.argument === 'datetime' && raw.type === 'literal' && raw.literal.type === 'string' ? coerceToDateTime(raw) : raw;
     const type = valueTypeOf(arg);
     if (type !== spec.argument)

@@ -21,7 +21,7 @@ export const QUERY_OPTIONS = [
 
 type OptionName = (typeof QUERY_OPTIONS)[number];
 
-const OPTION_NAMES = new Set<string>(QUERY_OPTIONS);
+const toOptionName = (name: string): OptionName | undefined => QUERY_OPTIONS.find((option) => option === name);
 
 /** Canonical spelling of each option in error paths and links. */
 const DISPLAY: Readonly<Record<OptionName, string>> = {
@@ -46,12 +46,11 @@ export type ODataOptions = Partial<Record<OptionName, string>>;
 export function parseODataOptions(params: URLSearchParams): ODataOptions {
   const options: ODataOptions = {};
   for (const [rawName, value] of params) {
-    const name = rawName.toLowerCase();
-    if (!OPTION_NAMES.has(name)) {
+    const option = toOptionName(rawName.toLowerCase());
+    if (option === undefined) {
       if (rawName.startsWith('$')) throw odataError(rawName, undefined, `the query option ${rawName} is not supported`);
       continue;
     }
-    const option = name as OptionName;
     if (options[option] !== undefined) throw odataError(DISPLAY[option], undefined, 'given more than once');
     options[option] = value;
   }

@@ -7,7 +7,7 @@ export const PROBLEM_SCHEMA_NAME = 'ProblemDetails';
 export const PROBLEM_TYPE = 'application/problem+json';
 export const SECURITY_SCHEME = 'bearerAuth';
 
-/** What each error status means (CONTRACT 2). */
+/** What each error status means. */
 export const ERROR_MEANINGS: Readonly<Record<number, string>> = {
   400: 'The request is not valid (code ValidationFailed naming every bad field, RecordNotFound, DuplicateKey, UnknownReference, InvalidODataQuery, InvalidAddress, ...)',
   401: 'No, invalid or expired bearer token (see WWW-Authenticate)',

@@ -7,12 +7,12 @@ export const GUID = v.pipe(v.string(), v.uuid(), v.description('A lowercase GUID
 export const DATE_TIME = v.pipe(v.string(), v.isoTimestamp(), v.description('ISO 8601 in UTC (`Z`)'));
 export const INTEGER = v.pipe(v.number(), v.integer());
 
-/** `custom_<name>` properties (CONTRACT 6) of a resource or a create body. */
+/** `custom_<name>` properties of a resource or a create body. */
 export const CUSTOM_PROPERTIES = { '^custom_[A-Za-z][A-Za-z0-9_]{0,63}$': { description: 'A custom attribute value (custom_<name>)' } };
 
 const ERROR_CODES = Object.keys(ERROR_STATUS).filter((code): code is ErrorCode => code in ERROR_STATUS);
 
-/** A problem+json body (CONTRACT 2; src/http/errors.ts). */
+/** A problem+json body. */
 export const PROBLEM = v.strictObject({
   type: v.pipe(v.string(), v.url()),
   title: v.string(),

@@ -46,39 +46,42 @@ function unwrap(statements: readonly D1PreparedStatement[]): D1PreparedStatement
   return statements.map((statement) => (statement instanceof MeteredStatement ? statement.inner : statement));
 }
 
-class MeteredSession implements D1DatabaseSession {
+/** `prepare` and `batch`, which a database and a session share. */
+abstract class MeteredQueries {
   constructor(
-    private readonly inner: D1DatabaseSession,
-    private readonly meter: RoundTripMeter,
+    private readonly queries: Pick<D1Database, 'prepare' | 'batch'>,
+    protected readonly meter: RoundTripMeter,
   ) {}
 
   prepare(query: string): D1PreparedStatement {
-    return new MeteredStatement(this.inner.prepare(query), this.meter);
+    return new MeteredStatement(this.queries.prepare(query), this.meter);
   }
 
   batch<T = unknown>(statements: D1PreparedStatement[]): Promise<D1Result<T>[]> {
     this.meter.roundTrips += 1;
-    return this.inner.batch<T>(unwrap(statements));
-  }
-
-  getBookmark(): D1SessionBookmark | null {
-    return this.inner.getBookmark();
+    return this.queries.batch<T>(unwrap(statements));
   }
 }
 
-class MeteredDatabase implements D1Database {
+class MeteredSession extends MeteredQueries implements D1DatabaseSession {
   constructor(
-    private readonly inner: D1Database,
-    private readonly meter: RoundTripMeter,
-  ) {}
-
-  prepare(query: string): D1PreparedStatement {
-    return new MeteredStatement(this.inner.prepare(query), this.meter);
+    private readonly session: D1DatabaseSession,
+    meter: RoundTripMeter,
+  ) {
+    super(session, meter);
   }
 
-  batch<T = unknown>(statements: D1PreparedStatement[]): Promise<D1Result<T>[]> {
-    this.meter.roundTrips += 1;
-    return this.inner.batch<T>(unwrap(statements));
+  getBookmark(): D1SessionBookmark | null {
+    return this.session.getBookmark();
+  }
+}
+
+class MeteredDatabase extends MeteredQueries implements D1Database {
+  constructor(
+    private readonly inner: D1Database,
+    meter: RoundTripMeter,
+  ) {
+    super(inner, meter);
   }
 
   exec(query: string): Promise<D1ExecResult> {

@@ -1,4 +1,4 @@
-/** `GET|PUT /referenceData/{kind}` and `DELETE /referenceData/{kind}/{key}` (CONTRACT 9). */
+/** `GET|PUT /referenceData/{kind}` and `DELETE /referenceData/{kind}/{key}`. */
 import type { Database } from '../db/client';
 import type { TenantScope } from '../db/client';
 import { readJsonBody } from '../http/body';

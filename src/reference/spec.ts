@@ -1,4 +1,4 @@
-/** Reference data kinds (CONTRACT 9), described once: fields, table, references. */
+/** Reference data kinds, described once: fields, table, references. */
 import type { FieldError } from '../errors/api-error';
 
 export type ReferenceFieldKind = 'string' | 'int' | 'bool' | 'stringList' | 'choice';

@@ -58,7 +58,7 @@ export type UnhandledCommands = RequireNone<
 
 const services: readonly ServiceModule[] = SERVICES;
 
-/** The reference data routes (CONTRACT 9) with the rules the services add. */
+/** The reference data routes with the rules the services add. */
 const referenceDataRoutes = buildReferenceDataRoutes({
   users: [
     ...services.flatMap((service) => service.stores ?? []).flatMap(deriveReferenceUsers),

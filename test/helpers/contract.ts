@@ -52,7 +52,7 @@ async function loadContract(): Promise<Contract> {
   return { operations, components: document.components, validators: new Map() };
 }
 
-/** Literal segments win over parameters, position by position (CONTRACT 1), as the router orders its routes. */
+/** Literal segments win over parameters, position by position, as the router orders its routes. */
 function compareSpecificity(a: DocumentedOperation, b: DocumentedOperation): number {
   for (let index = 0; index < Math.max(a.segments.length, b.segments.length); index++) {
     const left = a.segments[index] === null ? 1 : 0;

@@ -43,6 +43,11 @@ export async function seedTemplates(tenant: string, org: string, rows: readonly 
   await env.DB.batch(statements);
 }
 
+/** Removes what `seedTemplates` wrote for the tenant/org (seeded ids are fixed, so each test clears its own rows). */
+export async function clearTemplates(tenant: string, org: string): Promise<void> {
+  await env.DB.prepare('DELETE FROM email_templates WHERE tenant_key = ? AND org_key = ?').bind(tenant, org).run();
+}
+
 /** A lowercase GUID whose last group is `n` in hex, so the id order is known. */
 export function seedId(group: string, n: number): string {
   return `00000000-0000-4000-${group}-${n.toString(16).padStart(12, '0')}`;

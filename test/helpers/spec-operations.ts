@@ -2,13 +2,14 @@
  * Every operation of SPEC.md section 4 (70), as `METHOD path` of the OpenAPI document. Two SPEC operations that
  * share one path template (`/{id}` and `/{templateKey}`; `/{id}` and `/{number}`) are one documented path.
  */
-const A = '/api/{tenantKey}/{orgKey}';
-const ET = `${A}/operations/emailTemplates`;
-const IM = `${A}/corePatterns/importDataInfos`;
-const IN = `${A}/maintenance/indicators`;
-const RO = `${A}/assetManagementCore/routes`;
-const EX = `${A}/businessCore/exchangeRatesDocuments`;
-const LINE = `${EX}/{number}/exchangeRateDocumentRates`;
+/** Path templates of the documented operations: the API prefix, then one base per service. */
+export const A = '/api/{tenantKey}/{orgKey}';
+export const ET = `${A}/operations/emailTemplates`;
+export const IM = `${A}/corePatterns/importDataInfos`;
+export const IN = `${A}/maintenance/indicators`;
+export const RO = `${A}/assetManagementCore/routes`;
+export const EX = `${A}/businessCore/exchangeRatesDocuments`;
+export const LINE = `${EX}/{number}/exchangeRateDocumentRates`;
 
 const put = (base: string, names: readonly string[]) => names.map((name) => `PUT ${base}/${name}`);
 
@@ -85,7 +86,7 @@ export const SPEC_OPERATIONS: readonly string[] = [
   `DELETE ${EX}/{idOrNumber}`, // DELETE /{number}
 ];
 
-/** Operations beyond SPEC.md: public routes, email template custom attributes (CONTRACT 6), imports, measurements, reference data. */
+/** Operations beyond SPEC.md: public routes, email template custom attributes, imports, measurements, reference data. */
 export const EXTENSION_OPERATIONS: readonly string[] = [
   `PUT ${ET}/{templateKey}/{customAttributeName}`,
   'GET /health',

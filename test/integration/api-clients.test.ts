@@ -1,6 +1,7 @@
 /** API clients (OAuth2 client credentials) managed by an admin token: create, list, read, revoke, new secret, delete. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, mintToken, tenantClient } from '../helpers/api';
+import { freshTenant, siblingOrg } from '../helpers/tenants';
 import type { Problem, TenantClient } from '../helpers/api';
 import { API_CLIENTS, createApiClient, requestToken, tokenFor } from '../helpers/identity';
 import type { ApiClientAnswer } from '../helpers/identity';
@@ -9,8 +10,8 @@ let admin: TenantClient;
 let other: TenantClient;
 
 beforeAll(async () => {
-  admin = await tenantClient('clients', 'main');
-  other = await tenantClient('clients', 'other');
+  admin = await freshTenant('clients');
+  other = await siblingOrg(admin);
 });
 
 describe('creating an API client', () => {
@@ -19,17 +20,17 @@ describe('creating an API client', () => {
     expect(result.status, result.text).toBe(201);
     expect(result.headers.get('cache-control')).toBe('no-store');
     const client = result.body;
-    expect(client.clientId).toMatch(/^clients~main~[0-9a-f]{24}$/);
+    expect(client.clientId).toMatch(new RegExp(`^${admin.tenant}~${admin.org}~[0-9a-f]{24}$`));
     expect(client.clientSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(client).toMatchObject({
       name: 'Warehouse sync',
       scopes: ['application'],
-      orgs: ['main'],
+      orgs: [admin.org],
       isActive: true,
       revokedOn: null,
       version: 1,
     });
-    expect(result.headers.get('location')).toBe(`https://api.test/api/clients/main${API_CLIENTS}/${client.clientId}`);
+    expect(result.headers.get('location')).toBe(`https://api.test${admin.base}${API_CLIENTS}/${client.clientId}`);
     const read = await admin.call<Record<string, unknown>>('GET', `${API_CLIENTS}/${client.clientId}`);
     expect(read.status).toBe(200);
     const { clientSecret, ...withoutSecret } = client;
@@ -39,7 +40,7 @@ describe('creating an API client', () => {
   });
 
   it('takes scopes and orgs of the tenant (or * for all of them)', async () => {
-    const tenantAdmin = await tenantClient('clients', 'main', 'application admin', ['clients/*']);
+    const tenantAdmin = await tenantClient(admin.tenant, admin.org, 'application admin', [`${admin.tenant}/*`]);
     const client = await createApiClient(tenantAdmin, {
       name: 'Admin tool',
       scopes: ['admin', 'application', 'admin'],
@@ -69,17 +70,17 @@ describe('creating an API client', () => {
   });
 
   it('needs the admin scope, and grants only orgs the admin token may use (403)', async () => {
-    const application = await tenantClient('clients', 'main', 'application');
+    const application = await tenantClient(admin.tenant, admin.org, 'application');
     expect((await application.call('POST', API_CLIENTS, { body: { name: 'x' } })).status).toBe(403);
     expect((await application.call('GET', API_CLIENTS)).status).toBe(403);
-    const narrow = await call<Problem>('POST', `/api/clients/main${API_CLIENTS}`, {
-      token: await mintToken({ orgs: ['clients/main'], scope: 'application admin' }),
-      body: { name: 'Escalation', orgs: ['main', 'payroll'] },
+    const narrow = await call<Problem>('POST', `${admin.base}${API_CLIENTS}`, {
+      token: await mintToken({ orgs: [`${admin.tenant}/${admin.org}`], scope: 'application admin' }),
+      body: { name: 'Escalation', orgs: [admin.org, 'payroll'] },
     });
     expect(narrow.status).toBe(403);
     expect(narrow.body.errors).toEqual([{ path: 'orgs', message: 'The token may not use org payroll, so it cannot grant it' }]);
-    const everything = await call<Problem>('POST', `/api/clients/main${API_CLIENTS}`, {
-      token: await mintToken({ orgs: ['clients/main'], scope: 'application admin' }),
+    const everything = await call<Problem>('POST', `${admin.base}${API_CLIENTS}`, {
+      token: await mintToken({ orgs: [`${admin.tenant}/${admin.org}`], scope: 'application admin' }),
       body: { name: 'Escalation', orgs: ['*'] },
     });
     expect(everything.status).toBe(403);
@@ -88,7 +89,7 @@ describe('creating an API client', () => {
 
 describe('managing API clients', () => {
   it('lists the clients of the tenant/org, without secrets', async () => {
-    const scoped = await tenantClient('clients', 'listing');
+    const scoped = await freshTenant('listing');
     const first = await createApiClient(scoped, { name: 'First' });
     const second = await createApiClient(scoped, { name: 'Second' });
     const list = await scoped.call<{ items: Record<string, unknown>[] }>('GET', API_CLIENTS);
@@ -150,7 +151,7 @@ describe('managing API clients', () => {
       ['POST', '/secret'],
       ['DELETE', ''],
     ] as const) {
-      const result = await admin.call<Problem>(method, `${API_CLIENTS}/clients~main~000000000000000000000000${suffix}`);
+      const result = await admin.call<Problem>(method, `${API_CLIENTS}/${admin.tenant}~${admin.org}~${'0'.repeat(24)}${suffix}`);
       expect(result.status, `${method} ${suffix}`).toBe(404);
       expect(result.body.code).toBe('RecordNotFound');
     }
@@ -166,8 +167,8 @@ describe('tenant isolation', () => {
     expect((await other.call('DELETE', `${API_CLIENTS}/${client.clientId}`)).status).toBe(404);
     const list = await other.call<{ items: { clientId: string }[] }>('GET', API_CLIENTS);
     expect(list.body.items.map((item) => item.clientId)).not.toContain(client.clientId);
-    const stranger = await tenantClient('elsewhere', 'main');
-    expect((await call('GET', `/api/clients/main${API_CLIENTS}/${client.clientId}`, { token: stranger.token })).status).toBe(403);
+    const stranger = await freshTenant('elsewhere');
+    expect((await call('GET', `${admin.base}${API_CLIENTS}/${client.clientId}`, { token: stranger.token })).status).toBe(403);
     await tokenFor(client);
   });
 });

@@ -3,7 +3,7 @@
  * are refused naming both), take `isActive` on create, and booleans as true/false or 1/0; answers stay camelCase.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tenantClient } from '../helpers/api';
+import { freshTenant, siblingOrg } from '../helpers/tenants';
 import type { Problem, TenantClient } from '../helpers/api';
 import { BASE as DOCUMENTS, LOOKUP } from '../helpers/exchange-rates';
 import type { LineResource } from '../helpers/exchange-rates';
@@ -14,7 +14,7 @@ const TEMPLATES = '/operations/emailTemplates';
 let client: TenantClient;
 
 beforeAll(async () => {
-  client = await tenantClient('binding', 'main');
+  client = await freshTenant('binding');
   await seedRouteReferenceData(client);
 });
 
@@ -153,7 +153,7 @@ describe('other bodies', () => {
 
 describe('tenant isolation', () => {
   it('another tenant/org sees none of these records', async () => {
-    const other = await tenantClient('binding', 'other');
+    const other = await siblingOrg(client);
     expect((await other.call('GET', `${TEMPLATES}/pascal`)).status).toBe(404);
     expect((await other.call('GET', `${DOCUMENTS}/7`)).status).toBe(404);
   });

@@ -1,16 +1,16 @@
 import { env } from 'cloudflare:test';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { tenantClient } from '../helpers/api';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Problem, TenantClient } from '../helpers/api';
 import { BASE } from '../helpers/exchange-rates';
 import type { LineResource } from '../helpers/exchange-rates';
+import { freshTenant } from '../helpers/tenants';
 
 type DocumentResource = Record<string, unknown> & { exchangeRateDocumentRates: LineResource[]; version: number };
 
 let client: TenantClient;
 
-beforeAll(async () => {
-  client = await tenantClient('xr-lines', 'main');
+beforeEach(async () => {
+  client = await freshTenant('xr-lines');
 });
 
 async function createDocument(number: number): Promise<void> {

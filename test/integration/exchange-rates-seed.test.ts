@@ -3,8 +3,8 @@ import { records } from '../../scripts/seed/exchange-rates.mjs';
 import { referenceData as routesReferenceData } from '../../scripts/seed/routes.mjs';
 import { applySeedModule } from '../../scripts/seed/apply.mjs';
 import type { SeedModule } from '../../scripts/seed/apply.mjs';
-import { tenantClient } from '../helpers/api';
 import type { TenantClient } from '../helpers/api';
+import { freshTenant } from '../helpers/tenants';
 
 const BASE = '/businessCore/exchangeRatesDocuments';
 
@@ -22,7 +22,7 @@ function rawRate(text: string): string {
 
 describe('demo seed of exchange rates documents', () => {
   it('seeds documents with their lines, idempotently, and answers lookups by company', async () => {
-    const client = await tenantClient('demo', 'xr-seed');
+    const client = await freshTenant('demo');
     const companies = await client.call('PUT', '/referenceData/companies', { body: routesReferenceData.companies });
     expect(companies.status).toBe(200);
     expect(await applySeed(client, { records })).toBe(records.length);

@@ -1,7 +1,7 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { tenantClient } from '../helpers/api';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Problem, TenantClient } from '../helpers/api';
 import { changeImport, readHistory, readImport, registerImport, registerImportIn } from '../helpers/imports';
+import { freshTenant } from '../helpers/tenants';
 
 const NAMES: Record<number, string> = { 1: 'Pending', 2: 'Processing', 3: 'Succeeded', 4: 'Failed', 5: 'Fatal' };
 
@@ -37,9 +37,9 @@ const TRANSITIONS: [number, number, 'apply' | 'noop' | 'refuse'][] = [
 let client: TenantClient;
 let other: TenantClient;
 
-beforeAll(async () => {
-  client = await tenantClient('acme', 'imports-changes');
-  other = await tenantClient('globex', 'imports-changes');
+beforeEach(async () => {
+  client = await freshTenant('acme');
+  other = await freshTenant('globex');
 });
 
 describe('changeDataImport transitions', () => {
@@ -117,7 +117,7 @@ describe('changeDataImport input', () => {
 
   it('accepts tenant and subscription equal to the path, refuses others naming each', async () => {
     const id = await registerImport(client);
-    const ok = await changeImport(client, { importId: id, tenant: 'acme', subscription: 'imports-changes', importDataState: 2 });
+    const ok = await changeImport(client, { importId: id, tenant: client.tenant, subscription: client.org, importDataState: 2 });
     expect(ok.status, ok.text).toBe(200);
     const wrong = await changeImport(client, { importId: id, tenant: 'globex', subscription: 'other', importDataState: 3 });
     expect(wrong.status).toBe(400);

@@ -1,16 +1,17 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { app } from '../../src/app';
 import { buildWorkerPlatform } from '../../src/platform/cloudflare';
-import { ORIGIN, tenantClient } from '../helpers/api';
+import { ORIGIN } from '../helpers/api';
 import type { TenantClient } from '../helpers/api';
 import { changeImport, IMPORTS, readHistory, readImport, registerImportIn } from '../helpers/imports';
 import type { ImportResource } from '../helpers/imports';
+import { freshTenant } from '../helpers/tenants';
 
 let client: TenantClient;
 
-beforeAll(async () => {
-  client = await tenantClient('acme', 'imports-clock');
+beforeEach(async () => {
+  client = await freshTenant('acme');
 });
 
 /** validateImportDataState through the Worker's app with the platform clock set to `now` (real D1 and DO). */

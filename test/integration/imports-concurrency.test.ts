@@ -1,10 +1,10 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { tenantClient } from '../helpers/api';
 import type { CallResult, Problem } from '../helpers/api';
 import { decideTransition } from '../../src/services/imports/states';
 import type { ImportState } from '../../src/services/imports/states';
 import { changeImport, IMPORTS, readHistory, readImport, registerImport, registerImportIn } from '../helpers/imports';
+import { freshTenant } from '../helpers/tenants';
 
 interface Sent {
   tag: string;
@@ -14,7 +14,7 @@ interface Sent {
 
 describe('concurrency (all through the tenant/org Durable Object)', () => {
   it('loses, duplicates and reorders no transition, and gives every registration a distinct key without gaps', async () => {
-    const client = await tenantClient('acme', 'imports-race');
+    const client = await freshTenant('acme');
     const target = await registerImport(client, { importDataTemplate: 'race' });
     const busy = [await registerImportIn(client, 2), await registerImportIn(client, 2), await registerImportIn(client, 2)];
 

@@ -2,9 +2,10 @@ import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { tenantClient } from '../helpers/api';
 import { readHistory, readImport } from '../helpers/imports';
+import { uniqueKey } from '../helpers/tenants';
 
 describe('replayed commands (the Durable Object restarted between the D1 write and the answer)', () => {
-  const scope = { tenantKey: 'acme', orgKey: 'imports-replay' };
+  const scope = { tenantKey: uniqueKey('acme'), orgKey: uniqueKey('imports-replay') };
   const coordinator = () => env.COORDINATOR.get(env.COORDINATOR.idFromName(`${scope.tenantKey}/${scope.orgKey}`));
   const base = (commandId: string) => ({ ...scope, commandId, requestId: `replay-${commandId}`, by: 'tester' });
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { seed } from '../../scripts/seed/imports.mjs';
-import { tenantClient } from '../helpers/api';
 import { IMPORTS } from '../helpers/imports';
 import type { ImportResource } from '../helpers/imports';
+import { freshTenant } from '../helpers/tenants';
 
 describe('demo seed of imports', () => {
   it('seeds imports in several states once, and nothing on a second start', async () => {
-    const client = await tenantClient('demo', 'imports-seed');
+    const client = await freshTenant('demo');
     const send = async (method: string, path: string, body?: unknown) => {
       const result = await client.call(method, path, body === undefined ? {} : { body });
       return { status: result.status, text: result.text };

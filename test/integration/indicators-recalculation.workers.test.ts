@@ -1,10 +1,10 @@
 import { env, runInDurableObject } from 'cloudflare:test';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { TenantCoordinator } from '../../src/index';
 import { RECALCULATION_COUNT_KEY } from '../../src/services/indicators/commands';
-import { tenantClient } from '../helpers/api';
 import type { TenantClient } from '../helpers/api';
 import { kpiReferenceData } from '../helpers/indicators';
+import { freshTenant } from '../helpers/tenants';
 
 const BASE = '/maintenance/indicators';
 let client: TenantClient;
@@ -29,8 +29,8 @@ const command = (as: TenantClient, configurationKey: string) => ({
   joinKey: `indicators.recalculate:all:${configurationKey}`,
 });
 
-beforeAll(async () => {
-  client = await tenantClient('acme', 'kpi-concurrency');
+beforeEach(async () => {
+  client = await freshTenant('kpi');
   await kpiReferenceData(client);
   const items = Array.from({ length: 600 }, (_, index) => ({
     company: index % 2 === 0 ? 'ACME-PT' : 'ACME-US',
@@ -67,8 +67,9 @@ describe('concurrent recalculations of one tenant/org', () => {
     const before = await readRunCount(client);
     const outcomes = await runInDurableObject(coordinatorOf(client), async (instance: TenantCoordinator) => {
       const first = instance.handle(command(client, 'default'));
-      // Let the first one start (it is then waiting on D1), then send two more: they share one new run.
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      // handle() queued the first on the idle lane: it starts in the microtask queued before this await resumes,
+      // and is then waiting on D1. The two sent next cannot join it: they share one new run.
+      await Promise.resolve();
       return Promise.all([first, instance.handle(command(client, 'default')), instance.handle(command(client, 'default'))]);
     });
     expect(outcomes).toHaveLength(3);

@@ -3,7 +3,7 @@
  * the validation summary and every field message come from one catalogue. The README's example is this test's first.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tenantClient } from '../helpers/api';
+import { freshTenant } from '../helpers/tenants';
 import type { Problem, TenantClient } from '../helpers/api';
 
 const TEMPLATES = '/operations/emailTemplates';
@@ -13,7 +13,7 @@ const README_BODY = { templateKey: 'welcome', emailTemplateType: 'HTML', notific
 let client: TenantClient;
 
 beforeAll(async () => {
-  client = await tenantClient('messages', 'main');
+  client = await freshTenant('messages');
 });
 
 async function post(body: unknown, language?: string) {
@@ -35,7 +35,7 @@ describe('validation messages', () => {
         { path: 'subject', message: 'subject is required' },
         { path: 'culture', message: 'culture must be a string' },
       ],
-      instance: '/api/messages/main/operations/emailTemplates',
+      instance: `${client.base}/operations/emailTemplates`,
     });
   });
 

@@ -1,9 +1,10 @@
 /** Paging walks every page without repeating or skipping a row; D1's parameter limit and deep filters stay 400/200, never 500. */
-import { beforeAll, describe, expect, it } from 'vitest';
-import { call, tenantClient } from '../helpers/api';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { call } from '../helpers/api';
 import type { CallResult, Problem, TenantClient } from '../helpers/api';
-import { seedId, seedTemplates } from '../helpers/odata-seed';
+import { clearTemplates, seedId, seedTemplates } from '../helpers/odata-seed';
 import type { SeedTemplate } from '../helpers/odata-seed';
+import { freshTenant } from '../helpers/tenants';
 
 const BASE = '/operations/emailTemplates/odata';
 const CULTURES = ['en-US', 'pt-PT', 'de-DE'];
@@ -32,9 +33,13 @@ interface Page {
 
 let client: TenantClient;
 
-beforeAll(async () => {
-  client = await tenantClient('odata', 'paging');
-  await seedTemplates('odata', 'paging', ROWS);
+beforeEach(async () => {
+  client = await freshTenant('odata');
+  await seedTemplates(client.tenant, client.org, ROWS);
+});
+
+afterEach(async () => {
+  await clearTemplates(client.tenant, client.org);
 });
 
 /** Follows nextPageLink from the first page to the last; returns every page. */

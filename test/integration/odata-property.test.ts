@@ -1,10 +1,10 @@
 /** Property-based checks through the Worker against real D1: valid filters never give a 500, literals never change the answer's shape. */
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { tenantClient } from '../helpers/api';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TenantClient } from '../helpers/api';
 import { quote, validFilter, validOrderBy } from '../helpers/odata-arbitraries';
-import { seedId, seedTemplates } from '../helpers/odata-seed';
+import { clearTemplates, seedId, seedTemplates } from '../helpers/odata-seed';
+import { freshTenant } from '../helpers/tenants';
 
 const BASE = '/operations/emailTemplates/odata';
 
@@ -15,11 +15,11 @@ interface Page {
 
 let client: TenantClient;
 
-beforeAll(async () => {
-  client = await tenantClient('odata', 'fuzz');
+beforeEach(async () => {
+  client = await freshTenant('odata');
   await seedTemplates(
-    'odata',
-    'fuzz',
+    client.tenant,
+    client.org,
     Array.from({ length: 12 }, (_, index) => ({
       id: seedId('b000', index + 1),
       templateKey: `fuzz-${index}`,
@@ -34,6 +34,10 @@ beforeAll(async () => {
       createdBy: 'fuzzer',
     })),
   );
+});
+
+afterEach(async () => {
+  await clearTemplates(client.tenant, client.org);
 });
 
 function listPath(options: Record<string, string>): string {

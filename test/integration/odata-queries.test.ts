@@ -2,11 +2,12 @@
  * Table-driven OData suite over seeded email templates: each query's exact answer (rows and their order),
  * and each invalid query's 400 InvalidODataQuery with the option, position and reason.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
-import { call, tenantClient } from '../helpers/api';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { call, ORIGIN } from '../helpers/api';
 import type { Problem, TenantClient } from '../helpers/api';
-import { seedId, seedTemplates } from '../helpers/odata-seed';
+import { clearTemplates, seedId, seedTemplates } from '../helpers/odata-seed';
 import type { SeedTemplate } from '../helpers/odata-seed';
+import { freshTenant, siblingOrg } from '../helpers/tenants';
 
 const BASE = '/operations/emailTemplates/odata';
 
@@ -130,11 +131,18 @@ const OTHER_ROWS: readonly SeedTemplate[] = ROWS.map((seed, index) => ({
 type Options = Readonly<Record<string, string>>;
 
 let client: TenantClient;
+let other: TenantClient;
 
-beforeAll(async () => {
-  client = await tenantClient('odata', 'suite');
-  await seedTemplates('odata', 'suite', ROWS);
-  await seedTemplates('odata', 'other', OTHER_ROWS);
+beforeEach(async () => {
+  client = await freshTenant('odata');
+  other = await siblingOrg(client);
+  await seedTemplates(client.tenant, client.org, ROWS);
+  await seedTemplates(other.tenant, other.org, OTHER_ROWS);
+});
+
+afterEach(async () => {
+  await clearTemplates(client.tenant, client.org);
+  await clearTemplates(other.tenant, other.org);
 });
 
 interface Page {
@@ -345,7 +353,7 @@ describe('answer shape', () => {
 
   it('gives an absolute nextPageLink only when more rows exist', async () => {
     const first = await client.call<Page>('GET', listPath({ $top: '3', $filter: 'isActive' }));
-    expect(first.body.nextPageLink).toBe(`https://api.test/api/odata/suite${BASE}?%24filter=isActive&%24top=3&%24skip=3`);
+    expect(first.body.nextPageLink).toBe(`${ORIGIN}${client.base}${BASE}?%24filter=isActive&%24top=3&%24skip=3`);
     const last = await client.call<Page>('GET', listPath({ $top: '3', $skip: '3', $filter: 'isActive' }));
     expect(last.body.items.map((item) => item.templateKey)).toEqual(['promo-50', 'newsletter', 'reset-password']);
     expect('nextPageLink' in last.body).toBe(false);
@@ -356,19 +364,18 @@ describe('answer shape', () => {
 
 describe('tenant isolation', () => {
   it("another org sees only its own rows for the same query, and a token for one org cannot list another's", async () => {
-    const other = await tenantClient('odata', 'other');
     const theirs = await other.call<Page>('GET', listPath({ $filter: "templateKey eq 'welcome'", $count: 'true' }));
     expect(theirs.body.items.map((item) => item.subject)).toEqual(['Other Welcome aboard']);
     expect(theirs.body.count).toBe(1);
     const byId = await other.call<Page>('GET', listPath({ $filter: `id eq ${seedId('8000', 1)}` }));
     expect(byId.body.items).toEqual([]);
-    const crossPath = await call<Problem>('GET', `/api/odata/suite${BASE}`, { token: other.token });
+    const crossPath = await call<Problem>('GET', `${client.base}${BASE}`, { token: other.token });
     expect(crossPath.status).toBe(403);
     expect(crossPath.body.code).toBe('Forbidden');
   });
 
   it('an empty org lists nothing', async () => {
-    const empty = await tenantClient('odata', 'empty');
+    const empty = await freshTenant('odata');
     const result = await empty.call<Page>('GET', listPath({ $count: 'true' }));
     expect(result.body).toEqual({ items: [], count: 0 });
   });

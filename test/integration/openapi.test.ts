@@ -3,9 +3,10 @@ import { publicRoutes } from '../../src/health';
 import { buildApp } from '../../src/http/app';
 import { listDocumentedOperations } from '../../src/openapi/operations';
 import { apiRoutes } from '../../src/services/registry';
-import { call, tenantClient } from '../helpers/api';
+import { call } from '../helpers/api';
 import { assertDocumentedResponse } from '../helpers/contract';
 import { EXTENSION_OPERATIONS, SPEC_OPERATIONS } from '../helpers/spec-operations';
+import { freshTenant } from '../helpers/tenants';
 
 interface Document {
   openapi: string;
@@ -154,8 +155,8 @@ describe('the response contract check of call()', () => {
   });
 
   it('checks real answers of a tenant: another org sees 404, documented as such', async () => {
-    const client = await tenantClient('acme', 'openapi');
-    const other = await tenantClient('globex', 'openapi');
+    const client = await freshTenant('acme');
+    const other = await freshTenant('globex');
     const created = await client.call<string>('POST', '/operations/emailTemplates', {
       body: {
         templateKey: 'contract',

@@ -3,7 +3,8 @@
  * product family routes; keys and ids stay exact. Another tenant/org still sees nothing.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, tenantClient } from '../helpers/api';
+import { call } from '../helpers/api';
+import { freshTenant, siblingOrg } from '../helpers/tenants';
 import type { Problem, TenantClient } from '../helpers/api';
 import { createDocument } from '../helpers/exchange-rates';
 import type { LineResource } from '../helpers/exchange-rates';
@@ -13,8 +14,8 @@ let client: TenantClient;
 let stranger: TenantClient;
 
 beforeAll(async () => {
-  client = await tenantClient('paths', 'main');
-  stranger = await tenantClient('paths', 'other');
+  client = await freshTenant('paths');
+  stranger = await siblingOrg(client);
   await seedRouteReferenceData(client);
   const created = await client.call('POST', '/operations/emailTemplates', {
     body: { templateKey: 'welcome', subject: 'Hi', emailTemplateType: 1, notificationBody: 'Hello', culture: 'en-US' },
@@ -48,7 +49,7 @@ describe('literal segments match in any case', () => {
       body: { templateKey: 'second', subject: 'S', emailTemplateType: 2, notificationBody: 'B', culture: 'en-US' },
     });
     expect(created.status, created.text).toBe(201);
-    expect(created.headers.get('location')).toBe(`https://api.test/api/paths/main/operations/emailTemplates/${created.body}`);
+    expect(created.headers.get('location')).toBe(`https://api.test${client.base}/operations/emailTemplates/${created.body}`);
   });
 
   it('routes operations, membership and attribute PUTs', async () => {
@@ -125,7 +126,9 @@ describe('keys, ids and unknown paths stay exact', () => {
   it("another tenant/org sees nothing through any spelling, and a token for one cannot use the other's path", async () => {
     expect((await stranger.call('GET', '/OPERATIONS/emailtemplates/welcome')).status).toBe(404);
     expect((await stranger.call<{ items: unknown[] }>('GET', '/operations/EMAILTEMPLATES/odata')).body.items).toEqual([]);
-    const foreign = await call<Problem>('GET', '/API/paths/main/operations/emailtemplates/welcome', { token: stranger.token });
+    const foreign = await call<Problem>('GET', `/API/${client.tenant}/${client.org}/operations/emailtemplates/welcome`, {
+      token: stranger.token,
+    });
     expect(foreign.status).toBe(403);
   });
 });

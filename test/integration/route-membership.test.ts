@@ -1,7 +1,7 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { tenantClient } from '../helpers/api';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Problem, TenantClient } from '../helpers/api';
 import { createRoute, readReferenceId, ROUTES, seedRouteReferenceData } from '../helpers/routes';
+import { freshTenant, siblingOrg } from '../helpers/tenants';
 
 interface Member {
   id: string;
@@ -13,9 +13,9 @@ type RouteResource = Record<string, unknown> & { locations: Member[]; equipmentI
 let client: TenantClient;
 let other: TenantClient;
 
-beforeAll(async () => {
-  client = await tenantClient('acme', 'members');
-  other = await tenantClient('acme', 'members-other');
+beforeEach(async () => {
+  client = await freshTenant('acme');
+  other = await siblingOrg(client);
   await seedRouteReferenceData(client);
   await seedRouteReferenceData(other);
 });
@@ -193,7 +193,7 @@ describe('company changes and deletes', () => {
   });
 
   it('keeps members in use: a member cannot be deleted, and deleting the route frees it', async () => {
-    const scoped = await tenantClient('acme', 'members-delete');
+    const scoped = await freshTenant('acme');
     await seedRouteReferenceData(scoped);
     await createRoute(scoped, { routeKey: 'holder' });
     expect((await scoped.call('POST', `${ROUTES}/holder/locations/add`, { body: ['L1'] })).status).toBe(200);
@@ -212,7 +212,7 @@ describe('company changes and deletes', () => {
 
 describe('reference data the routes depend on', () => {
   it('refuses an upsert that moves a member to another company or a used brand model to another brand', async () => {
-    const scoped = await tenantClient('acme', 'members-guard');
+    const scoped = await freshTenant('acme');
     await seedRouteReferenceData(scoped);
     await createRoute(scoped, { routeKey: 'G', brand: 'B1', brandModel: 'M1' });
     expect((await scoped.call('POST', `${ROUTES}/G/locations/add`, { body: ['L1'] })).status).toBe(200);

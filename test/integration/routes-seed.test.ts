@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { referenceData, records } from '../../scripts/seed/routes.mjs';
 import { applySeedModule } from '../../scripts/seed/apply.mjs';
 import type { SeedModule } from '../../scripts/seed/apply.mjs';
-import { tenantClient } from '../helpers/api';
 import type { TenantClient } from '../helpers/api';
 import { ROUTES } from '../helpers/routes';
+import { freshTenant } from '../helpers/tenants';
 
 /** Applies a service's demo data with the seeder of scripts/seed.mjs, through the Worker; returns how many records were created. */
 function applySeed(client: TenantClient, module: SeedModule, statuses: number[] = []): Promise<number> {
@@ -17,7 +17,7 @@ function applySeed(client: TenantClient, module: SeedModule, statuses: number[] 
 
 describe('demo seed of routes', () => {
   it('seeds routes with members, idempotently', async () => {
-    const client = await tenantClient('demo', 'routes-seed');
+    const client = await freshTenant('demo');
     const routes = records.filter((record) => record.readPath !== undefined);
     expect(routes).toHaveLength(3);
     expect(await applySeed(client, { referenceData, records })).toBe(routes.length);

@@ -3,7 +3,7 @@
  * one (`pt-PT`, `EUR`) stored and answered; an unknown key is still 400 in any spelling; another tenant sees nothing.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tenantClient } from '../helpers/api';
+import { freshTenant, siblingOrg } from '../helpers/tenants';
 import type { Problem, TenantClient } from '../helpers/api';
 import { BASE as DOCUMENTS, BY_COMPANY, createDocument, LOOKUP } from '../helpers/exchange-rates';
 import type { Answer, LineResource } from '../helpers/exchange-rates';
@@ -15,8 +15,8 @@ let client: TenantClient;
 let stranger: TenantClient;
 
 beforeAll(async () => {
-  client = await tenantClient('keys', 'main');
-  stranger = await tenantClient('keys', 'other');
+  client = await freshTenant('keys');
+  stranger = await siblingOrg(client);
   await seedRouteReferenceData(client);
 });
 

@@ -5,6 +5,7 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, tenantClient } from '../helpers/api';
+import { freshTenant, uniqueKey } from '../helpers/tenants';
 import type { Problem, TenantClient } from '../helpers/api';
 import { basicAuthorization, createApiClient, requestToken, tokenFor } from '../helpers/identity';
 import type { ApiClientAnswer } from '../helpers/identity';
@@ -16,14 +17,15 @@ let client: ApiClientAnswer;
 let wide: ApiClientAnswer;
 
 beforeAll(async () => {
-  admin = await tenantClient('oauth', 'main', 'application admin', ['oauth/*']);
+  const tenant = uniqueKey('oauth');
+  admin = await tenantClient(tenant, uniqueKey('o'), 'application admin', [`${tenant}/*`]);
   client = await createApiClient(admin, { name: 'Connector' });
   wide = await createApiClient(admin, { name: 'Tenant tool', scopes: ['application', 'admin'], orgs: ['*'] });
 });
 
 const credentials = (of: ApiClientAnswer) => ({ grant_type: 'client_credentials', client_id: of.clientId, client_secret: of.clientSecret });
 
-function bearer(token: string, tenant = 'oauth', org = 'main') {
+function bearer(token: string, tenant = admin.tenant, org = admin.org) {
   return (method: string, path: string, body?: unknown) =>
     call<unknown>(method, `/api/${tenant}/${org}${path}`, { token, ...(body === undefined ? {} : { body }) });
 }
@@ -37,7 +39,12 @@ describe('issuing tokens', () => {
     expect(result.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'application' });
     const claims = decodeJwt(result.body.access_token);
     expect(decodeProtectedHeader(result.body.access_token)).toMatchObject({ alg: 'HS256', typ: 'at+jwt' });
-    expect(claims).toMatchObject({ sub: client.clientId, client_id: client.clientId, scope: 'application', orgs: ['oauth/main'] });
+    expect(claims).toMatchObject({
+      sub: client.clientId,
+      client_id: client.clientId,
+      scope: 'application',
+      orgs: [`${admin.tenant}/${admin.org}`],
+    });
     expect((claims.exp ?? 0) - (claims.iat ?? 0)).toBe(3600);
     const api = bearer(result.body.access_token);
     expect((await api('GET', `${TEMPLATES}/odata`)).status).toBe(200);
@@ -74,11 +81,11 @@ describe('issuing tokens', () => {
 
   it('gives a client with orgs * every org of its tenant, and no other tenant', async () => {
     const token = await tokenFor(wide);
-    expect(decodeJwt(token).orgs).toEqual(['oauth/*']);
-    expect((await bearer(token, 'oauth', 'branch')('GET', `${TEMPLATES}/odata`)).status).toBe(200);
-    expect((await bearer(token, 'other', 'main')('GET', `${TEMPLATES}/odata`)).status).toBe(403);
+    expect(decodeJwt(token).orgs).toEqual([`${admin.tenant}/*`]);
+    expect((await bearer(token, admin.tenant, 'branch')('GET', `${TEMPLATES}/odata`)).status).toBe(200);
+    expect((await bearer(token, uniqueKey('other'), admin.org)('GET', `${TEMPLATES}/odata`)).status).toBe(403);
     const main = await tokenFor(client);
-    expect((await bearer(main, 'oauth', 'branch')('GET', `${TEMPLATES}/odata`)).status).toBe(403);
+    expect((await bearer(main, admin.tenant, 'branch')('GET', `${TEMPLATES}/odata`)).status).toBe(403);
   });
 });
 
@@ -100,9 +107,9 @@ describe('RFC 6749 errors', () => {
   it('invalid_client (401, WWW-Authenticate Basic): wrong secret, unknown or malformed client, no credentials, bad Basic', async () => {
     const cases = [
       requestToken({ ...credentials(client), client_secret: `${client.clientSecret}x` }),
-      requestToken({ ...credentials(client), client_id: 'oauth~main~000000000000000000000000' }),
+      requestToken({ ...credentials(client), client_id: `${admin.tenant}~${admin.org}~${'0'.repeat(24)}` }),
       requestToken({ ...credentials(client), client_id: 'not-a-client-id' }),
-      requestToken({ ...credentials(client), client_id: 'oauth~bad org~000000000000000000000000' }),
+      requestToken({ ...credentials(client), client_id: `${admin.tenant}~bad org~${'0'.repeat(24)}` }),
       requestToken({ grant_type: 'client_credentials' }),
       requestToken({ grant_type: 'client_credentials', client_id: client.clientId }),
       requestToken({ grant_type: 'client_credentials' }, { authorization: 'Basic !!!' }),
@@ -155,15 +162,15 @@ describe('RFC 6749 errors', () => {
 describe('tenant isolation', () => {
   it("a client id pointed at another tenant or org finds nothing there (401), and another tenant's client is unknown here", async () => {
     const random = client.clientId.split('~')[2] ?? '';
-    for (const clientId of [`other~main~${random}`, `oauth~branch~${random}`]) {
+    for (const clientId of [`${uniqueKey('other')}~${admin.org}~${random}`, `${admin.tenant}~branch~${random}`]) {
       const result = await requestToken({ ...credentials(client), client_id: clientId });
       expect(result.status).toBe(401);
       expect(result.body.error).toBe('invalid_client');
     }
-    const strangerAdmin = await tenantClient('stranger', 'main');
+    const strangerAdmin = await freshTenant('stranger');
     const stranger = await createApiClient(strangerAdmin, { name: 'Elsewhere' });
     const token = await tokenFor(stranger);
-    expect((await bearer(token, 'oauth', 'main')('GET', `${TEMPLATES}/odata`)).status).toBe(403);
-    expect((await bearer(token, 'stranger', 'main')('GET', `${TEMPLATES}/by-client`)).status).toBe(404);
+    expect((await bearer(token)('GET', `${TEMPLATES}/odata`)).status).toBe(403);
+    expect((await bearer(token, strangerAdmin.tenant, strangerAdmin.org)('GET', `${TEMPLATES}/by-client`)).status).toBe(404);
   });
 });

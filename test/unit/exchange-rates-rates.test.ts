@@ -67,7 +67,7 @@ describe('resolveInDocument', () => {
   });
 });
 
-describe('timeline and pickRate (CONTRACT 7 lookup rules)', () => {
+describe('timeline and pickRate', () => {
   const lines: CandidateLine[] = [
     line('jan', '2026-01-01', 1, 'EUR>USD', '1.10'),
     line('feb', '2026-02-01', 2, 'USD>EUR', '0.8'),

@@ -1,6 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { SerialQueue } from '../../src/coordinator/queue';
 
+/** A promise the test settles itself: tasks wait on it instead of on the clock. */
+function defer(): { promise: Promise<void>; resolve: () => void; resolveNow: () => Promise<void> } {
+  let resolve: () => void = () => undefined;
+  const promise = new Promise<void>((settle) => {
+    resolve = settle;
+  });
+  return {
+    promise,
+    resolve,
+    resolveNow: () => {
+      resolve();
+      return promise;
+    },
+  };
+}
+
 describe('SerialQueue.runJoined', () => {
   it('joins calls with the same key while the first is still waiting, and runs one at a time', async () => {
     const queue = new SerialQueue();
@@ -9,7 +25,8 @@ describe('SerialQueue.runJoined', () => {
     const task = (name: string) => async () => {
       runs += 1;
       events.push(`start ${name}`);
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      // Yield mid-task: a queue that did not serialize would interleave the next task here.
+      await defer().resolveNow();
       events.push(`end ${name}`);
       return runs;
     };
@@ -21,15 +38,19 @@ describe('SerialQueue.runJoined', () => {
 
   it('queues a new run for a call that arrives after the joined task started', async () => {
     const queue = new SerialQueue();
+    const started = defer();
+    const finish = defer();
     let runs = 0;
     const task = async () => {
       runs += 1;
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      started.resolve();
+      await finish.promise;
       return runs;
     };
     const first = queue.runJoined('k', task);
-    await new Promise((resolve) => setTimeout(resolve, 1));
+    await started.promise;
     const second = queue.runJoined('k', task);
+    finish.resolve();
     expect(await Promise.all([first, second])).toEqual([1, 2]);
   });
 

@@ -12,6 +12,7 @@ import type { CommandHandlers, CommandOf, CommandResult, CommandType, Coordinato
 import { CommandLanes } from '../../coordinator/lanes';
 import type { TenantScope } from '../../db/client';
 import type { Platform } from '../types';
+import { readColumn } from './sqlite-engine';
 
 const STATE_TABLE = `CREATE TABLE IF NOT EXISTS _deno_coordinator_state (
   coordinator TEXT NOT NULL,
@@ -29,8 +30,9 @@ class SqliteCoordinatorState implements CoordinatorState {
   ) {}
 
   async get<T>(key: string): Promise<T | undefined> {
-    const row = this.select.all(this.name, key)[0] as { value: Uint8Array } | undefined;
-    return row ? (deserialize(row.value) as T) : undefined;
+    const value = readColumn(this.select.all(this.name, key)[0], 'value');
+    // What put() stored under this key, structured-cloned; a key always holds one type of value.
+    return value instanceof Uint8Array ? (deserialize(value) as T) : undefined;
   }
 
   async put(key: string, value: unknown): Promise<void> {

@@ -3,8 +3,10 @@
  * D1 API (prepare/bind/all/raw/run/first, batch as one transaction, exec, withSession).
  */
 import type { DatabaseSync } from 'node:sqlite';
-import { buildD1Error, SqliteEngine } from './sqlite-engine';
+import { buildD1Error, readColumn, SqliteEngine } from './sqlite-engine';
 
+// The D1 API's row type `T` is the caller's claim about its own query, unchecked (as on Cloudflare); the casts to `T`
+// below make the same claim over node:sqlite's rows.
 function buildResult<T>(rows: unknown[], meta: D1Meta & Record<string, unknown>): D1Result<T> {
   return { success: true, meta, results: rows as T[] };
 }
@@ -28,11 +30,11 @@ export class SqliteD1Statement implements D1PreparedStatement {
   }
 
   async first<T = unknown>(columnName?: string): Promise<T | null> {
-    const row = this.engine.execute(this.query, this.parameters).rows[0] as Record<string, unknown> | undefined;
-    if (row === undefined) return null;
+    const row: unknown = this.engine.execute(this.query, this.parameters).rows[0];
+    if (typeof row !== 'object' || row === null) return null;
     if (columnName === undefined) return row as T;
     if (!(columnName in row)) throw new Error(`D1_COLUMN_NOTFOUND: Column not found (${columnName})`);
-    return row[columnName] as T;
+    return readColumn(row, columnName) as T;
   }
 
   async run<T = Record<string, unknown>>(): Promise<D1Result<T>> {

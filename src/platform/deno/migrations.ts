@@ -4,6 +4,7 @@
  * off (drizzle-kit's table rebuilds expect that), and the foreign keys are checked afterwards.
  */
 import type { DatabaseSync } from 'node:sqlite';
+import { readColumn } from './sqlite-engine';
 
 export interface SqlMigration {
   readonly name: string;
@@ -17,8 +18,8 @@ const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS d1_migrations (
 )`;
 
 function listAppliedMigrations(sqlite: DatabaseSync): Set<string> {
-  const rows = sqlite.prepare('SELECT name FROM d1_migrations').all() as { name: string }[];
-  return new Set(rows.map((row) => row.name));
+  const rows = sqlite.prepare('SELECT name FROM d1_migrations').all();
+  return new Set(rows.map((row) => String(readColumn(row, 'name'))));
 }
 
 function applyOne(sqlite: DatabaseSync, migration: SqlMigration): void {

@@ -40,6 +40,7 @@ export interface DenoRuntime {
 
 /** The `Deno` global; throws when not running under Deno. */
 export function requireDenoRuntime(): DenoRuntime {
+  // The Workers type set has no `Deno` global; DenoRuntime declares the part of it this code uses.
   const deno = (globalThis as { Deno?: DenoRuntime }).Deno;
   if (!deno) throw new Error('src/deno.ts runs under Deno (npm run start:deno).');
   return deno;

@@ -34,7 +34,7 @@ export function buildD1Error(message: string, cause?: unknown): Error {
 
 function wrapSqliteError(error: unknown): Error {
   if (!(error instanceof Error)) return buildD1Error(String(error), error);
-  const code = (error as { errcode?: unknown }).errcode;
+  const code = 'errcode' in error ? error.errcode : undefined;
   const name = typeof code === 'number' ? SQLITE_CODE_NAMES[code & 0xff] : undefined;
   return buildD1Error(name ? `${error.message}: ${name}` : error.message, error);
 }
@@ -51,16 +51,21 @@ export function toSqliteValue(value: unknown): SqliteValue {
 }
 
 /** Converts one result value the way D1 answers it: integers as numbers, blobs as arrays of bytes. */
+/** A column of a row node:sqlite returned as an object (undefined when there is no such row or column). */
+export function readColumn(row: unknown, column: string): unknown {
+  return typeof row === 'object' && row !== null && column in row ? Reflect.get(row, column) : undefined;
+}
+
 function fromSqliteValue(value: unknown): unknown {
   if (typeof value === 'bigint') return Number(value);
   if (value instanceof Uint8Array) return Array.from(value);
   return value;
 }
 
-function convertRow(row: unknown, asArray: boolean): unknown {
-  if (asArray) return (row as unknown[]).map(fromSqliteValue);
+function convertRow(row: unknown): unknown {
+  if (Array.isArray(row)) return row.map(fromSqliteValue);
   const plain: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(row as Record<string, unknown>)) plain[name] = fromSqliteValue(value);
+  if (typeof row === 'object' && row !== null) for (const [name, value] of Object.entries(row)) plain[name] = fromSqliteValue(value);
   return plain;
 }
 
@@ -86,8 +91,8 @@ export class SqliteEngine {
   private readCounters(): { total: number; lastRowId: number } {
     const statement = this.readStatement('SELECT total_changes() AS total, last_insert_rowid() AS lastRowId');
     statement.setReturnArrays(false);
-    const row = statement.all()[0] as { total: bigint; lastRowId: bigint };
-    return { total: Number(row.total), lastRowId: Number(row.lastRowId) };
+    const row = statement.all()[0];
+    return { total: Number(readColumn(row, 'total')), lastRowId: Number(readColumn(row, 'lastRowId')) };
   }
 
   /** Checks what D1 checks before running a statement. */
@@ -112,7 +117,7 @@ export class SqliteEngine {
     let rows: unknown[];
     try {
       statement.setReturnArrays(asArrays);
-      rows = statement.all(...values).map((row) => convertRow(row, asArrays));
+      rows = statement.all(...values).map(convertRow);
     } catch (error) {
       throw wrapSqliteError(error);
     }

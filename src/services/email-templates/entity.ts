@@ -1,4 +1,4 @@
-/** Email templates (SPEC 2.1, 4.1): the whole service is this description plus the generic machinery. */
+/** Email templates: the whole service is this description plus the generic machinery. */
 import { defineEntitySpec } from '../../entities/spec';
 
 export const EmailTemplateType = { name: 'EmailTemplateType', members: { HTML: 1, Text: 2 } } as const;

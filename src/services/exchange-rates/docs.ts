@@ -2,15 +2,9 @@
 import * as v from 'valibot';
 import type { OperationDoc, ParameterDoc, RouteDocVariant } from '../../http/route';
 import { CUSTOM_ATTRIBUTES_OBJECT } from '../../entities/custom-attributes';
-import {
-  buildAnswerEntries,
-  buildAttributeBody,
-  buildCreateBody,
-  CUSTOM_ATTRIBUTE_BODY,
-  CUSTOM_ATTRIBUTE_VALUE,
-  withCustom,
-} from '../../entities/doc-schemas';
+import { buildAnswerEntries, buildAttributeBody, buildCreateBody, CUSTOM_ATTRIBUTE_VALUE, withCustom } from '../../entities/doc-schemas';
 import type { EntityDocOptions } from '../../entities/doc-schemas';
+import { CUSTOM_ATTRIBUTE_NAME, CUSTOM_ATTRIBUTE_REQUEST } from '../../entities/route-docs';
 import { findField } from '../../entities/spec';
 import { DATE_TIME, GUID } from '../../openapi/values';
 import { LINE_ATTRIBUTES, rateLineSpec } from './entity';
@@ -70,7 +64,7 @@ function describeLineAttribute(name: string): RouteDocVariant {
   };
 }
 
-/** One operation per line attribute (SPEC 4.5), plus `{customAttributeName}`. */
+/** One operation per line attribute, plus `{customAttributeName}`. */
 export const lineAttributeVariants: readonly RouteDocVariant[] = [
   ...LINE_ATTRIBUTES.map(describeLineAttribute),
   {
@@ -78,20 +72,8 @@ export const lineAttributeVariants: readonly RouteDocVariant[] = [
     operationId: 'updateExchangeRateDocumentRateCustomAttribute',
     pathParams: { attribute: '{customAttributeName}' },
     schemas: { ExtensibilityCustomAttributeValueResource: CUSTOM_ATTRIBUTE_VALUE },
-    parameters: [
-      NUMBER,
-      LINE_ID,
-      {
-        name: 'customAttributeName',
-        in: 'path',
-        description: 'custom_<name> of a custom attribute',
-        schema: { json: { type: 'string', pattern: '^custom_[A-Za-z][A-Za-z0-9_]{0,63}$' } },
-      },
-    ],
-    requestBody: {
-      description: 'ExtensibilityCustomAttributeValueResource ({"value": X}); a bare value is accepted too',
-      schema: CUSTOM_ATTRIBUTE_BODY,
-    },
+    parameters: [NUMBER, LINE_ID, CUSTOM_ATTRIBUTE_NAME],
+    requestBody: CUSTOM_ATTRIBUTE_REQUEST,
     responses: {
       200: { description: 'Updated (empty body)', headers: ['ETag'] },
       404: { description: 'No such document, line or attribute' },

@@ -1,4 +1,4 @@
-/** Exchange rates documents (SPEC 2.5, 4.5; CONTRACT 7): the document entity and the rate line description. */
+/** Exchange rates documents: the document entity and the rate line description. */
 import { defineEntitySpec } from '../../entities/spec';
 
 export const ExchangeRateType = { name: 'ExchangeRateType', members: { Market: 1, Organization: 2, User: 3 } } as const;

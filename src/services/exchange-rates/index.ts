@@ -1,4 +1,4 @@
-/** The exchange rates documents service (SPEC 4.5); every write invalidates the lookup cache. */
+/** The exchange rates documents service; every write invalidates the lookup cache. */
 import { buildAuditStamp } from '../../entities/handlers';
 import type { Decorate } from '../../entities/handlers';
 import type { Resource } from '../../entities/resource';
@@ -127,7 +127,7 @@ const entity = defineEntityService(exchangeRatesDocumentStore, {
   },
 });
 
-/** Exchange rates documents (SPEC 2.5, 4.5): documents with rate lines, and lookups served from a cache. */
+/** Exchange rates documents: documents with rate lines, and lookups served from a cache. */
 export const exchangeRatesService = {
   name: 'exchangeRates',
   routes: [...lookupRoutes, ...entity.routes.map(invalidateRatesAfter)],

@@ -1,4 +1,4 @@
-/** Rate line operations: insert (204), attribute PUTs, custom attribute PUTs and delete (SPEC 4.5). */
+/** Rate line operations: insert (204), attribute PUTs, custom attribute PUTs and delete. */
 import type { Database } from '../../db/client';
 import { CUSTOM_ATTRIBUTES_PROPERTY, parsePrefixedCustomName } from '../../entities/custom-attributes';
 import { mergeCustomColumn } from '../../entities/handlers';

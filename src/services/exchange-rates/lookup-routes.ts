@@ -1,4 +1,4 @@
-/** `handleRateLookup` and `handleRateLookupByCompany` (CONTRACT 7), served from the cache. */
+/** `handleRateLookup` and `handleRateLookupByCompany`, served from the cache. */
 import type { EntitySpec, FieldSpec } from '../../entities/spec';
 import { parseCreateBody } from '../../entities/validate';
 import { readJsonBody } from '../../http/body';

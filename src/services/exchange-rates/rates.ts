@@ -1,5 +1,5 @@
 /**
- * Rate resolution (CONTRACT 7), pure: which document answers a (from, to) lookup on a date, and with what rate.
+ * Rate resolution, pure: which document answers a (from, to) lookup on a date, and with what rate.
  * A timeline lists, newest first, every active document that can answer the pair; a lookup on a date takes the
  * first entry that is already valid.
  */

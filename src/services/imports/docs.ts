@@ -1,4 +1,4 @@
-/** OpenAPI documentation of the import data info operations (SPEC 4.2 and the registration extension). */
+/** OpenAPI documentation of the import data info operations. */
 import * as v from 'valibot';
 import type { OperationDoc } from '../../http/route';
 import { ENUM_METADATA } from '../../validation/enums';
@@ -66,7 +66,8 @@ export const lastImportsDoc: Parts = {
 export const changeDoc: Parts = {
   schemas,
   requestBody: {
-    description: 'ImportInfoResource: importId and the changes; importDataState follows the transitions of CONTRACT 7',
+    description:
+      'ImportInfoResource: importId and the changes; importDataState follows the allowed transitions (400 InvalidStateTransition otherwise)',
     schema: ImportInfoResource,
   },
   responses: {

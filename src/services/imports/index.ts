@@ -1,4 +1,4 @@
-/** The import data infos service (SPEC 2.2, 4.2): hand-written routes; every state change is a coordinator command. */
+/** The import data infos service: hand-written routes; every state change is a coordinator command. */
 import { importCommands } from './commands';
 import { importRoutes } from './routes';
 

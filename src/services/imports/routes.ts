@@ -1,4 +1,4 @@
-/** Import data info (SPEC 2.2, 4.2; CONTRACT 7): custom operations, every state change through the coordinator. */
+/** Import data info: custom operations, every state change through the coordinator. */
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
 import { ApiError, recordNotFound, validationError } from '../../errors/api-error';
@@ -123,7 +123,7 @@ export const importRoutes: readonly ApiRoute[] = [
     method: 'POST',
     path: `${IMPORTS_BASE}/changeDataImport`,
     scope: 'application',
-    doc: { summary: "Change an import's state and details (CONTRACT 7 transitions)", tags, operationId: 'changeDataImport', ...changeDoc },
+    doc: { summary: "Change an import's state and details", tags, operationId: 'changeDataImport', ...changeDoc },
     handle: handleChange,
   },
   {

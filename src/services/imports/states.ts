@@ -1,4 +1,4 @@
-/** The import state machine (CONTRACT 7): pure rules, no I/O. */
+/** The import state machine: pure rules, no I/O. */
 import type { EnumSpec } from '../../validation/enums';
 
 export const ImportDataState = {

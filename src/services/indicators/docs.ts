@@ -1,4 +1,4 @@
-/** OpenAPI documentation of the indicator operations (SPEC 4.3) and the measurements extension. */
+/** OpenAPI documentation of the indicator operations and the measurements extension. */
 import * as v from 'valibot';
 import type { OperationDoc } from '../../http/route';
 import { INTEGER } from '../../openapi/values';

@@ -1,4 +1,4 @@
-/** The maintenance indicators service (SPEC 2.3, 4.3): measurements in, KPIs recalculated by a command and by the cron. */
+/** The maintenance indicators service: measurements in, KPIs recalculated by a command and by the cron. */
 import { indicatorCommands } from './commands';
 import { indicatorRecalculationJob } from './job';
 import { indicatorRoutes } from './routes';

@@ -1,5 +1,5 @@
 /**
- * KPI math of CONTRACT 7, pure: aggregated monthly values, homologous values, least-squares forecasts
+ * KPI math, pure: aggregated monthly values, homologous values, least-squares forecasts
  * and the indicator summary. Decimals are exact (decimal.js); computed values keep 6 fractional
  * digits (the precision of measurements), rounded half away from zero.
  */
@@ -136,7 +136,7 @@ function signOf(value: Decimal): number {
   return value.isZero() ? 0 : value.isPositive() ? 1 : -1;
 }
 
-/** The summary of CONTRACT 7; the reference period is the latest period with a value. */
+/** A series' summary; the reference period is the latest period with a value. */
 export function buildSummary(
   values: ReadonlyMap<string, string>,
   definition: KpiDefinition,

@@ -1,4 +1,4 @@
-/** `POST /maintenance/indicators/measurements`: validation and all-or-nothing ingestion (CONTRACT 7, 9). */
+/** `POST /maintenance/indicators/measurements`: validation and all-or-nothing ingestion. */
 import Decimal from 'decimal.js';
 import { sql } from 'drizzle-orm';
 import * as v from 'valibot';

@@ -1,6 +1,7 @@
 /** Reads of materialized indicators: the summary and the chart series, each in one D1 batch (one round trip). */
 import { and, asc, between, eq } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { scopeCondition } from '../../db/client';
 import type { Database, TenantScope } from '../../db/client';
 import { ApiError } from '../../errors/api-error';
 import type { FieldError } from '../../errors/api-error';
@@ -23,19 +24,17 @@ export interface SeriesAddress {
 }
 
 function selectCompany(db: Database, scope: TenantScope, key: string) {
-  const t = refCompanies;
   return db
     .select()
-    .from(t)
-    .where(and(eq(t.tenantKey, scope.tenantKey), eq(t.orgKey, scope.orgKey), eq(t.key, key)));
+    .from(refCompanies)
+    .where(and(scopeCondition(refCompanies, scope), eq(refCompanies.key, key)));
 }
 
 function selectDefinition(db: Database, scope: TenantScope, key: string) {
-  const t = refKpiDefinitions;
   return db
     .select()
-    .from(t)
-    .where(and(eq(t.tenantKey, scope.tenantKey), eq(t.orgKey, scope.orgKey), eq(t.key, key)));
+    .from(refKpiDefinitions)
+    .where(and(scopeCondition(refKpiDefinitions, scope), eq(refKpiDefinitions.key, key)));
 }
 
 function seriesWhere<T extends { tenantKey: SQLiteColumn; orgKey: SQLiteColumn; company: SQLiteColumn; code: SQLiteColumn }>(

@@ -1,4 +1,4 @@
-/** A route's brand model must be a model of the route's brand (CONTRACT 7). */
+/** A route's brand model must be a model of the route's brand. */
 import type { Database, TenantScope } from '../../db/client';
 import type { FieldError } from '../../errors/api-error';
 import { findReferences } from '../../reference/store';

@@ -9,7 +9,7 @@ import { TOOLS_SCHEMA } from './tools';
 
 type Parts = Omit<OperationDoc, 'summary' | 'operationId'>;
 
-/** A member as reads list it: `{id, key, description}` (CONTRACT 7). */
+/** A member as reads list it: `{id, key, description}`. */
 const RouteMember = v.strictObject({ id: v.string(), key: v.string(), description: v.string() });
 const members = (what: string) => v.pipe(v.array(RouteMember), v.description(`The route's ${what}, by key`));
 
@@ -51,7 +51,7 @@ export const notificationDoc: Parts = {
   },
 };
 
-/** `value` holds keys or ids; bare array or `{"value": [...], "customAttributes": {...}}` (CONTRACT 4). */
+/** `value` holds keys or ids; bare array or `{"value": [...], "customAttributes": {...}}`. */
 export function describeMembership(by: MembershipBy): Parts {
   return {
     parameters: [

@@ -1,4 +1,4 @@
-/** Routes (SPEC 2.4, 4.4; CONTRACT 7): the description; members and tools live in tables of their own. */
+/** Routes: the description; members and tools live in tables of their own. */
 import { defineEntitySpec } from '../../entities/spec';
 import { checkBrandModel } from './brand-model';
 

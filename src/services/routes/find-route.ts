@@ -43,7 +43,7 @@ export async function findRouteByKey(
 /**
  * The route of a membership operation: `routeKey` from the path, `companyKey` from the query string. Without
  * `companyKey`, a routeKey that two companies share is 400 AmbiguousKey. A missing route is 400 RecordNotFound
- * (SPEC lists only 400 for these operations).
+ * (these operations document only 400).
  */
 export async function findRouteForMembership(
   db: Database,

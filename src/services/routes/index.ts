@@ -1,4 +1,4 @@
-/** The routes service (SPEC 2.4, 4.4): an entity with members, tools and its own operations and rules. */
+/** The routes service: an entity with members, tools and its own operations and rules. */
 import { sql } from 'drizzle-orm';
 import type { Decorate } from '../../entities/handlers';
 import { defineEntityService } from '../../entities/service';

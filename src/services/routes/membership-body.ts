@@ -1,4 +1,4 @@
-/** The body of a membership operation (CONTRACT 4): `["L1","L2"]` or `{"value": [...], "customAttributes": {...}}`. */
+/** The body of a membership operation: `["L1","L2"]` or `{"value": [...], "customAttributes": {...}}`. */
 import * as v from 'valibot';
 import { CUSTOM_ATTRIBUTES_OBJECT, CUSTOM_ATTRIBUTES_PROPERTY, parsePrefixedCustomName } from '../../entities/custom-attributes';
 import type { CustomValues } from '../../entities/custom-attributes';

@@ -1,5 +1,5 @@
 /**
- * The parameters of a route's maintenance notification (CONTRACT 7): `{name, value}` pairs named as the
+ * The parameters of a route's maintenance notification: `{name, value}` pairs named as the
  * placeholders an email template uses (`{{routeKey}}`, `{{date}}`, ...), values formatted for the culture.
  * Pure: the caller supplies the route, its members, the culture and today's date.
  */

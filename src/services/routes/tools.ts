@@ -1,4 +1,4 @@
-/** A route's `tools` on create: a comma-separated string of tool keys or an array of keys (CONTRACT 7). */
+/** A route's `tools` on create: a comma-separated string of tool keys or an array of keys. */
 import * as v from 'valibot';
 import type { FieldError } from '../../errors/api-error';
 import { message } from '../../messages/catalogue';
