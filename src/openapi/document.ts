@@ -22,7 +22,8 @@ export const API_VERSION = '0.1.0';
 
 const DESCRIPTION =
   'Multi-tenant ERP business API: email templates, import data infos, maintenance indicators, routes and exchange rates documents. ' +
-  'Every business path is under `/api/{tenantKey}/{orgKey}` and needs a bearer token. Errors are `application/problem+json`. ' +
+  'Every business path is under `/api/{tenantKey}/{orgKey}` and needs a bearer token (API clients get one from ' +
+  '`POST /connect/token`, OAuth2 client credentials). Errors are `application/problem+json`. ' +
   'Enums are written as numbers; on input the number or the member name (any case) is accepted.';
 
 function describeParameters(operation: DocumentedOperation, converter: SchemaConverter): JsonObject[] {
