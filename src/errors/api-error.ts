@@ -70,6 +70,15 @@ export class ApiError extends Error {
   }
 }
 
+/** An error whose detail is the messages of its fields (unknown references, missing records named by field). */
+export function errorOfFields(code: ErrorCode, errors: FieldError[]): ApiError {
+  return new ApiError(
+    code,
+    errors.map((error) => error.message),
+    { errors },
+  );
+}
+
 /** A failed validation naming every bad field (the detail counts and lists them unless given). */
 export function validationError(errors: FieldError[], detail?: ErrorDetail): ApiError {
   const fields = errors.map((error) => error.path || '(body)').join(', ');

@@ -3,7 +3,7 @@ import { and, inArray } from 'drizzle-orm';
 import { chunkKeys, scopeCondition } from '../db/client';
 import type { Database, TenantScope } from '../db/client';
 import { runReads } from '../db/reads';
-import { ApiError } from '../errors/api-error';
+import { errorOfFields } from '../errors/api-error';
 import type { FieldError } from '../errors/api-error';
 import type { ReferenceKindSpec, ReferenceRecord } from './spec';
 import { findStandardStore, requireTenantReferenceStore } from './tables';
@@ -114,11 +114,6 @@ export async function checkReferencesExist(db: Database, scope: TenantScope, use
   const errors: FieldError[] = uses
     .filter((use) => !found.get(use.kind)?.has(use.key))
     .map((use) => ({ path: use.path, message: message('unknownReference', { kind: use.kind, key: use.key }) }));
-  if (errors.length > 0)
-    throw new ApiError(
-      'UnknownReference',
-      errors.map((error) => error.message),
-      { errors },
-    );
+  if (errors.length > 0) throw errorOfFields('UnknownReference', errors);
   return found;
 }

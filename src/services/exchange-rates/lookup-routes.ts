@@ -3,7 +3,7 @@ import type { EntitySpec, FieldSpec } from '../../entities/spec';
 import { parseCreateBody } from '../../entities/validate';
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
-import { ApiError, validationError } from '../../errors/api-error';
+import { ApiError, errorOfFields, validationError } from '../../errors/api-error';
 import type { FieldError } from '../../errors/api-error';
 import { jsonResponse } from '../../http/responses';
 import { isPlainObject } from '../../validation/values';
@@ -110,11 +110,7 @@ async function answerRate(ctx: ApiContext, generation: number, question: RateQue
     const unknown = (key: string) => message('unknownReference', { kind: 'currencies', key });
     if (entry.unknown.includes(from)) errors.push({ path: question.fromPath, message: unknown(from) });
     if (entry.unknown.includes(to) && to !== from) errors.push({ path: question.toPath, message: unknown(to) });
-    throw new ApiError(
-      'UnknownReference',
-      errors.map((error) => error.message),
-      { errors },
-    );
+    throw errorOfFields('UnknownReference', errors);
   }
   const answer = (rate: string, rateDate: string) =>
     jsonResponse({ currencyFromKey: from, currencyToKey: to, exchangeRate: toJsonNumber(rate), exchangeRateDate: rateDate });
@@ -151,8 +147,9 @@ export async function handleRateLookupByCompany(ctx: ApiContext): Promise<Respon
     baseCurrency: await findBaseCurrency(ctx.db, ctx.scope, companyKey),
   }));
   if (company.baseCurrency === null) {
-    const unknown = message('unknownReference', { kind: 'companies', key: companyKey });
-    throw new ApiError('UnknownReference', unknown, { errors: [{ path: 'companyKey', message: unknown }] });
+    throw errorOfFields('UnknownReference', [
+      { path: 'companyKey', message: message('unknownReference', { kind: 'companies', key: companyKey }) },
+    ]);
   }
   return answerRate(ctx, generation, {
     from: String(input.currencyKey),

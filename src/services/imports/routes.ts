@@ -1,7 +1,7 @@
 /** Import data info: custom operations, every state change through the coordinator. */
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
-import { ApiError, recordNotFound, validationError } from '../../errors/api-error';
+import { errorOfFields, recordNotFound, validationError } from '../../errors/api-error';
 import type { FieldError } from '../../errors/api-error';
 import { createdResponse, emptyResponse, jsonResponse } from '../../http/responses';
 import type { ApiRoute } from '../../http/route';
@@ -46,8 +46,12 @@ async function handleChange(ctx: ApiContext): Promise<Response> {
   const outcome = await sendImportCommand(ctx, { ...buildCommandBase(ctx), type: 'imports.change', change: input.change });
   if (outcome.status === 'notFound') throw recordNotFound(`Import ${input.change.importId}`, true);
   if (outcome.status === 'refused') {
-    const refused = message('stateTransition', { from: describeState(outcome.from), to: describeState(outcome.to) });
-    throw new ApiError('InvalidStateTransition', refused, { errors: [{ path: 'importDataState', message: refused }] });
+    throw errorOfFields('InvalidStateTransition', [
+      {
+        path: 'importDataState',
+        message: message('stateTransition', { from: describeState(outcome.from), to: describeState(outcome.to) }),
+      },
+    ]);
   }
   return emptyResponse(200);
 }

@@ -3,7 +3,7 @@ import { and, asc, between, eq } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { scopeCondition } from '../../db/client';
 import type { Database, TenantScope } from '../../db/client';
-import { ApiError } from '../../errors/api-error';
+import { errorOfFields } from '../../errors/api-error';
 import type { FieldError } from '../../errors/api-error';
 import { loadStandardList } from '../../reference/store';
 import { refCompanies, refKpiDefinitions } from '../../reference/tables';
@@ -59,11 +59,7 @@ function requireFound<C, D>(address: SeriesAddress, company: C | undefined, defi
       ? []
       : [{ path: address.codeField, message: message('unknownReference', { kind: 'kpiDefinitions', key: address.code }) }]),
   ];
-  throw new ApiError(
-    'RecordNotFound',
-    errors.map((error) => error.message),
-    { errors },
-  );
+  throw errorOfFields('RecordNotFound', errors);
 }
 
 const toNumber = (text: string | null): number | null => (text === null ? null : Number(text));

@@ -1,7 +1,7 @@
 /** Maintenance indicators: measurements, summaries, charts, recalculation. */
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
-import { ApiError, validationError } from '../../errors/api-error';
+import { errorOfFields, validationError } from '../../errors/api-error';
 import { jsonResponse } from '../../http/responses';
 import type { ApiRoute } from '../../http/route';
 import { normalizeDateTime } from '../../validation/values';
@@ -49,8 +49,9 @@ async function handleRecalculate(ctx: ApiContext): Promise<Response> {
   const configurationKey = ctx.params.workerConfigurationKey ?? '';
   const outcome = await sendRecalculation(ctx.platform, ctx.scope, { configurationKey, onlyChanged: false });
   if (outcome.status === 'unknownConfiguration') {
-    const unknown = message('unknownWorkerConfiguration', { key: configurationKey });
-    throw new ApiError('RecordNotFound', unknown, { errors: [{ path: 'workerConfigurationKey', message: unknown }] });
+    throw errorOfFields('RecordNotFound', [
+      { path: 'workerConfigurationKey', message: message('unknownWorkerConfiguration', { key: configurationKey }) },
+    ]);
   }
   return jsonResponse(true);
 }

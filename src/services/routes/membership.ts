@@ -10,7 +10,7 @@ import type { CustomValues } from '../../entities/custom-attributes';
 import { buildAuditStamp, mergeCustomColumn } from '../../entities/handlers';
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
-import { ApiError, recordNotFound, validationError } from '../../errors/api-error';
+import { errorOfFields, recordNotFound, validationError } from '../../errors/api-error';
 import type { FieldError } from '../../errors/api-error';
 import { emptyResponse, etagOf } from '../../http/responses';
 import { findRouteForMembership } from './find-route';
@@ -41,12 +41,7 @@ function requireRecords(
     else
       errors.push({ path: paths.get(value) ?? 'value', message: message('unknownMember', { kind: kind.reference.spec.kind, by, value }) });
   }
-  if (errors.length > 0)
-    throw new ApiError(
-      'UnknownReference',
-      errors.map((error) => error.message),
-      { errors },
-    );
+  if (errors.length > 0) throw errorOfFields('UnknownReference', errors);
   return records;
 }
 

@@ -1,6 +1,6 @@
 /** `GET /getMaintenanceNotificationTemplateParameters/{companyKey}/{routeKey}?cultureKey=` */
 import type { ApiContext } from '../../http/context';
-import { ApiError, recordNotFound, validationError } from '../../errors/api-error';
+import { errorOfFields, recordNotFound, validationError } from '../../errors/api-error';
 import { jsonResponse } from '../../http/responses';
 import { canonicalizeReferenceKey } from '../../reference/kinds';
 import { loadStandardList, findReferences } from '../../reference/store';
@@ -18,8 +18,9 @@ async function checkCultureKey(ctx: ApiContext): Promise<string> {
   const cultures = await loadStandardList(ctx.db, 'cultures');
   const canonical = canonicalizeReferenceKey('cultures', cultureKey.trim());
   if (!cultures.has(canonical)) {
-    const unknown = message('unknownReference', { kind: 'cultures', key: cultureKey });
-    throw new ApiError('UnknownReference', unknown, { errors: [{ path: 'cultureKey', message: unknown }] });
+    throw errorOfFields('UnknownReference', [
+      { path: 'cultureKey', message: message('unknownReference', { kind: 'cultures', key: cultureKey }) },
+    ]);
   }
   return canonical;
 }
