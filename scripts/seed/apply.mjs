@@ -1,6 +1,7 @@
 // Applies one service's demo data through the API, idempotently, with `send(method, path, body)` answering
-// `{ status, text }`: reference data is a bulk upsert by key; a record with a `readPath` is created only when that
-// read answers 404 (so a second start sends no request that fails); records without one are idempotent operations
+// `{ status, text }`: reference data is a bulk upsert by key; a record with a `findPath` (an OData list filtered to
+// that record, `findPath(base, filter)`) is created only when the list is empty, so no request of a start fails, the
+// first or a later one; records without one are idempotent operations
 // (route members: adding one twice is a no-op); `seed(send)` (optional) is for data with its own idempotency check.
 // Returns how many records were created (201s and what `seed` reports). scripts/seed.mjs sends over HTTP; the seed
 // tests send through the Worker.
@@ -11,7 +12,7 @@ export async function applySeedModule(module, send) {
   }
   let created = 0;
   for (const record of module.records ?? []) {
-    if (record.readPath && (await exists(send, record.readPath))) continue;
+    if (record.findPath && (await exists(send, record.findPath))) continue;
     const method = record.method ?? 'POST';
     const result = await send(method, record.path, record.body);
     if (result.status < 200 || result.status >= 300)
@@ -22,9 +23,13 @@ export async function applySeedModule(module, send) {
   return created;
 }
 
+/** The OData list of `base` (`/operations/emailTemplates`) filtered to one record: the `findPath` of a create. */
+export function findPath(base, filter) {
+  return `${base}/odata?$filter=${encodeURIComponent(filter)}&$select=id`;
+}
+
 async function exists(send, path) {
   const result = await send('GET', path);
-  if (result.status === 200) return true;
-  if (result.status === 404) return false;
-  throw new Error(`Reading ${path} failed: ${result.status} ${result.text}`);
+  if (result.status !== 200) throw new Error(`Reading ${path} failed: ${result.status} ${result.text}`);
+  return JSON.parse(result.text).items.length > 0;
 }

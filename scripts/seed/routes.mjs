@@ -1,5 +1,6 @@
 // Demo data of the routes service (and the reference data it needs). Company keys are stable: other services'
 // demo data (exchange rates, KPIs) use ACME-PT (base currency EUR) and ACME-US (base currency USD) too.
+import { findPath } from './apply.mjs';
 export const referenceData = {
   companies: [
     { key: 'ACME-PT', name: 'Acme Portugal, Lda.', baseCurrency: 'EUR' },
@@ -46,12 +47,12 @@ export const referenceData = {
 
 const ROUTES = '/assetManagementCore/routes';
 
-// Routes (created only when their read answers 404) and their members (adding twice is a no-op).
+// Routes (created only when the list filtered to them is empty) and their members (adding twice is a no-op).
 // ROUTE-01 exists in both companies, so its membership operations need ?companyKey=.
 export const records = [
   {
     path: ROUTES,
-    readPath: `${ROUTES}/ACME-PT/ROUTE-01`,
+    findPath: findPath(ROUTES, "company eq 'ACME-PT' and routeKey eq 'ROUTE-01'"),
     body: {
       routeKey: 'ROUTE-01',
       description: 'Lisbon plant weekly HVAC round',
@@ -68,7 +69,7 @@ export const records = [
   },
   {
     path: ROUTES,
-    readPath: `${ROUTES}/ACME-PT/ROUTE-02`,
+    findPath: findPath(ROUTES, "company eq 'ACME-PT' and routeKey eq 'ROUTE-02'"),
     body: {
       routeKey: 'ROUTE-02',
       description: 'Porto warehouse monthly check',
@@ -79,7 +80,7 @@ export const records = [
   },
   {
     path: ROUTES,
-    readPath: `${ROUTES}/ACME-US/ROUTE-01`,
+    findPath: findPath(ROUTES, "company eq 'ACME-US' and routeKey eq 'ROUTE-01'"),
     body: {
       routeKey: 'ROUTE-01',
       description: 'New York hall forklift round',

@@ -18,10 +18,10 @@ function applySeed(client: TenantClient, module: SeedModule, statuses: number[] 
 describe('demo seed of routes', () => {
   it('seeds routes with members, idempotently', async () => {
     const client = await freshTenant('demo');
-    const routes = records.filter((record) => record.readPath !== undefined);
+    const routes = records.filter((record) => record.findPath !== undefined);
     expect(routes).toHaveLength(3);
     expect(await applySeed(client, { referenceData, records })).toBe(routes.length);
-    // Again: nothing new, and no request that fails (existing routes are read, not created twice).
+    // Again: nothing new, and no request that fails (existing routes are found, not created twice).
     const statuses: number[] = [];
     expect(await applySeed(client, { referenceData, records }, statuses)).toBe(0);
     expect(statuses.filter((status) => status >= 400)).toEqual([]);
