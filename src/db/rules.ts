@@ -1,25 +1,24 @@
 /**
  * Rules that span rows (a route's members belong to its company, its brand model to its brand, a reference record in
  * use is never deleted, a stored reference key always exists) are enforced by the tenant database itself: triggers
- * (migration 0004) abort the write's own batch with `rule:<name>`, so no concurrent write can slip between a check and
+ * (migration 0005) abort the write's own batch with `rule:<name>`, so no concurrent write can slip between a check and
  * the write. The services still check before writing, to word the answer; when the database refuses a write whose
  * checks passed (a concurrent write changed the rows in between), the checks run again on the state that refused it
  * and answer the same 400 as if they had seen it first.
  */
 import { ApiError } from '../errors/api-error';
 import type { ErrorCode } from '../errors/api-error';
+import { message } from '../messages/catalogue';
+import type { MessageKey } from '../messages/catalogue';
 
-/** The `rule:<name>` aborts of migration 0004, and the answer each one gets when no check words it better. */
+/** The `rule:<name>` aborts of migration 0005, and the answer each one gets when no check words it better. */
 const RULES = {
-  unknown_reference: { code: 'UnknownReference', message: 'A referenced record does not exist (it was deleted meanwhile).' },
-  reference_in_use: { code: 'ReferenceInUse', message: 'The record is used by another record (a concurrent write made it so).' },
-  route_member_company: { code: 'ValidationFailed', message: "Members must belong to the route's company." },
-  route_company_members: {
-    code: 'ValidationFailed',
-    message: 'The route has members of its company; remove them before changing the company.',
-  },
-  route_brand_model: { code: 'ValidationFailed', message: "The route's brand model must be a model of the route's brand." },
-} as const satisfies Record<string, { code: ErrorCode; message: string }>;
+  unknown_reference: { code: 'UnknownReference', message: 'ruleUnknownReference' },
+  reference_in_use: { code: 'ReferenceInUse', message: 'ruleReferenceInUse' },
+  route_member_company: { code: 'ValidationFailed', message: 'ruleMemberCompany' },
+  route_company_members: { code: 'ValidationFailed', message: 'ruleCompanyMembers' },
+  route_brand_model: { code: 'ValidationFailed', message: 'ruleBrandModel' },
+} as const satisfies Record<string, { code: ErrorCode; message: MessageKey }>;
 
 export type RuleName = keyof typeof RULES;
 
@@ -33,8 +32,8 @@ export function parseRuleViolation(error: unknown): RuleName | undefined {
 
 /** The 400 of a rule, naming the request fields it concerns. */
 export function buildRuleError(rule: RuleName, paths: readonly string[]): ApiError {
-  const { code, message } = RULES[rule];
-  return new ApiError(code, message, { errors: paths.map((path) => ({ path, message })) });
+  const { code, message: key } = RULES[rule];
+  return new ApiError(code, message(key), { errors: paths.map((path) => ({ path, message: message(key) })) });
 }
 
 /**
