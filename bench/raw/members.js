@@ -1,5 +1,5 @@
 // The raw baseline of route membership changes: one D1 batch doing the API's checks (one route by routeKey, every key
-// found, members of the route's company), the version bump while something changes, the member rows and the version.
+// found, members of the route's company), the version bump while something changes and the member rows.
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
 const ROUTE = 'SELECT id FROM routes WHERE tenant_key = ?1 AND org_key = ?2 AND route_key = ?3 LIMIT 1';
@@ -39,11 +39,10 @@ export async function handleMembers(request, env, url) {
           ON CONFLICT DO NOTHING`)
       : bind(`DELETE FROM route_locations WHERE route_id = (${ROUTE})
           AND location IN (SELECT l.key FROM ref_locations l WHERE ${NAMED}) AND ${ALLOWED}`),
-    bind(`SELECT version FROM routes WHERE id = (${ROUTE})`),
   ]);
   const route = results[0].results;
   if (route.length !== 1) return new Response('{"error":"route"}', { status: 400, headers: JSON_HEADERS });
   if (results[1].results.length !== keys.length) return new Response('{"error":"keys"}', { status: 400, headers: JSON_HEADERS });
-  const version = results[2].results[0]?.version ?? results[4].results[0]?.version;
+  const version = results[2].results[0]?.version ?? route[0].version;
   return new Response(null, { status: 200, headers: { etag: `"${version}"` } });
 }

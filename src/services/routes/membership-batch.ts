@@ -76,8 +76,8 @@ function buildConditions(scope: TenantScope, target: MembershipTarget) {
 
 /**
  * The batch: [0] the routes with the routeKey (at most 20), [1] the records named, [2] the route's version bump (and
- * custom attribute values, merged by `json_set`), only while something changes, [3] the member inserts or deletes,
- * [4] the route's version after the change.
+ * custom attribute values, merged by `json_set`), only while something changes, [3] the member inserts or deletes.
+ * Not bumped, the route's version is the one statement [0] read (same transaction).
  */
 export function buildMembershipBatch(db: Database, scope: TenantScope, target: MembershipTarget, custom: CustomValues, stamp: AuditStamp) {
   const { kind } = target;
@@ -131,6 +131,5 @@ export function buildMembershipBatch(db: Database, scope: TenantScope, target: M
               allowed,
             ),
           );
-  const after = db.select({ version: routes.version }).from(routes).where(eq(routes.id, routeId));
-  return [candidates, records, touch, change, after] as const;
+  return [candidates, records, touch, change] as const;
 }

@@ -89,7 +89,7 @@ export async function handleMembershipChange(
     values: body.values,
   };
   // One round trip: the reads that decide the answer and the writes, conditioned on the same checks (membership-batch.ts).
-  const [candidates, found, touched, , after] = await writeUnderRules(
+  const [candidates, found, touched] = await writeUnderRules(
     () => runWrites(ctx.db, buildMembershipBatch(ctx.db, ctx.scope, target, custom, buildAuditStamp(ctx))),
     async () => undefined,
     ['value'],
@@ -106,7 +106,8 @@ export async function handleMembershipChange(
     requireSameCompany(kind, route, records, (record) => body.paths.get(by === 'id' ? record.id : record.key) ?? 'value');
   }
   // Not touched: nothing to change (adding a member twice or removing a non-member changes nothing, not even the
-  // version), or a concurrent identical request made the change first; the answer is the version after it.
-  const version = touched[0]?.version ?? after[0]?.version ?? route.version;
+  // version), or a concurrent identical request made the change first: the batch is one transaction, so the route
+  // as the batch read it has the version after that change.
+  const version = touched[0]?.version ?? route.version;
   return emptyResponse(200, { etag: etagOf(version) });
 }
