@@ -13,6 +13,7 @@ import { buildReferenceDataRoutes } from '../reference/routes';
 import type { ReferenceWriteReaction, UpsertGuard } from '../reference/routes';
 import type { ReferenceUser } from '../reference/usage';
 import { emailTemplatesService } from './email-templates';
+import { eventsService } from './events';
 import { exchangeRatesService } from './exchange-rates';
 import { importsService } from './imports';
 import { indicatorsService } from './indicators';
@@ -44,6 +45,7 @@ const SERVICES = [
   importsService,
   indicatorsService,
   exchangeRatesService,
+  eventsService,
 ] as const satisfies readonly ServiceModule[];
 
 type ServiceCommands<S> = S extends { readonly commands: infer C } ? keyof C : never;

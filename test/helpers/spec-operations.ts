@@ -98,4 +98,5 @@ export const EXTENSION_OPERATIONS: readonly string[] = [
   `GET ${A}/referenceData/{kind}`,
   `PUT ${A}/referenceData/{kind}`,
   `DELETE ${A}/referenceData/{kind}/{key}`,
+  `GET ${A}/changes`,
 ];

@@ -10,7 +10,7 @@ import { createDocument } from './exchange-rates';
 import { freshTenant, siblingOrg, uniqueKey } from './tenants';
 import { tenantClient } from './api';
 
-export type Service = 'emailTemplates' | 'routes' | 'imports' | 'indicators' | 'exchangeRates' | 'referenceData';
+export type Service = 'emailTemplates' | 'routes' | 'imports' | 'indicators' | 'exchangeRates' | 'referenceData' | 'events';
 
 /** The identifiers a request is built from. */
 export interface SweepValues {
@@ -71,6 +71,7 @@ const REFERENCE_DATA: Readonly<Record<Service, Readonly<Record<string, unknown[]
     workerConfigurations: [{ key: 'SWW1', companies: [], codes: [] }],
   },
   referenceData: { companies: [{ key: 'SWC1', name: 'Sweep one', baseCurrency: 'EUR' }] },
+  events: {},
 };
 
 async function expectStatus(result: Promise<{ status: number; text: string }>, status: number): Promise<void> {
@@ -129,6 +130,14 @@ async function seedRecords(owner: TenantClient, service: Service): Promise<Parti
         200,
       );
       await expectStatus(owner.call('POST', '/maintenance/indicators/assetsRecalculateKPIs/SWW1'), 200);
+      return {};
+    }
+    case 'events': {
+      // The owner's change feed has the template's event.
+      const created = await owner.call<string>('POST', '/operations/emailTemplates', {
+        body: { templateKey: 'SWE', subject: 'Sweep', emailTemplateType: 1, notificationBody: 'b', culture: 'en-US' },
+      });
+      expect(created.status, created.text).toBe(201);
       return {};
     }
     case 'referenceData': {
@@ -239,6 +248,8 @@ export async function readOwnerState(world: SweepWorld, service: Service): Promi
       return read(`/corePatterns/importDataInfos/${values.importId}`);
     case 'indicators':
       return read(`/maintenance/indicators/getIndicatorSummaryByCode/SWC1/SWK1`);
+    case 'events':
+      return read('/changes');
     case 'referenceData': {
       // The owner's own upserts (of records it did not have) may add companies; its SWC1 and SWF1 must stay.
       const [companies, families] = [await read('/referenceData/companies'), await read('/referenceData/families')];

@@ -211,6 +211,7 @@ function describeCase(operation: string): OperationCase {
       params: (v) => [{ kind: 'families', key: v.familyKey }],
       admin: true,
     },
+    [`GET ${API}/changes`]: { service: 'events', params: () => [{}], list: true },
   };
   const found = cases[operation];
   if (!found) throw new Error(`No sweep case for ${operation}: add one.`);
