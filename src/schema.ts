@@ -29,3 +29,4 @@ export { tenantResidency } from './platform/placement/residency-table';
 
 /** The event log (outbox) of every tenant/org and its retention mark (src/events/). */
 export { changeEventRetention, changeEvents } from './events/table';
+export { eventDeliveries, eventSubscriptions } from './services/events/tables';

@@ -7,6 +7,7 @@ import type { CommandHandlers, CommandType } from '../coordinator/commands';
 import { deriveReferenceUsers } from '../entities/service';
 import { idempotencyCommands } from '../idempotency/commands';
 import type { EntityStore } from '../entities/store';
+import type { ApiContext } from '../http/context';
 import type { ApiRoute } from '../http/route';
 import type { ScheduledJob } from '../jobs/scheduler';
 import { buildReferenceDataRoutes } from '../reference/routes';
@@ -36,6 +37,8 @@ export interface ServiceModule {
   readonly referenceGuards?: readonly UpsertGuard[];
   /** What to do after a reference write of a kind, before it is answered (e.g. retire cache entries). */
   readonly referenceWriteReactions?: readonly ReferenceWriteReaction[];
+  /** Work after every acknowledged `/api` write, off the request path (e.g. kick webhook deliveries). */
+  readonly afterWrite?: (ctx: ApiContext) => void;
 }
 
 /** The services, in route registration order. */
@@ -77,3 +80,11 @@ export const commandHandlers: Partial<CommandHandlers> = services.reduce<Partial
 
 /** The cron trigger's jobs. */
 export const scheduledJobs: readonly ScheduledJob[] = services.flatMap((service) => service.jobs ?? []);
+
+/** What runs after every acknowledged `/api` write (each service's `afterWrite`). */
+export function runAfterWrite(ctx: ApiContext): void {
+  for (const service of services) service.afterWrite?.(ctx);
+}
+
+/** The webhook delivery queue's consumer (Cloudflare Queues, or the Deno queue). */
+export { deliverSubscription } from './events/delivery';

@@ -99,4 +99,10 @@ export const EXTENSION_OPERATIONS: readonly string[] = [
   `PUT ${A}/referenceData/{kind}`,
   `DELETE ${A}/referenceData/{kind}/{key}`,
   `GET ${A}/changes`,
+  `GET ${A}/subscriptions`,
+  `POST ${A}/subscriptions`,
+  `GET ${A}/subscriptions/{id}`,
+  `DELETE ${A}/subscriptions/{id}`,
+  `POST ${A}/subscriptions/{id}/renew`,
+  `GET ${A}/subscriptions/{id}/deliveries`,
 ];

@@ -9,6 +9,7 @@ import type { TenantClient } from './api';
 import { createDocument } from './exchange-rates';
 import { freshTenant, siblingOrg, uniqueKey } from './tenants';
 import { tenantClient } from './api';
+import { receiverUrl, subscribe } from './webhooks';
 
 export type Service = 'emailTemplates' | 'routes' | 'imports' | 'indicators' | 'exchangeRates' | 'referenceData' | 'events';
 
@@ -33,6 +34,9 @@ export interface SweepValues {
   readonly kpiCode: string;
   readonly configuration: string;
   readonly familyKey: string;
+  readonly subscriptionId: string;
+  /** A webhook receiver URL that passes the handshake. */
+  readonly notificationUrl: string;
 }
 
 export interface SweepWorld {
@@ -133,12 +137,13 @@ async function seedRecords(owner: TenantClient, service: Service): Promise<Parti
       return {};
     }
     case 'events': {
-      // The owner's change feed has the template's event.
+      // The owner's change feed has the template's event; its subscription has a delivery.
+      const subscription = await subscribe(owner, receiverUrl('sweep'));
       const created = await owner.call<string>('POST', '/operations/emailTemplates', {
         body: { templateKey: 'SWE', subject: 'Sweep', emailTemplateType: 1, notificationBody: 'b', culture: 'en-US' },
       });
       expect(created.status, created.text).toBe(201);
-      return {};
+      return { subscriptionId: subscription.id };
     }
     case 'referenceData': {
       // A record only the owner has (twins have the same companies, not this family).
@@ -196,6 +201,8 @@ export async function buildSweepWorld(service: Service): Promise<SweepWorld> {
     kpiCode: 'SWK1',
     configuration: 'SWW1',
     familyKey: 'SWF1',
+    subscriptionId: ABSENT_ID(),
+    notificationUrl: receiverUrl('sweep'),
     ...seeded,
   };
   const missingRecords: SweepValues = {
@@ -212,6 +219,7 @@ export async function buildSweepWorld(service: Service): Promise<SweepWorld> {
     importTemplate: 'NOPE-IMP',
     kpiCompany: 'SWC2',
     familyKey: 'NOPE-F',
+    subscriptionId: ABSENT_ID(),
   };
   // Fresh record keys again: a create of the first set may have made records with those.
   const missingAll: SweepValues = {
@@ -249,7 +257,7 @@ export async function readOwnerState(world: SweepWorld, service: Service): Promi
     case 'indicators':
       return read(`/maintenance/indicators/getIndicatorSummaryByCode/SWC1/SWK1`);
     case 'events':
-      return read('/changes');
+      return [await read('/changes'), await read(`/subscriptions/${values.subscriptionId}`)];
     case 'referenceData': {
       // The owner's own upserts (of records it did not have) may add companies; its SWC1 and SWF1 must stay.
       const [companies, families] = [await read('/referenceData/companies'), await read('/referenceData/families')];

@@ -6,11 +6,11 @@ import { and, lt, sql } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
 import type { Database, TenantScope } from '../../db/client';
 import { runWrites } from '../../db/writes';
-import type { WriteStatement } from '../../db/writes';
 import { changeEventRetention, changeEvents } from '../../events/table';
 import type { ScheduledJob } from '../../jobs/scheduler';
 import type { Platform } from '../../platform/types';
 import { RETENTION_DAYS } from './feed';
+import { eventDeliveries } from './tables';
 
 /** Tenant/orgs pruned per run and database (the rest wait for the next trigger). */
 const MAX_ORGS_PER_RUN = 200;
@@ -21,10 +21,9 @@ export function retentionCutoff(now: Date): string {
 
 /**
  * Deletes the tenant/org's events up to the newest one older than the cutoff (everything at or below a sequence
- * number goes, so the mark is exact), and raises its retention mark, in one batch. Extra statements (the deliveries
- * of those events) ride in the same batch.
+ * number goes, so the mark is exact), raises its retention mark, and deletes delivery records as old, in one batch.
  */
-export async function pruneEvents(db: Database, scope: TenantScope, now: Date, extra: readonly WriteStatement[] = []): Promise<void> {
+export async function pruneEvents(db: Database, scope: TenantScope, now: Date): Promise<void> {
   const cutoff = retentionCutoff(now);
   const newestOld = sql`(select max(${changeEvents.seq}) from ${changeEvents} where ${and(scopeCondition(changeEvents, scope), lt(changeEvents.occurredOn, cutoff))})`;
   await runWrites(db, [
@@ -36,14 +35,12 @@ export async function pruneEvents(db: Database, scope: TenantScope, now: Date, e
         set: { prunedSeq: sql`max(${changeEventRetention.prunedSeq}, excluded.pruned_seq)`, prunedOn: sql`excluded.pruned_on` },
       }),
     db.delete(changeEvents).where(and(scopeCondition(changeEvents, scope), sql`${changeEvents.seq} <= coalesce(${newestOld}, 0)`)),
-    ...extra,
+    db.delete(eventDeliveries).where(and(scopeCondition(eventDeliveries, scope), lt(eventDeliveries.completedOn, cutoff))),
   ]);
 }
 
-export async function pruneAllEvents(
-  platform: Platform,
-  prune: (db: Database, scope: TenantScope, now: Date) => Promise<void>,
-): Promise<number> {
+/** Prunes every tenant/org that has events older than the retention (at most MAX_ORGS_PER_RUN per database). */
+export async function pruneAllEvents(platform: Platform): Promise<number> {
   const now = platform.now();
   const cutoff = retentionCutoff(now);
   let pruned = 0;
@@ -54,7 +51,7 @@ export async function pruneAllEvents(
       .where(lt(changeEvents.occurredOn, cutoff))
       .limit(MAX_ORGS_PER_RUN);
     for (const scope of orgs) {
-      await prune(await platform.openTenantDatabase(scope), scope, now);
+      await pruneEvents(await platform.openTenantDatabase(scope), scope, now);
       pruned += 1;
     }
   }
@@ -64,7 +61,7 @@ export async function pruneAllEvents(
 export const eventRetentionJob: ScheduledJob = {
   name: 'events.retention',
   async run(platform) {
-    const pruned = await pruneAllEvents(platform, (db, scope, now) => pruneEvents(db, scope, now));
+    const pruned = await pruneAllEvents(platform);
     if (pruned > 0) console.log(JSON.stringify({ level: 'info', job: 'events.retention', orgs: pruned }));
   },
 };

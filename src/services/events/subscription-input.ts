@@ -1,0 +1,58 @@
+/** Validation of subscription inputs (valibot), naming every bad field at once. */
+import * as v from 'valibot';
+import { validationError } from '../../errors/api-error';
+import { issuesToErrors } from '../../validation/issues';
+import { isPlainObject } from '../../validation/values';
+import { checkNotificationUrl } from './notification-url';
+import { DELIVERY_STATUSES } from './subscriptions-store';
+import type { DeliveryStatus } from './subscriptions-store';
+
+const RESOURCE = /^(\*|[A-Za-z][A-Za-z0-9]*(\/[A-Za-z][A-Za-z0-9]*)*)$/;
+
+export const subscriptionFields = {
+  notificationUrl: v.pipe(v.string('notificationUrl is required (a string).'), v.description('Where notifications are POSTed (https://)')),
+  resource: v.pipe(
+    v.string('resource is required (a string).'),
+    v.regex(RESOURCE, 'resource must be a service prefix (`operations/emailTemplates`, `operations`) or `*`.'),
+    v.maxLength(200, 'resource must be at most 200 characters.'),
+    v.description('Service prefix of the records to notify about (`operations/emailTemplates`, `referenceData`), or `*` for all'),
+  ),
+  clientState: v.optional(
+    v.nullable(
+      v.pipe(
+        v.string('clientState must be a string.'),
+        v.maxLength(255, 'clientState must be at most 255 characters.'),
+        v.description('Sent back in every notification'),
+      ),
+    ),
+  ),
+};
+
+const SubscriptionBody = v.strictObject(subscriptionFields, 'Unknown property.');
+
+export interface SubscriptionInput {
+  readonly notificationUrl: string;
+  readonly resource: string;
+  readonly clientState: string | null;
+}
+
+export function parseSubscriptionBody(body: unknown, allowLocalHttp: boolean): SubscriptionInput {
+  if (!isPlainObject(body)) throw validationError([{ path: '', message: 'The body must be a JSON object.' }]);
+  const result = v.safeParse(SubscriptionBody, body, { abortEarly: false });
+  const errors = result.success ? [] : issuesToErrors(result.issues);
+  const url = typeof body.notificationUrl === 'string' ? checkNotificationUrl(body.notificationUrl, allowLocalHttp) : undefined;
+  if (url !== undefined) errors.push({ path: 'notificationUrl', message: url });
+  if (!result.success || errors.length > 0) throw validationError(errors);
+  return {
+    notificationUrl: result.output.notificationUrl,
+    resource: result.output.resource,
+    clientState: result.output.clientState ?? null,
+  };
+}
+
+export function parseDeliveryStatus(raw: string | null): DeliveryStatus | undefined {
+  if (raw === null) return undefined;
+  const status = DELIVERY_STATUSES.find((choice) => choice === raw);
+  if (!status) throw validationError([{ path: 'status', message: `status must be one of ${DELIVERY_STATUSES.join(', ')}.` }]);
+  return status;
+}
