@@ -97,6 +97,22 @@ describe('the delivery consumer', () => {
     expect(JSON.parse(sent.at(-1)?.body ?? '{}')).toMatchObject({ value: [{ key: 'b' }] });
   });
 
+  it('catches a receiver that was down for an hour up with everything, in order, 100 events per POST', async () => {
+    const subscription = await subscribe(client, receiverUrl('down-fail2'));
+    const start = new Date();
+    for (let index = 0; index < 150; index += 1) await appendEvent(`k${String(index).padStart(3, '0')}`, start);
+    expect((await consume(subscription, start)).retryMessages).toHaveLength(1);
+    expect((await consume(subscription, new Date(start.getTime() + 30 * 60_000))).retryMessages).toHaveLength(1);
+    const back = await consume(subscription, new Date(start.getTime() + 60 * 60_000));
+    expect([back.explicitAcks, back.retryMessages]).toEqual([['job-1'], []]);
+    const received = await readReceived(subscription.notificationUrl, 2);
+    const delivered = received.filter((delivery) => delivery.answered === 200);
+    const keys = delivered.flatMap((delivery) => (JSON.parse(delivery.body) as { value: { key: string }[] }).value.map((item) => item.key));
+    expect(delivered.map((delivery) => (JSON.parse(delivery.body) as { value: unknown[] }).value.length)).toEqual([100, 50]);
+    expect(keys).toEqual(Array.from({ length: 150 }, (_, index) => `k${String(index).padStart(3, '0')}`));
+    expect(await readDeliveries(subscription, 'delivered')).toMatchObject([{ attempts: 3 }, { attempts: 1 }]);
+  });
+
   it('deletes the subscription when the receiver answers 410', async () => {
     const subscription = await subscribe(client, receiverUrl('reject-gone'));
     await appendEvent('a', new Date());
