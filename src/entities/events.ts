@@ -46,6 +46,23 @@ export interface UpdateDescription {
   readonly afterUpdate?: boolean;
 }
 
+/** An event selected from the record's row while `condition` holds (the change's own condition). */
+function buildRowEvent(
+  db: Database,
+  store: EntityStore,
+  scope: TenantScope,
+  condition: SQL | undefined,
+  stamp: AuditStamp,
+  fields: { changeType: 'updated' | 'deleted'; key: SQL; version: SQL; changes?: string },
+): WriteStatement {
+  return buildEventInsert(
+    db,
+    buildEventOrigin(scope, stamp),
+    { resource: resourceOf(store.spec), recordId: sql`${store.common.id}`, ...fields },
+    sql`from ${store.table} where ${condition}`,
+  );
+}
+
 /**
  * The `updated` event of an update that bumps the version, put before it in the batch: selected from the record
  * while `condition` (the update's own) holds, so it is written exactly when the update changes the row.
@@ -60,19 +77,12 @@ export function buildUpdatedEvent(
 ): WriteStatement {
   const set = update.set ?? {};
   const keyValues = Object.fromEntries(store.spec.key.filter((name) => name in set).map((name) => [name, set[name]]));
-  return buildEventInsert(
-    db,
-    buildEventOrigin(scope, stamp),
-    {
-      resource: resourceOf(store.spec),
-      changeType: 'updated',
-      recordId: sql`${store.common.id}`,
-      key: keyExpression(store, keyValues),
-      version: update.afterUpdate ? sql`${store.common.version}` : sql`${store.common.version} + 1`,
-      changes: JSON.stringify(update.changes),
-    },
-    sql`from ${store.table} where ${condition}`,
-  );
+  return buildRowEvent(db, store, scope, condition, stamp, {
+    changeType: 'updated',
+    key: keyExpression(store, keyValues),
+    version: update.afterUpdate ? sql`${store.common.version}` : sql`${store.common.version} + 1`,
+    changes: JSON.stringify(update.changes),
+  });
 }
 
 /** The `deleted` tombstone of a delete, put before it in the batch with the delete's condition (version: last + 1). */
@@ -83,16 +93,9 @@ export function buildDeletedEvent(
   condition: SQL | undefined,
   stamp: AuditStamp,
 ): WriteStatement {
-  return buildEventInsert(
-    db,
-    buildEventOrigin(scope, stamp),
-    {
-      resource: resourceOf(store.spec),
-      changeType: 'deleted',
-      recordId: sql`${store.common.id}`,
-      key: keyExpression(store),
-      version: sql`${store.common.version} + 1`,
-    },
-    sql`from ${store.table} where ${condition}`,
-  );
+  return buildRowEvent(db, store, scope, condition, stamp, {
+    changeType: 'deleted',
+    key: keyExpression(store),
+    version: sql`${store.common.version} + 1`,
+  });
 }

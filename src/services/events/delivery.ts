@@ -13,7 +13,7 @@ import { lastSequenceOf } from '../../events/outbox';
 import { changeEventRetention, changeEvents } from '../../events/table';
 import type { ChangeEventRow } from '../../events/table';
 import type { DeliveryJob, DeliveryOutcome, Platform } from '../../platform/types';
-import { matchesResource } from './feed';
+import { describeEvent, matchesResource } from './feed';
 import { postToReceiver } from './receiver';
 import type { ReceiverAnswer } from './receiver';
 import { signWebhook } from './signing';
@@ -66,6 +66,14 @@ async function claimLease(db: Database, job: DeliveryJob, now: Date): Promise<Su
   return rows[0];
 }
 
+/** The tenant/org's newest sequence number, as one row (an aggregate answers one even with no retention mark). */
+function selectNewestSequence(db: Database, scope: TenantScope) {
+  return db
+    .select({ last: sql<number>`${lastSequenceOf(scope)}`, marks: sql<number>`count(*)` })
+    .from(changeEventRetention)
+    .where(scopeCondition(changeEventRetention, scope));
+}
+
 /** The next batch from the cursor (a failing batch: the same events again) and the newest sequence number. */
 async function readBatch(db: Database, subscription: SubscriptionRow, scope: TenantScope) {
   const upTo = subscription.pendingLastSeq;
@@ -83,27 +91,14 @@ async function readBatch(db: Database, subscription: SubscriptionRow, scope: Ten
       )
       .orderBy(asc(changeEvents.seq))
       .limit(BATCH_MAX),
-    // An aggregate answers one row even when the tenant/org has no retention mark.
-    db
-      .select({ last: sql<number>`${lastSequenceOf(scope)}`, marks: sql<number>`count(*)` })
-      .from(changeEventRetention)
-      .where(scopeCondition(changeEventRetention, scope)),
+    selectNewestSequence(db, scope),
   ]);
   return { rows, last: Number(marks[0]?.last ?? 0) };
 }
 
 export function buildNotification(subscription: SubscriptionRow, rows: readonly ChangeEventRow[]): string {
   return JSON.stringify({
-    value: rows.map((row) => ({
-      subscriptionId: subscription.id,
-      clientState: subscription.clientState,
-      resource: row.resource,
-      changeType: row.changeType,
-      recordId: row.recordId,
-      key: row.recordKey,
-      version: row.version,
-      occurredOn: row.occurredOn,
-    })),
+    value: rows.map((row) => ({ subscriptionId: subscription.id, clientState: subscription.clientState, ...describeEvent(row) })),
   });
 }
 
@@ -196,10 +191,7 @@ export async function deliverSubscription(platform: Platform, job: DeliveryJob):
     if (!first || !lastRow) {
       await releaseLease(db, job, subscription, last);
       // A job that arrived while this one held the lease was dropped: events committed since the read go to a new job.
-      const [newest] = await db
-        .select({ last: sql<number>`${lastSequenceOf(scope)}`, marks: sql<number>`count(*)` })
-        .from(changeEventRetention)
-        .where(scopeCondition(changeEventRetention, scope));
+      const [newest] = await selectNewestSequence(db, scope);
       if (Number(newest?.last ?? 0) > last) await platform.deliveries?.send(job.body);
       return ACK;
     }

@@ -46,16 +46,23 @@ export function matchesResource(prefix: string) {
   return or(eq(changeEvents.resource, prefix), like(changeEvents.resource, sql`${`${escaped}/%`} escape '\\'`));
 }
 
-/** An event as the feed answers it. */
-export function toFeedItem(row: ChangeEventRow) {
+/** What both the feed and notifications say of an event's record. */
+export function describeEvent(row: ChangeEventRow) {
   return {
-    id: row.id,
     resource: row.resource,
     changeType: row.changeType,
     recordId: row.recordId,
     key: row.recordKey,
     version: row.version,
     occurredOn: row.occurredOn,
+  };
+}
+
+/** An event as the feed answers it. */
+export function toFeedItem(row: ChangeEventRow) {
+  return {
+    id: row.id,
+    ...describeEvent(row),
     actor: row.actor,
     ...(row.changes === null ? {} : { changes: JSON.parse(row.changes) as unknown }),
   };

@@ -5,7 +5,8 @@ import { scopeCondition } from '../../db/client';
 import type { Database, TenantScope } from '../../db/client';
 import { runWrites } from '../../db/writes';
 import { buildEventInsert } from '../../events/outbox';
-import type { EventFields, EventOrigin } from '../../events/outbox';
+import type { EventFields } from '../../events/outbox';
+import { buildEventOrigin } from '../../entities/events';
 import type { AuditStamp } from '../../entities/store';
 import { PENDING, SUCCEEDED } from './states';
 import type { ImportState } from './states';
@@ -31,10 +32,6 @@ export type ChangeKind = 'change' | 'expire' | 'revert';
 /** The change feed's resource of imports. */
 export const IMPORTS_RESOURCE = 'corePatterns/importDataInfos';
 
-function originOf(scope: TenantScope, stamp: AuditStamp): EventOrigin {
-  return { tenantKey: scope.tenantKey, orgKey: scope.orgKey, occurredOn: stamp.on, actor: stamp.by };
-}
-
 /** An import's event, selected from its row (after the write: its new version and key). */
 function buildImportEvent(
   db: Database,
@@ -46,7 +43,7 @@ function buildImportEvent(
   const t = importDataInfos;
   return buildEventInsert(
     db,
-    originOf(scope, stamp),
+    buildEventOrigin(scope, stamp),
     { resource: IMPORTS_RESOURCE, recordId: sql`${t.id}`, key: sql`${t.key}`, version: sql`${t.version}`, ...fields },
     sql`from ${t} where ${where}`,
   );
