@@ -11,7 +11,7 @@ import { freshTenant, siblingOrg, uniqueKey } from './tenants';
 import { tenantClient } from './api';
 import { receiverUrl, subscribe } from './webhooks';
 
-export type Service = 'emailTemplates' | 'routes' | 'imports' | 'indicators' | 'exchangeRates' | 'referenceData' | 'events';
+export type Service = 'emailTemplates' | 'routes' | 'imports' | 'indicators' | 'exchangeRates' | 'referenceData' | 'identity' | 'events';
 
 /** The identifiers a request is built from. */
 export interface SweepValues {
@@ -34,6 +34,7 @@ export interface SweepValues {
   readonly kpiCode: string;
   readonly configuration: string;
   readonly familyKey: string;
+  readonly clientId: string;
   readonly subscriptionId: string;
   /** A webhook receiver URL that passes the handshake. */
   readonly notificationUrl: string;
@@ -59,6 +60,7 @@ export interface SweepWorld {
 const REFERENCE_DATA: Readonly<Record<Service, Readonly<Record<string, unknown[]>>>> = {
   emailTemplates: {},
   imports: {},
+  identity: {},
   routes: {
     companies: [{ key: 'SWC1', name: 'Sweep one', baseCurrency: 'EUR' }],
     locations: [{ key: 'SWL1', description: 'Sweep location', company: 'SWC1' }],
@@ -136,6 +138,11 @@ async function seedRecords(owner: TenantClient, service: Service): Promise<Parti
       await expectStatus(owner.call('POST', '/maintenance/indicators/assetsRecalculateKPIs/SWW1'), 200);
       return {};
     }
+    case 'identity': {
+      const created = await owner.call<{ clientId: string }>('POST', '/identity/apiClients', { body: { name: 'Sweep client' } });
+      expect(created.status, created.text).toBe(201);
+      return { clientId: created.body.clientId };
+    }
     case 'events': {
       // The owner's change feed has the template's event; its subscription has a delivery.
       const subscription = await subscribe(owner, receiverUrl('sweep'));
@@ -201,6 +208,7 @@ export async function buildSweepWorld(service: Service): Promise<SweepWorld> {
     kpiCode: 'SWK1',
     configuration: 'SWW1',
     familyKey: 'SWF1',
+    clientId: `${owner.tenant}~${owner.org}~${'0'.repeat(24)}`,
     subscriptionId: ABSENT_ID(),
     notificationUrl: receiverUrl('sweep'),
     ...seeded,
@@ -219,6 +227,7 @@ export async function buildSweepWorld(service: Service): Promise<SweepWorld> {
     importTemplate: 'NOPE-IMP',
     kpiCompany: 'SWC2',
     familyKey: 'NOPE-F',
+    clientId: `${owner.tenant}~${owner.org}~${'f'.repeat(24)}`,
     subscriptionId: ABSENT_ID(),
   };
   // Fresh record keys again: a create of the first set may have made records with those.
@@ -256,6 +265,8 @@ export async function readOwnerState(world: SweepWorld, service: Service): Promi
       return read(`/corePatterns/importDataInfos/${values.importId}`);
     case 'indicators':
       return read(`/maintenance/indicators/getIndicatorSummaryByCode/SWC1/SWK1`);
+    case 'identity':
+      return read(`/identity/apiClients/${values.clientId}`);
     case 'events':
       return [await read('/changes'), await read(`/subscriptions/${values.subscriptionId}`)];
     case 'referenceData': {

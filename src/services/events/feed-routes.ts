@@ -4,6 +4,7 @@ import type { ApiContext } from '../../http/context';
 import { jsonResponse } from '../../http/responses';
 import type { ApiRoute } from '../../http/route';
 import { validationError } from '../../errors/api-error';
+import { message } from '../../messages/catalogue';
 import { DATE_TIME, GUID, INTEGER } from '../../openapi/values';
 import { CHANGE_TYPES } from '../../events/outbox';
 import { decodeCursor, encodeCursor, FEED_PAGE_DEFAULT, FEED_PAGE_MAX, readFeedPage, RETENTION_DAYS, toFeedItem } from './feed';
@@ -33,7 +34,7 @@ function parseTop(raw: string | null): number {
   if (raw === null) return FEED_PAGE_DEFAULT;
   const top = /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
   if (!(top >= 1 && top <= FEED_PAGE_MAX))
-    throw validationError([{ path: '$top', message: `$top must be a whole number from 1 to ${FEED_PAGE_MAX}.` }]);
+    throw validationError([{ path: '$top', message: message('integerRange', { field: '$top', min: 1, max: FEED_PAGE_MAX }) }]);
   return top;
 }
 

@@ -6,6 +6,7 @@ import { and, asc, eq, gt, like, or, sql } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
 import type { Database, TenantScope } from '../../db/client';
 import { ApiError } from '../../errors/api-error';
+import { message } from '../../messages/catalogue';
 import { lastSequenceOf } from '../../events/outbox';
 import { changeEventRetention, changeEvents } from '../../events/table';
 import type { ChangeEventRow } from '../../events/table';
@@ -21,8 +22,9 @@ export function encodeCursor(seq: number): string {
   return `${CURSOR_PREFIX}${btoa(`seq:${seq}`).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_')}`;
 }
 
-function invalidCursor(detail: string): ApiError {
-  return new ApiError('InvalidCursor', detail, { errors: [{ path: 'since', message: detail }] });
+function invalidCursor(key: 'cursorInvalid' | 'cursorAhead'): ApiError {
+  const text = message(key, { field: 'since' });
+  return new ApiError('InvalidCursor', text, { errors: [{ path: 'since', message: text }] });
 }
 
 /** The sequence number a cursor stands for; 400 InvalidCursor when it is not one this API made. */
@@ -36,7 +38,7 @@ export function decodeCursor(cursor: string): number {
       // not base64: refused below
     }
   }
-  throw invalidCursor('since is not a cursor of this change feed.');
+  throw invalidCursor('cursorInvalid');
 }
 
 /** A resource filter: the resource itself or anything under it (`operations` matches `operations/emailTemplates`). */
@@ -103,13 +105,10 @@ export async function readFeedPage(
   const last = Number(marks[0]?.last ?? 0);
   const pruned = Number(marks[0]?.pruned ?? 0);
   if (since !== undefined && since < pruned) {
-    throw new ApiError(
-      'CursorExpired',
-      `The cursor is older than the change feed's retention (${RETENTION_DAYS} days): resynchronize by reading each resource's /odata list, then follow the feed from its start (no since).`,
-      { errors: [{ path: 'since', message: 'older than retention' }] },
-    );
+    const text = message('cursorExpired', { field: 'since', days: RETENTION_DAYS });
+    throw new ApiError('CursorExpired', text, { errors: [{ path: 'since', message: text }] });
   }
-  if (since !== undefined && since > last) throw invalidCursor('since is ahead of the change feed (a cursor of another tenant/org?).');
+  if (since !== undefined && since > last) throw invalidCursor('cursorAhead');
   const hasMore = rows.length > top;
   const page = rows.slice(0, top);
   const next = hasMore ? (page.at(-1)?.seq ?? after) : Math.max(after, last);

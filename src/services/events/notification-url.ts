@@ -4,6 +4,9 @@
  * Hosts that are, or are named as, private, loopback, link-local, shared or reserved addresses are refused.
  */
 
+import { message } from '../../messages/catalogue';
+import type { Message } from '../../messages/catalogue';
+
 /** IPv4 ranges that are not public: this network, private, shared (CGNAT), loopback, link-local, reserved, ... */
 const PRIVATE_V4: readonly (readonly [number, number])[] = [
   [0x00000000, 8],
@@ -62,24 +65,23 @@ export function isPrivateHost(host: string): boolean {
   return LOCAL_NAMES.test(host) || !host.includes('.');
 }
 
+const field = { field: 'notificationUrl' };
+
 /** Why the URL cannot receive notifications, or undefined when it can. */
-export function checkNotificationUrl(raw: string, allowLocalHttp: boolean): string | undefined {
-  if (raw.length > 2048) return 'notificationUrl must be at most 2048 characters.';
+export function checkNotificationUrl(raw: string, allowLocalHttp: boolean): Message | undefined {
+  if (raw.length > 2048) return message('tooLong', { ...field, max: 2048 });
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return 'notificationUrl must be an absolute URL.';
+    return message('urlNotAbsolute', field);
   }
-  if (url.username !== '' || url.password !== '') return 'notificationUrl must not carry credentials.';
-  if (url.hash !== '') return 'notificationUrl must not have a fragment.';
+  if (url.username !== '' || url.password !== '') return message('urlCredentials', field);
+  if (url.hash !== '') return message('urlFragment', field);
   const local = allowLocalHttp && isLoopback(url.hostname);
   if (url.protocol !== 'https:' && !(local && url.protocol === 'http:')) {
-    return allowLocalHttp
-      ? 'notificationUrl must be https:// (or http:// to a loopback host in development).'
-      : 'notificationUrl must be https://.';
+    return message(allowLocalHttp ? 'urlHttpsOrLoopback' : 'urlHttpsOnly', field);
   }
-  if (!local && isPrivateHost(url.hostname))
-    return 'notificationUrl must name a public host (not a private, loopback or link-local address).';
+  if (!local && isPrivateHost(url.hostname)) return message('urlPrivateHost', field);
   return undefined;
 }
