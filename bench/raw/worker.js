@@ -8,7 +8,7 @@ export default {
     const started = Date.now();
     const response = await answerScenario(request, env);
     const { pathname } = new URL(request.url);
-    const line = { level: 'info', message: 'request', requestId: crypto.randomUUID(), method: request.method, path: pathname };
+    const line = { level: 'info', message: 'request', requestId: globalThis.crypto.randomUUID(), method: request.method, path: pathname };
     console.log(JSON.stringify({ ...line, status: response.status, durationMs: Date.now() - started }));
     return response;
   },
