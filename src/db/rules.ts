@@ -1,7 +1,7 @@
 /**
  * Rules that span rows (a route's members belong to its company, its brand model to its brand, a reference record in
  * use is never deleted, a stored reference key always exists) are enforced by the tenant database itself: triggers
- * (migration 0005) abort the write's own batch with `rule:<name>`, so no concurrent write can slip between a check and
+ * (migration 0006) abort the write's own batch with `rule:<name>`, so no concurrent write can slip between a check and
  * the write. The services still check before writing, to word the answer; when the database refuses a write whose
  * checks passed (a concurrent write changed the rows in between), the checks run again on the state that refused it
  * and answer the same 400 as if they had seen it first.
@@ -11,7 +11,7 @@ import type { ErrorCode } from '../errors/api-error';
 import { message } from '../messages/catalogue';
 import type { MessageKey } from '../messages/catalogue';
 
-/** The `rule:<name>` aborts of migration 0005, and the answer each one gets when no check words it better. */
+/** The `rule:<name>` aborts of migration 0006, and the answer each one gets when no check words it better. */
 const RULES = {
   unknown_reference: { code: 'UnknownReference', message: 'ruleUnknownReference' },
   reference_in_use: { code: 'ReferenceInUse', message: 'ruleReferenceInUse' },

@@ -101,7 +101,7 @@ export async function handleCreate(ctx: ApiContext, store: EntityStore, options:
   const statements = options.statements?.(ctx, id, input.values, input.extra) ?? [];
   // The database checks the same rules in the insert's batch: a concurrent write that broke one is answered as above.
   await writeUnderRules(
-    () => insertRecord(ctx.db, store, row, statements),
+    () => insertRecord(ctx.db, store, row, stamp, statements),
     check,
     uses.map((use) => use.path),
   );
@@ -143,7 +143,7 @@ async function answerUnchanged(
 }
 
 export async function handleDelete(ctx: ApiContext, store: EntityStore, lookup: RecordLookup): Promise<Response> {
-  const deleted = await deleteRecord(ctx.db, store, ctx.scope, lookup, parseIfMatch(ctx.request));
+  const deleted = await deleteRecord(ctx.db, store, ctx.scope, lookup, buildAuditStamp(ctx), parseIfMatch(ctx.request));
   if (!deleted) return explainMiss(ctx, store, lookup, true);
   return emptyResponse(204);
 }

@@ -3,6 +3,7 @@ import type { Database } from '../db/client';
 import { writeUnderRules } from '../db/rules';
 import type { TenantScope } from '../db/client';
 import { readJsonBody } from '../http/body';
+import { buildRequestOrigin } from '../http/context';
 import type { ApiContext } from '../http/context';
 import { ApiError, recordNotFound } from '../errors/api-error';
 import type { FieldError } from '../errors/api-error';
@@ -98,7 +99,7 @@ async function handleUpsert(ctx: ApiContext, guards: readonly UpsertGuard[]): Pr
   await check();
   // The database checks the same rules in the upsert's batch: a concurrent write that broke one is answered as above.
   const upserted = await writeUnderRules(
-    () => upsertReferenceRecords(db, spec, ctx.scope, records),
+    () => upsertReferenceRecords(db, spec, buildRequestOrigin(ctx), records),
     check,
     uses.length > 0 ? uses.map((use) => use.path) : records.map((_, index) => `[${index}]`),
   );
@@ -112,7 +113,7 @@ async function handleDelete(ctx: ApiContext, users: readonly ReferenceUser[]): P
   const check = () => checkReferenceUnused(db, ctx.scope, spec, key, users);
   await check();
   // The database refuses the delete of a record a concurrent write started to use (rule:reference_in_use).
-  const deleted = await writeUnderRules(() => deleteReferenceRecord(db, spec, ctx.scope, key), check, ['key']);
+  const deleted = await writeUnderRules(() => deleteReferenceRecord(db, spec, buildRequestOrigin(ctx), key), check, ['key']);
   if (!deleted) throw recordNotFound(`${spec.kind} record '${key}'`, true, 'key');
   return emptyResponse(204);
 }

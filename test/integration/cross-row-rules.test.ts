@@ -1,7 +1,7 @@
 /**
  * Rules that span rows hold under concurrency (issue 13, H1/H2): each pair of conflicting requests is raced 50 times
  * (both sent at once); every answer is a success or the documented 400, never a 5xx, and the invariant holds on the
- * final state. The database enforces the rules inside the write's own batch (migration 0005); the pre-checks only
+ * final state. The database enforces the rules inside the write's own batch (migration 0006); the pre-checks only
  * word the answer.
  */
 import { beforeEach, describe, expect, it } from 'vitest';

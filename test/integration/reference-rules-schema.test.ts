@@ -1,5 +1,5 @@
 /**
- * Every column that holds a reference key is covered by the database rules of migration 0005: a trigger on its table
+ * Every column that holds a reference key is covered by the database rules of migration 0006: a trigger on its table
  * refuses an insert naming a key that does not exist, and a trigger on the referenced kind's table refuses the delete
  * of a key in use. A reference field added to an entity description, a kind or a service without its triggers fails
  * here (the race tests in cross-row-rules.test.ts show what the triggers hold).

@@ -37,7 +37,8 @@ async function explainBatch(
   );
   const plans: string[] = [];
   for (const statement of statements) {
-    const { sql, params } = statement.toSQL();
+    if (!('toSQL' in statement) || typeof statement.toSQL !== 'function') throw new Error('a batch statement without toSQL');
+    const { sql, params } = (statement as { toSQL(): { sql: string; params: unknown[] } }).toSQL();
     const result = await env.TENANT_DB_1.prepare(`EXPLAIN QUERY PLAN ${sql}`)
       .bind(...params)
       .all<PlanRow>();

@@ -10,11 +10,12 @@ import { requireColumn, scopeCondition } from '../../db/client';
 import type { Database, TenantScope } from '../../db/client';
 import { buildCustomValueUpdate } from '../../entities/custom-attributes';
 import type { CustomValues } from '../../entities/custom-attributes';
+import { buildUpdatedEvent } from '../../entities/events';
 import type { AuditStamp } from '../../entities/store';
 import { ROUTE_SUMMARY } from './find-route';
 import type { MemberKind } from './members';
 import type { MembershipBy } from './membership-body';
-import { routes } from './table';
+import { routes, routeStore } from './table';
 
 export type MembershipAction = 'add' | 'remove';
 
@@ -71,18 +72,23 @@ function buildConditions(scope: TenantScope, target: MembershipTarget) {
     target.action === 'add'
       ? sql`EXISTS (SELECT 1 FROM ${records} WHERE ${named} AND NOT EXISTS (${member}))`
       : sql`EXISTS (SELECT 1 FROM ${records} WHERE ${named} AND EXISTS (${member}))`;
-  return { named, routeId, allowed: sql`${oneRoute} AND ${allFound} AND ${sameCompany}`, needsChange };
+  // The keys the change applies to, as the route's `updated` event lists them (evaluated before the change; in index
+  // order, no sort).
+  const changed = sql`json((SELECT json_group_array(k) FROM (SELECT ${reference.common.key} AS k FROM ${records} WHERE ${named}
+    AND ${target.action === 'add' ? sql`NOT ` : sql``}EXISTS (${member}))))`;
+  return { named, routeId, allowed: sql`${oneRoute} AND ${allFound} AND ${sameCompany}`, needsChange, changed };
 }
 
 /**
- * The batch: [0] the routes with the routeKey (at most 20), [1] the records named, [2] the route's version bump (and
- * custom attribute values, merged by `json_set`), only while something changes, [3] the member inserts or deletes.
+ * The batch: [0] the routes with the routeKey (at most 20), [1] the records named, [2] the route's `updated` event and
+ * [3] its version bump (and custom attribute values, merged by `json_set`), only while something changes, [4] the member
+ * inserts or deletes.
  * Not bumped, the route's version is the one statement [0] read (same transaction).
  */
 export function buildMembershipBatch(db: Database, scope: TenantScope, target: MembershipTarget, custom: CustomValues, stamp: AuditStamp) {
   const { kind } = target;
   const reference = kind.reference;
-  const { named, routeId, allowed, needsChange } = buildConditions(scope, target);
+  const { named, routeId, allowed, needsChange, changed } = buildConditions(scope, target);
   const table = kind.table;
   const hasCustom = Object.keys(custom).length > 0;
   const candidates = db.select(ROUTE_SUMMARY).from(routes).where(routeCondition(scope, target)).limit(AMBIGUOUS_LIMIT);
@@ -96,6 +102,12 @@ export function buildMembershipBatch(db: Database, scope: TenantScope, target: M
     })
     .from(reference.table)
     .where(named);
+  const condition = and(eq(routes.id, routeId), allowed, hasCustom ? undefined : needsChange);
+  // The route's `updated` event, written exactly when the touch is (same condition, same transaction, before it).
+  const changes = sql`json_object('members', json_object(${kind.field}, json_object(${target.action === 'add' ? 'added' : 'removed'}, ${changed}))${
+    hasCustom ? sql`, 'attributes', json_array('customAttributes')` : sql``
+  })`;
+  const event = buildUpdatedEvent(db, routeStore, scope, condition, stamp, { changes });
   const touch = db
     .update(routes)
     .set({
@@ -104,7 +116,7 @@ export function buildMembershipBatch(db: Database, scope: TenantScope, target: M
       modifiedOn: stamp.on,
       modifiedBy: stamp.by,
     })
-    .where(and(eq(routes.id, routeId), allowed, hasCustom ? undefined : needsChange))
+    .where(condition)
     .returning({ version: routes.version });
   const change =
     target.action === 'add'
@@ -131,5 +143,5 @@ export function buildMembershipBatch(db: Database, scope: TenantScope, target: M
               allowed,
             ),
           );
-  return [candidates, records, touch, change] as const;
+  return [candidates, records, event, touch, change] as const;
 }

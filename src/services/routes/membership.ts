@@ -89,7 +89,7 @@ export async function handleMembershipChange(
     values: body.values,
   };
   // One round trip: the reads that decide the answer and the writes, conditioned on the same checks (membership-batch.ts).
-  const [candidates, found, touched] = await writeUnderRules(
+  const [candidates, found, , touched] = await writeUnderRules(
     () => runWrites(ctx.db, buildMembershipBatch(ctx.db, ctx.scope, target, custom, buildAuditStamp(ctx))),
     async () => undefined,
     ['value'],
