@@ -1,4 +1,6 @@
 /** The generic entity operations behind every derived route: create, read, list, attribute updates, delete. */
+import { and } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import type { WriteStatement } from '../db/writes';
 import { readJsonBody } from '../http/body';
 import type { JsonBodyOptions } from '../http/body';
@@ -9,20 +11,22 @@ import { createdResponse, emptyResponse, etagOf, jsonResponse } from '../http/re
 import { compileODataQuery } from '../odata/compile';
 import { buildNextPageLink } from '../odata/page-link';
 import { parseODataQuery } from '../odata/parse-query';
-import { checkReferencesExist } from '../reference/store';
+import { buildReferencesCondition, checkReferencesExist, findUnknownStandardReferences } from '../reference/store';
 import type { ReferenceUse } from '../reference/store';
 import { isPlainObject } from '../validation/values';
 import { AUDIT_FIELDS } from './audit';
 import { buildCustomValueUpdate, CUSTOM_PREFIX, loadCustomDefinitions, parseCustomName, validateCustomValues } from './custom-attributes';
-import type { CustomValues } from './custom-attributes';
+import type { CustomDefinitionSet, CustomValues } from './custom-attributes';
+import { buildDefinitionsCondition, findCachedDefinitions, loadFreshDefinitions } from './create-checks';
 import { parseIfMatch } from './lookup';
 import { listODataFields } from './odata-fields';
 import { parseCustomColumn, toPartialResource, toResource } from './resource';
 import type { Resource } from './resource';
 import type { EntitySpec, Values } from './spec';
-import { buildListQueries, deleteRecord, findRecord, insertRecord, listRecordPage, updateRecord } from './store';
+import { buildListQueries, deleteRecord, findRecord, insertRecord, isRefusedInsert, listRecordPage, updateRecord } from './store';
 import type { AuditStamp, EntityRecord, EntityStore, RecordLookup } from './store';
 import { parseAttributeValue, parseCreateBody } from './validate';
+import type { CreateInput } from './validate';
 
 /** Who changes a record now: the request's clock and the token's subject. */
 export function buildAuditStamp(ctx: ApiContext): AuditStamp {
@@ -65,32 +69,94 @@ export interface CreateOptions {
   statements?(ctx: ApiContext, id: string, values: Values, extra: Record<string, unknown>): WriteStatement[];
 }
 
+/** What a create checked (or left to its batch's condition), ready to insert. */
+interface CheckedCreate {
+  readonly custom: CustomValues;
+  readonly condition: SQL | undefined;
+}
+
+/** The conditions of a create's batch: the definitions it validated with, its tenant references, the entity's rules. */
+function buildCreateCondition(
+  ctx: ApiContext,
+  spec: EntitySpec,
+  set: CustomDefinitionSet | undefined,
+  uses: readonly ReferenceUse[],
+  values: Values,
+): SQL | undefined {
+  return and(
+    set ? buildDefinitionsCondition(ctx.scope, spec.name, set) : undefined,
+    buildReferencesCondition(ctx.scope, uses),
+    spec.hooks?.createCondition?.(ctx, values),
+  );
+}
+
+/**
+ * Checks a create's input. Unless `fresh`, nothing is read from D1: the definitions come from the isolate's cache
+ * and what lives in D1 becomes the batch's condition. Anything the cache would refuse, and every `fresh` attempt,
+ * is checked with reads (definitions, reference keys, the entity's rules), so a stale cache never refuses.
+ */
+async function checkCreate(
+  ctx: ApiContext,
+  spec: EntitySpec,
+  input: CreateInput,
+  uses: readonly ReferenceUse[],
+  fresh: boolean,
+): Promise<CheckedCreate> {
+  const hooks = spec.hooks;
+  const cached = spec.customAttributes ? findCachedDefinitions(ctx.scope, spec.name) : undefined;
+  if (!fresh && (!spec.customAttributes || cached) && (!hooks?.validateCreate || hooks.createCondition)) {
+    const custom = validateCustomValues(input.custom, cached?.definitions ?? [], 'create');
+    const unknown = await findUnknownStandardReferences(ctx.db, uses);
+    if (custom.errors.length === 0 && unknown.length === 0) {
+      return { custom: custom.values, condition: buildCreateCondition(ctx, spec, cached, uses, input.values) };
+    }
+  }
+  const set = spec.customAttributes ? await loadFreshDefinitions(ctx.db, ctx.scope, spec.name) : undefined;
+  const custom = validateCustomValues(input.custom, set?.definitions ?? [], 'create');
+  if (custom.errors.length > 0) throw validationError(custom.errors);
+  if (uses.length > 0) await checkReferencesExist(ctx.db, ctx.scope, uses);
+  const hookErrors = (await hooks?.validateCreate?.(ctx, input.values)) ?? [];
+  if (hookErrors.length > 0) throw validationError(hookErrors);
+  // The reads passed; the batch still checks that nothing changed since (a concurrent write).
+  return { custom: custom.values, condition: buildCreateCondition(ctx, spec, set, uses, input.values) };
+}
+
+/** Attempts of a create whose batch finds its checks outdated (each one re-reads what it checks). */
+const CREATE_ATTEMPTS = 3;
+
+/**
+ * A create is one D1 round trip: its checks against stored data travel as conditions of the insert's batch (see
+ * create-checks.ts). When the batch refuses, everything is read afresh (400 for what is wrong) and tried again.
+ */
 export async function handleCreate(ctx: ApiContext, store: EntityStore, options: CreateOptions = {}): Promise<Response> {
   const { spec } = store;
   const body = await readJsonBody(ctx.request, options.body);
   const input = parseCreateBody(spec, body, options.extraProperties, options.validateExtra);
   const prepared = (await options.prepare?.(ctx, input.values, input.extra)) ?? {};
-  const custom = await checkCustomValues(ctx, spec, input.custom, 'create');
   const uses = [...collectReferenceUses(spec, input.values), ...(prepared.uses ?? [])];
-  if (uses.length > 0) await checkReferencesExist(ctx.db, ctx.scope, uses);
-  const hookErrors = (await spec.hooks?.validateCreate?.(ctx, input.values)) ?? [];
-  if (hookErrors.length > 0) throw validationError(hookErrors);
   const id = crypto.randomUUID();
   const stamp = buildAuditStamp(ctx);
-  const row = {
-    id,
-    ...ctx.scope,
-    ...input.values,
-    ...(spec.customAttributes ? { customAttributes: JSON.stringify(custom) } : {}),
-    isActive: true,
-    version: 1,
-    createdOn: stamp.on,
-    createdBy: stamp.by,
-    modifiedOn: stamp.on,
-    modifiedBy: stamp.by,
-  };
-  await insertRecord(ctx.db, store, row, options.statements?.(ctx, id, input.values, input.extra) ?? []);
-  return createdResponse(id, `${ctx.apiBase}${spec.basePath}/${id}`);
+  for (let attempt = 1; ; attempt += 1) {
+    const checked = await checkCreate(ctx, spec, input, uses, attempt > 1);
+    const row = {
+      id,
+      ...ctx.scope,
+      ...input.values,
+      ...(spec.customAttributes ? { customAttributes: JSON.stringify(checked.custom) } : {}),
+      isActive: true,
+      version: 1,
+      createdOn: stamp.on,
+      createdBy: stamp.by,
+      modifiedOn: stamp.on,
+      modifiedBy: stamp.by,
+    };
+    try {
+      await insertRecord(ctx.db, store, row, options.statements?.(ctx, id, input.values, input.extra) ?? [], checked.condition);
+      return createdResponse(id, `${ctx.apiBase}${spec.basePath}/${id}`);
+    } catch (error) {
+      if (!isRefusedInsert(store, error) || attempt >= CREATE_ATTEMPTS) throw error;
+    }
+  }
 }
 
 /** Adds related data (route members, rate lines) to the resources of read and list answers. */

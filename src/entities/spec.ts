@@ -2,6 +2,7 @@
  * An entity is described once, as data. Routes, valibot schemas, the OData allow-list, the SQL table (with its
  * column and row types) and the OpenAPI description are all derived from this description.
  */
+import type { SQL } from 'drizzle-orm';
 import type { ApiContext } from '../http/context';
 import type { FieldError } from '../errors/api-error';
 import type { EnumSpec } from '../validation/enums';
@@ -39,6 +40,12 @@ export type Values = Record<string, unknown>;
 export interface EntityHooks {
   /** Extra validation of a complete create body (after field validation); returns every problem. */
   validateCreate?(ctx: ApiContext, values: Values): Promise<FieldError[]>;
+  /**
+   * What `validateCreate` checks, as an SQL condition that holds whenever it would find nothing: evaluated in the
+   * create's batch instead of reading first (the create stays one round trip); `validateCreate` then only runs to
+   * explain a refused batch. Without it, `validateCreate` runs before every insert.
+   */
+  createCondition?(ctx: ApiContext, values: Values): SQL | undefined;
 }
 
 /** The columns every entity row has besides its fields (an index may name them too). */

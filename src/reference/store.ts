@@ -1,5 +1,6 @@
 /** Reading reference records; standard lists are read once per isolate (through the tenant database) and kept in memory. */
-import { and, inArray } from 'drizzle-orm';
+import { and, inArray, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import { chunkKeys, scopeCondition } from '../db/client';
 import type { Database, TenantScope } from '../db/client';
 import { runReads } from '../db/reads';
@@ -107,6 +108,13 @@ export async function findReferences(db: Database, scope: TenantScope, uses: rea
   return found;
 }
 
+/** The uses of standard kinds (cultures, currencies) whose key is not in the list (from memory); tenant kinds are left out. */
+export async function findUnknownStandardReferences(db: Database, uses: readonly ReferenceUse[]): Promise<ReferenceUse[]> {
+  const unknown: ReferenceUse[] = [];
+  for (const use of uses) if (findStandardStore(use.kind) && !(await loadStandardList(db, use.kind)).has(use.key)) unknown.push(use);
+  return unknown;
+}
+
 /** Throws 400 UnknownReference naming every key that does not exist; answers the records found. */
 export async function checkReferencesExist(db: Database, scope: TenantScope, uses: readonly ReferenceUse[]): Promise<FoundReferences> {
   const found = await findReferences(db, scope, uses);
@@ -117,4 +125,23 @@ export async function checkReferencesExist(db: Database, scope: TenantScope, use
     throw new ApiError('UnknownReference', `Unknown reference(s): ${errors.map((error) => error.message).join(' ')}`, { errors });
   }
   return found;
+}
+
+/**
+ * True in SQL when every tenant reference key of `uses` exists: one count per kind, its keys bound as one JSON array
+ * (any number of keys in one bound parameter). Standard kinds (cultures, currencies) are checked in memory by the
+ * caller and left out.
+ */
+export function buildReferencesCondition(scope: TenantScope, uses: readonly ReferenceUse[]): SQL | undefined {
+  const byKind = new Map<string, Set<string>>();
+  for (const use of uses) {
+    if (findStandardStore(use.kind)) continue;
+    byKind.set(use.kind, (byKind.get(use.kind) ?? new Set<string>()).add(use.key));
+  }
+  const conditions = [...byKind].map(([kind, keys]) => {
+    const store = requireTenantReferenceStore(kind);
+    const listed = sql`${store.common.key} IN (SELECT value FROM json_each(${JSON.stringify([...keys])}))`;
+    return sql`(SELECT count(*) FROM ${store.table} WHERE ${and(scopeCondition(store.common, scope), listed)}) = ${keys.size}`;
+  });
+  return conditions.length > 0 ? and(...conditions) : undefined;
 }

@@ -4,6 +4,7 @@
  */
 import { generationCommands } from '../coordinator/commands';
 import type { CommandHandlers, CommandType } from '../coordinator/commands';
+import { forgetCachedDefinitions } from '../entities/create-checks';
 import { deriveReferenceUsers } from '../entities/service';
 import { idempotencyCommands } from '../idempotency/commands';
 import type { EntityStore } from '../entities/store';
@@ -62,7 +63,11 @@ const referenceDataRoutes = buildReferenceDataRoutes({
     ...services.flatMap((service) => service.referenceUsers ?? []),
   ],
   guards: services.flatMap((service) => service.referenceGuards ?? []),
-  reactions: services.flatMap((service) => service.referenceWriteReactions ?? []),
+  reactions: [
+    // This isolate's cached definitions go at once (other isolates' creates find theirs outdated in their batch).
+    { kind: 'customAttributes', react: async (ctx) => forgetCachedDefinitions(ctx.scope) },
+    ...services.flatMap((service) => service.referenceWriteReactions ?? []),
+  ],
 });
 
 export const apiRoutes: readonly ApiRoute[] = [...referenceDataRoutes, ...services.flatMap((service) => service.routes)];

@@ -1,88 +1,16 @@
-/** `POST /maintenance/indicators/measurements`: validation and all-or-nothing ingestion. */
-import Decimal from 'decimal.js';
+/** `POST /maintenance/indicators/measurements`: all-or-nothing ingestion of validated measurements (measurement-input.ts). */
 import { sql } from 'drizzle-orm';
-import * as v from 'valibot';
-import { chunkForParameters } from '../../db/client';
+import type { SQL } from 'drizzle-orm';
 import type { Database, TenantScope } from '../../db/client';
 import { runWrites } from '../../db/writes';
 import type { WriteStatement } from '../../db/writes';
-import { validationError } from '../../errors/api-error';
-import type { FieldError } from '../../errors/api-error';
-import { issuesToErrors, parseOrIssue } from '../../validation/issues';
-import { DATE_TIME_RULE, normalizeDateTime, normalizeDecimal } from '../../validation/values';
-import { checkReferencesExist } from '../../reference/store';
+import { buildReferencesCondition, checkReferencesExist } from '../../reference/store';
 import type { ReferenceUse } from '../../reference/store';
-import { VALUE_SCALE } from './kpi-math';
-import { toPeriod } from './periods';
+import type { Measurement } from './measurement-input';
 import { kpiMeasurements, kpiPendingOrgs, kpiSeries } from './tables';
 
-export const MAX_MEASUREMENTS = 5000;
-/** Largest magnitude of a value: its millionths stay an exact 64-bit integer. */
-const MAX_MAGNITUDE = new Decimal('1e12');
-
-const KEY = (name: string) =>
-  v.pipe(
-    v.string(`${name} must be a string`),
-    v.minLength(1, `${name} must not be empty`),
-    v.maxLength(100, `${name} must be at most 100 characters`),
-  );
-
-export const MeasurementSchema = v.strictObject(
-  {
-    company: KEY('company'),
-    code: KEY('code'),
-    date: v.pipe(
-      v.string(`date must be an ${DATE_TIME_RULE} or date`),
-      parseOrIssue(normalizeDateTime, `date must be an ${DATE_TIME_RULE} or date`),
-    ),
-    value: v.pipe(
-      v.union([v.number(), v.string()], 'value must be a finite decimal number'),
-      parseOrIssue(normalizeDecimal, 'value must be a finite decimal number'),
-      v.check((out) => new Decimal(out).decimalPlaces() <= VALUE_SCALE, `value must have at most ${VALUE_SCALE} fractional digits`),
-      v.check((out) => new Decimal(out).abs().lt(MAX_MAGNITUDE), 'value must be less than 1e12 in magnitude'),
-    ),
-  },
-  'Unknown property.',
-);
-
-export interface Measurement {
-  readonly company: string;
-  readonly code: string;
-  /** `YYYY-MM-DDTHH:mm:ss.sssZ` */
-  readonly measuredAt: string;
-  /** The value in millionths, as exact integer text. */
-  readonly valueMicros: string;
-}
-
-/** Validates the body: an array of at most 5000 measurements; names every bad field. */
-export function parseMeasurements(body: unknown): Measurement[] {
-  if (!Array.isArray(body))
-    throw validationError([{ path: '', message: 'The body must be a JSON array of {company, code, date, value}.' }]);
-  if (body.length > MAX_MEASUREMENTS) {
-    throw validationError([{ path: '', message: `At most ${MAX_MEASUREMENTS} measurements per request (got ${body.length}).` }]);
-  }
-  const errors: FieldError[] = [];
-  const measurements: Measurement[] = [];
-  body.forEach((item, index) => {
-    const result = v.safeParse(MeasurementSchema, item, { abortEarly: false, abortPipeEarly: true });
-    if (!result.success) {
-      errors.push(...issuesToErrors(result.issues, `[${index}]`));
-      return;
-    }
-    const { company, code, date, value } = result.output;
-    measurements.push({
-      company,
-      code,
-      measuredAt: date,
-      valueMicros: new Decimal(value).times(10 ** VALUE_SCALE).toFixed(0),
-    });
-  });
-  if (errors.length > 0) throw validationError(errors);
-  return measurements;
-}
-
-/** 400 UnknownReference naming every measurement whose company or KPI code is unknown. */
-export async function checkMeasurementReferences(db: Database, scope: TenantScope, measurements: readonly Measurement[]): Promise<void> {
+/** 400 UnknownReference naming every measurement whose company or KPI code is unknown (reads). */
+async function checkMeasurementReferences(db: Database, scope: TenantScope, measurements: readonly Measurement[]): Promise<void> {
   const uses: ReferenceUse[] = measurements.flatMap((measurement, index) => [
     { kind: 'companies', key: measurement.company, path: `[${index}].company` },
     { kind: 'kpiDefinitions', key: measurement.code, path: `[${index}].code` },
@@ -91,41 +19,68 @@ export async function checkMeasurementReferences(db: Database, scope: TenantScop
 }
 
 /**
- * Writes the measurements, bumps their series' versions and marks the tenant/org as pending for the
- * cron trigger, all in one batch (one transaction), each insert chunked under D1's 100 parameters.
+ * Characters of JSON bound to one statement: D1 keeps a bound value under 2,000,000 bytes, and a UTF-16 unit is at
+ * most 3 bytes of UTF-8. A batch of 5000 ordinary measurements fits in one statement.
  */
-export async function insertMeasurements(db: Database, scope: TenantScope, measurements: readonly Measurement[], now: Date): Promise<void> {
-  if (measurements.length === 0) return;
-  const rows = measurements.map((measurement) => ({
-    tenantKey: scope.tenantKey,
-    orgKey: scope.orgKey,
-    company: measurement.company,
-    code: measurement.code,
-    measuredAt: measurement.measuredAt,
-    period: toPeriod(measurement.measuredAt),
-    // Bound as text: SQLite's INTEGER affinity stores it as an exact 64-bit integer.
-    valueMicros: sql`${measurement.valueMicros}`,
-  }));
-  const series = new Map(measurements.map((measurement) => [JSON.stringify([measurement.company, measurement.code]), measurement]));
-  const seriesRows = [...series.values()].map((measurement) => ({
-    tenantKey: scope.tenantKey,
-    orgKey: scope.orgKey,
-    company: measurement.company,
-    code: measurement.code,
-    version: 1,
-    calculatedVersion: 0,
-  }));
-  const statements: WriteStatement[] = [
-    ...chunkForParameters(rows, 7).map((chunk) => db.insert(kpiMeasurements).values(chunk)),
-    ...chunkForParameters(seriesRows, 6).map((chunk) =>
-      db
-        .insert(kpiSeries)
-        .values(chunk)
-        .onConflictDoUpdate({
-          target: [kpiSeries.tenantKey, kpiSeries.orgKey, kpiSeries.company, kpiSeries.code],
-          set: { version: sql`${kpiSeries.version} + 1` },
-        }),
-    ),
+const MAX_JSON_CHARS = 600_000;
+
+/** Splits encoded rows into JSON arrays of at most MAX_JSON_CHARS characters each. */
+function buildJsonChunks(rows: readonly string[]): string[] {
+  const chunks: string[] = [];
+  let current: string[] = [];
+  let size = 2;
+  for (const row of rows) {
+    if (current.length > 0 && size + row.length + 1 > MAX_JSON_CHARS) {
+      chunks.push(`[${current.join(',')}]`);
+      current = [];
+      size = 2;
+    }
+    current.push(row);
+    size += row.length + 1;
+  }
+  if (current.length > 0) chunks.push(`[${current.join(',')}]`);
+  return chunks;
+}
+
+/** True in SQL when every company and KPI code the measurements name exists. */
+function buildMeasurementReferencesCondition(scope: TenantScope, measurements: readonly Measurement[]): SQL | undefined {
+  const uses = (kind: string, keys: Iterable<string>) => [...keys].map((key) => ({ kind, key, path: '' }));
+  return buildReferencesCondition(scope, [
+    ...uses('companies', new Set(measurements.map((m) => m.company))),
+    ...uses('kpiDefinitions', new Set(measurements.map((m) => m.code))),
+  ]);
+}
+
+/**
+ * The measurements' batch: the rows travel as JSON, one bound value per statement, and SQLite unpacks them with
+ * json_each: one `INSERT ... SELECT` for the measurements (per chunk of MAX_JSON_CHARS) and one upsert for the
+ * series, whatever the batch size, instead of one statement per 14 rows (D1's 100 bound parameters); then the mark
+ * of the tenant/org as pending for the cron trigger. The first insert carries the reference condition: a company
+ * NULL when it fails, so its NOT NULL constraint aborts the whole batch (`isRefusedIngestion`).
+ */
+function buildIngestion(db: Database, scope: TenantScope, measurements: readonly Measurement[], now: Date): WriteStatement[] {
+  const rows = measurements.map((m) => JSON.stringify([m.company, m.code, m.measuredAt, m.valueMicros]));
+  const seriesJson = `[${[...new Set(measurements.map((m) => JSON.stringify([m.company, m.code])))].join(',')}]`;
+  const condition = buildMeasurementReferencesCondition(scope, measurements);
+  return [
+    // id: NULL takes the next rowid; period is the UTC month (`YYYY-MM`) of the canonical date; the micros, bound as
+    // text, are stored as an exact 64-bit integer by the column's INTEGER affinity.
+    ...buildJsonChunks(rows).map((chunk, index) => {
+      const company = index === 0 && condition ? sql`CASE WHEN ${condition} THEN value ->> 0 END` : sql`value ->> 0`;
+      return db
+        .insert(kpiMeasurements)
+        .select(
+          sql`SELECT NULL, ${scope.tenantKey}, ${scope.orgKey}, ${company}, value ->> 1, value ->> 2, substr(value ->> 2, 1, 7), value ->> 3 FROM json_each(${chunk})`,
+        );
+    }),
+    db
+      .insert(kpiSeries)
+      // `WHERE true` keeps SQLite from reading ON CONFLICT as part of the SELECT.
+      .select(sql`SELECT ${scope.tenantKey}, ${scope.orgKey}, value ->> 0, value ->> 1, 1, 0 FROM json_each(${seriesJson}) WHERE true`)
+      .onConflictDoUpdate({
+        target: [kpiSeries.tenantKey, kpiSeries.orgKey, kpiSeries.company, kpiSeries.code],
+        set: { version: sql`${kpiSeries.version} + 1` },
+      }),
     db
       .insert(kpiPendingOrgs)
       .values({ tenantKey: scope.tenantKey, orgKey: scope.orgKey, version: 1, markedOn: now.toISOString() })
@@ -134,5 +89,27 @@ export async function insertMeasurements(db: Database, scope: TenantScope, measu
         set: { version: sql`${kpiPendingOrgs.version} + 1`, markedOn: now.toISOString() },
       }),
   ];
-  await runWrites(db, statements);
+}
+
+function isRefusedIngestion(error: unknown): boolean {
+  const text = error instanceof Error ? `${error.message} ${String(error.cause ?? '')}` : String(error);
+  return text.includes('NOT NULL constraint failed: kpi_measurements.company');
+}
+
+/**
+ * Writes the measurements all-or-nothing in one batch (one transaction, one round trip; see `buildIngestion`). When
+ * a company or KPI code is unknown the batch refuses and reads name every one (400 UnknownReference).
+ */
+export async function ingestMeasurements(db: Database, scope: TenantScope, measurements: readonly Measurement[], now: Date): Promise<void> {
+  if (measurements.length === 0) return;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await runWrites(db, buildIngestion(db, scope, measurements, now));
+      return;
+    } catch (error) {
+      if (!isRefusedIngestion(error) || attempt >= 2) throw error;
+    }
+    // Throws unless the keys appeared meanwhile; then the batch runs once more.
+    await checkMeasurementReferences(db, scope, measurements);
+  }
 }

@@ -7,7 +7,8 @@ import type { ApiRoute } from '../../http/route';
 import { DATE_TIME_RULE, normalizeDateTime } from '../../validation/values';
 import { sendRecalculation } from './commands';
 import { chartDoc, measurementsDoc, recalculateDoc, summaryDoc } from './docs';
-import { checkMeasurementReferences, insertMeasurements, parseMeasurements } from './measurements';
+import { parseMeasurements } from './measurement-input';
+import { ingestMeasurements } from './measurements';
 import { toPeriod } from './periods';
 import { loadIndicatorSummary, loadKpiChart } from './read';
 
@@ -16,9 +17,7 @@ const tags = ['Indicators'];
 
 async function handleIngest(ctx: ApiContext): Promise<Response> {
   const measurements = parseMeasurements(await readJsonBody(ctx.request));
-  const db = ctx.db;
-  await checkMeasurementReferences(db, ctx.scope, measurements);
-  await insertMeasurements(db, ctx.scope, measurements, ctx.platform.now());
+  await ingestMeasurements(ctx.db, ctx.scope, measurements, ctx.platform.now());
   return jsonResponse({ accepted: measurements.length });
 }
 

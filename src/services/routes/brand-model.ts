@@ -1,7 +1,11 @@
 /** A route's brand model must be a model of the route's brand. */
+import { and, eq, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
+import { scopeCondition } from '../../db/client';
 import type { Database, TenantScope } from '../../db/client';
 import type { FieldError } from '../../errors/api-error';
 import { findReferences } from '../../reference/store';
+import { refBrandModels } from '../../reference/tables';
 
 /**
  * Problems of a (brand, brandModel) pair, reported at `path`. An unknown brand model is left to the
@@ -26,4 +30,15 @@ export async function checkBrandModel(
     return [{ path, message: `The brand model '${brandModel}' belongs to brand '${modelBrand}', not to '${brand}'.` }];
   }
   return [];
+}
+
+/**
+ * `checkBrandModel` as an SQL condition of a create's batch: true when it would find nothing (an unknown brand model
+ * is the reference condition's to refuse).
+ */
+export function buildBrandModelCondition(scope: TenantScope, brand: unknown, brandModel: unknown): SQL | undefined {
+  if (typeof brandModel !== 'string' || brandModel === '') return undefined;
+  const t = refBrandModels;
+  const expected = typeof brand === 'string' && brand !== '' ? brand : null;
+  return sql`(SELECT ${t.brand} FROM ${t} WHERE ${and(scopeCondition(t, scope), eq(t.key, brandModel))}) IS ${expected}`;
 }

@@ -1,6 +1,6 @@
 /** Routes: the description; members and tools live in tables of their own. */
 import { defineEntitySpec } from '../../entities/spec';
-import { checkBrandModel } from './brand-model';
+import { buildBrandModelCondition, checkBrandModel } from './brand-model';
 
 export const routeSpec = defineEntitySpec({
   name: 'routes',
@@ -60,6 +60,7 @@ export const routeSpec = defineEntitySpec({
   },
   hooks: {
     validateCreate: (ctx, values) => checkBrandModel(ctx.db, ctx.scope, values.brand, values.brandModel, 'brandModel'),
+    createCondition: (ctx, values) => buildBrandModelCondition(ctx.scope, values.brand, values.brandModel),
   },
   indexes: [['company'], ['routeKey'], ['locationFunction'], ['family'], ['brand'], ['brandModel'], ['responsible']],
 });
