@@ -15,7 +15,7 @@ function nextKey(prefix) {
   return `${prefix}-${process.pid}-${counter}`;
 }
 
-function templateBody(templateKey) {
+export function templateBody(templateKey) {
   return { templateKey, subject: 'S', emailTemplateType: 1, notificationBody: 'B', culture: 'en-US' };
 }
 

@@ -73,12 +73,12 @@ describe('KPI ingestion', () => {
     expect((await client.call('POST', MEASUREMENTS, { body: items })).status).toBe(200);
     const rows = await queryAll<{ micros: string; period: string; measured_at: string }>(
       `SELECT CAST(value_micros AS TEXT) AS micros, period, measured_at FROM kpi_measurements
-       WHERE tenant_key = ? AND org_key = ? ORDER BY id`,
+       WHERE tenant_key = ? AND org_key = ? ORDER BY measured_at`,
     );
     expect(rows).toEqual([
       { micros: '999999999999999999', period: '1900-01', measured_at: '1900-01-01T00:00:00.000Z' },
-      { micros: '-999999999999999999', period: '9999-12', measured_at: '9999-12-31T23:59:59.999Z' },
       { micros: '1', period: '2024-02', measured_at: '2024-02-29T00:00:00.000Z' },
+      { micros: '-999999999999999999', period: '9999-12', measured_at: '9999-12-31T23:59:59.999Z' },
     ]);
   });
 
@@ -97,5 +97,22 @@ describe('KPI ingestion', () => {
     const series = await queryAll('SELECT 1 FROM kpi_series WHERE tenant_key = ? AND org_key = ? LIMIT 1');
     const pending = await queryAll('SELECT 1 FROM kpi_pending_orgs WHERE tenant_key = ? AND org_key = ? LIMIT 1');
     expect([left, series, pending]).toEqual([[], [], []]);
+  });
+
+  it('keeps the body order of measurements of one series at the same instant (the later one is ingested last)', async () => {
+    const at = '2026-05-01T08:00:00.000Z';
+    const items = [
+      { company: COMPANY, code: CODES[1], date: at, value: 1 },
+      { company: COMPANY, code: CODES[0], date: at, value: 2 },
+      { company: COMPANY, code: CODES[1], date: '2026-04-01T00:00:00.000Z', value: 3 },
+      { company: COMPANY, code: CODES[1], date: at, value: 4 },
+      { company: COMPANY, code: CODES[1], date: at, value: 5 },
+    ];
+    expect((await client.call('POST', MEASUREMENTS, { body: items })).status).toBe(200);
+    const rows = await queryAll<{ micros: string }>(
+      `SELECT CAST(value_micros AS TEXT) AS micros FROM kpi_measurements
+       WHERE tenant_key = ? AND org_key = ? AND code = '${CODES[1]}' AND measured_at = '${at}' ORDER BY id`,
+    );
+    expect(rows.map((row) => row.micros)).toEqual(['1000000', '4000000', '5000000']);
   });
 });
