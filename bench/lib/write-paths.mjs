@@ -4,8 +4,8 @@ import { compareRounds } from './load.mjs';
 import { send } from './fixtures.mjs';
 
 export const INGEST_BATCH = 5000;
-const INGEST_COMPANY = 'INGEST-CO';
-const INGEST_CODES = ['I-MTBF', 'I-MTTR', 'I-AVAIL', 'I-COST'];
+export const INGEST_COMPANY = 'INGEST-CO';
+export const INGEST_CODES = ['I-MTBF', 'I-MTTR', 'I-AVAIL', 'I-COST'];
 
 let counter = 0;
 
@@ -45,7 +45,7 @@ export async function measureCreate({ raw, base, auth, tenant, org, rounds, seco
 }
 
 /** Batch `index` of the ingestion scenario: 5000 measurements over four KPIs, values with up to 2 decimals. */
-function buildIngestBatch(index) {
+export function buildIngestBatch(index) {
   const start = Date.UTC(2024, 0, 1);
   const batch = [];
   for (let n = 0; n < INGEST_BATCH; n += 1) {
