@@ -58,7 +58,11 @@ try {
     const body = JSON.stringify(buildIngestBatch(index + 1));
     for (const api of index % 2 ? [before, after] : [after, before]) {
       const started = performance.now();
-      const response = await fetch(`${api.url}/api/${TENANT}/${ORG}/maintenance/indicators/measurements`, { method: 'POST', headers, body });
+      const response = await fetch(`${api.url}/api/${TENANT}/${ORG}/maintenance/indicators/measurements`, {
+        method: 'POST',
+        headers,
+        body,
+      });
       const text = await response.text();
       if (response.status !== 200) throw new Error(`${response.status} ${text.slice(0, 300)}`);
       if (index >= 0) spent.set(api, (spent.get(api) ?? 0) + performance.now() - started);
