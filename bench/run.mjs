@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// npm run bench [-- --quick | --full]: the API and a raw baseline worker side by side, same runtime and bindings.
-// Prints a markdown table and writes bench/results/latest.json. Timing is not a test: not part of npm test.
+// npm run bench [-- --quick | --full] [-- --save]: the API and a raw baseline worker side by side, same runtime and
+// bindings. Prints a markdown table; with --save it also writes bench/results/latest.json (the committed figures the
+// README quotes), otherwise that file is left alone. Timing is not a test: not part of npm test.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +15,8 @@ import { createLoad, measureCreate, measureIngestion, templateBody } from './lib
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick');
 const full = args.has('--full');
+const save = args.has('--save');
+const RESULTS = 'bench/results/latest.json';
 const settings = quick
   ? { rounds: 2, seconds: 2, small: 10_000, large: 50_000, measurements: 20_000, ingestBatches: 4 }
   : { rounds: 3, seconds: 5, small: 10_000, large: 200_000, measurements: full ? 1_000_000 : 100_000, ingestBatches: 20 };
@@ -216,8 +219,11 @@ async function main() {
       },
       date: new Date().toISOString(),
     };
-    writeFileSync(path.join(root, 'bench/results/latest.json'), `${JSON.stringify(result, null, 2)}\n`);
     printTable(result);
+    if (save) {
+      writeFileSync(path.join(root, RESULTS), `${JSON.stringify(result, null, 2)}\n`);
+      console.error(`bench: wrote ${RESULTS}`);
+    } else console.error(`bench: ${RESULTS} left as it was (add --save to write these figures there)`);
   } finally {
     await Promise.all([api.stop(), raw.stop()]);
     rmSync(state, { recursive: true, force: true });

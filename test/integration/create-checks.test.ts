@@ -127,7 +127,7 @@ describe('reference keys and rules on create', () => {
     );
     const refused = await client.call<Problem>('POST', ROUTES, { body: routeBody({ routeKey: 'R2', brand: 'B1', brandModel: 'M1' }) });
     expect(refused.status).toBe(400);
-    expect(refused.body.errors).toEqual([{ path: 'brandModel', message: "The brand model 'M1' belongs to brand 'B2', not to 'B1'." }]);
+    expect(refused.body.errors).toEqual([{ path: 'brandModel', message: expect.stringMatching(/'M1'.*'B2'.*'B1'/) }]);
     expect((await client.call('POST', ROUTES, { body: routeBody({ routeKey: 'R2', brand: 'B2', brandModel: 'M1' }) })).status).toBe(201);
   });
 });

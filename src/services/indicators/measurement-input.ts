@@ -8,39 +8,39 @@ import Decimal from 'decimal.js';
 import * as v from 'valibot';
 import { validationError } from '../../errors/api-error';
 import type { FieldError } from '../../errors/api-error';
+import { issueMessage, message } from '../../messages/catalogue';
 import { issuesToErrors, parseOrIssue } from '../../validation/issues';
-import { DATE_TIME_RULE, MIN_YEAR, normalizeDateTime, normalizeDecimal } from '../../validation/values';
+import { bindPropertyNames } from '../../validation/property-names';
+import { isPlainObject, MIN_YEAR, normalizeDateTime, normalizeDecimal } from '../../validation/values';
 import { VALUE_SCALE } from './kpi-math';
 
 export const MAX_MEASUREMENTS = 5000;
 /** Largest magnitude of a value: its millionths stay an exact 64-bit integer. */
 const MAX_MAGNITUDE = new Decimal('1e12');
-const KEY_MAX_LENGTH = 100;
-
-const KEY = (name: string) =>
+const KEY_MAX = 100;
+const KEY = (field: string) =>
   v.pipe(
-    v.string(`${name} must be a string`),
-    v.minLength(1, `${name} must not be empty`),
-    v.maxLength(KEY_MAX_LENGTH, `${name} must be at most ${KEY_MAX_LENGTH} characters`),
+    v.string(issueMessage('mustBeString', { field })),
+    v.minLength(1, issueMessage('mustNotBeEmpty', { field })),
+    v.maxLength(KEY_MAX, issueMessage('tooLong', { field, max: KEY_MAX })),
   );
+const VALUE = { field: 'value' };
 
-export const MeasurementSchema = v.strictObject(
-  {
-    company: KEY('company'),
-    code: KEY('code'),
-    date: v.pipe(
-      v.string(`date must be an ${DATE_TIME_RULE} or date`),
-      parseOrIssue(normalizeDateTime, `date must be an ${DATE_TIME_RULE} or date`),
-    ),
-    value: v.pipe(
-      v.union([v.number(), v.string()], 'value must be a finite decimal number'),
-      parseOrIssue(normalizeDecimal, 'value must be a finite decimal number'),
-      v.check((out) => new Decimal(out).decimalPlaces() <= VALUE_SCALE, `value must have at most ${VALUE_SCALE} fractional digits`),
-      v.check((out) => new Decimal(out).abs().lt(MAX_MAGNITUDE), 'value must be less than 1e12 in magnitude'),
-    ),
-  },
-  'Unknown property.',
-);
+export const MeasurementSchema = v.strictObject({
+  company: KEY('company'),
+  code: KEY('code'),
+  date: v.pipe(
+    v.string(issueMessage('mustBeDateTime', { field: 'date' })),
+    parseOrIssue(normalizeDateTime, 'mustBeDateTime', { field: 'date' }),
+  ),
+  value: v.pipe(
+    v.union([v.number(), v.string()], issueMessage('mustBeDecimal', VALUE)),
+    parseOrIssue(normalizeDecimal, 'mustBeDecimal', VALUE),
+    v.check((out) => new Decimal(out).decimalPlaces() <= VALUE_SCALE, issueMessage('decimalPlaces', { ...VALUE, max: VALUE_SCALE })),
+    v.check((out) => new Decimal(out).abs().lt(MAX_MAGNITUDE), issueMessage('magnitude', VALUE)),
+  ),
+});
+const MEASUREMENT_PROPERTIES = Object.keys(MeasurementSchema.entries);
 
 export interface Measurement {
   readonly company: string;
@@ -53,7 +53,10 @@ export interface Measurement {
 
 /** One item through the schema (Decimal arithmetic): the measurement, or its errors under `[index]`. */
 function parseBySchema(item: unknown, index: number, errors: FieldError[]): Measurement | undefined {
-  const result = v.safeParse(MeasurementSchema, item, { abortEarly: false, abortPipeEarly: true });
+  // Property names bind case-insensitively (`Company`, `VALUE`).
+  const bound = isPlainObject(item) ? bindPropertyNames(item, MEASUREMENT_PROPERTIES, `[${index}]`) : { values: item, errors: [] };
+  errors.push(...bound.errors);
+  const result = v.safeParse(MeasurementSchema, bound.values, { abortEarly: false, abortPipeEarly: true });
   if (!result.success) {
     errors.push(...issuesToErrors(result.issues, `[${index}]`));
     return undefined;
@@ -68,7 +71,7 @@ const PLAIN_DECIMAL = /^(-?)(0|[1-9]\d{0,11})(?:\.(\d{1,6}))?$/;
 const FIELDS = new Set(['company', 'code', 'date', 'value']);
 
 function isKey(value: unknown): value is string {
-  return typeof value === 'string' && value.length >= 1 && value.length <= KEY_MAX_LENGTH;
+  return typeof value === 'string' && value.length >= 1 && value.length <= KEY_MAX;
 }
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -104,12 +107,12 @@ function readPlainMicros(value: unknown): string | undefined {
   return `${sign}${digits}`;
 }
 
-/** The fast check: a canonical item as its measurement, or undefined to let the schema decide. */
+/** The fast check: a canonical item (its properties spelled as declared) as its measurement, or undefined. */
 function parseCanonical(item: unknown): Measurement | undefined {
-  if (typeof item !== 'object' || item === null || Array.isArray(item)) return undefined;
+  if (!isPlainObject(item)) return undefined;
   const names = Object.keys(item);
   if (names.length !== FIELDS.size || !names.every((name) => FIELDS.has(name))) return undefined;
-  const { company, code, date, value } = item as Record<string, unknown>;
+  const { company, code, date, value } = item;
   if (!isKey(company) || !isKey(code)) return undefined;
   const measuredAt = readCanonicalDate(date);
   const valueMicros = measuredAt === undefined ? undefined : readPlainMicros(value);
@@ -117,10 +120,10 @@ function parseCanonical(item: unknown): Measurement | undefined {
 }
 
 function checkBodyShape(body: unknown): asserts body is unknown[] {
-  if (!Array.isArray(body))
-    throw validationError([{ path: '', message: 'The body must be a JSON array of {company, code, date, value}.' }]);
+  const items = '{company, code, date, value}';
+  if (!Array.isArray(body)) throw validationError([{ path: '', message: message('bodyMustBeArray', { items }) }]);
   if (body.length > MAX_MEASUREMENTS) {
-    throw validationError([{ path: '', message: `At most ${MAX_MEASUREMENTS} measurements per request (got ${body.length}).` }]);
+    throw validationError([{ path: '', message: message('tooManyInBody', { max: MAX_MEASUREMENTS, items, count: body.length }) }]);
   }
 }
 
