@@ -54,5 +54,7 @@ export function buildDefinitionsCondition(scope: TenantScope, entity: string, se
   const t = refCustomAttributes;
   const listed = JSON.stringify(set.rows.map((row) => [row.name, row.type, row.required]));
   const ofEntity = and(scopeCondition(t, scope), eq(t.entity, entity));
+  // The usual case, no definitions: a look at the tenant/org's rows of the key index.
+  if (set.rows.length === 0) return sql`NOT EXISTS (SELECT 1 FROM ${t} WHERE ${ofEntity})`;
   return sql`((SELECT count(*) FROM ${t} WHERE ${ofEntity}) = ${set.rows.length} AND NOT EXISTS (SELECT 1 FROM json_each(${listed}) AS listed WHERE NOT EXISTS (SELECT 1 FROM ${t} WHERE ${ofEntity} AND ${t.name} = listed.value ->> 0 AND ${t.type} = listed.value ->> 1 AND ${t.required} IS listed.value ->> 2)))`;
 }
