@@ -10,10 +10,13 @@ import { compareRounds } from './lib/load.mjs';
 import { loadTemplateRows, mintToken, ORG, SECRET, send, sendAdmin, TENANT } from './lib/fixtures.mjs';
 import { findFreePort, snapshotWorker, startWorker } from './lib/servers.mjs';
 import { measureRecalculation } from './lib/kpi.mjs';
+import { measureWebhooks } from './lib/webhooks.mjs';
 import { createLoad, measureCreate, measureIngestion, templateBody } from './lib/write-paths.mjs';
 
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick');
+/** Only the webhook scenarios (write throughput with 0 and 3 subscriptions, delivery latency). */
+const webhooksOnly = args.has('--webhooks');
 const full = args.has('--full');
 const save = args.has('--save');
 const RESULTS = 'bench/results/latest.json';
@@ -55,7 +58,8 @@ async function main() {
       config,
       port: apiPort,
       persistTo: path.join(state, 'api'),
-      vars: { JWT_SECRET: SECRET, RATE_LIMIT_PER_MINUTE: '0' },
+      // Webhooks go to a receiver on 127.0.0.1 (the development flag).
+      vars: { JWT_SECRET: SECRET, RATE_LIMIT_PER_MINUTE: '0', WEBHOOKS_ALLOW_LOCAL_HTTP: 'true' },
       probePath: '/health',
     }),
     startWorker({
@@ -71,6 +75,14 @@ async function main() {
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const base = `${api.url}/api/${TENANT}/${ORG}`;
     const opts = [settings.rounds, settings.seconds];
+
+    if (webhooksOnly) {
+      const webhooks = await recordWebhooks(api, token, auth, opts);
+      const result = { scenarios, webhooks, settings: { mode: 'webhooks', ...settings }, date: new Date().toISOString() };
+      writeFileSync(path.join(root, 'bench/results/webhooks.json'), `${JSON.stringify(result, null, 2)}\n`);
+      console.log(JSON.stringify(result, null, 2));
+      return;
+    }
 
     let h = await compareRounds({ url: `${api.url}/health` }, { url: `${raw.url}/constant` }, ...opts);
     record('health vs constant', h.a, h.b, 'constant');
@@ -101,6 +113,7 @@ async function main() {
     // Write paths (issue 16): a create beside the raw Worker's one INSERT.
     const create = await measureCreate({ raw, base, auth, tenant: TENANT, org: ORG, rounds: settings.rounds, seconds: settings.seconds });
     record('create (email template)', create.api, create.raw, 'D1 INSERT');
+    const webhooks = await recordWebhooks(api, token, auth, opts);
 
     // Two tenant/orgs creating at once (4 connections each): both on one tenant database, then on two.
     const [firstDb, secondDb] = (await sendAdmin(api, 'GET', '/admin/databases')).items.map((item) => item.database);
@@ -201,6 +214,7 @@ async function main() {
 
     const result = {
       scenarios,
+      webhooks,
       growth: {
         rows: [settings.small, settings.large],
         get_by_key_throughput_loss: round(pointLoss, 3),
@@ -230,6 +244,18 @@ async function main() {
   }
 }
 
+/** Creates in a tenant/org without and with 3 subscriptions, then the delivery latency of the latter's events. */
+async function recordWebhooks(api, token, auth, opts) {
+  const measured = await measureWebhooks(api, token, (base) => createLoad(base, auth), ...opts);
+  record('create, 0 subscriptions', measured.writes.a);
+  record('create, 3 subscriptions', measured.writes.b, measured.writes.a, '0 subscriptions');
+  const d = measured.delivery;
+  console.error(
+    `  delivery: ${d.received} of ${d.expected_deliveries} deliveries (${d.events} events x 3) in ${d.notifications} POSTs, latency p50 ${d.latency_p50_ms} ms, p99 ${d.latency_p99_ms} ms`,
+  );
+  return d;
+}
+
 function printTable(result) {
   const lines = [
     '| scenario | req/s | p50 ms | p99 ms | baseline | baseline req/s | ratio | failed |',
@@ -244,7 +270,10 @@ function printTable(result) {
         `| ${s.name} | ${s.rps} | ${s.p50_ms} | ${s.p99_ms} | ${s.baseline?.name ?? ''} | ${s.baseline?.rps ?? ''} | ${s.ratio ?? ''} | ${s.failed} |`,
       );
   }
+  const d = result.webhooks;
   lines.push(
+    '',
+    `Webhook delivery (3 subscriptions, during and after the write rounds): ${d.received} of ${d.expected_deliveries} deliveries in ${d.notifications} POSTs; commit-to-receiver latency p50 ${d.latency_p50_ms} ms, p99 ${d.latency_p99_ms} ms.`,
     '',
     `Throughput loss from ${result.growth.rows[0]} to ${result.growth.rows[1]} rows: get by key ${(result.growth.get_by_key_throughput_loss * 100).toFixed(1)}%, OData page ${(result.growth.odata_page_throughput_loss * 100).toFixed(1)}% (raw baseline: point read ${(result.growth.raw_point_read_throughput_loss * 100).toFixed(1)}%, 50-row read ${(result.growth.raw_page_read_throughput_loss * 100).toFixed(1)}%).`,
   );

@@ -156,7 +156,7 @@ export async function handleCreate(ctx: ApiContext, store: EntityStore, options:
       modifiedBy: stamp.by,
     };
     try {
-      await insertRecord(ctx.db, store, row, options.statements?.(ctx, id, input.values, input.extra) ?? [], checked.condition);
+      await insertRecord(ctx.db, store, row, stamp, options.statements?.(ctx, id, input.values, input.extra) ?? [], checked.condition);
       return createdResponse(id, `${ctx.apiBase}${spec.basePath}/${id}`);
     } catch (error) {
       if (!isRefusedInsert(store, error) || attempt >= CREATE_ATTEMPTS) throw error;
@@ -199,7 +199,7 @@ async function answerUnchanged(
 }
 
 export async function handleDelete(ctx: ApiContext, store: EntityStore, lookup: RecordLookup): Promise<Response> {
-  const deleted = await deleteRecord(ctx.db, store, ctx.scope, lookup, parseIfMatch(ctx.request));
+  const deleted = await deleteRecord(ctx.db, store, ctx.scope, lookup, buildAuditStamp(ctx), parseIfMatch(ctx.request));
   if (!deleted) return explainMiss(ctx, store, lookup, true);
   return emptyResponse(204);
 }

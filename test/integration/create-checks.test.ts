@@ -98,6 +98,14 @@ describe('custom attribute definitions on create', () => {
     const body = templateBody({ custom_channel: 'mail' });
     expect((await client.call('POST', TEMPLATES, { body })).status).toBe(400);
     expect((await client.call('GET', `${TEMPLATES}/${String(body.templateKey)}`)).status).toBe(404);
+    // Nor its event: the refused batch held the change feed's `created` event too.
+    const db = await openClientD1(client);
+    const events = await db
+      .prepare('SELECT record_key FROM change_events WHERE tenant_key = ? AND org_key = ? ORDER BY seq')
+      .bind(client.tenant, client.org)
+      .all<{ record_key: string }>();
+    expect(events.results.map((event) => event.record_key)).not.toContain(body.templateKey);
+    expect(events.results).toHaveLength(1);
   });
 });
 
