@@ -12,6 +12,7 @@ import { findFreePort, snapshotWorker, startWorker } from './lib/servers.mjs';
 import { measureRecalculation } from './lib/kpi.mjs';
 import { compareMembership, MEMBERS_PER_REQUEST } from './lib/members.mjs';
 import { measureWebhooks } from './lib/webhooks.mjs';
+import { createLoad, measureCreate, measureIngestion, templateBody } from './lib/write-paths.mjs';
 
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick');
@@ -21,8 +22,8 @@ const full = args.has('--full');
 const save = args.has('--save');
 const RESULTS = 'bench/results/latest.json';
 const settings = quick
-  ? { rounds: 2, seconds: 2, small: 10_000, large: 50_000, measurements: 20_000 }
-  : { rounds: 3, seconds: 5, small: 10_000, large: 200_000, measurements: full ? 1_000_000 : 100_000 };
+  ? { rounds: 2, seconds: 2, small: 10_000, large: 50_000, measurements: 20_000, ingestBatches: 4 }
+  : { rounds: 3, seconds: 5, small: 10_000, large: 200_000, measurements: full ? 1_000_000 : 100_000, ingestBatches: 20 };
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const state = mkdtempSync(path.join(os.tmpdir(), 'erp-bench-'));
@@ -110,8 +111,9 @@ async function main() {
     small.page = h.a;
     small.rawPage = h.b;
 
-    h = await compareRounds(createLoad(base, auth), undefined, ...opts);
-    record('create (email template)', h.a);
+    // Write paths (issue 16): a create beside the raw Worker's one INSERT.
+    const create = await measureCreate({ raw, base, auth, tenant: TENANT, org: ORG, rounds: settings.rounds, seconds: settings.seconds });
+    record('create (email template)', create.api, create.raw, 'D1 INSERT');
     const webhooks = await recordWebhooks(api, token, auth, opts);
 
     // Two tenant/orgs creating at once (4 connections each): both on one tenant database, then on two.
@@ -169,6 +171,18 @@ async function main() {
       ...opts,
     );
     record('changeDataImport (progress)', h.a);
+
+    // Write paths (issue 16): KPI ingestion rows/s, batches of 5000, beside the raw Worker's one json_each INSERT.
+    const ingestion = await measureIngestion({ api, raw, token, tenant: TENANT, org: ORG, count: settings.ingestBatches });
+    scenarios.push({
+      name: `KPI ingestion, ${ingestion.api.batches} batches of 5000`,
+      rows_per_s: Math.round(ingestion.api.rowsPerSecond),
+      baseline: { name: 'D1 json_each INSERT', rows_per_s: Math.round(ingestion.raw.rowsPerSecond) },
+      ratio: round(ingestion.api.rowsPerSecond / ingestion.raw.rowsPerSecond, 3),
+    });
+    console.error(
+      `  KPI ingestion: ${Math.round(ingestion.api.rowsPerSecond)} rows/s (raw ${Math.round(ingestion.raw.rowsPerSecond)} rows/s)`,
+    );
 
     const kpi = await measureRecalculation(api, token, settings.measurements);
     h = await compareRounds(
@@ -235,8 +249,6 @@ async function main() {
   }
 }
 
-let counter = 0;
-
 /** Creates in a tenant/org without and with 3 subscriptions, then the delivery latency of the latter's events. */
 async function recordWebhooks(api, token, auth, opts) {
   const measured = await measureWebhooks(api, token, (base) => createLoad(base, auth), ...opts);
@@ -249,25 +261,6 @@ async function recordWebhooks(api, token, auth, opts) {
   return d;
 }
 
-function templateBody(templateKey) {
-  return { templateKey, subject: 'S', emailTemplateType: 1, notificationBody: 'B', culture: 'en-US' };
-}
-
-/** Email template creates with fresh keys at `base` (`.../api/{tenant}/{org}`). */
-function createLoad(base, headers) {
-  return {
-    url: `${base}/operations/emailTemplates`,
-    method: 'POST',
-    headers,
-    requests: [
-      {
-        method: 'POST',
-        setupRequest: (request) => ({ ...request, body: JSON.stringify(templateBody(`new-${process.pid}-${(counter += 1)}`)) }),
-      },
-    ],
-  };
-}
-
 function printTable(result) {
   const lines = [
     '| scenario | req/s | p50 ms | p99 ms | baseline | baseline req/s | ratio | failed |',
@@ -275,6 +268,8 @@ function printTable(result) {
   ];
   for (const s of result.scenarios) {
     if (s.seconds !== undefined) lines.push(`| ${s.name} | ${s.seconds} s (ingest ${s.ingest_seconds} s) | | | | | | |`);
+    else if (s.rows_per_s !== undefined)
+      lines.push(`| ${s.name} | ${s.rows_per_s} rows/s | | | ${s.baseline.name} | ${s.baseline.rows_per_s} rows/s | ${s.ratio} | |`);
     else
       lines.push(
         `| ${s.name} | ${s.rps} | ${s.p50_ms} | ${s.p99_ms} | ${s.baseline?.name ?? ''} | ${s.baseline?.rps ?? ''} | ${s.ratio ?? ''} | ${s.failed} |`,

@@ -44,7 +44,52 @@ async function answerScenario(request, env) {
       await env.CACHE.put(url.searchParams.get('key') ?? 'bench', await request.text(), { expirationTtl: 3600 });
       return new Response(null, { status: 204 });
     }
+    // Write paths (issue 16): the least a Worker does for a create and for a batch of KPI measurements.
+    case '/d1/create':
+      return createTemplate(request, env, url);
+    case '/d1/measurements':
+      return insertMeasurements(request, env, url);
     default:
       return new Response('not found', { status: 404 });
   }
+}
+
+/** One INSERT of an email template from its JSON body: id, audit fields, no checks. */
+async function createTemplate(request, env, url) {
+  const body = await request.json();
+  const id = globalThis.crypto.randomUUID();
+  const now = new Date().toISOString();
+  await env.DB.prepare(
+    `INSERT INTO email_templates (id, tenant_key, org_key, template_key, subject, email_template_type, notification_body, culture,
+       custom_attributes, is_active, version, created_on, created_by, modified_on, modified_by)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, '{}', 1, 1, ?, 'raw', ?, 'raw')`,
+  )
+    .bind(
+      id,
+      url.searchParams.get('tenant'),
+      url.searchParams.get('org'),
+      body.templateKey,
+      body.subject,
+      body.emailTemplateType,
+      body.notificationBody,
+      body.culture,
+      now,
+      now,
+    )
+    .run();
+  return new Response(null, { status: 201, headers: { location: `/d1/templates/${id}` } });
+}
+
+/** A JSON array of {company, code, date, value} as one INSERT ... SELECT FROM json_each(?): no validation. */
+async function insertMeasurements(request, env, url) {
+  const body = await request.text();
+  await env.DB.prepare(
+    `INSERT INTO kpi_measurements (tenant_key, org_key, company, code, measured_at, period, value_micros)
+     SELECT ?1, ?2, value ->> '$.company', value ->> '$.code', value ->> '$.date', substr(value ->> '$.date', 1, 7),
+       CAST(round((value ->> '$.value') * 1000000) AS INTEGER)
+     FROM json_each(?3)`,
+  )
+    .bind(url.searchParams.get('tenant'), url.searchParams.get('org'), body)
+    .run();
+  return new Response(JSON.stringify({ accepted: true }), { headers: JSON_HEADERS });
 }

@@ -28,18 +28,30 @@ export interface CustomAttributeDefinition {
   readonly required: boolean;
 }
 
-/** The tenant/org's custom attribute definitions of an entity (`customAttributes` reference records). */
-export async function loadCustomDefinitions(db: Database, scope: TenantScope, entity: string): Promise<CustomAttributeDefinition[]> {
+/** The stored definitions of an entity as read (`rows`, what a create's batch compares with) and as validated. */
+export interface CustomDefinitionSet {
+  readonly rows: readonly { readonly name: string; readonly type: string; readonly required: boolean }[];
+  readonly definitions: readonly CustomAttributeDefinition[];
+}
+
+/** The tenant/org's custom attribute definitions of an entity (`customAttributes` reference records), as read. */
+export async function loadCustomDefinitionRows(db: Database, scope: TenantScope, entity: string): Promise<CustomDefinitionSet> {
   const t = refCustomAttributes;
   const rows = await db
     .select({ name: t.name, type: t.type, required: t.required })
     .from(t)
     .where(and(scopeCondition(t, scope), eq(t.entity, entity)));
-  return rows.flatMap((row) => {
+  const definitions = rows.flatMap((row) => {
     // Stored types are validated against the same choices on upsert.
     const type = TYPES.find((choice) => choice === row.type);
     return type ? [{ name: row.name, type, required: row.required }] : [];
   });
+  return { rows, definitions };
+}
+
+/** The tenant/org's custom attribute definitions of an entity. */
+export async function loadCustomDefinitions(db: Database, scope: TenantScope, entity: string): Promise<CustomAttributeDefinition[]> {
+  return [...(await loadCustomDefinitionRows(db, scope, entity)).definitions];
 }
 
 /**

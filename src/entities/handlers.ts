@@ -1,4 +1,5 @@
 /** The generic entity operations behind every derived route: create, read, list, attribute updates, delete. */
+import type { SQL } from 'drizzle-orm';
 import { writeUnderRules } from '../db/rules';
 import type { WriteStatement } from '../db/writes';
 import { readJsonBody } from '../http/body';
@@ -10,20 +11,22 @@ import { createdResponse, emptyResponse, etagOf, jsonResponse } from '../http/re
 import { compileODataQuery } from '../odata/compile';
 import { buildNextPageLink } from '../odata/page-link';
 import { parseODataQuery } from '../odata/parse-query';
-import { checkReferencesExist } from '../reference/store';
+import { checkReferencesExist, findUnknownStandardReferences } from '../reference/store';
 import type { ReferenceUse } from '../reference/store';
 import { isPlainObject } from '../validation/values';
 import { AUDIT_FIELDS } from './audit';
 import { buildCustomValueUpdate, loadCustomDefinitions, parsePrefixedCustomName, validateCustomValues } from './custom-attributes';
-import type { CustomValues } from './custom-attributes';
+import type { CustomDefinitionSet, CustomValues } from './custom-attributes';
+import { buildDefinitionsCondition, findCachedDefinitions, loadFreshDefinitions } from './create-checks';
 import { parseIfMatch } from './lookup';
 import { listODataFields } from './odata-fields';
 import { parseCustomColumn, toPartialResource, toResource } from './resource';
 import type { Resource } from './resource';
 import type { EntitySpec, Values } from './spec';
-import { buildListQueries, deleteRecord, findRecord, insertRecord, listRecordPage, updateRecord } from './store';
+import { buildListQueries, deleteRecord, findRecord, insertRecord, isRefusedInsert, listRecordPage, updateRecord } from './store';
 import type { AuditStamp, EntityRecord, EntityStore, RecordLookup } from './store';
 import { parseAttributeValue, parseCreateBody } from './validate';
+import type { CreateInput } from './validate';
 
 /** Who changes a record now: the request's clock and the token's subject. */
 export function buildAuditStamp(ctx: ApiContext): AuditStamp {
@@ -66,6 +69,59 @@ export interface CreateOptions {
   statements?(ctx: ApiContext, id: string, values: Values, extra: Record<string, unknown>): WriteStatement[];
 }
 
+/** What a create checked (or left to its batch's condition), ready to insert. */
+interface CheckedCreate {
+  readonly custom: CustomValues;
+  readonly condition: SQL | undefined;
+}
+
+/** The condition of a create's batch: the stored definitions are the ones it validated with (create-checks.ts). */
+function buildCreateCondition(ctx: ApiContext, spec: EntitySpec, set: CustomDefinitionSet | undefined): SQL | undefined {
+  return set ? buildDefinitionsCondition(ctx.scope, spec.name, set) : undefined;
+}
+
+/**
+ * Checks a create's input. Unless `fresh`, nothing is read from D1: the definitions come from the isolate's cache
+ * (the batch's condition checks them) and the tenant reference keys and the entity's rules are left to the
+ * database's triggers (src/db/rules.ts), which refuse the batch when one does not hold. Anything the cache would
+ * refuse, and every `fresh` attempt, is checked with reads (definitions, reference keys, the entity's rules), so a
+ * stale cache never refuses and a refused batch gets the 400 a check words.
+ */
+async function checkCreate(
+  ctx: ApiContext,
+  spec: EntitySpec,
+  input: CreateInput,
+  uses: readonly ReferenceUse[],
+  fresh: boolean,
+): Promise<CheckedCreate> {
+  const hooks = spec.hooks;
+  const cached = spec.customAttributes ? findCachedDefinitions(ctx.scope, spec.name) : undefined;
+  if (!fresh && (!spec.customAttributes || cached) && (!hooks?.validateCreate || hooks.createRuleInDatabase)) {
+    const custom = validateCustomValues(input.custom, cached?.definitions ?? [], 'create');
+    const unknown = await findUnknownStandardReferences(ctx.db, uses);
+    if (custom.errors.length === 0 && unknown.length === 0) {
+      return { custom: custom.values, condition: buildCreateCondition(ctx, spec, cached) };
+    }
+  }
+  const set = spec.customAttributes ? await loadFreshDefinitions(ctx.db, ctx.scope, spec.name) : undefined;
+  const custom = validateCustomValues(input.custom, set?.definitions ?? [], 'create');
+  if (custom.errors.length > 0) throw validationError(custom.errors);
+  if (uses.length > 0) await checkReferencesExist(ctx.db, ctx.scope, uses);
+  const hookErrors = (await hooks?.validateCreate?.(ctx, input.values)) ?? [];
+  if (hookErrors.length > 0) throw validationError(hookErrors);
+  // The reads passed; the batch still checks that nothing changed since (a concurrent write).
+  return { custom: custom.values, condition: buildCreateCondition(ctx, spec, set) };
+}
+
+/** Attempts of a create whose batch finds its checks outdated (each one re-reads what it checks). */
+const CREATE_ATTEMPTS = 3;
+
+/**
+ * A create is one D1 round trip: its checks against stored data travel in the insert's batch, the definitions as its
+ * condition (create-checks.ts), references and cross-row rules as the database's triggers (src/db/rules.ts). When
+ * the condition refuses, everything is read afresh (400 for what is wrong) and tried again; when a rule refuses, the
+ * checks read afresh word the 400, else the rule's own 400 answers.
+ */
 export async function handleCreate(ctx: ApiContext, store: EntityStore, options: CreateOptions = {}): Promise<Response> {
   const { spec } = store;
   const body = await readJsonBody(ctx.request, options.body);
@@ -75,37 +131,37 @@ export async function handleCreate(ctx: ApiContext, store: EntityStore, options:
     isActive: true,
   });
   const prepared = (await options.prepare?.(ctx, input.values, input.extra)) ?? {};
-  const custom = await checkCustomValues(ctx, spec, input.custom, 'create');
   const uses = [...collectReferenceUses(spec, input.values), ...(prepared.uses ?? [])];
-  const check = async () => {
-    if (uses.length > 0) await checkReferencesExist(ctx.db, ctx.scope, uses);
-    const hookErrors = (await spec.hooks?.validateCreate?.(ctx, input.values)) ?? [];
-    if (hookErrors.length > 0) throw validationError(hookErrors);
-  };
-  await check();
   const id = crypto.randomUUID();
   const stamp = buildAuditStamp(ctx);
-  const row = {
-    id,
-    ...ctx.scope,
-    ...input.values,
-    ...(spec.customAttributes ? { customAttributes: JSON.stringify(custom) } : {}),
-    // isActive may be given on create (default true).
-    isActive: input.values.isActive !== false,
-    version: 1,
-    createdOn: stamp.on,
-    createdBy: stamp.by,
-    modifiedOn: stamp.on,
-    modifiedBy: stamp.by,
-  };
-  const statements = options.statements?.(ctx, id, input.values, input.extra) ?? [];
-  // The database checks the same rules in the insert's batch: a concurrent write that broke one is answered as above.
-  await writeUnderRules(
-    () => insertRecord(ctx.db, store, row, stamp, statements),
-    check,
-    uses.map((use) => use.path),
-  );
-  return createdResponse(id, `${ctx.apiBase}${spec.basePath}/${id}`);
+  for (let attempt = 1; ; attempt += 1) {
+    const checked = await checkCreate(ctx, spec, input, uses, attempt > 1);
+    const row = {
+      id,
+      ...ctx.scope,
+      ...input.values,
+      ...(spec.customAttributes ? { customAttributes: JSON.stringify(checked.custom) } : {}),
+      // isActive may be given on create (default true).
+      isActive: input.values.isActive !== false,
+      version: 1,
+      createdOn: stamp.on,
+      createdBy: stamp.by,
+      modifiedOn: stamp.on,
+      modifiedBy: stamp.by,
+    };
+    const statements = options.statements?.(ctx, id, input.values, input.extra) ?? [];
+    try {
+      // A rule the database refuses (a reference, the entity's rules) is worded by the checks, read afresh.
+      await writeUnderRules(
+        () => insertRecord(ctx.db, store, row, stamp, statements, checked.condition),
+        () => checkCreate(ctx, spec, input, uses, true),
+        uses.map((use) => use.path),
+      );
+      return createdResponse(id, `${ctx.apiBase}${spec.basePath}/${id}`);
+    } catch (error) {
+      if (!isRefusedInsert(store, error) || attempt >= CREATE_ATTEMPTS) throw error;
+    }
+  }
 }
 
 /** Adds related data (route members, rate lines) to the resources of read and list answers. */

@@ -39,6 +39,12 @@ export type Values = Record<string, unknown>;
 export interface EntityHooks {
   /** Extra validation of a complete create body (after field validation); returns every problem. */
   validateCreate?(ctx: ApiContext, values: Values): Promise<FieldError[]>;
+  /**
+   * True when the database enforces what `validateCreate` checks (a trigger refuses the create's batch, see
+   * src/db/rules.ts): the create then does not read first (it stays one round trip) and `validateCreate` only runs to
+   * word a refused batch. Without it, `validateCreate` runs before every insert.
+   */
+  readonly createRuleInDatabase?: boolean;
 }
 
 /** The columns every entity row has besides its fields (an index may name them too). */

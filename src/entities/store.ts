@@ -104,16 +104,44 @@ export function duplicateKey(spec: EntitySpec, values: readonly unknown[]): ApiE
   });
 }
 
-/** Inserts the row plus dependent statements and its `created` event in one batch (one transaction). */
+/**
+ * The insert of `row`, refused by the database unless `condition` holds: the row's id is bound only when it does,
+ * so a false condition fails the id's NOT NULL constraint and aborts the whole batch (the statements after it
+ * included) in the same transaction. `isRefusedInsert` recognises that failure.
+ */
+function buildGuardedInsert(db: Database, store: EntityStore, row: Readonly<Record<string, unknown>>, condition: SQL): WriteStatement {
+  // INSERT ... SELECT names every column (entity tables have no generated ones), in the table's order; a column the
+  // row leaves out gets its default.
+  const values = Object.entries(store.columns).map(([name, target]) => {
+    const value = row[name] !== undefined ? row[name] : (target.defaultFn?.() ?? target.default ?? null);
+    const bound = isSQLWrapper(value) ? value : sql.param(value, target);
+    return name === 'id' ? sql`CASE WHEN ${condition} THEN ${bound} END` : bound;
+  });
+  return db.insert(store.table).select(sql`SELECT ${sql.join(values, sql`, `)}`);
+}
+
+/** True when a batch failed because a guarded insert's condition did not hold. */
+export function isRefusedInsert(store: EntityStore, error: unknown): boolean {
+  const text = error instanceof Error ? `${error.message} ${String(error.cause ?? '')}` : String(error);
+  return text.includes(`NOT NULL constraint failed: ${store.spec.table}.${store.common.id.name}`);
+}
+
+/**
+ * Inserts the row plus dependent statements and its `created` event in one batch (one transaction). With a
+ * `condition`, the insert only happens when it holds in the database at that moment (`isRefusedInsert` tells the
+ * refusal from other errors); a refused insert aborts the batch, its event included.
+ */
 export async function insertRecord(
   db: Database,
   store: EntityStore,
   row: Readonly<Record<string, unknown>>,
   stamp: AuditStamp,
   extra: readonly WriteStatement[] = [],
+  condition?: SQL,
 ): Promise<void> {
+  const insert = condition ? buildGuardedInsert(db, store, row, condition) : db.insert(store.table).values(row);
   try {
-    await runWrites(db, [db.insert(store.table).values(row), ...extra, buildCreatedEvent(db, store, row, stamp)]);
+    await runWrites(db, [insert, ...extra, buildCreatedEvent(db, store, row, stamp)]);
   } catch (error) {
     if (parseConstraintViolation(error) === 'unique')
       throw duplicateKey(

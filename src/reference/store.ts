@@ -108,6 +108,13 @@ export async function findReferences(db: Database, scope: TenantScope, uses: rea
   return found;
 }
 
+/** The uses of standard kinds (cultures, currencies) whose key is not in the list (from memory); tenant kinds are left out. */
+export async function findUnknownStandardReferences(db: Database, uses: readonly ReferenceUse[]): Promise<ReferenceUse[]> {
+  const unknown: ReferenceUse[] = [];
+  for (const use of uses) if (findStandardStore(use.kind) && !(await loadStandardList(db, use.kind)).has(use.key)) unknown.push(use);
+  return unknown;
+}
+
 /** Throws 400 UnknownReference naming every key that does not exist; answers the records found. */
 export async function checkReferencesExist(db: Database, scope: TenantScope, uses: readonly ReferenceUse[]): Promise<FoundReferences> {
   const found = await findReferences(db, scope, uses);

@@ -4,6 +4,7 @@
  */
 import { generationCommands } from '../coordinator/commands';
 import type { CommandHandlers, CommandType } from '../coordinator/commands';
+import { forgetCachedDefinitions } from '../entities/create-checks';
 import { deriveReferenceUsers } from '../entities/service';
 import { idempotencyCommands } from '../idempotency/commands';
 import type { EntityStore } from '../entities/store';
@@ -74,7 +75,11 @@ export const serviceReferenceUsers: readonly ReferenceUser[] = [
 const referenceDataRoutes = buildReferenceDataRoutes({
   users: serviceReferenceUsers,
   guards: services.flatMap((service) => service.referenceGuards ?? []),
-  reactions: services.flatMap((service) => service.referenceWriteReactions ?? []),
+  reactions: [
+    // This isolate's cached definitions go at once (other isolates' creates find theirs outdated in their batch).
+    { kind: 'customAttributes', react: async (ctx) => forgetCachedDefinitions(ctx.scope) },
+    ...services.flatMap((service) => service.referenceWriteReactions ?? []),
+  ],
 });
 
 export const apiRoutes: readonly ApiRoute[] = [...referenceDataRoutes, ...services.flatMap((service) => service.routes)];

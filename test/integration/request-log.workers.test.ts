@@ -1,35 +1,11 @@
 /** The structured request log: one JSON line per request, 5xx at level error with the error. */
-import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { app } from '../../src/app';
-import { buildWorkerPlatform } from '../../src/platform/cloudflare';
-import { TENANT_TABLES } from '../../src/tenant-tables';
-import type { Platform } from '../../src/platform/types';
-import { ORIGIN, tenantClient } from '../helpers/api';
+import { tenantClient } from '../helpers/api';
+import { fetchLogged } from '../helpers/request-log';
 
 afterEach(() => {
   vi.restoreAllMocks();
 });
-
-/** Sends one request through the Worker's app and answers the response and the log lines it wrote. */
-async function fetchLogged(
-  path: string,
-  init: RequestInit,
-  adapt: (platform: Platform) => Platform = (platform) => platform,
-): Promise<{ response: Response; lines: Record<string, unknown>[] }> {
-  const lines: Record<string, unknown>[] = [];
-  const capture = (text: unknown) => {
-    const parsed: unknown = JSON.parse(String(text));
-    if (typeof parsed === 'object' && parsed !== null) lines.push(Object.fromEntries(Object.entries(parsed)));
-  };
-  vi.spyOn(console, 'log').mockImplementation(capture);
-  vi.spyOn(console, 'error').mockImplementation(capture);
-  const ctx = createExecutionContext();
-  const response = await app.fetch(new Request(`${ORIGIN}${path}`, init), adapt(buildWorkerPlatform(env, ctx, TENANT_TABLES)));
-  await waitOnExecutionContext(ctx);
-  vi.restoreAllMocks();
-  return { response, lines };
-}
 
 describe('the request log', () => {
   it('writes one line per request: id, tenant/org, route, status, duration and D1 round trips', async () => {

@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import type { OperationDoc } from '../../http/route';
 import { INTEGER } from '../../openapi/values';
-import { MAX_MEASUREMENTS, MeasurementSchema } from './measurements';
+import { MAX_MEASUREMENTS, MeasurementSchema } from './measurement-input';
 
 type Parts = Omit<OperationDoc, 'summary' | 'operationId'>;
 

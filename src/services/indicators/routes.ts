@@ -1,5 +1,4 @@
 /** Maintenance indicators: measurements, summaries, charts, recalculation. */
-import { writeUnderRules } from '../../db/rules';
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
 import { errorOfFields, validationError } from '../../errors/api-error';
@@ -8,7 +7,8 @@ import type { ApiRoute } from '../../http/route';
 import { normalizeDateTime } from '../../validation/values';
 import { sendRecalculation } from './commands';
 import { chartDoc, measurementsDoc, recalculateDoc, summaryDoc } from './docs';
-import { checkMeasurementReferences, insertMeasurements, parseMeasurements } from './measurements';
+import { parseMeasurements } from './measurement-input';
+import { ingestMeasurements } from './measurements';
 import { toPeriod } from './periods';
 import { loadIndicatorSummary, loadKpiChart } from './read';
 import { message } from '../../messages/catalogue';
@@ -18,11 +18,7 @@ const tags = ['Indicators'];
 
 async function handleIngest(ctx: ApiContext): Promise<Response> {
   const measurements = parseMeasurements(await readJsonBody(ctx.request));
-  const db = ctx.db;
-  const check = () => checkMeasurementReferences(db, ctx.scope, measurements);
-  await check();
-  // The database refuses a company or KPI definition deleted since the check (rule:unknown_reference).
-  await writeUnderRules(() => insertMeasurements(db, ctx.scope, measurements, ctx.platform.now()), check, ['company', 'code']);
+  await ingestMeasurements(ctx.db, ctx.scope, measurements, ctx.platform.now());
   return jsonResponse({ accepted: measurements.length });
 }
 

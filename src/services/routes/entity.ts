@@ -60,6 +60,8 @@ export const routeSpec = defineEntitySpec({
   },
   hooks: {
     validateCreate: (ctx, values) => checkBrandModel(ctx.db, ctx.scope, values.brand, values.brandModel, 'brandModel'),
+    // The trigger routes_brand_model_insert (rule:route_brand_model) holds the same rule in the insert's batch.
+    createRuleInDatabase: true,
   },
   indexes: [['company'], ['routeKey'], ['locationFunction'], ['family'], ['brand'], ['brandModel'], ['responsible']],
 });

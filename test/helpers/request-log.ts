@@ -1,0 +1,28 @@
+/** The request log seen by tests (Workers runtime only): one request through the app, with the log lines it wrote. */
+import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import { vi } from 'vitest';
+import { app } from '../../src/app';
+import { buildWorkerPlatform } from '../../src/platform/cloudflare';
+import { TENANT_TABLES } from '../../src/tenant-tables';
+import type { Platform } from '../../src/platform/types';
+import { ORIGIN } from './api';
+
+/** Sends one request through the Worker's app and answers the response and the log lines it wrote. */
+export async function fetchLogged(
+  path: string,
+  init: RequestInit,
+  adapt: (platform: Platform) => Platform = (platform) => platform,
+): Promise<{ response: Response; lines: Record<string, unknown>[] }> {
+  const lines: Record<string, unknown>[] = [];
+  const capture = (text: unknown) => {
+    const parsed: unknown = JSON.parse(String(text));
+    if (typeof parsed === 'object' && parsed !== null) lines.push(Object.fromEntries(Object.entries(parsed)));
+  };
+  vi.spyOn(console, 'log').mockImplementation(capture);
+  vi.spyOn(console, 'error').mockImplementation(capture);
+  const ctx = createExecutionContext();
+  const response = await app.fetch(new Request(`${ORIGIN}${path}`, init), adapt(buildWorkerPlatform(env, ctx, TENANT_TABLES)));
+  await waitOnExecutionContext(ctx);
+  vi.restoreAllMocks();
+  return { response, lines };
+}
