@@ -4,6 +4,7 @@ import { GUID } from '../openapi/values';
 import { AUDIT_FIELDS } from './audit';
 import { buildAttributeBody, buildEntitySchemas, CUSTOM_ATTRIBUTE_BODY } from './doc-schemas';
 import type { EntityDocOptions } from './doc-schemas';
+import { listSortOrders } from './odata-fields';
 import { findField } from './spec';
 import type { EntitySpec } from './spec';
 
@@ -23,19 +24,29 @@ export const CUSTOM_ATTRIBUTE_REQUEST: NonNullable<RouteDoc['requestBody']> = {
   schema: CUSTOM_ATTRIBUTE_BODY,
 };
 
-const ODATA_PARAMETERS: readonly ParameterDoc[] = (
-  [
-    ['$filter', 'Filter: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower/toupper/length/year/month/day'],
-    ['$select', 'Comma-separated properties to answer'],
-    ['$orderby', 'Comma-separated properties, each optionally asc or desc (default: by creation)'],
-    ['$top', 'Rows per page (default 100, at most 1000)'],
-    ['$skip', 'Rows to skip'],
-    ['$count', 'true: answer the total as count'],
-    ['$inlinecount', 'allpages: answer the total as count'],
-    ['page', '1-based page number (with pageSize)'],
-    ['pageSize', 'Rows per page (with page)'],
-  ] as const
-).map(([name, description]) => ({ name, in: 'query', description, schema: { json: { type: 'string' } } }));
+/** The list's query options; `$orderby` names the entity's sortable orders. */
+function listODataParameters(spec: EntitySpec): readonly ParameterDoc[] {
+  const orders = listSortOrders(spec)
+    .map((order) => order.fields.slice(0, order.required).join(', '))
+    .join('; ');
+  return (
+    [
+      ['$filter', 'Filter: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower/toupper/length/year/month/day'],
+      ['$select', 'Comma-separated properties to answer'],
+      [
+        '$orderby',
+        `Comma-separated properties, all asc or all desc (default: by creation). Sortable (an index serves each; each may end with createdOn, id): ${orders}`,
+      ],
+      ['$top', 'Rows per page (default 100, at most 1000)'],
+      ['$skip', 'Rows to skip (offset; following nextPageLink is cheaper)'],
+      ['$skiptoken', 'Opaque position of the next page, as nextPageLink gives it'],
+      ['$count', 'true: answer the total as count'],
+      ['$inlinecount', 'allpages: answer the total as count'],
+      ['page', '1-based page number (with pageSize)'],
+      ['pageSize', 'Rows per page (with page)'],
+    ] as const
+  ).map(([name, description]) => ({ name, in: 'query', description, schema: { json: { type: 'string' } } }));
+}
 
 function capitalize(name: string): string {
   return `${name.charAt(0).toUpperCase()}${name.slice(1)}`;
@@ -101,7 +112,11 @@ export function describeEntityRoute(
   const record = describeRecordPath(spec, extra.by ?? 'key');
   switch (kind) {
     case 'list':
-      return { ...base, parameters: ODATA_PARAMETERS, responses: { 200: { description: 'A page of records', schema: schemas.page } } };
+      return {
+        ...base,
+        parameters: listODataParameters(spec),
+        responses: { 200: { description: 'A page of records', schema: schemas.page } },
+      };
     case 'create':
       return {
         ...base,

@@ -61,5 +61,15 @@ export const routeSpec = defineEntitySpec({
   hooks: {
     validateCreate: (ctx, values) => checkBrandModel(ctx.db, ctx.scope, values.brand, values.brandModel, 'brandModel'),
   },
-  indexes: [['company'], ['routeKey'], ['locationFunction'], ['family'], ['brand'], ['brandModel'], ['responsible']],
+  indexes: [
+    ['company'],
+    ['routeKey'],
+    ['locationFunction'],
+    ['family'],
+    ['brand'],
+    ['brandModel'],
+    ['responsible'],
+    ['description'],
+    ['modifiedOn'],
+  ],
 });
