@@ -5,8 +5,19 @@ import type { EntitySpec, FieldSpec } from './spec';
 
 const cache = new WeakMap<EntitySpec, ODataField[]>();
 
-function toODataField(name: string, field: FieldSpec): ODataField {
-  return { name, kind: field.kind, column: field.column, ...(field.enum ? { enumMembers: field.enum.members } : {}) };
+/** The entity's trigram text index (an FTS5 table over its `textSearch` fields). */
+export function textIndexOf(spec: EntitySpec): string {
+  return `${spec.table}_text`;
+}
+
+function toODataField(name: string, field: FieldSpec, textIndex?: string): ODataField {
+  return {
+    name,
+    kind: field.kind,
+    column: field.column,
+    ...(field.enum ? { enumMembers: field.enum.members } : {}),
+    ...(field.textSearch && textIndex ? { textIndex } : {}),
+  };
 }
 
 export function listODataFields(spec: EntitySpec): ODataField[] {
@@ -16,7 +27,7 @@ export function listODataFields(spec: EntitySpec): ODataField[] {
       { name: 'id', kind: 'guid', column: 'id' },
       ...Object.entries(spec.fields)
         .filter(([, field]) => !field.notQueryable)
-        .map(([name, field]) => toODataField(name, field)),
+        .map(([name, field]) => toODataField(name, field, textIndexOf(spec))),
       ...Object.entries(AUDIT_FIELDS).map(([name, field]) => toODataField(name, field)),
     ];
     cache.set(spec, fields);
