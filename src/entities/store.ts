@@ -12,6 +12,7 @@ import type { CompiledQuery } from '../odata/compile';
 import { compileKeyset } from '../odata/order';
 import type { CursorValue } from '../odata/order';
 import type { AuditFieldName } from './audit';
+import { buildCountQuery } from './counts';
 import type { EntitySpec } from './spec';
 import type { EntityTable } from './table';
 
@@ -237,10 +238,13 @@ export function buildListQueries(
     .limit(page.top + 1)
     .offset(page.skip);
   checkParameterLimit(rowsQuery.toSQL().params.length, compiled, D1_MAX_PARAMETERS);
-  const countQuery = db
-    .select({ count: sql<number>`count(*)` })
-    .from(store.table)
-    .where(where);
+  // Unfiltered, the count is the maintained one (one row of entity_counts); filtered, it counts the matching rows.
+  const countQuery = compiled.where
+    ? db
+        .select({ count: sql<number>`count(*)` })
+        .from(store.table)
+        .where(where)
+    : buildCountQuery(db, store.spec.table, scope);
   return { rowsQuery, countQuery };
 }
 

@@ -60,6 +60,13 @@ describe('the list query of a common filter or order uses an index and no tempor
     expect(plan.rows).not.toMatch(/SCAN email_templates(?! USING)/);
   });
 
+  it('the count of an unfiltered list reads one row of the maintained count', async () => {
+    for (const search of ['', '$orderby=subject desc']) {
+      const plan = await explain(search);
+      expect(plan.count).toMatch(/^SEARCH entity_counts USING PRIMARY KEY \(tenant_key=\? AND org_key=\? AND entity=\?\)$/);
+    }
+  });
+
   it('the count query of a filtered list uses the same index', async () => {
     const plan = await explain("$filter=culture eq 'en-US'");
     expect(plan.count).toContain('USING COVERING INDEX email_templates_culture_idx');
