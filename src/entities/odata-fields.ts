@@ -5,19 +5,8 @@ import type { EntitySpec, FieldSpec } from './spec';
 
 const cache = new WeakMap<EntitySpec, ODataField[]>();
 
-/** The entity's trigram text index (an FTS5 table over its `textSearch` fields). */
-export function textIndexOf(spec: EntitySpec): string {
-  return `${spec.table}_text`;
-}
-
-function toODataField(name: string, field: FieldSpec, textIndex?: string): ODataField {
-  return {
-    name,
-    kind: field.kind,
-    column: field.column,
-    ...(field.enum ? { enumMembers: field.enum.members } : {}),
-    ...(field.textSearch && textIndex ? { textIndex } : {}),
-  };
+function toODataField(name: string, field: FieldSpec): ODataField {
+  return { name, kind: field.kind, column: field.column, ...(field.enum ? { enumMembers: field.enum.members } : {}) };
 }
 
 export function listODataFields(spec: EntitySpec): ODataField[] {
@@ -27,7 +16,7 @@ export function listODataFields(spec: EntitySpec): ODataField[] {
       { name: 'id', kind: 'guid', column: 'id' },
       ...Object.entries(spec.fields)
         .filter(([, field]) => !field.notQueryable)
-        .map(([name, field]) => toODataField(name, field, textIndexOf(spec))),
+        .map(([name, field]) => toODataField(name, field)),
       ...Object.entries(AUDIT_FIELDS).map(([name, field]) => toODataField(name, field)),
     ];
     cache.set(spec, fields);

@@ -31,14 +31,6 @@ function globPattern(name: BoolFunction, text: string): string {
   return name === 'startswith' ? `${escaped}*` : `*${escaped}`;
 }
 
-/**
- * Whether FTS5's trigram index can answer a search for `text`: it needs a run of 3 or more characters without GLOB
- * wildcards or classes (escaped ones split runs too). Shorter searches scan the tenant/org's rows in page order.
- */
-export function hasTrigram(text: string): boolean {
-  return text.split(/[*?[]/).some((run) => [...run].length >= 3);
-}
-
 function isNullLiteral(value: ValueNode): boolean {
   return valueTypeOf(value) === 'null';
 }
@@ -121,7 +113,7 @@ class Compiler {
       case 'in':
         return this.in(filter.operand, filter.values, exact);
       case 'call':
-        return this.call(filter.name, filter.args, exact);
+        return this.call(filter.name, filter.args);
       case 'compare':
         return this.compare(filter.operator, filter.left, filter.right, exact);
     }
@@ -150,17 +142,10 @@ class Compiler {
     return joinBalanced(parts, 'OR');
   }
 
-  private call(name: BoolFunction, [target, search]: readonly [ValueNode, ValueNode], exact: boolean): Expr {
+  private call(name: BoolFunction, [target, search]: readonly [ValueNode, ValueNode]): Expr {
     if (search.type === 'literal' && search.literal.type === 'string') {
-      const pattern = this.bind(globPattern(name, search.literal.value), search.position);
-      const index = target.type === 'property' ? target.field.textIndex : undefined;
-      // Through the trigram index: the same GLOB, answered by FTS5 from the index (and checked on the text). Not under
-      // `not`, where a NULL text must stay unmatched (a rowid IN would turn it into a match).
-      if (index && target.type === 'property' && !exact && hasTrigram(search.literal.value)) {
-        const column = sql.identifier(target.field.column);
-        return node(sql`(rowid IN (SELECT rowid FROM ${sql.identifier(index)} WHERE ${column} GLOB ${pattern.sql}))`, pattern);
-      }
       const t = this.value(target);
+      const pattern = this.bind(globPattern(name, search.literal.value), search.position);
       return node(sql`(${t.sql} GLOB ${pattern.sql})`, t, pattern);
     }
     if (name !== 'endswith') {

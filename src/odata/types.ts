@@ -10,8 +10,6 @@ export interface ODataField {
   readonly column: string;
   /** Enum members (name -> number) so filters may name them. */
   readonly enumMembers?: Readonly<Record<string, number>>;
-  /** The trigram (FTS5) table indexing this text column by rowid, if any (`contains` and co. read it). */
-  readonly textIndex?: string;
 }
 
 export type Literal =

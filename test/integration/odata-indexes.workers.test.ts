@@ -114,39 +114,3 @@ describe('every sortable order is read from an index, and a $skiptoken page seek
     }
   });
 });
-
-describe('contains, startswith and endswith read the trigram index when it can answer', () => {
-  const cases: [string, string, boolean][] = [
-    ['contains, 3 characters', "$filter=contains(subject,'abc')", true],
-    ['startswith with an order', "$filter=startswith(templateKey,'welc')&$orderby=culture", true],
-    ['endswith on a nullable field', "$filter=endswith(description,'xyz*w')", true],
-    ['in an or', "$filter=contains(subject,'abc') or culture eq 'en-US'", true],
-    ['2 characters: no trigram, the page-order scan', "$filter=contains(subject,'ab')", false],
-    ['wildcards split the term below 3 characters', "$filter=contains(subject,'a*bc?d')", false],
-    ['under not (a NULL text must stay unmatched)', "$filter=not contains(subject,'abc')", false],
-    ['a function of the field', "$filter=contains(tolower(subject),'abc')", false],
-    ['a field without textSearch', "$filter=contains(culture,'abc')", false],
-  ];
-
-  it.each(cases)('%s', async (_name, search, indexed) => {
-    const plan = await explain(search);
-    if (indexed) {
-      expect(plan.rows, plan.rows).toContain('VIRTUAL TABLE INDEX');
-      expect(plan.rows, plan.rows).toMatch(/email_templates_text/);
-    } else {
-      expect(plan.rows, plan.rows).not.toContain('VIRTUAL TABLE');
-    }
-  });
-
-  it('each text index holds exactly the fields its entity declares textSearch', async () => {
-    for (const store of [emailTemplateStore, routeStore, exchangeRatesDocumentStore]) {
-      const declared = Object.values(store.spec.fields)
-        .filter((field) => field.textSearch)
-        .map((field) => field.column);
-      const columns = await env.TENANT_DB_1.prepare(`SELECT name FROM pragma_table_info(?)`)
-        .bind(`${store.spec.table}_text`)
-        .all<{ name: string }>();
-      expect(columns.results.map((row) => row.name)).toEqual(declared);
-    }
-  });
-});

@@ -1,7 +1,7 @@
 /** The SQL compiler: the exact SQL text and bound values of each construct, order terms and the D1 parameter limit. */
 import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
 import { describe, expect, it } from 'vitest';
-import { checkParameterLimit, compileODataQuery, escapeGlob, hasTrigram } from '../../src/odata/compile';
+import { checkParameterLimit, compileODataQuery, escapeGlob } from '../../src/odata/compile';
 import { compileOrderBy } from '../../src/odata/order';
 import { parseFilter } from '../../src/odata/parse-filter';
 import type { FilterNode } from '../../src/odata/types';
@@ -134,16 +134,5 @@ describe('D1 parameter limit', () => {
     expect(error.message).toBe(
       '$filter at position 23: the query needs 7 bound values but D1 allows at most 6 per statement; use at most 2 literal values in $filter',
     );
-  });
-});
-
-describe('hasTrigram', () => {
-  it('needs a run of 3 characters (code points) without GLOB wildcards or classes', () => {
-    expect(hasTrigram('abc')).toBe(true);
-    expect(hasTrigram('日本語')).toBe(true);
-    expect(hasTrigram('ab')).toBe(false);
-    expect(hasTrigram('€€')).toBe(false);
-    expect(hasTrigram('ab*cd?ef[gh')).toBe(false);
-    expect(hasTrigram('a*bcd')).toBe(true);
   });
 });
