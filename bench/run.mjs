@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// npm run bench [-- --quick | --full]: the API and a raw baseline worker side by side, same runtime and bindings.
+// npm run bench [-- --quick | --full | --scale [--scale-rows=N]]: the API and a raw baseline worker side by side, same
+// runtime and bindings. --scale runs only the list scenarios at 10,000 and 1,000,000 rows (bench/lib/scale.mjs).
 // Prints a markdown table and writes bench/results/latest.json. Timing is not a test: not part of npm test.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -9,10 +10,13 @@ import { compareRounds } from './lib/load.mjs';
 import { loadTemplateRows, mintToken, ORG, SECRET, send, sendAdmin, TENANT } from './lib/fixtures.mjs';
 import { findFreePort, snapshotWorker, startWorker } from './lib/servers.mjs';
 import { measureRecalculation } from './lib/kpi.mjs';
+import { runScaleSuite } from './lib/scale.mjs';
 
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick');
 const full = args.has('--full');
+const scale = args.has('--scale');
+const scaleRows = Number(process.argv.find((arg) => arg.startsWith('--scale-rows='))?.split('=')[1] ?? 1_000_000);
 const settings = quick
   ? { rounds: 2, seconds: 2, small: 10_000, large: 50_000, measurements: 20_000 }
   : { rounds: 3, seconds: 5, small: 10_000, large: 200_000, measurements: full ? 1_000_000 : 100_000 };
@@ -43,7 +47,7 @@ function round(value, digits = 1) {
 }
 
 async function main() {
-  console.error(`bench: ${quick ? 'quick' : full ? 'full' : 'standard'} run, state in ${state}`);
+  console.error(`bench: ${scale ? `scale (${scaleRows} rows)` : quick ? 'quick' : full ? 'full' : 'standard'} run, state in ${state}`);
   const config = snapshotWorker(path.join(state, 'worker'));
   const [apiPort, rawPort] = [await findFreePort(), await findFreePort()];
   const [api, raw] = await Promise.all([
@@ -64,6 +68,20 @@ async function main() {
   ]);
   try {
     const token = await mintToken();
+    if (scale) {
+      const settings = { rounds: quick ? 1 : 2, seconds: quick ? 1 : 3, small: 10_000, large: scaleRows };
+      const growth = await runScaleSuite({ api, raw, token, record, settings });
+      const result = {
+        scenarios,
+        growth,
+        settings: { mode: 'scale', ...settings },
+        machine: describeMachine(),
+        date: new Date().toISOString(),
+      };
+      writeFileSync(path.join(root, 'bench/results/scale.json'), `${JSON.stringify(result, null, 2)}\n`);
+      printTable(result);
+      return;
+    }
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const base = `${api.url}/api/${TENANT}/${ORG}`;
     const opts = [settings.rounds, settings.seconds];
@@ -192,14 +210,7 @@ async function main() {
         raw_page_read_throughput_loss: round(rawPageLoss, 3),
       },
       settings: { mode: quick ? 'quick' : full ? 'full' : 'standard', ...settings },
-      machine: {
-        platform: `${os.type()} ${os.release()}`,
-        arch: os.arch(),
-        cpus: os.cpus().length,
-        cpu: os.cpus()[0]?.model,
-        memory_gb: round(os.totalmem() / 2 ** 30),
-        node: process.version,
-      },
+      machine: describeMachine(),
       date: new Date().toISOString(),
     };
     writeFileSync(path.join(root, 'bench/results/latest.json'), `${JSON.stringify(result, null, 2)}\n`);
@@ -208,6 +219,17 @@ async function main() {
     await Promise.all([api.stop(), raw.stop()]);
     rmSync(state, { recursive: true, force: true });
   }
+}
+
+function describeMachine() {
+  return {
+    platform: `${os.type()} ${os.release()}`,
+    arch: os.arch(),
+    cpus: os.cpus().length,
+    cpu: os.cpus()[0]?.model,
+    memory_gb: round(os.totalmem() / 2 ** 30),
+    node: process.version,
+  };
 }
 
 let counter = 0;
@@ -242,6 +264,13 @@ function printTable(result) {
       lines.push(
         `| ${s.name} | ${s.rps} | ${s.p50_ms} | ${s.p99_ms} | ${s.baseline?.name ?? ''} | ${s.baseline?.rps ?? ''} | ${s.ratio ?? ''} | ${s.failed} |`,
       );
+  }
+  if (result.settings.mode === 'scale') {
+    lines.push('', `Throughput loss from ${result.settings.small} to ${result.settings.large} rows (API / raw worker):`);
+    for (const [name, loss] of Object.entries(result.growth))
+      lines.push(`- ${name}: ${(loss.api_loss * 100).toFixed(1)}% / ${(loss.raw_loss * 100).toFixed(1)}%`);
+    console.log(lines.join('\n'));
+    return;
   }
   lines.push(
     '',
