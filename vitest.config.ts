@@ -38,6 +38,9 @@ export default defineConfig(async () => {
       setupFiles: ['./test/setup/apply-migrations.ts'],
       // Every request writes a log line (src/http/request-log.ts): show console output of failing tests only.
       silent: 'passed-only' as const,
+      // The heaviest tests (5,000-record batches, 50-fold races, moves under load) take 1 to 4 s alone; on a busy
+      // 2-core CI machine the default 5 s made them time out. A limit, not an assertion: their checks are unchanged.
+      testTimeout: 30_000,
     },
   };
 });

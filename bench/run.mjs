@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// npm run bench [-- --quick | --full | --scale [--scale-rows=N]]: the API and a raw baseline worker side by side, same
-// runtime and bindings. --scale runs only the list scenarios at 10,000 and 1,000,000 rows (bench/lib/scale.mjs).
-// Prints a markdown table and writes bench/results/latest.json. Timing is not a test: not part of npm test.
+// npm run bench [-- --quick | --full | --scale [--scale-rows=N]] [-- --save]: the API and a raw baseline worker side by
+// side, same runtime and bindings. --scale runs only the list scenarios at 10,000 and 1,000,000 rows
+// (bench/lib/scale.mjs). Prints a markdown table; with --save it also writes bench/results/latest.json (scale.json for
+// --scale: the committed figures the README quotes), otherwise those files are left alone. Timing is not a test.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +18,8 @@ const quick = args.has('--quick');
 const full = args.has('--full');
 const scale = args.has('--scale');
 const scaleRows = Number(process.argv.find((arg) => arg.startsWith('--scale-rows='))?.split('=')[1] ?? 1_000_000);
+const save = args.has('--save');
+const RESULTS = 'bench/results/latest.json';
 const settings = quick
   ? { rounds: 2, seconds: 2, small: 10_000, large: 50_000, measurements: 20_000 }
   : { rounds: 3, seconds: 5, small: 10_000, large: 200_000, measurements: full ? 1_000_000 : 100_000 };
@@ -78,8 +81,8 @@ async function main() {
         machine: describeMachine(),
         date: new Date().toISOString(),
       };
-      writeFileSync(path.join(root, 'bench/results/scale.json'), `${JSON.stringify(result, null, 2)}\n`);
       printTable(result);
+      if (save) writeFileSync(path.join(root, 'bench/results/scale.json'), `${JSON.stringify(result, null, 2)}\n`);
       return;
     }
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
@@ -213,8 +216,11 @@ async function main() {
       machine: describeMachine(),
       date: new Date().toISOString(),
     };
-    writeFileSync(path.join(root, 'bench/results/latest.json'), `${JSON.stringify(result, null, 2)}\n`);
     printTable(result);
+    if (save) {
+      writeFileSync(path.join(root, RESULTS), `${JSON.stringify(result, null, 2)}\n`);
+      console.error(`bench: wrote ${RESULTS}`);
+    } else console.error(`bench: ${RESULTS} left as it was (add --save to write these figures there)`);
   } finally {
     await Promise.all([api.stop(), raw.stop()]);
     rmSync(state, { recursive: true, force: true });

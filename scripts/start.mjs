@@ -63,9 +63,11 @@ const devArgs = [
   ...persist,
   ...readRateLimitArgs(process.env.RATE_LIMIT_PER_MINUTE),
 ];
+// CLOUDFLARE_CF_FETCH_ENABLED=false: no download of the `Request.cf` sample (the API does not read request.cf), so
+// an offline start prints no network error; set it to true in the environment to have wrangler fetch it.
 const server = spawn(process.execPath, [wrangler, ...devArgs], {
   stdio: 'inherit',
-  env: process.env,
+  env: { CLOUDFLARE_CF_FETCH_ENABLED: 'false', ...process.env },
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));

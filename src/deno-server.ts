@@ -3,6 +3,8 @@
  * directory and every tenant database) a local SQLite file over node:sqlite, in-memory KV, in-process coordinators,
  * and a timer for the cron trigger. `src/deno.ts` starts it;
  * the Deno test run starts it with its own extension (test/deno-host/).
+ *
+ * Static assets: the files of public/ (`npm run assets`), served as Workers `[assets]` serves them.
  */
 import { app } from './app';
 import { hasDotSegment } from './http/request-target';
@@ -18,6 +20,8 @@ import { commandHandlers, scheduledJobs } from './services/registry';
 import { TENANT_TABLES } from './tenant-tables';
 
 const FORWARDED_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$/;
+/** The paths `wrangler dev --test-scheduled` answers by running the cron trigger (the query string, `?cron=`, is ignored). */
+const SCHEDULED_PATHS: readonly string[] = ['/__scheduled', '/cdn-cgi/handler/scheduled'];
 
 /** Extra requests a caller serves before the app (undefined: not its own). */
 export type DenoRequestExtension = (request: Request, host: DenoHost) => Promise<Response | undefined>;
@@ -48,7 +52,7 @@ function buildHandler(
     const request = trustForwarded ? applyForwardedOrigin(incoming) : incoming;
     const asset = assets.serve(request);
     if (asset) return asset;
-    if (testScheduled && new URL(request.url).pathname === '/__scheduled') {
+    if (testScheduled && SCHEDULED_PATHS.includes(new URL(request.url).pathname)) {
       await runScheduledJobs(host.platform, scheduledJobs);
       return new Response('Ran scheduled event');
     }
@@ -57,15 +61,13 @@ function buildHandler(
 }
 
 /**
- * Serves until SIGINT/SIGTERM (or, with EXIT_ON_STDIN_END=1, until standard input closes). Static assets: the files of
- * public/ (`npm run assets`), served before the app as Workers `[assets]` serves them. Environment: PORT (8788),
+ * Serves until SIGINT/SIGTERM (or, with EXIT_ON_STDIN_END=1, until standard input closes). Environment: PORT (8788),
  * HOST (127.0.0.1), DENO_DATA_DIR (.deno-data: one SQLite file per database, plus coordinators.sqlite),
  * DENO_TENANT_DATABASES (TENANT_DB_1,TENANT_DB_2), JWT_SECRET, JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE,
  * APP_ENV (production; `development` for local servers), RATE_LIMIT_PER_MINUTE (600; 0 turns rate limiting off),
- * MOVE_STEP_QUERIES (400),
- * CRON_INTERVAL_MINUTES (15; 0 turns the timer off), TEST_SCHEDULED=1 (GET /__scheduled runs the scheduled jobs, like
- * `wrangler dev --test-scheduled`), TRUST_FORWARDED_HEADERS=1 (the request URL takes X-Forwarded-Proto/-Host, behind a
- * trusted proxy).
+ * MOVE_STEP_QUERIES (400), CRON_INTERVAL_MINUTES (15; 0 turns the timer off), TEST_SCHEDULED=1
+ * (GET /cdn-cgi/handler/scheduled or /__scheduled runs the scheduled jobs, like `wrangler dev --test-scheduled`),
+ * TRUST_FORWARDED_HEADERS=1 (the request URL takes X-Forwarded-Proto/-Host, behind a trusted proxy).
  */
 export async function serveDeno(extension?: DenoRequestExtension): Promise<void> {
   const deno = requireDenoRuntime();

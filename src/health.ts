@@ -1,8 +1,8 @@
-/** Public, unauthenticated routes: /health, /openapi.json and /docs. */
+/** Public, unauthenticated routes: /health, /openapi.json, /docs and the OAuth2 token endpoint (/connect/token). */
 import type { PublicRoute } from './http/route';
 import { jsonResponse } from './http/responses';
 import { buildOpenApiRoutes } from './openapi/routes';
-import { apiRoutes } from './services/registry';
+import { apiRoutes, servicePublicRoutes } from './services/registry';
 
 const healthRoute: PublicRoute = {
   method: 'GET',
@@ -21,4 +21,8 @@ const healthRoute: PublicRoute = {
   handle: () => jsonResponse({ status: 'ok' }),
 };
 
-export const publicRoutes: readonly PublicRoute[] = [healthRoute, ...buildOpenApiRoutes(() => ({ publicRoutes, apiRoutes }))];
+export const publicRoutes: readonly PublicRoute[] = [
+  healthRoute,
+  ...servicePublicRoutes,
+  ...buildOpenApiRoutes(() => ({ publicRoutes, apiRoutes })),
+];

@@ -7,6 +7,7 @@ export { routeEquipmentItems, routeLocations, routes, routeTools } from './servi
 export { importDataInfoChanges, importDataInfos } from './services/imports/table';
 export { kpiMeasurements, kpiPendingOrgs, kpiPeriods, kpiSeries, kpiSummaries } from './services/indicators/tables';
 export { exchangeRateLines, exchangeRatesDocuments } from './services/exchange-rates/table';
+export { apiClients } from './services/identity/table';
 export {
   refBrandModels,
   refBrands,

@@ -63,7 +63,7 @@ export async function startWorker({ config, port, persistTo, databases, vars = {
   const child = spawn(process.execPath, [wrangler, ...args], {
     cwd: path.dirname(config),
     stdio: ['ignore', process.env.BENCH_WRANGLER_LOG ? 'inherit' : 'ignore', 'inherit'],
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+    env: { CLOUDFLARE_CF_FETCH_ENABLED: 'false', ...process.env, WRANGLER_SEND_METRICS: 'false' },
   });
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}${probePath}`);

@@ -1,4 +1,6 @@
-// The raw baseline: the least a Worker can do for each benchmark scenario, on the same bindings.
+// The raw baseline: the least a Worker can do for each benchmark scenario, on the same bindings. Like the API (and any
+// Worker run in production), it writes one JSON log line per request: under `wrangler dev` each console.log costs a
+// trip through the inspector Wrangler attaches, a local cost both sides now pay alike.
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
 /** Columns of the scale scenarios' orders (the API's sortable email template fields). */
@@ -21,69 +23,76 @@ async function answerRows(statement) {
 
 export default {
   async fetch(request, env) {
-    const url = new URL(request.url);
-    switch (url.pathname) {
-      case '/constant':
-        return new Response('{"status":"ok"}', { headers: JSON_HEADERS });
-      case '/d1/point': {
-        const row = await env.DB.prepare('SELECT * FROM email_templates WHERE tenant_key = ? AND org_key = ? AND template_key = ?')
-          .bind(url.searchParams.get('tenant'), url.searchParams.get('org'), url.searchParams.get('key'))
-          .first();
-        return row ? new Response(JSON.stringify(row), { headers: JSON_HEADERS }) : new Response('null', { status: 404 });
-      }
-      case '/d1/page': {
-        const { results } = await env.DB.prepare(
-          'SELECT * FROM email_templates WHERE tenant_key = ? AND org_key = ? AND culture = ? ORDER BY created_on, id LIMIT 50',
-        )
-          .bind(url.searchParams.get('tenant'), url.searchParams.get('org'), url.searchParams.get('culture'))
-          .all();
-        return new Response(JSON.stringify({ items: results }), { headers: JSON_HEADERS });
-      }
-      // Scale scenarios (bench/lib/scale.mjs): the same SQL the API sends for each list, nothing else.
-      case '/scale/after':
-        return answerRows(
-          env.DB.prepare(
-            'SELECT * FROM email_templates WHERE tenant_key = ? AND org_key = ? AND (created_on, id) > (?, ?) ORDER BY created_on, id LIMIT ?',
-          ).bind(
-            ...scopeOf(url),
-            url.searchParams.get('createdOn'),
-            url.searchParams.get('id'),
-            Number(url.searchParams.get('top') ?? 50) + 1,
-          ),
-        );
-      case '/scale/count': {
-        const row = await env.DB.prepare(
-          "SELECT rows FROM entity_counts WHERE tenant_key = ? AND org_key = ? AND entity = 'email_templates'",
-        )
-          .bind(...scopeOf(url))
-          .first();
-        return new Response(JSON.stringify({ count: row?.rows ?? 0 }), { headers: JSON_HEADERS });
-      }
-      case '/scale/contains':
-        return answerRows(
-          env.DB.prepare(
-            'SELECT * FROM email_templates WHERE tenant_key = ? AND org_key = ? AND subject GLOB ? ORDER BY created_on, id LIMIT 51',
-          ).bind(...scopeOf(url), `*${url.searchParams.get('term')}*`),
-        );
-      case '/scale/order': {
-        const column = SORTABLE.get(url.searchParams.get('column') ?? '');
-        if (!column) return new Response('unknown column', { status: 400 });
-        return answerRows(
-          env.DB.prepare(
-            `SELECT * FROM email_templates WHERE tenant_key = ? AND org_key = ? ORDER BY ${column === 'created_on' ? '' : `${column}, `}created_on, id LIMIT 51`,
-          ).bind(...scopeOf(url)),
-        );
-      }
-      case '/kv': {
-        const value = await env.CACHE.get(url.searchParams.get('key') ?? 'bench');
-        return new Response(value ?? 'null', { headers: JSON_HEADERS });
-      }
-      case '/kv/put': {
-        await env.CACHE.put(url.searchParams.get('key') ?? 'bench', await request.text(), { expirationTtl: 3600 });
-        return new Response(null, { status: 204 });
-      }
-      default:
-        return new Response('not found', { status: 404 });
-    }
+    const started = Date.now();
+    const response = await answerScenario(request, env);
+    const { pathname } = new URL(request.url);
+    const line = { level: 'info', message: 'request', requestId: globalThis.crypto.randomUUID(), method: request.method, path: pathname };
+    console.log(JSON.stringify({ ...line, status: response.status, durationMs: Date.now() - started }));
+    return response;
   },
 };
+
+async function answerScenario(request, env) {
+  const url = new URL(request.url);
+  switch (url.pathname) {
+    case '/constant':
+      return new Response('{"status":"ok"}', { headers: JSON_HEADERS });
+    case '/d1/point': {
+      const row = await env.DB.prepare('SELECT * FROM email_templates WHERE tenant_key = ? AND org_key = ? AND template_key = ?')
+        .bind(url.searchParams.get('tenant'), url.searchParams.get('org'), url.searchParams.get('key'))
+        .first();
+      return row ? new Response(JSON.stringify(row), { headers: JSON_HEADERS }) : new Response('null', { status: 404 });
+    }
+    case '/d1/page': {
+      const { results } = await env.DB.prepare(
+        'SELECT * FROM email_templates WHERE tenant_key = ? AND org_key = ? AND culture = ? ORDER BY created_on, id LIMIT 50',
+      )
+        .bind(url.searchParams.get('tenant'), url.searchParams.get('org'), url.searchParams.get('culture'))
+        .all();
+      return new Response(JSON.stringify({ items: results }), { headers: JSON_HEADERS });
+    }
+    // Scale scenarios (bench/lib/scale.mjs): the same SQL the API sends for each list, nothing else.
+    case '/scale/after':
+      return answerRows(
+        env.DB.prepare(
+          'SELECT * FROM email_templates WHERE tenant_key = ? AND org_key = ? AND (created_on, id) > (?, ?) ORDER BY created_on, id LIMIT ?',
+        ).bind(
+          ...scopeOf(url),
+          url.searchParams.get('createdOn'),
+          url.searchParams.get('id'),
+          Number(url.searchParams.get('top') ?? 50) + 1,
+        ),
+      );
+    case '/scale/count': {
+      const row = await env.DB.prepare("SELECT rows FROM entity_counts WHERE tenant_key = ? AND org_key = ? AND entity = 'email_templates'")
+        .bind(...scopeOf(url))
+        .first();
+      return new Response(JSON.stringify({ count: row?.rows ?? 0 }), { headers: JSON_HEADERS });
+    }
+    case '/scale/contains':
+      return answerRows(
+        env.DB.prepare(
+          'SELECT * FROM email_templates WHERE tenant_key = ? AND org_key = ? AND subject GLOB ? ORDER BY created_on, id LIMIT 51',
+        ).bind(...scopeOf(url), `*${url.searchParams.get('term')}*`),
+      );
+    case '/scale/order': {
+      const column = SORTABLE.get(url.searchParams.get('column') ?? '');
+      if (!column) return new Response('unknown column', { status: 400 });
+      return answerRows(
+        env.DB.prepare(
+          `SELECT * FROM email_templates WHERE tenant_key = ? AND org_key = ? ORDER BY ${column === 'created_on' ? '' : `${column}, `}created_on, id LIMIT 51`,
+        ).bind(...scopeOf(url)),
+      );
+    }
+    case '/kv': {
+      const value = await env.CACHE.get(url.searchParams.get('key') ?? 'bench');
+      return new Response(value ?? 'null', { headers: JSON_HEADERS });
+    }
+    case '/kv/put': {
+      await env.CACHE.put(url.searchParams.get('key') ?? 'bench', await request.text(), { expirationTtl: 3600 });
+      return new Response(null, { status: 204 });
+    }
+    default:
+      return new Response('not found', { status: 404 });
+  }
+}

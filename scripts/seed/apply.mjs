@@ -1,7 +1,10 @@
 // Applies one service's demo data through the API, idempotently, with `send(method, path, body)` answering
-// `{ status, text }`: reference data is a bulk upsert by key; a create answered 400 DuplicateKey was seeded by
-// an earlier start; `seed(send)` (optional) is for data with its own idempotency check. Returns how many
-// records were created. scripts/seed.mjs sends over HTTP; the seed tests send through the Worker.
+// `{ status, text }`: reference data is a bulk upsert by key; a record with a `findPath` (an OData list filtered to
+// that record, `findPath(base, filter)`) is created only when the list is empty, so no request of a start fails, the
+// first or a later one; records without one are idempotent operations
+// (route members: adding one twice is a no-op); `seed(send)` (optional) is for data with its own idempotency check.
+// Returns how many records were created (201s and what `seed` reports). scripts/seed.mjs sends over HTTP; the seed
+// tests send through the Worker.
 export async function applySeedModule(module, send) {
   for (const [kind, items] of Object.entries(module.referenceData ?? {})) {
     const result = await send('PUT', `/referenceData/${kind}`, items);
@@ -9,13 +12,24 @@ export async function applySeedModule(module, send) {
   }
   let created = 0;
   for (const record of module.records ?? []) {
+    if (record.findPath && (await exists(send, record.findPath))) continue;
     const method = record.method ?? 'POST';
     const result = await send(method, record.path, record.body);
-    if (result.status >= 200 && result.status < 300) created += 1;
-    else if (!(result.status === 400 && result.text.includes('"DuplicateKey"'))) {
+    if (result.status < 200 || result.status >= 300)
       throw new Error(`Seeding ${method} ${record.path} failed: ${result.status} ${result.text}`);
-    }
+    if (result.status === 201) created += 1;
   }
   if (module.seed) created += await module.seed(send);
   return created;
+}
+
+/** The OData list of `base` (`/operations/emailTemplates`) filtered to one record: the `findPath` of a create. */
+export function findPath(base, filter) {
+  return `${base}/odata?$filter=${encodeURIComponent(filter)}&$select=id`;
+}
+
+async function exists(send, path) {
+  const result = await send('GET', path);
+  if (result.status !== 200) throw new Error(`Reading ${path} failed: ${result.status} ${result.text}`);
+  return JSON.parse(result.text).items.length > 0;
 }

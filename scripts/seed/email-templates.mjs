@@ -1,9 +1,13 @@
 // Demo data of the email templates service.
+import { findPath } from './apply.mjs';
+
+const TEMPLATES = '/operations/emailTemplates';
 export const referenceData = {};
 
 export const records = [
   {
-    path: '/operations/emailTemplates',
+    path: TEMPLATES,
+    findPath: findPath(TEMPLATES, "templateKey eq 'maintenance-notification'"),
     body: {
       templateKey: 'maintenance-notification',
       subject: 'Maintenance on route {{routeKey}} ({{date}})',
@@ -14,7 +18,8 @@ export const records = [
     },
   },
   {
-    path: '/operations/emailTemplates',
+    path: TEMPLATES,
+    findPath: findPath(TEMPLATES, "templateKey eq 'aviso-manutencao'"),
     body: {
       templateKey: 'aviso-manutencao',
       subject: 'Manutenção da rota {{routeKey}}',

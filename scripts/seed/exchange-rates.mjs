@@ -1,5 +1,6 @@
 // Demo data of the exchange rates documents service: three documents with their rate lines. Lookups by company
 // use ACME-PT (EUR) and ACME-US (USD) from routes.mjs. Factors with more digits than a double holds are strings.
+import { findPath } from './apply.mjs';
 export const referenceData = {};
 
 const PATH = '/businessCore/exchangeRatesDocuments';
@@ -7,6 +8,7 @@ const PATH = '/businessCore/exchangeRatesDocuments';
 export const records = [
   {
     path: PATH,
+    findPath: findPath(PATH, 'number eq 1'),
     body: {
       number: 1,
       validFrom: '2026-01-01T00:00:00Z',
@@ -25,6 +27,7 @@ export const records = [
   },
   {
     path: PATH,
+    findPath: findPath(PATH, 'number eq 2'),
     body: {
       number: 2,
       validFrom: '2026-06-01T00:00:00Z',
@@ -42,6 +45,7 @@ export const records = [
   },
   {
     path: PATH,
+    findPath: findPath(PATH, 'number eq 3'),
     body: {
       number: 3,
       validFrom: '2026-06-01T00:00:00Z',

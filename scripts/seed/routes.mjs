@@ -1,5 +1,6 @@
 // Demo data of the routes service (and the reference data it needs). Company keys are stable: other services'
 // demo data (exchange rates, KPIs) use ACME-PT (base currency EUR) and ACME-US (base currency USD) too.
+import { findPath } from './apply.mjs';
 export const referenceData = {
   companies: [
     { key: 'ACME-PT', name: 'Acme Portugal, Lda.', baseCurrency: 'EUR' },
@@ -46,11 +47,12 @@ export const referenceData = {
 
 const ROUTES = '/assetManagementCore/routes';
 
-// Routes (a second DuplicateKey create is skipped by the seeder) and their members (adding twice is a no-op).
+// Routes (created only when the list filtered to them is empty) and their members (adding twice is a no-op).
 // ROUTE-01 exists in both companies, so its membership operations need ?companyKey=.
 export const records = [
   {
     path: ROUTES,
+    findPath: findPath(ROUTES, "company eq 'ACME-PT' and routeKey eq 'ROUTE-01'"),
     body: {
       routeKey: 'ROUTE-01',
       description: 'Lisbon plant weekly HVAC round',
@@ -67,6 +69,7 @@ export const records = [
   },
   {
     path: ROUTES,
+    findPath: findPath(ROUTES, "company eq 'ACME-PT' and routeKey eq 'ROUTE-02'"),
     body: {
       routeKey: 'ROUTE-02',
       description: 'Porto warehouse monthly check',
@@ -77,6 +80,7 @@ export const records = [
   },
   {
     path: ROUTES,
+    findPath: findPath(ROUTES, "company eq 'ACME-US' and routeKey eq 'ROUTE-01'"),
     body: {
       routeKey: 'ROUTE-01',
       description: 'New York hall forklift round',

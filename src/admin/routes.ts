@@ -9,32 +9,41 @@ import { recordNotFound, validationError } from '../errors/api-error';
 import type { FieldError } from '../errors/api-error';
 import { jsonResponse } from '../http/responses';
 import type { OperatorRoute } from '../http/route';
+import { issueMessage, message } from '../messages/catalogue';
 import { issuesToErrors } from '../validation/issues';
 
 const DEFAULT_TOP = 100;
 const MAX_TOP = 1000;
 const PLACEMENT_PATH = '/admin/placements/:tenantKey/:orgKey';
 
-function readWholeNumber(ctx: OperatorContext, name: string, fallback: number, max: number, errors: FieldError[]): number {
+function readWholeNumber(
+  ctx: OperatorContext,
+  name: string,
+  fallback: number,
+  range: { min: number; max: number },
+  errors: FieldError[],
+): number {
   const raw = ctx.url.searchParams.get(name);
   if (raw === null) return fallback;
   const value = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
-  if (Number.isNaN(value) || value > max) errors.push({ path: name, message: `${name} must be a whole number from 0 to ${max}.` });
+  if (Number.isNaN(value) || value < range.min || value > range.max)
+    errors.push({ path: name, message: message('integerRange', { field: name, ...range }) });
   return value;
 }
 
 /** `$top` (1..1000, default 100), `$skip` and an optional `database` filter. */
 function readPageQuery(ctx: OperatorContext): { top: number; skip: number; database?: string } {
   const errors: FieldError[] = [];
-  const top = readWholeNumber(ctx, '$top', DEFAULT_TOP, MAX_TOP, errors);
-  if (top === 0) errors.push({ path: '$top', message: '$top must be at least 1.' });
-  const skip = readWholeNumber(ctx, '$skip', 0, 1_000_000_000, errors);
+  const top = readWholeNumber(ctx, '$top', DEFAULT_TOP, { min: 1, max: MAX_TOP }, errors);
+  const skip = readWholeNumber(ctx, '$skip', 0, { min: 0, max: 1_000_000_000 }, errors);
   const database = ctx.url.searchParams.get('database') ?? undefined;
-  if (database !== undefined && !ctx.platform.placements.databases.includes(database)) {
-    errors.push({ path: 'database', message: `Must be one of ${ctx.platform.placements.databases.join(', ')}.` });
+  const databases = ctx.platform.placements.databases;
+  if (database !== undefined && !databases.includes(database)) {
+    errors.push({ path: 'database', message: message('notTenantDatabase', { field: 'database', choices: databases.join(', ') }) });
   }
   for (const name of ctx.url.searchParams.keys()) {
-    if (!['$top', '$skip', 'database'].includes(name)) errors.push({ path: name, message: 'Unknown query parameter.' });
+    if (!['$top', '$skip', 'database'].includes(name))
+      errors.push({ path: name, message: message('unknownQueryParameter', { field: name }) });
   }
   if (errors.length > 0) throw validationError(errors);
   return { top, skip, ...(database === undefined ? {} : { database }) };
@@ -44,7 +53,12 @@ function readScope(ctx: OperatorContext) {
   return { tenantKey: ctx.params.tenantKey ?? '', orgKey: ctx.params.orgKey ?? '' };
 }
 
-const MoveBody = v.strictObject({ database: v.pipe(v.string('database must be a string'), v.nonEmpty('database is required')) });
+const MoveBody = v.strictObject({
+  database: v.pipe(
+    v.string(issueMessage('mustBeString', { field: 'database' })),
+    v.nonEmpty(issueMessage('required', { field: 'database' })),
+  ),
+});
 
 export const operatorRoutes: readonly OperatorRoute[] = [
   {

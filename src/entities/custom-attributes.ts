@@ -6,9 +6,11 @@ import * as v from 'valibot';
 import { scopeCondition } from '../db/client';
 import type { Database, TenantScope } from '../db/client';
 import type { FieldError } from '../errors/api-error';
+import { message } from '../messages/catalogue';
+import type { MessageKey } from '../messages/catalogue';
 import { customAttributesKind } from '../reference/kinds';
 import { refCustomAttributes } from '../reference/tables';
-import { DATE_TIME_RULE, normalizeDateTime } from '../validation/values';
+import { normalizeDateTime } from '../validation/values';
 
 export const CUSTOM_PREFIX = 'custom_';
 const NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
@@ -51,27 +53,41 @@ export function buildCustomValueUpdate(column: SQLiteColumn, values: CustomValue
   return sql`json_set(coalesce(nullif(${column}, ''), '{}'), ${sql.join(pairs, sql`, `)})`;
 }
 
-/** Strips the `custom_` prefix; undefined when the name is not a valid custom attribute name. */
+/** `custom_<name>` with the prefix in any case (a path segment) -> `<name>`; undefined when it is not one. */
+export function parsePrefixedCustomName(raw: string): string | undefined {
+  return isCustomProperty(raw) ? parseCustomName(raw) : undefined;
+}
+
+/** The property of a create body that holds custom attribute values by name. */
+export const CUSTOM_ATTRIBUTES_PROPERTY = 'customAttributes';
+
+/** True for a `custom_<name>` property (the prefix in any case). */
+export function isCustomProperty(raw: string): boolean {
+  return raw.slice(0, CUSTOM_PREFIX.length).toLowerCase() === CUSTOM_PREFIX;
+}
+
+/** Strips the `custom_` prefix (in any case), if there is one; undefined when the name is not a valid custom attribute name. */
 export function parseCustomName(raw: string): string | undefined {
-  const name = raw.startsWith(CUSTOM_PREFIX) ? raw.slice(CUSTOM_PREFIX.length) : raw;
+  const name = isCustomProperty(raw) ? raw.slice(CUSTOM_PREFIX.length) : raw;
   return NAME_PATTERN.test(name) ? name : undefined;
 }
 
-function checkType(definition: CustomAttributeDefinition, value: unknown): { value?: unknown; message?: string } {
-  if (value === null) return definition.required ? { message: 'is required and cannot be null' } : { value: null };
+/** The value checked against its definition's type (booleans also as 1/0), or the catalogue message of the problem. */
+function checkType(definition: CustomAttributeDefinition, value: unknown): { value?: unknown; problem?: MessageKey } {
+  if (value === null) return definition.required ? { problem: 'required' } : { value: null };
   switch (definition.type) {
     case 'string':
-      return typeof value === 'string' ? { value } : { message: 'must be a string' };
+      return typeof value === 'string' ? { value } : { problem: 'mustBeString' };
     case 'number':
-      return typeof value === 'number' && Number.isFinite(value) ? { value } : { message: 'must be a number' };
+      return typeof value === 'number' && Number.isFinite(value) ? { value } : { problem: 'mustBeNumber' };
     case 'boolean':
-      return typeof value === 'boolean' ? { value } : { message: 'must be true or false' };
+      return typeof value === 'boolean' ? { value } : value === 1 || value === 0 ? { value: value === 1 } : { problem: 'mustBeBoolean' };
     case 'date': {
       const normalized = typeof value === 'string' ? normalizeDateTime(value) : undefined;
-      return normalized ? { value: normalized } : { message: `must be an ${DATE_TIME_RULE}` };
+      return normalized ? { value: normalized } : { problem: 'mustBeDateTime' };
     }
     case 'object':
-      return typeof value === 'object' && !Array.isArray(value) ? { value } : { message: 'must be a JSON object' };
+      return typeof value === 'object' && !Array.isArray(value) ? { value } : { problem: 'mustBeObject' };
   }
 }
 
@@ -95,18 +111,20 @@ export function validateCustomValues(
     }
     const definition = byName.get(name.toLowerCase());
     if (!definition) {
-      errors.push({ path, message: `Unknown custom attribute; defined: ${definitions.map((d) => CUSTOM_PREFIX + d.name).join(', ')}` });
+      const names = definitions.map((defined) => CUSTOM_PREFIX + defined.name).join(', ');
+      errors.push({ path, message: message('unknownCustomAttribute', { field: path, names }) });
       continue;
     }
     const checked = checkType(definition, value);
-    if (checked.message) errors.push({ path, message: `${path} ${checked.message}` });
+    if (checked.problem) errors.push({ path, message: message(checked.problem, { field: path }) });
     else values[definition.name] = checked.value;
   }
   if (mode === 'create') {
     for (const definition of definitions) {
       const reported = errors.some((error) => error.path.toLowerCase() === `${CUSTOM_PREFIX}${definition.name}`.toLowerCase());
       if (definition.required && !reported && (values[definition.name] === undefined || values[definition.name] === null)) {
-        errors.push({ path: `${CUSTOM_PREFIX}${definition.name}`, message: `${CUSTOM_PREFIX}${definition.name} is required` });
+        const path = `${CUSTOM_PREFIX}${definition.name}`;
+        errors.push({ path, message: message('required', { field: path }) });
       }
     }
   }

@@ -6,7 +6,7 @@ import { findRequiredBase } from '../validation/required';
 import { AUDIT_FIELDS } from './audit';
 import { CUSTOM_ATTRIBUTES_OBJECT } from './custom-attributes';
 import type { EntitySpec, FieldSpec, FieldSpecs } from './spec';
-import { buildAttributeSchema, buildCreateSchema } from './validate';
+import { buildAttributeSchema, buildCreateSchema, IS_ACTIVE_INPUT } from './validate';
 
 type AnySchema = v.GenericSchema<unknown, unknown>;
 
@@ -103,7 +103,7 @@ export function buildEntitySchemas(spec: EntitySpec, options: EntityDocOptions =
     count: v.optional(v.pipe(INTEGER, v.description('Total matching records ($count=true or $inlinecount=allpages)'))),
     nextPageLink: v.optional(v.pipe(v.string(), v.url(), v.description('Absolute URL of the next page (only when more rows exist)'))),
   });
-  const create = buildCreateBody(spec, options.createExtras);
+  const create = buildCreateBody(spec, { isActive: IS_ACTIVE_INPUT, ...options.createExtras });
   const resourceName = `${spec.resourceName}Resource`;
   const named: Record<string, AnySchema> = {
     [resourceName]: resource,

@@ -1,61 +1,74 @@
 /** The valibot schema of each field kind, and the conversions it makes on input. */
 import * as v from 'valibot';
+import { canonicalizeReferenceKey } from '../reference/kinds';
 import { describeEnum, ENUM_METADATA, parseEnumValue } from '../validation/enums';
+import { issueMessage } from '../messages/catalogue';
+import { buildBooleanSchema } from '../validation/booleans';
 import { parseOrIssue } from '../validation/issues';
-import { DATE_TIME_RULE, isGuid, normalizeDateTime, normalizeDecimal, parseInteger } from '../validation/values';
+import { isGuid, normalizeDateTime, normalizeDecimal, parseInteger } from '../validation/values';
 import type { FieldSpec } from './spec';
 
 export const DEFAULT_STRING_MAX = 255;
 
 type AnySchema = v.GenericSchema<unknown, unknown>;
 
-/** The valibot schema of one field's value (without optionality). */
+/** The valibot schema of one field's value (without optionality); its messages are the catalogue's. */
 export function buildFieldSchema(name: string, field: FieldSpec): AnySchema {
+  const field_ = { field: name };
   switch (field.kind) {
     case 'string': {
       const max = field.maxLength ?? DEFAULT_STRING_MAX;
-      const base = v.pipe(v.string(`${name} must be a string`), v.maxLength(max, `${name} must be at most ${max} characters`));
-      return field.required
+      const base = v.pipe(v.string(issueMessage('mustBeString', field_)), v.maxLength(max, issueMessage('tooLong', { ...field_, max })));
+      const checked = field.required
         ? v.pipe(
             base,
-            v.check((s) => s.trim() !== '', `${name} must not be empty`),
+            v.check((s) => s.trim() !== '', issueMessage('mustNotBeEmpty', field_)),
           )
         : base;
+      // Keys of a kind that compares case-insensitively (cultures, currencies) are read in their canonical spelling.
+      const reference = field.reference;
+      return reference
+        ? v.pipe(
+            checked,
+            v.transform((key) => canonicalizeReferenceKey(reference, key)),
+          )
+        : checked;
     }
     case 'int':
       return v.pipe(
-        v.union([v.number(), v.pipe(v.string(), v.regex(/^[+-]?\d+$/))], `${name} must be an integer`),
-        parseOrIssue((input: number | string) => {
-          const value = typeof input === 'number' ? input : parseInteger(input, 'any');
-          return value !== undefined && Number.isSafeInteger(value) ? value : undefined;
-        }, `${name} must be an integer`),
+        v.union([v.number(), v.pipe(v.string(), v.regex(/^[+-]?\d+$/))], issueMessage('mustBeInteger', field_)),
+        parseOrIssue(
+          (input: number | string) => {
+            const value = typeof input === 'number' ? input : parseInteger(input, 'any');
+            return value !== undefined && Number.isSafeInteger(value) ? value : undefined;
+          },
+          'mustBeInteger',
+          field_,
+        ),
       );
     case 'bool':
-      return v.boolean(`${name} must be true or false`);
+      return buildBooleanSchema(issueMessage('mustBeBoolean', field_));
     case 'decimal':
       return v.pipe(
-        v.union([v.number(), v.string()], `${name} must be a decimal number`),
-        parseOrIssue(normalizeDecimal, `${name} must be a decimal number`),
+        v.union([v.number(), v.string()], issueMessage('mustBeDecimal', field_)),
+        parseOrIssue(normalizeDecimal, 'mustBeDecimal', field_),
       );
     case 'datetime':
-      return v.pipe(
-        v.string(`${name} must be an ${DATE_TIME_RULE}`),
-        parseOrIssue(normalizeDateTime, `${name} must be an ${DATE_TIME_RULE}`),
-      );
+      return v.pipe(v.string(issueMessage('mustBeDateTime', field_)), parseOrIssue(normalizeDateTime, 'mustBeDateTime', field_));
     case 'guid':
       return v.pipe(
-        v.string(`${name} must be a GUID`),
-        v.check((s) => isGuid(s), `${name} must be a GUID`),
+        v.string(issueMessage('mustBeGuid', field_)),
+        v.check((s) => isGuid(s), issueMessage('mustBeGuid', field_)),
         v.transform((s) => s.toLowerCase()),
       );
     case 'enum': {
       const spec = field.enum;
       if (!spec) throw new Error(`Field ${name} is an enum without members`);
-      const message = `${name} must be one of ${describeEnum(spec)}`;
+      const oneOf = { ...field_, choices: describeEnum(spec) };
       return v.pipe(
-        v.union([v.number(), v.string()], message),
+        v.union([v.number(), v.string()], issueMessage('mustBeOneOf', oneOf)),
         v.metadata({ [ENUM_METADATA]: spec }),
-        parseOrIssue((input: number | string) => parseEnumValue(spec, input), message),
+        parseOrIssue((input: number | string) => parseEnumValue(spec, input), 'mustBeOneOf', oneOf),
       );
     }
   }

@@ -14,7 +14,7 @@ import { checkReferencesExist } from '../reference/store';
 import type { ReferenceUse } from '../reference/store';
 import { isPlainObject } from '../validation/values';
 import { AUDIT_FIELDS } from './audit';
-import { buildCustomValueUpdate, CUSTOM_PREFIX, loadCustomDefinitions, parseCustomName, validateCustomValues } from './custom-attributes';
+import { buildCustomValueUpdate, loadCustomDefinitions, parsePrefixedCustomName, validateCustomValues } from './custom-attributes';
 import type { CustomValues } from './custom-attributes';
 import { parseIfMatch } from './lookup';
 import { listODataFields, listSortOrders } from './odata-fields';
@@ -69,7 +69,11 @@ export interface CreateOptions {
 export async function handleCreate(ctx: ApiContext, store: EntityStore, options: CreateOptions = {}): Promise<Response> {
   const { spec } = store;
   const body = await readJsonBody(ctx.request, options.body);
-  const input = parseCreateBody(spec, body, options.extraProperties, options.validateExtra);
+  const input = parseCreateBody(spec, body, {
+    ...(options.extraProperties ? { extraProperties: options.extraProperties } : {}),
+    ...(options.validateExtra ? { validateExtra: options.validateExtra } : {}),
+    isActive: true,
+  });
   const prepared = (await options.prepare?.(ctx, input.values, input.extra)) ?? {};
   const custom = await checkCustomValues(ctx, spec, input.custom, 'create');
   const uses = [...collectReferenceUses(spec, input.values), ...(prepared.uses ?? [])];
@@ -83,7 +87,8 @@ export async function handleCreate(ctx: ApiContext, store: EntityStore, options:
     ...ctx.scope,
     ...input.values,
     ...(spec.customAttributes ? { customAttributes: JSON.stringify(custom) } : {}),
-    isActive: true,
+    // isActive may be given on create (default true).
+    isActive: input.values.isActive !== false,
     version: 1,
     createdOn: stamp.on,
     createdBy: stamp.by,
@@ -178,12 +183,14 @@ export async function handleCustomAttributeUpdate(
   lookup: RecordLookup,
   rawName: string,
 ): Promise<Response> {
-  const name = parseCustomName(rawName);
-  if (!store.spec.customAttributes || !rawName.startsWith(CUSTOM_PREFIX) || !name) {
+  const name = parsePrefixedCustomName(rawName);
+  if (!store.spec.customAttributes || !name) {
     throw new ApiError('NotFound', `${store.spec.title} has no attribute '${rawName}'.`);
   }
   const body = await readJsonBody(ctx.request);
-  const value = isPlainObject(body) && 'value' in body ? body.value : body;
+  // ExtensibilityCustomAttributeValueResource: `{"value": X}` (the name in any case), else the bare value.
+  const valueKey = isPlainObject(body) ? Object.keys(body).find((key) => key.toLowerCase() === 'value') : undefined;
+  const value = isPlainObject(body) && valueKey !== undefined ? body[valueKey] : body;
   const checked = await checkCustomValues(ctx, store.spec, { [name]: value }, 'update');
   // Merged into the stored JSON by the UPDATE itself: concurrent PUTs of other attributes are never lost, and no
   // version is needed when the client sends no If-Match.

@@ -3,6 +3,7 @@ import { ApiError, validationError } from '../errors/api-error';
 import { isGuid, parseInteger } from '../validation/values';
 import type { EntitySpec } from './spec';
 import type { RecordLookup } from './store';
+import { message } from '../messages/catalogue';
 
 /** `/{id}` or `/{key}` of the same shape, per the entity's segment rule. */
 export function parseSegmentLookup(spec: EntitySpec, segment: string): RecordLookup {
@@ -10,7 +11,7 @@ export function parseSegmentLookup(spec: EntitySpec, segment: string): RecordLoo
   if (spec.segmentLookup === 'intKeyOrId') {
     if (parseInteger(segment, 'minus') !== undefined) return { by: 'key', values: [parseKeyValue(spec, keyName, segment)] };
     if (isGuid(segment)) return { by: 'id', id: segment.toLowerCase() };
-    throw validationError([{ path: keyName, message: `'${segment}' is neither an integer ${keyName} nor a GUID id.` }]);
+    throw validationError([{ path: keyName, message: message('keyNotIntegerOrGuid', { field: keyName, value: segment }) }]);
   }
   if (isGuid(segment)) return { by: 'idOrKey', id: segment.toLowerCase(), key: segment };
   return { by: 'key', values: [segment] };
@@ -20,7 +21,7 @@ export function parseSegmentLookup(spec: EntitySpec, segment: string): RecordLoo
 export function parseIntegerSegment(name: string, raw: string): number {
   const value = parseInteger(raw, 'minus');
   if (value === undefined || !Number.isSafeInteger(value)) {
-    throw validationError([{ path: name, message: `${name} must be an integer, got '${raw}'.` }]);
+    throw validationError([{ path: name, message: message('keyMustBeInteger', { field: name, value: raw }) }]);
   }
   return value;
 }
@@ -28,7 +29,7 @@ export function parseIntegerSegment(name: string, raw: string): number {
 /** One key value from a path segment: integers for `int` key fields, else the text (not empty). */
 function parseKeyValue(spec: EntitySpec, name: string, raw: string): unknown {
   if (spec.fields[name]?.kind === 'int') return parseIntegerSegment(name, raw);
-  if (raw === '') throw validationError([{ path: name, message: `${name} must not be empty.` }]);
+  if (raw === '') throw validationError([{ path: name, message: message('mustNotBeEmpty', { field: name }) }]);
   return raw;
 }
 

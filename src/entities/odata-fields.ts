@@ -1,12 +1,21 @@
 /** The OData allow-list of an entity (`id`, its declared scalar fields and the audit fields) and its sortable orders. */
 import type { ODataField, SortOrders } from '../odata/types';
+import { findReferenceKind } from '../reference/kinds';
 import { AUDIT_FIELDS } from './audit';
 import type { EntitySpec, FieldSpec } from './spec';
 
 const cache = new WeakMap<EntitySpec, ODataField[]>();
 
 function toODataField(name: string, field: FieldSpec): ODataField {
-  return { name, kind: field.kind, column: field.column, ...(field.enum ? { enumMembers: field.enum.members } : {}) };
+  // Keys of a kind that compares case-insensitively (cultures, currencies): literals compared with them are canonicalized.
+  const canonicalKey = field.reference === undefined ? undefined : findReferenceKind(field.reference)?.canonicalKey;
+  return {
+    name,
+    kind: field.kind,
+    column: field.column,
+    ...(field.enum ? { enumMembers: field.enum.members } : {}),
+    ...(canonicalKey ? { canonicalKey } : {}),
+  };
 }
 
 export function listODataFields(spec: EntitySpec): ODataField[] {

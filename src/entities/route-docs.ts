@@ -1,5 +1,6 @@
 /** The documentation of entity-derived routes (routes.ts): parameters, bodies and answers from the EntitySpec. */
 import type { ParameterDoc, ResponseDoc, RouteDoc } from '../http/route';
+import { DEFAULT_PAGE_SIZE, MAX_FILTER_LENGTH, MAX_PAGE_SIZE, MAX_SKIP } from '../odata/types';
 import { GUID } from '../openapi/values';
 import { AUDIT_FIELDS } from './audit';
 import { buildAttributeBody, buildEntitySchemas, CUSTOM_ATTRIBUTE_BODY } from './doc-schemas';
@@ -24,28 +25,40 @@ export const CUSTOM_ATTRIBUTE_REQUEST: NonNullable<RouteDoc['requestBody']> = {
   schema: CUSTOM_ATTRIBUTE_BODY,
 };
 
-/** The list's query options; `$orderby` names the entity's sortable orders. */
+const TEXT = { type: 'string' };
+const integer = (minimum: number, maximum: number) => ({ type: 'integer', minimum, maximum });
+
+/**
+ * The OData options of a list, typed as the parser reads them (numbers and booleans are not strings); `$orderby` names
+ * the entity's sortable orders.
+ */
 function listODataParameters(spec: EntitySpec): readonly ParameterDoc[] {
   const orders = listSortOrders(spec)
     .map((order) => order.fields.slice(0, order.required).join(', '))
     .join('; ');
   return (
     [
-      ['$filter', 'Filter: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower/toupper/length/year/month/day'],
-      ['$select', 'Comma-separated properties to answer'],
+      [
+        '$filter',
+        'Filter: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower/toupper/length/year/month/day',
+        { ...TEXT, maxLength: MAX_FILTER_LENGTH },
+      ],
+      ['$select', 'Comma-separated properties to answer', TEXT],
       [
         '$orderby',
         `Comma-separated properties, all asc or all desc (default: by creation). Sortable (an index serves each; each may end with createdOn, id): ${orders}`,
+        TEXT,
       ],
-      ['$top', 'Rows per page (default 100, at most 1000)'],
-      ['$skip', 'Rows to skip (offset; following nextPageLink is cheaper)'],
-      ['$skiptoken', 'Opaque position of the next page, as nextPageLink gives it'],
-      ['$count', 'true: answer the total as count'],
-      ['$inlinecount', 'allpages: answer the total as count'],
-      ['page', '1-based page number (with pageSize)'],
-      ['pageSize', 'Rows per page (with page)'],
+      ['$top', `Rows per page (default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE})`, integer(0, MAX_PAGE_SIZE)],
+      ['$skip', 'Rows to skip (an offset; following nextPageLink is cheaper)', integer(0, MAX_SKIP)],
+      ['$skiptoken', 'Opaque position of the next page, as nextPageLink gives it (not with $skip or page)', TEXT],
+      ['$count', 'true: answer the total as count', { type: 'boolean' }],
+      ['$inlinecount', 'allpages: answer the total as count', { type: 'string', enum: ['allpages', 'none'] }],
+      ['$format', 'json (the only format)', { type: 'string', enum: ['json', 'application/json'] }],
+      ['page', '1-based page number (with pageSize; not with $top/$skip)', integer(1, MAX_SKIP + 1)],
+      ['pageSize', `Rows per page (with page; default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE})`, integer(1, MAX_PAGE_SIZE)],
     ] as const
-  ).map(([name, description]) => ({ name, in: 'query', description, schema: { json: { type: 'string' } } }));
+  ).map(([name, description, json]) => ({ name, in: 'query', description, schema: { json } }));
 }
 
 function capitalize(name: string): string {

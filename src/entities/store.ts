@@ -15,6 +15,7 @@ import type { AuditFieldName } from './audit';
 import { buildCountQuery } from './counts';
 import type { EntitySpec } from './spec';
 import type { EntityTable } from './table';
+import { message } from '../messages/catalogue';
 
 /** How a request names one record. */
 export type RecordLookup =
@@ -98,7 +99,10 @@ export async function findRecord(
 export function duplicateKey(spec: EntitySpec, values: readonly unknown[]): ApiError {
   const key = spec.key.map((name, index) => `${name} '${String(values[index])}'`).join(', ');
   return new ApiError('DuplicateKey', `${spec.title} with ${key} already exists.`, {
-    errors: spec.key.map((name) => ({ path: name, message: 'already exists' })),
+    errors: spec.key.map((name, index) => ({
+      path: name,
+      message: message('alreadyExists', { field: name, value: String(values[index]) }),
+    })),
   });
 }
 

@@ -2,11 +2,14 @@
 import * as v from 'valibot';
 import type { FieldError } from '../errors/api-error';
 import { validationError } from '../errors/api-error';
+import { message } from '../messages/catalogue';
 import { issuesToErrors } from '../validation/issues';
+import { bindPropertyNames } from '../validation/property-names';
 import { requireValue } from '../validation/required';
 import { isPlainObject } from '../validation/values';
-import { CUSTOM_PREFIX, parseCustomName } from './custom-attributes';
+import { CUSTOM_ATTRIBUTES_PROPERTY, isCustomProperty, parseCustomName } from './custom-attributes';
 import type { CustomValues } from './custom-attributes';
+import { AUDIT_FIELDS } from './audit';
 import { buildFieldSchema } from './field-schema';
 import type { EntitySpec, FieldSpec, Values } from './spec';
 
@@ -37,51 +40,69 @@ export interface CreateInput {
   readonly extra: Record<string, unknown>;
 }
 
+export interface CreateBodyOptions {
+  /** Properties the service reads itself (e.g. nested rate lines). */
+  readonly extraProperties?: readonly string[];
+  /** Validates the extra properties together with the declared fields (every bad field in one answer). */
+  readonly validateExtra?: (extra: Record<string, unknown>) => FieldError[];
+  /** The body may set `isActive` (entity creates; default true). */
+  readonly isActive?: boolean;
+}
+
+/** `isActive` in a create body: optional, a boolean (or 1/0). */
+export const IS_ACTIVE_INPUT = v.optional(buildFieldSchema('isActive', AUDIT_FIELDS.isActive));
+
 /**
  * Splits and validates a create body: declared fields, `custom_*` properties (top level or inside
- * `customAttributes`), and `extraProperties` the service handles itself. Unknown properties are refused.
- * Throws one ValidationFailed naming every bad field.
+ * `customAttributes`), and `extraProperties` the service handles itself. Property names bind case-insensitively
+ * (`bindPropertyNames`); unknown properties are refused. Throws one ValidationFailed naming every bad field.
  */
-export function parseCreateBody(
-  spec: EntitySpec,
-  body: unknown,
-  extraProperties: readonly string[] = [],
-  validateExtra?: (extra: Record<string, unknown>) => FieldError[],
-): CreateInput {
-  if (!isPlainObject(body)) throw validationError([{ path: '', message: 'The body must be a JSON object.' }]);
-  const errors: FieldError[] = [];
+export function parseCreateBody(spec: EntitySpec, body: unknown, options: CreateBodyOptions = {}): CreateInput {
+  if (!isPlainObject(body)) throw validationError([{ path: '', message: message('bodyMustBeObject') }]);
+  const extraProperties = options.extraProperties ?? [];
+  const declared = [
+    ...Object.keys(spec.fields),
+    ...(options.isActive ? ['isActive'] : []),
+    ...extraProperties,
+    ...(spec.customAttributes ? [CUSTOM_ATTRIBUTES_PROPERTY] : []),
+  ];
+  const bound = bindPropertyNames(body, declared);
+  const errors: FieldError[] = [...bound.errors];
   const fieldInput: Record<string, unknown> = {};
   const custom: CustomValues = {};
   const extra: Record<string, unknown> = {};
   const addCustom = (raw: string, value: unknown, path: string) => {
     const name = parseCustomName(raw);
-    if (!spec.customAttributes) errors.push({ path, message: `${spec.title} records have no custom attributes.` });
-    else if (!name) errors.push({ path, message: 'Custom attribute names are letters, digits and _ (at most 64).' });
+    if (!spec.customAttributes) errors.push({ path, message: message('noCustomAttributes', { entity: spec.title, field: path }) });
+    else if (!name) errors.push({ path, message: message('customAttributeName', { field: path }) });
     else custom[name] = value;
   };
-  for (const [key, value] of Object.entries(body)) {
-    if (key in spec.fields) fieldInput[key] = value;
+  for (const [key, value] of Object.entries(bound.values)) {
+    if (key in spec.fields || (options.isActive && key === 'isActive')) fieldInput[key] = value;
     else if (extraProperties.includes(key)) extra[key] = value;
-    else if (key.startsWith(CUSTOM_PREFIX)) addCustom(key, value, key);
-    else if (key === 'customAttributes' && spec.customAttributes) {
+    else if (isCustomProperty(key)) addCustom(key, value, key);
+    else if (key === CUSTOM_ATTRIBUTES_PROPERTY) {
       if (value === null || value === undefined) continue;
-      if (!isPlainObject(value)) errors.push({ path: key, message: 'customAttributes must be a JSON object.' });
-      else for (const [name, item] of Object.entries(value)) addCustom(name, item, `customAttributes.${name}`);
-    } else errors.push({ path: key, message: `Unknown property '${key}'.` });
+      if (!isPlainObject(value)) errors.push({ path: key, message: message('mustBeObject', { field: key }) });
+      else for (const [name, item] of Object.entries(value)) addCustom(name, item, `${key}.${name}`);
+    } else errors.push({ path: key, message: message('unknownProperty', { field: key }) });
   }
-  const result = v.safeParse(buildCreateSchema(spec), fieldInput, { abortEarly: false });
+  const schema = options.isActive ? v.object({ ...buildCreateSchema(spec).entries, isActive: IS_ACTIVE_INPUT }) : buildCreateSchema(spec);
+  const result = v.safeParse(schema, fieldInput, { abortEarly: false });
   if (!result.success) errors.push(...issuesToErrors(result.issues));
-  if (validateExtra) errors.push(...validateExtra(extra));
+  if (options.validateExtra) errors.push(...options.validateExtra(extra));
   if (errors.length > 0 || !result.success) throw validationError(errors);
   const values: Values = {};
   for (const [name, value] of Object.entries(result.output)) if (value !== undefined) values[name] = value;
   return { values, custom, extra };
 }
 
-/** Attribute PUT bodies are the bare value or `{"value": X}`. */
+/** Attribute PUT bodies are the bare value or `{"value": X}` (the property name in any case). */
 export function unwrapValue(body: unknown): unknown {
-  if (isPlainObject(body) && 'value' in body && Object.keys(body).length === 1) return body.value;
-  return body;
+  if (!isPlainObject(body)) return body;
+  const keys = Object.keys(body);
+  const [only] = keys;
+  return keys.length === 1 && only !== undefined && only.toLowerCase() === 'value' ? body[only] : body;
 }
 
 const attributeSchemas = new WeakMap<FieldSpec, AnySchema>();

@@ -1,4 +1,11 @@
-/** One error type for the whole API; `handleError` turns it into application/problem+json. */
+/**
+ * One error type for the whole API; `handleError` turns it into application/problem+json, written in the language the
+ * request's `Accept-Language` asks for (en-US, pt-PT, es-ES: the titles, field messages and catalogue details).
+ */
+import { formatMessage, message } from '../messages/catalogue';
+import type { Message } from '../messages/catalogue';
+import { DEFAULT_LANGUAGE, negotiateLanguage } from '../messages/language';
+import type { Language } from '../messages/language';
 
 export const ERROR_STATUS = {
   ValidationFailed: 400,
@@ -27,34 +34,19 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-const TITLES: Record<ErrorCode, string> = {
-  ValidationFailed: 'The request is not valid',
-  RecordNotFound: 'The record does not exist',
-  DuplicateKey: 'A record with this key already exists',
-  UnknownReference: 'A referenced record does not exist',
-  ReferenceInUse: 'The record is still referenced',
-  InvalidStateTransition: 'The state change is not allowed',
-  InvalidODataQuery: 'The OData query is not valid',
-  InvalidAddress: 'The tenant or organization segment is not valid',
-  AmbiguousKey: 'The key matches more than one record',
-  Unauthorized: 'Authentication is required',
-  Forbidden: 'Access to this resource is forbidden',
-  NotFound: 'Not found',
-  MethodNotAllowed: 'Method not allowed',
-  IdempotencyKeyInUse: 'A request with this Idempotency-Key is still in progress',
-  Conflict: 'The request conflicts with an operation under way',
-  PreconditionFailed: 'The record has changed',
-  PayloadTooLarge: 'The request body is too large',
-  UnsupportedMediaType: 'The request body must be JSON',
-  IdempotencyKeyReused: 'The Idempotency-Key was used with another request',
-  RateLimited: 'Too many requests',
-  InternalError: 'Internal server error',
-  ServiceUnavailable: 'Temporarily unavailable; retry after the time given in Retry-After',
-};
-
+/** One bad field: its path in the request and a catalogue message (what is wrong and what to send instead). */
 export interface FieldError {
   path: string;
-  message: string;
+  message: Message;
+}
+
+/** A problem's detail: a catalogue message, several (joined), or plain text (details that are not translated). */
+export type ErrorDetail = string | Message | readonly Message[];
+
+function formatDetail(detail: ErrorDetail, language: Language): string {
+  if (typeof detail === 'string') return detail;
+  const parts = 'key' in detail ? [detail] : detail;
+  return parts.map((part) => formatMessage(part, language)).join('; ');
 }
 
 export interface ApiErrorOptions {
@@ -67,12 +59,15 @@ export interface ApiErrorOptions {
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
+  readonly detail: ErrorDetail;
   readonly errors: FieldError[];
   readonly headers: Record<string, string>;
 
-  constructor(code: ErrorCode, detail: string, options: ApiErrorOptions = {}) {
-    super(detail);
+  /** `message` is the detail in en-US (logs); the answer has it in the request's language. */
+  constructor(code: ErrorCode, detail: ErrorDetail, options: ApiErrorOptions = {}) {
+    super(formatDetail(detail, DEFAULT_LANGUAGE));
     this.name = 'ApiError';
+    this.detail = detail;
     this.code = code;
     this.status = options.status ?? ERROR_STATUS[code];
     this.errors = options.errors ?? [];
@@ -80,10 +75,21 @@ export class ApiError extends Error {
   }
 }
 
-/** A failed validation naming every bad field. */
-export function validationError(errors: FieldError[], detail?: string): ApiError {
-  const summary = detail ?? `${errors.length} field(s) are not valid: ${errors.map((e) => e.path || '(body)').join(', ')}`;
-  return new ApiError('ValidationFailed', summary, { errors });
+/** An error whose detail is the messages of its fields (unknown references, missing records named by field). */
+export function errorOfFields(code: ErrorCode, errors: FieldError[]): ApiError {
+  return new ApiError(
+    code,
+    errors.map((error) => error.message),
+    { errors },
+  );
+}
+
+/** A failed validation naming every bad field (the detail counts and lists them unless given). */
+export function validationError(errors: FieldError[], detail?: ErrorDetail): ApiError {
+  const fields = errors.map((error) => error.path || '(body)').join(', ');
+  const summary =
+    errors.length === 1 ? message('invalidFieldsOne', { fields }) : message('invalidFieldsMany', { count: errors.length, fields });
+  return new ApiError('ValidationFailed', detail ?? summary, { errors });
 }
 
 /**
@@ -91,9 +97,11 @@ export function validationError(errors: FieldError[], detail?: string): ApiError
  * inputs (path or query parameters, body fields) that named the record.
  */
 export function recordNotFound(what: string, listed404: boolean, paths: string | readonly string[] = []): ApiError {
-  const detail = `${what} does not exist.`;
-  const errors = (typeof paths === 'string' ? [paths] : paths).map((path) => ({ path, message: detail }));
-  return new ApiError('RecordNotFound', detail, { status: listed404 ? 404 : 400, errors });
+  const errors = (typeof paths === 'string' ? [paths] : paths).map((path) => ({
+    path,
+    message: message('noRecordWithField', { field: path }),
+  }));
+  return new ApiError('RecordNotFound', `${what} does not exist.`, { status: listed404 ? 404 : 400, errors });
 }
 
 export interface ProblemBody {
@@ -102,34 +110,36 @@ export interface ProblemBody {
   status: number;
   detail: string;
   code: ErrorCode;
-  errors: FieldError[];
+  errors: { path: string; message: string }[];
   instance: string;
   requestId: string;
 }
 
-export function toProblem(error: ApiError, instance: string, requestId: string): ProblemBody {
+export function toProblem(error: ApiError, instance: string, requestId: string, language: Language): ProblemBody {
   return {
     type: `https://errors.erp-edge-api.dev/${error.code}`,
-    title: TITLES[error.code],
+    title: formatMessage(message(`title.${error.code}`), language),
     status: error.status,
-    detail: error.message,
+    detail: formatDetail(error.detail, language),
     code: error.code,
-    errors: error.errors,
+    errors: error.errors.map((field) => ({ path: field.path, message: formatMessage(field.message, language) })),
     instance,
     requestId,
   };
 }
 
-export function problemResponse(error: ApiError, instance: string, requestId: string): Response {
+export function problemResponse(error: ApiError, instance: string, requestId: string, language: Language): Response {
   const headers = new Headers(error.headers);
   headers.set('content-type', 'application/problem+json; charset=utf-8');
-  return new Response(JSON.stringify(toProblem(error, instance, requestId)), { status: error.status, headers });
+  headers.set('content-language', language);
+  return new Response(JSON.stringify(toProblem(error, instance, requestId, language)), { status: error.status, headers });
 }
 
 /** The single catch: any thrown value becomes problem+json; unknown errors never leak internals (the request log has them). */
 export function handleError(thrown: unknown, request: Request, requestId: string): Response {
   const instance = new URL(request.url).pathname;
-  if (thrown instanceof ApiError) return problemResponse(thrown, instance, requestId);
+  const language = negotiateLanguage(request.headers.get('accept-language'));
+  if (thrown instanceof ApiError) return problemResponse(thrown, instance, requestId, language);
   const internal = new ApiError('InternalError', `An unexpected error occurred. Quote request id ${requestId} when reporting it.`);
-  return problemResponse(internal, instance, requestId);
+  return problemResponse(internal, instance, requestId, language);
 }

@@ -15,8 +15,10 @@ import { checkRateLimits, describeRateLimitPolicy, RATE_LIMIT_POLICY_HEADER } fr
 import { writeRequestLog } from './request-log';
 import { checkRequestTarget } from './request-target';
 import type { ApiRoute, OperatorRoute, PublicRoute } from './route';
+import { message } from '../messages/catalogue';
 
-const ADDRESS_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+/** What a tenantKey or orgKey may be. */
+export const ADDRESS_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 export const API_PREFIX = '/api/:tenantKey/:orgKey';
 
@@ -41,7 +43,7 @@ function decodeParams(raw: Record<string, string>): Record<string, string> {
       decoded[name] = decodeURIComponent(value);
     } catch {
       throw new ApiError('ValidationFailed', `Path segment ${name} is not valid percent-encoding.`, {
-        errors: [{ path: name, message: 'Invalid encoding.' }],
+        errors: [{ path: name, message: message('badEncoding', { field: name }) }],
       });
     }
   }
@@ -52,8 +54,8 @@ function checkAddress(params: Record<string, string>): { tenantKey: string; orgK
   const tenantKey = params.tenantKey ?? '';
   const orgKey = params.orgKey ?? '';
   const errors = [
-    ...(ADDRESS_PATTERN.test(tenantKey) ? [] : [{ path: 'tenantKey', message: 'Must match ^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$.' }]),
-    ...(ADDRESS_PATTERN.test(orgKey) ? [] : [{ path: 'orgKey', message: 'Must match ^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$.' }]),
+    ...(ADDRESS_PATTERN.test(tenantKey) ? [] : [{ path: 'tenantKey', message: message('addressPattern', { field: 'tenantKey' }) }]),
+    ...(ADDRESS_PATTERN.test(orgKey) ? [] : [{ path: 'orgKey', message: message('addressPattern', { field: 'orgKey' }) }]),
   ];
   if (errors.length > 0) throw new ApiError('InvalidAddress', 'The tenant or organization key is not valid.', { errors });
   return { tenantKey, orgKey };
@@ -75,7 +77,7 @@ function openReadSession(request: Request): ReadSession {
   const bookmark = parseBookmark(request.headers.get(BOOKMARK_HEADER));
   if (bookmark === null) {
     throw new ApiError('ValidationFailed', `${BOOKMARK_HEADER} must be a bookmark this API answered (<database>:<bookmark>).`, {
-      errors: [{ path: BOOKMARK_HEADER, message: 'Not a bookmark of this API.' }],
+      errors: [{ path: BOOKMARK_HEADER, message: message('badBookmark', { field: BOOKMARK_HEADER }) }],
     });
   }
   return { start: request.method === 'GET' || request.method === 'HEAD' ? 'replica' : 'primary', bookmark: bookmark ?? null };
@@ -125,7 +127,17 @@ async function authorizeOperator(request: IRequest, platform: Platform) {
 }
 
 function buildPublicContext(request: IRequest, platform: Platform, trace: RequestTrace): PublicContext {
-  return { request, url: new URL(request.url), params: decodeParams(request.params), platform, requestId: trace.requestId };
+  return {
+    request,
+    url: new URL(request.url),
+    params: decodeParams(request.params),
+    platform,
+    requestId: trace.requestId,
+    openTenantDatabase: (scope) => {
+      trace.scope = scope;
+      return platform.openTenantDatabase({ ...scope, meter: trace.meter });
+    },
+  };
 }
 
 function wrapOperatorRoute(route: OperatorRoute): Handler {
@@ -160,13 +172,17 @@ export function buildApp(
       return handler(request, platform, trace);
     });
     const entry = router.routes[router.routes.length - 1];
-    if (entry) patterns.push({ method, path, match: entry[1] });
+    if (!entry) return;
+    // Literal segments (modules, resources, operations, attributes) match in any case, as the product family routes;
+    // parameters capture the segment as sent, so keys and ids stay exact.
+    entry[1] = new RegExp(entry[1].source, 'i');
+    patterns.push({ method, path, match: entry[1] });
   };
   for (const route of publicRoutes) add(route.method, route.path, wrapPublicRoute(route));
   for (const route of apiRoutes) add(route.method, `${API_PREFIX}${route.path}`, wrapApiRoute(route));
   for (const route of operatorRoutes) add(route.method, route.path, wrapOperatorRoute(route));
 
-  const apiPattern = /^\/api\/([^/]+)\/([^/]+)(\/|$)/;
+  const apiPattern = /^\/api\/([^/]+)\/([^/]+)(\/|$)/i;
   router.all('*', async (request: IRequest, platform: Platform, trace: RequestTrace) => {
     const path = new URL(request.url).pathname;
     const allowed = [...new Set(patterns.filter((entry) => entry.match.test(path)).map((entry) => entry.method))];

@@ -1,4 +1,5 @@
 import { ApiError, validationError } from '../errors/api-error';
+import { message } from '../messages/catalogue';
 import { decodeUtf8Field, findIllFormedString, findTooDeepField, MAX_JSON_DEPTH } from './json-input';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -55,7 +56,7 @@ export async function readLimitedBytes(request: Request): Promise<Uint8Array> {
 }
 
 /** Reads the request body as UTF-8 text (413 over 1 MiB, 400 naming the field of invalid bytes). */
-async function readLimitedText(request: Request): Promise<string> {
+export async function readLimitedText(request: Request): Promise<string> {
   const decoded = decodeUtf8Field(await readLimitedBytes(request));
   if ('error' in decoded) throw validationError([decoded.error], 'The body is not valid UTF-8.');
   return decoded.text;
@@ -84,9 +85,10 @@ type SourceReviver = (this: unknown, key: string, value: unknown, context?: Revi
 
 function parseJson(text: string, exactNumberKeys: readonly string[] | undefined): unknown {
   if (!exactNumberKeys || exactNumberKeys.length === 0) return JSON.parse(text) as unknown;
-  const keys = new Set(exactNumberKeys);
+  // Property names bind case-insensitively, so `ConversionFactor` keeps its digits as `conversionFactor` does.
+  const keys = new Set(exactNumberKeys.map((key) => key.toLowerCase()));
   const reviver: SourceReviver = (key, value, context) =>
-    typeof value === 'number' && keys.has(key) && typeof context?.source === 'string' ? context.source : value;
+    typeof value === 'number' && keys.has(key.toLowerCase()) && typeof context?.source === 'string' ? context.source : value;
   return JSON.parse(text, reviver as (key: string, value: unknown) => unknown) as unknown;
 }
 
@@ -99,22 +101,25 @@ export async function readJsonBody(request: Request, options: JsonBodyOptions = 
   const text = await readLimitedText(request);
   if (text.trim() === '') {
     if (options.optional) return undefined;
-    throw new ApiError('ValidationFailed', 'A JSON request body is required.', { errors: [{ path: '', message: 'The body is empty.' }] });
+    throw validationError([{ path: '', message: message('bodyRequired') }], message('bodyRequired'));
   }
   if (!isJsonContentType(contentType)) {
     throw new ApiError('UnsupportedMediaType', `Send the body as application/json (received ${contentType ?? 'no content type'}).`);
   }
   const tooDeep = findTooDeepField(text);
   if (tooDeep !== undefined) {
-    const message = `Nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects.`;
-    throw validationError([{ path: tooDeep, message }], `The body is nested too deeply: at most ${MAX_JSON_DEPTH} levels (at ${tooDeep}).`);
+    const field = message('nestedTooDeep', { field: tooDeep || 'body', max: MAX_JSON_DEPTH });
+    throw validationError(
+      [{ path: tooDeep, message: field }],
+      `The body is nested too deeply: at most ${MAX_JSON_DEPTH} levels (at ${tooDeep}).`,
+    );
   }
   let parsed: unknown;
   try {
     parsed = parseJson(text, options.exactNumberKeys);
   } catch (error) {
     const reason = error instanceof Error ? error.message : 'invalid JSON';
-    throw new ApiError('ValidationFailed', `The body is not valid JSON: ${reason}`, { errors: [{ path: '', message: 'Malformed JSON.' }] });
+    throw validationError([{ path: '', message: message('bodyMalformed') }], `The body is not valid JSON: ${reason}`);
   }
   const illFormed = findIllFormedString(parsed);
   if (illFormed) throw validationError([illFormed], 'The body holds a string that is not well-formed Unicode.');

@@ -19,13 +19,18 @@ export interface ApiContext {
   readonly apiBase: string;
 }
 
-/** A public route's context (no tenant, no principal). */
+/** A public route's context (no tenant from the path, no principal). */
 export interface PublicContext {
   readonly request: Request;
   readonly url: URL;
   readonly params: Readonly<Record<string, string>>;
   readonly platform: Platform;
   readonly requestId: string;
+  /**
+   * A tenant/org's database, for a public route that finds its tenant itself (the token endpoint reads it from the
+   * client id): the request's log line names that tenant/org and counts its D1 round trips.
+   */
+  openTenantDatabase(scope: TenantScope): Promise<Database>;
 }
 
 /** An operator route's context (`/admin`): a token with the `operator` scope, no tenant/org. */

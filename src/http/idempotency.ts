@@ -9,6 +9,7 @@
 import { ApiError, handleError } from '../errors/api-error';
 import type { Coordinator } from '../coordinator/commands';
 import type { IdempotencyKeyUse, StoredResponse } from '../idempotency/commands';
+import { message } from '../messages/catalogue';
 import { readLimitedBytes } from './body';
 import type { ApiContext } from './context';
 import type { Method } from './route';
@@ -18,7 +19,7 @@ export const REPLAYED_HEADER = 'idempotent-replayed';
 const QUOTED_KEY = /^[\x20-\x7e]{1,255}$/;
 /** A bare key: visible ASCII without quotes or backslashes (those need the quoted form). */
 const BARE_KEY = /^[\x21\x23-\x5b\x5d-\x7e]{1,255}$/;
-const KEPT_HEADERS = ['content-type', 'location', 'etag'];
+const KEPT_HEADERS = ['content-type', 'location', 'etag', 'cache-control'];
 const FINISH_ATTEMPTS = 3;
 
 /** POSTs take the header unless they only read (the exchange rate lookups). */
@@ -33,9 +34,7 @@ export function parseIdempotencyKey(header: string): string {
   const key = quoted ? (quoted[1] ?? '').replace(/\\(["\\])/g, '$1') : trimmed;
   if (quoted ? QUOTED_KEY.test(key) : BARE_KEY.test(key)) return key;
   throw new ApiError('ValidationFailed', 'The Idempotency-Key header is not valid.', {
-    errors: [
-      { path: 'Idempotency-Key', message: 'Send 1 to 255 printable ASCII characters (a UUID is best), optionally in double quotes.' },
-    ],
+    errors: [{ path: 'Idempotency-Key', message: message('badIdempotencyKey', { field: 'Idempotency-Key' }) }],
   });
 }
 
@@ -99,7 +98,7 @@ export async function handleIdempotently(ctx: ApiContext, handle: (ctx: ApiConte
     throw new ApiError(
       'IdempotencyKeyReused',
       `Idempotency-Key '${key}' was used with another request (method, path or body) in the last 24 hours.`,
-      { errors: [{ path: 'Idempotency-Key', message: 'Already used with another request; send a new key for a new request.' }] },
+      { errors: [{ path: 'Idempotency-Key', message: message('idempotencyKeyReused', { field: 'Idempotency-Key' }) }] },
     );
   }
   let response: Response;

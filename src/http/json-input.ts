@@ -4,6 +4,7 @@
  * the raw bytes, and well-formed strings (no lone surrogates from `\ud800` escapes). Each failure names the field.
  */
 import type { FieldError } from '../errors/api-error';
+import { message } from '../messages/catalogue';
 import { hasLoneSurrogate } from '../validation/unicode';
 
 /** Most levels of arrays and objects a body may nest (the body's own object or array is level 1). */
@@ -138,7 +139,7 @@ export function decodeUtf8Field(bytes: Uint8Array): { text: string } | { error: 
     const offset = Math.max(0, findInvalidUtf8(bytes));
     const prefix = new TextDecoder().decode(bytes.subarray(0, offset));
     const path = scanStructure(prefix, Number.MAX_SAFE_INTEGER).current;
-    return { error: { path, message: `${path || 'The body'} is not valid UTF-8 (byte ${offset}).` } };
+    return { error: { path, message: message('invalidUtf8', { field: path || 'body', offset }) } };
   }
 }
 
@@ -147,7 +148,7 @@ export function findIllFormedString(value: unknown, segments: Segment[] = []): F
   if (typeof value === 'string') {
     if (!hasLoneSurrogate(value)) return undefined;
     const path = formatFieldPath(segments);
-    return { path, message: `${path || 'The body'} holds a lone UTF-16 surrogate (\\uD800-\\uDFFF); send well-formed Unicode.` };
+    return { path, message: message('loneSurrogate', { field: path || 'body' }) };
   }
   if (typeof value !== 'object' || value === null) return undefined;
   if (Array.isArray(value)) {
@@ -160,7 +161,7 @@ export function findIllFormedString(value: unknown, segments: Segment[] = []): F
   for (const [key, item] of Object.entries(value)) {
     if (hasLoneSurrogate(key)) {
       const path = formatFieldPath([...segments, key]);
-      return { path, message: `The property name ${JSON.stringify(key)} holds a lone UTF-16 surrogate; send well-formed Unicode.` };
+      return { path, message: message('loneSurrogateName', { name: JSON.stringify(key) }) };
     }
     const found = findIllFormedString(item, [...segments, key]);
     if (found) return found;

@@ -5,6 +5,7 @@
  */
 import { validationError } from '../errors/api-error';
 import type { FieldError } from '../errors/api-error';
+import { message } from '../messages/catalogue';
 
 /** The path and query of an absolute URL, exactly as written (no dot-segment removal, no decoding). */
 export function splitRawTarget(url: string): { path: string; query: string } {
@@ -46,7 +47,7 @@ function findQueryErrors(query: string): FieldError[] {
     const name = decodeComponent(rawName);
     if (name === undefined || decodeComponent(rawValue) === undefined) {
       const path = name ?? rawName;
-      errors.push({ path, message: `The query parameter ${path} is not valid percent-encoded UTF-8.` });
+      errors.push({ path, message: message('queryEncoding', { field: path }) });
     }
   }
   return errors;
@@ -55,10 +56,7 @@ function findQueryErrors(query: string): FieldError[] {
 /** 400 ValidationFailed for a path with dot segments or a query string that is not UTF-8. */
 export function checkRequestTarget(url: string): void {
   if (hasDotSegment(url)) {
-    throw validationError(
-      [{ path: 'path', message: "The path has a '.' or '..' segment (raw or percent-encoded); send the resolved path." }],
-      'Dot segments are not allowed in the path.',
-    );
+    throw validationError([{ path: 'path', message: message('dotSegment') }], 'Dot segments are not allowed in the path.');
   }
   const errors = findQueryErrors(splitRawTarget(url).query);
   if (errors.length > 0) throw validationError(errors, 'The query string is not valid percent-encoded UTF-8.');

@@ -24,16 +24,19 @@ export interface BodyDoc {
   readonly schema: DocSchema;
   /** false: the body may be empty (inputs may come from the query string instead). */
   readonly required?: boolean;
+  /** Media type of the body (default application/json). */
+  readonly contentType?: string;
 }
 
 /** Response headers the document knows (see src/openapi/components.ts). */
-export type HeaderName = 'Location' | 'ETag' | 'Allow' | 'WWW-Authenticate' | 'Retry-After' | 'RateLimit' | 'RateLimit-Policy';
+export type HeaderName =
+  'Location' | 'ETag' | 'Allow' | 'WWW-Authenticate' | 'Retry-After' | 'RateLimit' | 'RateLimit-Policy' | 'Cache-Control';
 
 export interface ResponseDoc {
   readonly description: string;
   /** Media type of the body (default application/json; problem+json for errors). */
   readonly contentType?: string;
-  /** JSON body (problem+json for 4xx/5xx statuses); none: an empty body. */
+  /** JSON body; none: an empty body (for 4xx/5xx statuses: the problem+json body). */
   readonly schema?: DocSchema;
   readonly headers?: readonly HeaderName[];
 }
@@ -52,6 +55,8 @@ export interface OperationDoc {
   readonly errors?: readonly number[];
   /** Named valibot schemas (components) this operation's schemas use. */
   readonly schemas?: Readonly<Record<string, GenericSchema<unknown, unknown>>>;
+  /** Security requirements of a public operation (API operations need the bearer token with their route's scope). */
+  readonly security?: readonly Readonly<Record<string, readonly string[]>>[];
 }
 
 /** One documented operation of a route whose path parameter takes fixed values (one per attribute). */

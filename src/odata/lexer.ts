@@ -1,5 +1,6 @@
 /** Tokenizer for `$filter` expressions. Pure. */
 import { ApiError } from '../errors/api-error';
+import { message } from '../messages/catalogue';
 
 export type TokenType = 'identifier' | 'string' | 'number' | 'guid' | 'datetime' | 'lparen' | 'rparen' | 'comma' | 'end';
 
@@ -13,7 +14,12 @@ export interface Token {
 export function odataError(option: string, position: number | undefined, reason: string): ApiError {
   const where = position === undefined ? '' : ` at position ${position + 1}`;
   return new ApiError('InvalidODataQuery', `${option}${where}: ${reason}`, {
-    errors: [{ path: option, message: position === undefined ? reason : `${reason} (position ${position + 1})` }],
+    errors: [
+      {
+        path: option,
+        message: position === undefined ? message('odataFault', { reason }) : message('odataFaultAt', { reason, position: position + 1 }),
+      },
+    ],
   });
 }
 

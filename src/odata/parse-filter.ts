@@ -101,14 +101,15 @@ class FilterParser {
     const token = this.peek();
     if (token.type === 'lparen') {
       this.advance();
-      return this.nested(token, () => {
-        const inner = this.parseOr();
+      const inner = this.nested(token, () => {
+        const group = this.parseOr();
         this.expect('rparen', "')' to close the '(' at position " + String(token.position + 1));
-        return inner;
+        return group;
       });
+      return this.parseBoolComparison(inner, 'a parenthesised condition');
     }
     if (token.type === 'identifier' && isBoolFunctionName(token.text.toLowerCase()) && this.peek(1).type === 'lparen') {
-      return this.parseBoolComparison(this.parseBoolFunction());
+      return this.parseBoolComparison(this.parseBoolFunction(), 'a boolean function');
     }
     const left = this.parseValue();
     const operatorToken = this.peek();
@@ -129,16 +130,19 @@ class FilterParser {
     throw this.fail(operatorToken, `expected a comparison operator (eq, ne, gt, ge, lt, le) or in after ${describeOperand(left)}`);
   }
 
-  /** `contains(...) eq true` / `ne false` etc., as OData v2 clients write them. */
-  private parseBoolComparison(call: FilterNode): FilterNode {
+  /**
+   * `contains(...) eq true`, `(startswith(...) or startswith(...)) ne false` etc., as OData v2 clients write them:
+   * a condition compared with a boolean literal is the condition itself or its `not`.
+   */
+  private parseBoolComparison(condition: FilterNode, what: string): FilterNode {
     const operator = this.peek();
-    if (!this.isKeyword(operator, 'eq') && !this.isKeyword(operator, 'ne')) return call;
+    if (!this.isKeyword(operator, 'eq') && !this.isKeyword(operator, 'ne')) return condition;
     this.advance();
     const value = this.advance();
     const word = value.type === 'identifier' ? value.text.toLowerCase() : '';
-    if (word !== 'true' && word !== 'false') throw this.fail(value, 'a boolean function can only be compared with true or false');
+    if (word !== 'true' && word !== 'false') throw this.fail(value, `${what} can only be compared with true or false`);
     const positive = (word === 'true') === this.isKeyword(operator, 'eq');
-    return positive ? call : { type: 'not', operand: call };
+    return positive ? condition : { type: 'not', operand: condition };
   }
 
   private parseIn(at: Token, operand: ValueNode): FilterNode {

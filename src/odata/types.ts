@@ -10,6 +10,8 @@ export interface ODataField {
   readonly column: string;
   /** Enum members (name -> number) so filters may name them. */
   readonly enumMembers?: Readonly<Record<string, number>>;
+  /** The field holds keys that compare case-insensitively (cultures, currencies): string literals compared with it are read in this spelling. */
+  readonly canonicalKey?: (key: string) => string;
 }
 
 export type Literal =

@@ -61,7 +61,8 @@ function withLiteral(node: ValueNode & { type: 'literal' }, literal: Literal): V
 
 /**
  * A string literal compared with a date-time, GUID or enum operand is read as that type:
- * `createdOn ge '2026-01-01'`, `id eq '...'`, `emailTemplateType eq 'HTML'`.
+ * `createdOn ge '2026-01-01'`, `id eq '...'`, `emailTemplateType eq 'HTML'`; compared with a culture or currency
+ * key, in the key's canonical spelling (`culture eq 'PT-pt'` is `culture eq 'pt-PT'`).
  */
 export function coerceLiteral(node: ValueNode, other: ValueNode): ValueNode {
   if (node.type !== 'literal' || node.literal.type !== 'string') return node;
@@ -83,6 +84,8 @@ export function coerceLiteral(node: ValueNode, other: ValueNode): ValueNode {
     }
     return withLiteral(node, { type: 'number', value: match[1], raw: String(match[1]) });
   }
+  if (other.type === 'property' && other.field.canonicalKey)
+    return withLiteral(node, { type: 'string', value: other.field.canonicalKey(text) });
   return node;
 }
 

@@ -40,6 +40,7 @@ export const HEADERS: Readonly<Record<HeaderName, JsonObject>> = {
       'sent on 429 answers and on every successful answer of an /api operation while rate limiting is on',
     schema: { type: 'string' },
   },
+  'Cache-Control': { description: 'no-store: the answer holds a credential; do not cache it', schema: { type: 'string' } },
 };
 
 export function describeError(status: number, description?: string): JsonObject {
@@ -111,6 +112,11 @@ export const SECURITY_SCHEMES = {
     description:
       'A JWT (HS256 or a configured JWKS). Claims: `sub` (recorded as createdBy/modifiedBy), `scope` (space-separated: ' +
       '`application` reads and writes, `admin` also manages reference data) and `orgs` (tenantKey/orgKey patterns, `*` wildcards). ' +
-      'Each operation lists the scope it needs.',
+      'Each operation lists the scope it needs. API clients get one from POST /connect/token (OAuth2 client credentials).',
+  },
+  clientBasic: {
+    type: 'http',
+    scheme: 'basic',
+    description: 'Client authentication of POST /connect/token: client_id as the user name, client_secret as the password.',
   },
 };

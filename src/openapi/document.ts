@@ -22,7 +22,8 @@ export const API_VERSION = '0.1.0';
 
 const DESCRIPTION =
   'Multi-tenant ERP business API: email templates, import data infos, maintenance indicators, routes and exchange rates documents. ' +
-  'Every business path is under `/api/{tenantKey}/{orgKey}` and needs a bearer token. Errors are `application/problem+json`. ' +
+  'Every business path is under `/api/{tenantKey}/{orgKey}` and needs a bearer token (API clients get one from ' +
+  '`POST /connect/token`, OAuth2 client credentials). Errors are `application/problem+json`. ' +
   'Enums are written as numbers; on input the number or the member name (any case) is accepted.';
 
 function describeParameters(operation: DocumentedOperation, converter: SchemaConverter): JsonObject[] {
@@ -64,9 +65,10 @@ function describeResponses(operation: DocumentedOperation, converter: SchemaConv
   ]);
   for (const [key, response] of Object.entries(doc.responses ?? {})) {
     const status = Number(key);
-    if (status >= 400) {
+    errors.delete(status);
+    // An error answer is problem+json unless the operation documents a body of its own (the OAuth2 token endpoint's).
+    if (status >= 400 && !response.schema) {
       responses[key] = describeError(status, response.description);
-      errors.delete(status);
       continue;
     }
     const headers = Object.fromEntries((response.headers ?? []).map((name) => [name, { $ref: `#/components/headers/${name}` }]));
@@ -96,12 +98,12 @@ function describeOperation(operation: DocumentedOperation, converter: SchemaConv
           requestBody: {
             description: body.description,
             required: body.required ?? true,
-            content: { 'application/json': { schema: converter.convert(body.schema) } },
+            content: { [body.contentType ?? 'application/json']: { schema: converter.convert(body.schema) } },
           },
         }
       : {}),
     responses: describeResponses(operation, converter),
-    security: operation.scope ? [{ [SECURITY_SCHEME]: [operation.scope] }] : [],
+    security: operation.scope ? [{ [SECURITY_SCHEME]: [operation.scope] }] : (doc.security ?? []),
   };
 }
 

@@ -4,6 +4,8 @@ import { parseConfig } from '../config/env';
 import type { AppConfig } from '../config/env';
 import { runCommand } from '../coordinator/commands';
 import type { CommandHandlers, CommandResult, Coordinator, CoordinatorCommand, CoordinatorState } from '../coordinator/commands';
+import { describeFailure, rebuildFailure } from '../coordinator/failure';
+import type { CommandFailure } from '../coordinator/failure';
 import { CommandLanes } from '../coordinator/lanes';
 import type { TenantScope } from '../db/client';
 import { readDatabaseSet } from './d1/databases';
@@ -17,11 +19,12 @@ import type { TenantTable } from './placement/tenant-tables';
 import { openEveryTenantDatabase, openTenantDatabase } from './tenant-databases';
 import type { Platform, RateLimits } from './types';
 
-/** A command's result and the D1 bookmark of what it read and wrote (null: it did not touch D1). */
-export interface CommandAnswer {
-  readonly result: CommandResult;
-  readonly bookmark: Bookmark | null;
-}
+/**
+ * What the Durable Object answers for a command: its result and the D1 bookmark of what it read and wrote (null: it did
+ * not touch D1), or its failure (src/coordinator/failure.ts), which the stub rethrows.
+ */
+export type CommandAnswer =
+  { readonly result: CommandResult; readonly bookmark: Bookmark | null } | { readonly failure: CommandFailure; readonly bookmark: null };
 
 function findStub(env: Env, scope: TenantScope) {
   return env.COORDINATOR.get(env.COORDINATOR.idFromName(`${scope.tenantKey}/${scope.orgKey}`));
@@ -31,9 +34,10 @@ function buildCoordinator(env: Env, scope: TenantScope, session?: ReadSession): 
   const stub = findStub(env, scope);
   return {
     send: async <C extends CoordinatorCommand>(command: C) => {
-      // The RPC type erases which command was sent; the object answers the result of that command's handler.
-      const answer = await stub.execute(command);
+      const answer = await stub.answer(command);
+      if ('failure' in answer) throw rebuildFailure(answer.failure);
       if (session) advanceSession(session, answer.bookmark);
+      // The RPC type erases which command was sent; the object answers the result of that command's handler.
       return answer.result as CommandResult<C['type']>;
     },
   };
@@ -93,8 +97,9 @@ export function buildWorkerPlatform(env: Env, ctx: Invocation, tables: readonly 
 
 /**
  * The Durable Object class (one object per tenant/org, named `tenantKey/orgKey`) running `handlers`; the Worker
- * entry exports it as `TenantCoordinator`. RPC entries: `execute` (a command, with the bookmark of its D1 work),
- * `handle` (the same, result only), `move` and `awaitMove` (tenant/org moves), and the `alarm` that runs moves.
+ * entry exports it as `TenantCoordinator`. RPC entries: `answer` (what the Worker's stub calls: a command's result with
+ * the bookmark of its D1 work, or its failure), `handle` (a command's result, thrown on failure: tests call it), `move`
+ * and `awaitMove` (tenant/org moves), and the `alarm` that runs moves.
  */
 export function defineTenantCoordinator(handlers: Partial<CommandHandlers>, tables: readonly TenantTable[]) {
   return class extends DurableObject<Env> {
@@ -127,7 +132,7 @@ export function defineTenantCoordinator(handlers: Partial<CommandHandlers>, tabl
     };
 
     /** Commands are queued so that the D1 I/O of one never interleaves with another's. */
-    async execute(command: CoordinatorCommand): Promise<CommandAnswer> {
+    private run(command: CoordinatorCommand): Promise<{ result: CommandResult; bookmark: Bookmark | null }> {
       return this.lanes.dispatch(command, async () => {
         const session: ReadSession = { start: 'primary', bookmark: null };
         const db = await this.platform.openTenantDatabase({ tenantKey: command.tenantKey, orgKey: command.orgKey, session });
@@ -136,8 +141,17 @@ export function defineTenantCoordinator(handlers: Partial<CommandHandlers>, tabl
       });
     }
 
+    /** The Worker's entry: a failing command is answered as `failure`; the caller logs it (the request log, the cron job). */
+    async answer(command: CoordinatorCommand): Promise<CommandAnswer> {
+      try {
+        return await this.run(command);
+      } catch (error) {
+        return { failure: describeFailure(error), bookmark: null };
+      }
+    }
+
     async handle(command: CoordinatorCommand): Promise<CommandResult> {
-      return (await this.execute(command)).result;
+      return (await this.run(command)).result;
     }
 
     async move(scope: TenantScope, target: string): Promise<MoveOutcome> {

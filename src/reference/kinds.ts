@@ -1,10 +1,14 @@
+import { matchLiteralSegment } from '../http/segments';
 import { defineReferenceKind } from './spec';
 import type { ReferenceFieldSpecs, ReferenceKindSpec } from './spec';
+import { canonicalizeCultureKey, canonicalizeCurrencyKey } from './standard-keys';
+import { message } from '../messages/catalogue';
 
 export const culturesKind = defineReferenceKind({
   kind: 'cultures',
   table: 'ref_cultures',
   standard: true,
+  canonicalKey: canonicalizeCultureKey,
   fields: { name: { kind: 'string', column: 'name', required: true } },
 });
 
@@ -12,6 +16,7 @@ export const currenciesKind = defineReferenceKind({
   kind: 'currencies',
   table: 'ref_currencies',
   standard: true,
+  canonicalKey: canonicalizeCurrencyKey,
   fields: {
     name: { kind: 'string', column: 'name', required: true },
     symbol: { kind: 'string', column: 'symbol', required: true },
@@ -27,7 +32,7 @@ export const customAttributesKind = defineReferenceKind({
   check: (record) =>
     record.key === `${String(record.entity)}.${String(record.name)}`
       ? undefined
-      : { path: 'key', message: `key must be '<entity>.<name>' (${String(record.entity)}.${String(record.name)})` },
+      : { path: 'key', message: message('customAttributeKey', { expected: `${String(record.entity)}.${String(record.name)}` }) },
   fields: {
     entity: { kind: 'choice', column: 'entity', required: true, choices: ['emailTemplates', 'routes', 'exchangeRatesDocuments'] },
     name: { kind: 'string', column: 'name', required: true, maxLength: 64 },
@@ -126,6 +131,16 @@ export const REFERENCE_KINDS: readonly ReferenceKindSpec[] = [
   customAttributesKind,
 ];
 
+const REFERENCE_KIND_NAMES = REFERENCE_KINDS.map((spec) => spec.kind);
+
+/** The kind named `kind`, in any case (it is a path segment: `/referenceData/Companies`). */
 export function findReferenceKind(kind: string): ReferenceKindSpec | undefined {
-  return REFERENCE_KINDS.find((spec) => spec.kind === kind);
+  const name = matchLiteralSegment(REFERENCE_KIND_NAMES, kind);
+  return REFERENCE_KINDS.find((spec) => spec.kind === name);
+}
+
+/** A key of `kind` in its canonical spelling (unchanged for kinds whose keys are exact). */
+export function canonicalizeReferenceKey(kind: string, key: string): string {
+  const canonical = findReferenceKind(kind)?.canonicalKey;
+  return canonical ? canonical(key) : key;
 }

@@ -1,4 +1,5 @@
 /** Reference data kinds, described once: fields, table, references. */
+import type { FieldError } from '../errors/api-error';
 
 export type ReferenceFieldKind = 'string' | 'int' | 'bool' | 'stringList' | 'choice';
 
@@ -27,8 +28,13 @@ export interface ReferenceKindSpec {
   readonly fields: ReferenceFieldSpecs;
   /** Description of the key (`KPI code`). */
   readonly keyDescription?: string;
+  /**
+   * Keys of the kind compare case-insensitively: any input spelling of a key becomes this canonical one before it
+   * is looked up, stored or answered (cultures: `pt-PT`, currencies: `EUR`). Without it, keys are exact.
+   */
+  readonly canonicalKey?: (key: string) => string;
   /** A rule across fields of one record; returns the problem, if any. */
-  readonly check?: (record: ReferenceInput) => { path: string; message: string } | undefined;
+  readonly check?: (record: ReferenceInput) => FieldError | undefined;
 }
 
 /** A stored reference record as the API answers it. */

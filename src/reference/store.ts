@@ -3,11 +3,12 @@ import { and, inArray } from 'drizzle-orm';
 import { chunkKeys, scopeCondition } from '../db/client';
 import type { Database, TenantScope } from '../db/client';
 import { runReads } from '../db/reads';
-import { ApiError } from '../errors/api-error';
+import { errorOfFields } from '../errors/api-error';
 import type { FieldError } from '../errors/api-error';
 import type { ReferenceKindSpec, ReferenceRecord } from './spec';
 import { findStandardStore, requireTenantReferenceStore } from './tables';
 import type { StandardStore, TenantReferenceStore } from './tables';
+import { message } from '../messages/catalogue';
 
 const standardCache = new Map<string, Promise<ReadonlyMap<string, ReferenceRecord>>>();
 
@@ -112,9 +113,7 @@ export async function checkReferencesExist(db: Database, scope: TenantScope, use
   const found = await findReferences(db, scope, uses);
   const errors: FieldError[] = uses
     .filter((use) => !found.get(use.kind)?.has(use.key))
-    .map((use) => ({ path: use.path, message: `Unknown ${use.kind} key '${use.key}'.` }));
-  if (errors.length > 0) {
-    throw new ApiError('UnknownReference', `Unknown reference(s): ${errors.map((error) => error.message).join(' ')}`, { errors });
-  }
+    .map((use) => ({ path: use.path, message: message('unknownReference', { kind: use.kind, key: use.key }) }));
+  if (errors.length > 0) throw errorOfFields('UnknownReference', errors);
   return found;
 }

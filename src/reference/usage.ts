@@ -7,6 +7,7 @@ import { runReads } from '../db/reads';
 import { ApiError } from '../errors/api-error';
 import type { ReferenceKindSpec } from './spec';
 import { tenantReferenceStores } from './tables';
+import { message } from '../messages/catalogue';
 
 /** A column that holds keys of a reference kind. `list` columns hold a JSON array of keys. */
 export interface ReferenceUser {
@@ -47,7 +48,7 @@ export async function checkReferenceUnused(
   });
   if (usedBy.length > 0) {
     throw new ApiError('ReferenceInUse', `${spec.kind} '${key}' is still used by ${usedBy.join(', ')}.`, {
-      errors: usedBy.map((name) => ({ path: 'key', message: `used by ${name}` })),
+      errors: usedBy.map((user) => ({ path: 'key', message: message('referenceInUse', { user }) })),
     });
   }
 }

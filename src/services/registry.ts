@@ -7,13 +7,14 @@ import type { CommandHandlers, CommandType } from '../coordinator/commands';
 import { deriveReferenceUsers } from '../entities/service';
 import { idempotencyCommands } from '../idempotency/commands';
 import type { EntityStore } from '../entities/store';
-import type { ApiRoute } from '../http/route';
+import type { ApiRoute, PublicRoute } from '../http/route';
 import type { ScheduledJob } from '../jobs/scheduler';
 import { buildReferenceDataRoutes } from '../reference/routes';
 import type { ReferenceWriteReaction, UpsertGuard } from '../reference/routes';
 import type { ReferenceUser } from '../reference/usage';
 import { emailTemplatesService } from './email-templates';
 import { exchangeRatesService } from './exchange-rates';
+import { identityService } from './identity';
 import { importsService } from './imports';
 import { indicatorsService } from './indicators';
 import { routesService } from './routes';
@@ -23,6 +24,8 @@ export interface ServiceModule {
   readonly name: string;
   /** HTTP routes under `/api/{tenantKey}/{orgKey}`, in matching order (literal segments before parameters). */
   readonly routes: readonly ApiRoute[];
+  /** Routes outside `/api`, without a bearer token (the OAuth2 token endpoint). */
+  readonly publicRoutes?: readonly PublicRoute[];
   /** Entity stores (entity-derived services): the reference fields of their entities are reference users. */
   readonly stores?: readonly EntityStore[];
   /** Coordinator command handlers (each command declared in CommandCatalog beside its handler). */
@@ -39,6 +42,7 @@ export interface ServiceModule {
 
 /** The services, in route registration order. */
 const SERVICES = [
+  identityService,
   emailTemplatesService,
   routesService,
   importsService,
@@ -66,6 +70,9 @@ const referenceDataRoutes = buildReferenceDataRoutes({
 });
 
 export const apiRoutes: readonly ApiRoute[] = [...referenceDataRoutes, ...services.flatMap((service) => service.routes)];
+
+/** The services' routes outside `/api` (the application adds /health and the API reference). */
+export const servicePublicRoutes: readonly PublicRoute[] = services.flatMap((service) => service.publicRoutes ?? []);
 
 /** What the tenant/org coordinators run: the cache generation counters, the idempotency keys and every service's commands. */
 export const commandHandlers: Partial<CommandHandlers> = services.reduce<Partial<CommandHandlers>>(

@@ -22,10 +22,10 @@ export function parseEnumValue(spec: EnumSpec, input: unknown): number | undefin
   return undefined;
 }
 
-/** `1 (HTML), 2 (Text)`. */
+/** `HTML (1), Text (2)`: each member name with its number. */
 export function describeEnum(spec: EnumSpec): string {
   return Object.entries(spec.members)
-    .map(([name, value]) => `${value} (${name})`)
+    .map(([name, value]) => `${name} (${value})`)
     .join(', ');
 }
 

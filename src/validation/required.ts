@@ -1,5 +1,6 @@
 /** Required values: present and not null, then valid. The OpenAPI document shows the schema they check. */
 import * as v from 'valibot';
+import { issueMessage } from '../messages/catalogue';
 
 type AnySchema = v.GenericSchema<unknown, unknown>;
 
@@ -9,7 +10,7 @@ const requiredBases = new WeakMap<object, AnySchema>();
 export function requireValue(name: string, schema: AnySchema): AnySchema {
   const required = v.pipe(
     v.unknown(),
-    v.check((value) => value !== undefined && value !== null, `${name} is required`),
+    v.check((value) => value !== undefined && value !== null, issueMessage('required', { field: name })),
     schema,
   );
   requiredBases.set(required, schema);

@@ -147,13 +147,18 @@ describe.each(TARGETS)('/docs under $name', (target) => {
     await page.locator('.auth-wrapper .authorize').click();
     const dialog = page.locator('.modal-ux');
     await dialog.waitFor();
-    expect((await dialog.textContent())?.replace(/\s+/g, ' ')).toContain('bearerAuth (http, Bearer)');
+    const text = (await dialog.textContent())?.replace(/\s+/g, ' ');
+    expect(text).toContain('bearerAuth (http, Bearer)');
+    // The token endpoint's client authentication is a scheme of its own, without the hint.
+    expect(text).toContain('clientBasic (http, Basic)');
     const hint = dialog.locator('[data-testid="token-hint"]');
     expect(await hint.textContent()).toContain('npm run -s token -- --tenant demo --org demo');
-    await dialog.locator('#auth-bearer-value').fill(token);
+    const bearer = dialog.locator('.auth-container', { has: page.locator('#auth-bearer-value') });
+    await bearer.locator('#auth-bearer-value').fill(token);
     await page.screenshot({ path: `${OUTPUT_DIR}${target.script.replace(':', '-')}-authorize.png` });
-    await dialog.locator('.auth-btn-wrapper .authorize').click();
-    await dialog.locator('.btn-done').click();
+    await bearer.locator('.auth-btn-wrapper .authorize').click();
+    // Authorized, the bearer form no longer has its input: close the dialog itself.
+    await dialog.locator('.close-modal').click();
 
     const operation = page.locator('.opblock-get', { has: page.locator(`.opblock-summary-path[data-path="${TRY_PATH}"]`) });
     await operation.locator('.opblock-summary-control').click();

@@ -76,8 +76,9 @@ export interface TenantClient {
   call<T = unknown>(method: string, path: string, options?: Omit<CallOptions, 'token'>): Promise<CallResult<T>>;
 }
 
-export async function tenantClient(tenant: string, org: string, scope = 'application admin'): Promise<TenantClient> {
-  const token = await mintToken({ tenant, org, scope });
+/** `orgs`: the token's patterns (default: only this tenant/org). */
+export async function tenantClient(tenant: string, org: string, scope = 'application admin', orgs?: string[]): Promise<TenantClient> {
+  const token = await mintToken({ tenant, org, scope, ...(orgs ? { orgs } : {}) });
   const base = `/api/${tenant}/${org}`;
   return {
     tenant,

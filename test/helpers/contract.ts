@@ -37,7 +37,8 @@ function compile(method: string, path: string, operation: Json): DocumentedOpera
   const parts = path.split('/').slice(1);
   const segments = parts.map((part) => (/^\{[^}]+\}$/.test(part) ? null : part));
   const pattern = parts.map((part, index) => (segments[index] === null ? '[^/]+' : escapeRegExp(part))).join('/');
-  return { method: method.toUpperCase(), path, segments, match: new RegExp(`^/${pattern}/?$`), operation };
+  // Literal segments match in any case, as the router matches them (keys and ids are parameters).
+  return { method: method.toUpperCase(), path, segments, match: new RegExp(`^/${pattern}/?$`, 'i'), operation };
 }
 
 async function loadContract(): Promise<Contract> {

@@ -1,6 +1,6 @@
 /**
- * Every operation of SPEC.md section 4 (70), as `METHOD path` of the OpenAPI document. Two SPEC operations that
- * share one path template (`/{id}` and `/{templateKey}`; `/{id}` and `/{number}`) are one documented path.
+ * Every operation of the five specified services (70; docs/api-reference.md), as `METHOD path` of the OpenAPI
+ * document. Two specified operations that share one path template (`/{id}` and `/{templateKey}`; `/{id}` and `/{number}`) are one documented path.
  */
 /** Path templates of the documented operations: the API prefix, then one base per service. */
 export const A = '/api/{tenantKey}/{orgKey}';
@@ -86,7 +86,7 @@ export const SPEC_OPERATIONS: readonly string[] = [
   `DELETE ${EX}/{idOrNumber}`, // DELETE /{number}
 ];
 
-/** Operations beyond SPEC.md: public routes, email template custom attributes, imports, measurements, reference data. */
+/** Extensions beyond the specified operations: public routes, custom attribute PUTs, imports, measurements, reference data, API clients. */
 export const EXTENSION_OPERATIONS: readonly string[] = [
   `PUT ${ET}/{templateKey}/{customAttributeName}`,
   'GET /health',
@@ -98,4 +98,11 @@ export const EXTENSION_OPERATIONS: readonly string[] = [
   `GET ${A}/referenceData/{kind}`,
   `PUT ${A}/referenceData/{kind}`,
   `DELETE ${A}/referenceData/{kind}/{key}`,
+  'POST /connect/token',
+  `POST ${A}/identity/apiClients`,
+  `GET ${A}/identity/apiClients`,
+  `GET ${A}/identity/apiClients/{clientId}`,
+  `POST ${A}/identity/apiClients/{clientId}/revoke`,
+  `POST ${A}/identity/apiClients/{clientId}/secret`,
+  `DELETE ${A}/identity/apiClients/{clientId}`,
 ];

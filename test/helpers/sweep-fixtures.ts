@@ -10,7 +10,7 @@ import { createDocument } from './exchange-rates';
 import { freshTenant, siblingOrg, uniqueKey } from './tenants';
 import { tenantClient } from './api';
 
-export type Service = 'emailTemplates' | 'routes' | 'imports' | 'indicators' | 'exchangeRates' | 'referenceData';
+export type Service = 'emailTemplates' | 'routes' | 'imports' | 'indicators' | 'exchangeRates' | 'referenceData' | 'identity';
 
 /** The identifiers a request is built from. */
 export interface SweepValues {
@@ -33,6 +33,7 @@ export interface SweepValues {
   readonly kpiCode: string;
   readonly configuration: string;
   readonly familyKey: string;
+  readonly clientId: string;
 }
 
 export interface SweepWorld {
@@ -55,6 +56,7 @@ export interface SweepWorld {
 const REFERENCE_DATA: Readonly<Record<Service, Readonly<Record<string, unknown[]>>>> = {
   emailTemplates: {},
   imports: {},
+  identity: {},
   routes: {
     companies: [{ key: 'SWC1', name: 'Sweep one', baseCurrency: 'EUR' }],
     locations: [{ key: 'SWL1', description: 'Sweep location', company: 'SWC1' }],
@@ -131,6 +133,11 @@ async function seedRecords(owner: TenantClient, service: Service): Promise<Parti
       await expectStatus(owner.call('POST', '/maintenance/indicators/assetsRecalculateKPIs/SWW1'), 200);
       return {};
     }
+    case 'identity': {
+      const created = await owner.call<{ clientId: string }>('POST', '/identity/apiClients', { body: { name: 'Sweep client' } });
+      expect(created.status, created.text).toBe(201);
+      return { clientId: created.body.clientId };
+    }
     case 'referenceData': {
       // A record only the owner has (twins have the same companies, not this family).
       await expectStatus(owner.call('PUT', '/referenceData/families', { body: [{ key: 'SWF1', description: 'Sweep family' }] }), 200);
@@ -187,6 +194,7 @@ export async function buildSweepWorld(service: Service): Promise<SweepWorld> {
     kpiCode: 'SWK1',
     configuration: 'SWW1',
     familyKey: 'SWF1',
+    clientId: `${owner.tenant}~${owner.org}~${'0'.repeat(24)}`,
     ...seeded,
   };
   const missingRecords: SweepValues = {
@@ -203,6 +211,7 @@ export async function buildSweepWorld(service: Service): Promise<SweepWorld> {
     importTemplate: 'NOPE-IMP',
     kpiCompany: 'SWC2',
     familyKey: 'NOPE-F',
+    clientId: `${owner.tenant}~${owner.org}~${'f'.repeat(24)}`,
   };
   // Fresh record keys again: a create of the first set may have made records with those.
   const missingAll: SweepValues = {
@@ -239,6 +248,8 @@ export async function readOwnerState(world: SweepWorld, service: Service): Promi
       return read(`/corePatterns/importDataInfos/${values.importId}`);
     case 'indicators':
       return read(`/maintenance/indicators/getIndicatorSummaryByCode/SWC1/SWK1`);
+    case 'identity':
+      return read(`/identity/apiClients/${values.clientId}`);
     case 'referenceData': {
       // The owner's own upserts (of records it did not have) may add companies; its SWC1 and SWF1 must stay.
       const [companies, families] = [await read('/referenceData/companies'), await read('/referenceData/families')];

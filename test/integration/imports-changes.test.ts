@@ -5,7 +5,7 @@ import { freshTenant } from '../helpers/tenants';
 
 const NAMES: Record<number, string> = { 1: 'Pending', 2: 'Processing', 3: 'Succeeded', 4: 'Failed', 5: 'Fatal' };
 
-/** CONTRACT 7, written out: [from, to, expected]. */
+/** The import transitions (docs/api-reference.md, Import data infos), written out: [from, to, expected]. */
 const TRANSITIONS: [number, number, 'apply' | 'noop' | 'refuse'][] = [
   [1, 1, 'refuse'],
   [1, 2, 'apply'],
@@ -53,7 +53,7 @@ describe('changeDataImport transitions', () => {
       const problem = result.body as Problem;
       expect(result.status).toBe(400);
       expect(problem.code).toBe('InvalidStateTransition');
-      expect(problem.detail).toContain(`from ${NAMES[from]} (${from}) to ${NAMES[to]} (${to})`);
+      expect(problem.detail).toBe(`An import in state ${NAMES[from]} (${from}) cannot change to ${NAMES[to]} (${to})`);
       expect(problem.errors[0]?.path).toBe('importDataState');
       expect(after).toEqual(before);
     } else if (expected === 'noop') {

@@ -123,6 +123,6 @@ describe('strings that are not well-formed Unicode (L1, M4)', () => {
     const query = await client.call('GET', '/corePatterns/importDataInfos/getLastImports?templateId=%FFx&top=5');
     expectProblem(query, 'templateId', /not valid percent-encoded UTF-8/);
     const segment = await client.call('GET', `${TEMPLATES}/%C3%28`);
-    expectProblem(segment, 'idOrTemplateKey', /Invalid encoding/);
+    expectProblem(segment, 'idOrTemplateKey', /idOrTemplateKey is not valid percent-encoding/);
   });
 });

@@ -206,6 +206,12 @@ function describeCase(operation: string): OperationCase {
       body: () => [{ key: 'SWC3', name: 'Sweep three', baseCurrency: 'EUR' }],
       admin: true,
     },
+    [`POST ${API}/identity/apiClients`]: { service: 'identity', params: () => [{}], body: () => ({ name: 'Swept client' }), admin: true },
+    [`GET ${API}/identity/apiClients`]: { service: 'identity', params: () => [{}], list: true, admin: true },
+    [`GET ${API}/identity/apiClients/{clientId}`]: { service: 'identity', params: (v) => [{ clientId: v.clientId }], admin: true },
+    [`POST ${API}/identity/apiClients/{clientId}/revoke`]: { service: 'identity', params: (v) => [{ clientId: v.clientId }], admin: true },
+    [`POST ${API}/identity/apiClients/{clientId}/secret`]: { service: 'identity', params: (v) => [{ clientId: v.clientId }], admin: true },
+    [`DELETE ${API}/identity/apiClients/{clientId}`]: { service: 'identity', params: (v) => [{ clientId: v.clientId }], admin: true },
     [`DELETE ${API}/referenceData/{kind}/{key}`]: {
       service: 'referenceData',
       params: (v) => [{ kind: 'families', key: v.familyKey }],

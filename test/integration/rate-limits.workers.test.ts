@@ -42,6 +42,23 @@ async function burst(count: number, path: string, token: string): Promise<number
 
 const listPath = (tenant: string, org: string) => `/api/${tenant}/${org}/operations/emailTemplates/odata?$top=1`;
 
+/** A client id of the tenant/org that no client has: the token endpoint counts it, then answers invalid_client. */
+const unknownClientId = (tenant: string, org: string) => `${tenant}~${org}~${'0'.repeat(24)}`;
+
+async function requestToken(clientId: string): Promise<Answer & { error?: string }> {
+  const ctx = createExecutionContext();
+  const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: 'not-the-secret' });
+  const init = {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: body.toString(),
+  };
+  const response = await worker.fetch(new Request(`${ORIGIN}/connect/token`, init), limitedEnv, ctx);
+  await waitOnExecutionContext(ctx);
+  const answer = (await response.json()) as { error?: string };
+  return { status: response.status, headers: response.headers, ...(answer.error === undefined ? {} : { error: answer.error }) };
+}
+
 describe('rate limits (Rate Limiting binding)', () => {
   it(
     'answers the 601st request of a tenant/org within a minute with 429 RateLimited and the IETF headers',
@@ -83,6 +100,53 @@ describe('rate limits (Rate Limiting binding)', () => {
     });
     expect(run.statuses.filter((status) => status !== 200)).toEqual([]);
     expect(run.over.status).toBe(429);
+    expect(run.over.headers.get('ratelimit')).toMatch(/^"subject";r=0;t=\d+$/);
+  });
+
+  it(
+    'limits POST /connect/token per tenant/org of the client id: 429 temporarily_unavailable with the headers',
+    { timeout: 120_000 },
+    async () => {
+      const run = await runInOneWindow(async () => {
+        const [tenant, org] = [uniqueKey('token-limited'), uniqueKey('o')];
+        const statuses: number[] = [];
+        for (let sent = 0; sent < LIMIT; sent += 50) {
+          const batch = await Promise.all(Array.from({ length: 50 }, () => requestToken(unknownClientId(tenant, org))));
+          statuses.push(...batch.map((answer) => answer.status));
+        }
+        const over = await requestToken(unknownClientId(tenant, org));
+        const other = await requestToken(unknownClientId(uniqueKey('token-free'), org));
+        return { statuses, over, other };
+      });
+      expect(run.statuses.filter((status) => status !== 401)).toEqual([]);
+      const { over, other } = run;
+      expect(over.status).toBe(429);
+      expect(over.error).toBe('temporarily_unavailable');
+      expect(over.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(over.headers.get('cache-control')).toBe('no-store');
+      const retryAfter = Number(over.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      expect(over.headers.get('ratelimit-policy')).toBe(POLICY);
+      expect(over.headers.get('ratelimit')).toBe(`"org";r=0;t=${retryAfter}`);
+      expect(other.status).toBe(401);
+      expect(other.error).toBe('invalid_client');
+    },
+  );
+
+  it('counts a client id and the /api requests of its tokens (sub = client id) in one budget', { timeout: 120_000 }, async () => {
+    const run = await runInOneWindow(async () => {
+      const [a, b, org] = [uniqueKey('client-a'), uniqueKey('client-b'), uniqueKey('o')];
+      const clientId = unknownClientId(uniqueKey('client-home'), org);
+      const token = await mintToken({ orgs: [`${a}/${org}`, `${b}/${org}`], sub: clientId });
+      const first = await burst(LIMIT / 2, listPath(a, org), token);
+      const second = await burst(LIMIT / 2, listPath(b, org), token);
+      const over = await requestToken(clientId);
+      return { statuses: [...first, ...second], over };
+    });
+    expect(run.statuses.filter((status) => status !== 200)).toEqual([]);
+    expect(run.over.status).toBe(429);
+    expect(run.over.error).toBe('temporarily_unavailable');
     expect(run.over.headers.get('ratelimit')).toMatch(/^"subject";r=0;t=\d+$/);
   });
 

@@ -240,15 +240,15 @@ describe('delete', () => {
       expect(result.status, path).toBe(400);
       expect(result.body.code).toBe('ReferenceInUse');
       expect(result.body.detail, path).toContain(user);
-      expect(result.body.errors).toContainEqual({ path: 'key', message: `used by ${user}` });
+      expect(result.body.errors).toContainEqual({ path: 'key', message: `It is used by ${user}` });
     }
     const companyUsers = await scoped.call<Problem>('DELETE', '/referenceData/companies/C1');
     expect(companyUsers.body.errors.map((error) => error.message)).toEqual(
       expect.arrayContaining([
-        'used by routes.company (C1/R1)',
-        'used by employees.company (E1)',
-        'used by locations.company (L1)',
-        'used by equipmentItems.company (Q1)',
+        'It is used by routes.company (C1/R1)',
+        'It is used by employees.company (E1)',
+        'It is used by locations.company (L1)',
+        'It is used by equipmentItems.company (Q1)',
       ]),
     );
     expect((await scoped.call<Items>('GET', '/referenceData/companies')).body.items.map((item) => item.key)).toEqual(['C1', 'C2']);

@@ -28,6 +28,14 @@ export const text: components['schemas']['EmailTemplateType'] = 2;
 export const wrong: components['schemas']['EmailTemplateType'] = 3;
 export const code: Problem['code'] = 'RecordNotFound';
 
+type ListQuery = NonNullable<paths['/api/{tenantKey}/{orgKey}/operations/emailTemplates/odata']['get']['parameters']['query']>;
+export const query: ListQuery = { $filter: "culture eq 'en-US'", $top: 5, $skip: 10, $count: true, $inlinecount: 'allpages' };
+export const paged: ListQuery = { page: 2, pageSize: 25 };
+// @ts-expect-error $top is a number, not a string
+export const textTop: ListQuery = { $top: '5' };
+// @ts-expect-error $count is a boolean
+export const textCount: ListQuery = { $count: 'true' };
+
 export function describeTemplate(template: Template): string {
   return template.templateKey + ' v' + String(template.version) + (template.emailTemplateType === 1 ? ' (HTML)' : ' (Text)') + (template.description ?? '');
 }

@@ -76,6 +76,19 @@ describe('parseFilter: valid expressions', () => {
     ["substringof('x', subject) eq true", "contains(subject,'x')"],
     ["contains(subject, 'x') eq false", "(not contains(subject,'x'))"],
     ["contains(subject, 'x') ne true", "(not contains(subject,'x'))"],
+    ["(startswith(subject,'A') or startswith(subject,'B')) eq true", "(startswith(subject,'A') or startswith(subject,'B'))"],
+    ["(startswith(subject,'A') or startswith(subject,'B')) eq false", "(not (startswith(subject,'A') or startswith(subject,'B')))"],
+    ["(startswith(subject,'A') or startswith(subject,'B')) ne true", "(not (startswith(subject,'A') or startswith(subject,'B')))"],
+    ["(startswith(subject,'A') or startswith(subject,'B')) NE FALSE", "(startswith(subject,'A') or startswith(subject,'B'))"],
+    ["(contains(subject,'x')) eq true", "contains(subject,'x')"],
+    ['(isActive and number eq 1) eq false', '(not ({isActive} and [number eq 1]))'],
+    ['((number eq 1 or number eq 2)) eq true and isActive', '(([number eq 1] or [number eq 2]) and {isActive})'],
+    ["number eq 3 or (substringof('x', subject) eq true) eq false", "([number eq 3] or (not contains(subject,'x')))"],
+    ['not (isActive) eq true', '(not {isActive})'],
+    [
+      "(startswith(subject,'A') or startswith(subject,'B')) eq true and (not isActive) eq false",
+      "((startswith(subject,'A') or startswith(subject,'B')) and (not (not {isActive})))",
+    ],
     ["toupper(subject) eq 'A'", "[toupper(subject) eq 'A']"],
     ['length(subject) gt 3', '[length(subject) gt 3]'],
     [
@@ -140,6 +153,10 @@ describe('parseFilter: errors name the position and the reason', () => {
     ['length(number) eq 1', 8, 'length needs a string argument'],
     ['year(subject) eq 1', 6, 'year needs a datetime argument'],
     ["contains(subject, 'a') eq 1", 27, 'a boolean function can only be compared with true or false'],
+    ["(isActive or isActive) eq 'true'", 27, 'a parenthesised condition can only be compared with true or false'],
+    ["(contains(subject, 'a')) ne null", 29, 'a parenthesised condition can only be compared with true or false'],
+    ['(isActive) eq', 14, 'a parenthesised condition can only be compared with true or false (the expression ended)'],
+    ['(isActive) gt true', 12, "unexpected 'gt'"],
     ["tolower(contains(subject, 'a')) eq 'x'", 9, 'is a condition, not a value'],
     ["subject eq 'a' subject", 16, "unexpected 'subject'"],
     ["subject 'a'", 9, 'expected a comparison operator'],
@@ -163,7 +180,9 @@ describe('parseFilter: errors name the position and the reason', () => {
     const error = catchODataError(() => parseFilter(expression, resolve));
     expect(error.message).toContain(`$filter at position ${position}: `);
     expect(error.message).toContain(reason);
-    expect(error.errors).toEqual([{ path: '$filter', message: expect.stringContaining(`(position ${position})`) }]);
+    expect(error.errors).toEqual([
+      { path: '$filter', message: { key: 'odataFaultAt', params: { reason: expect.stringContaining(reason), position } } },
+    ]);
   });
 
   it(`refuses nesting deeper than ${MAX_FILTER_DEPTH} levels but accepts exactly that`, () => {

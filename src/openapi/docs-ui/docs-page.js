@@ -20,12 +20,20 @@
     return React.createElement('div', { className: 'docs-token-hint', 'data-testid': 'token-hint' }, lines);
   }
 
+  /** True for the bearer scheme's form (the dialog also has the token endpoint's Basic scheme, which needs no hint). */
+  function isBearer(props) {
+    const scheme = props.schema && typeof props.schema.get === 'function' ? props.schema.get('scheme') : undefined;
+    return typeof scheme === 'string' && scheme.toLowerCase() === 'bearer';
+  }
+
   /** Wraps the bearer (http) scheme's form in the Authorize dialog: the hint goes right under the token field. */
   function tokenHintPlugin(hint) {
     return {
       wrapComponents: {
         HttpAuth: (Original, system) => (props) =>
-          system.React.createElement('div', null, system.React.createElement(Original, props), renderTokenHint(system.React, hint)),
+          isBearer(props)
+            ? system.React.createElement('div', null, system.React.createElement(Original, props), renderTokenHint(system.React, hint))
+            : system.React.createElement(Original, props),
       },
     };
   }

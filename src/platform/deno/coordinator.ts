@@ -1,7 +1,7 @@
 /**
  * The per-tenant/org coordinator of the Deno platform: the Durable Object's guarantees in one process.
  * Commands of one tenant/org are ordered exactly as in the Durable Object (the same CommandLanes);
- * commands and answers are structured-cloned as across the Durable Object's RPC; the durable state lives in a
+ * commands and answers (failures too) are structured-cloned as across the Durable Object's RPC; the durable state lives in a
  * SQLite file (`_deno_coordinator_state`, values in the structured-clone format), and so do alarms, which run
  * tenant/org moves (the same TenantMover as the Durable Object). One process per file (exclusive lock).
  */
@@ -9,6 +9,7 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { deserialize, serialize } from 'node:v8';
 import { runCommand } from '../../coordinator/commands';
 import type { CommandHandlers, CommandOf, CommandResult, CommandType, Coordinator, CoordinatorState } from '../../coordinator/commands';
+import { describeFailure, rebuildFailure } from '../../coordinator/failure';
 import { CommandLanes } from '../../coordinator/lanes';
 import type { TenantScope } from '../../db/client';
 import type { DatabaseSet } from '../d1/databases';
@@ -73,14 +74,6 @@ interface CoordinatorStatements {
   readonly range: StatementSync;
   /** Every coordinator's pending alarm. */
   readonly alarms: StatementSync;
-}
-
-function cloneError(error: unknown): unknown {
-  try {
-    return structuredClone(error);
-  } catch {
-    return new Error(String(error));
-  }
 }
 
 const formatCoordinatorName = (scope: TenantScope) => `${scope.tenantKey}/${scope.orgKey}`;
@@ -195,8 +188,8 @@ export class LocalCoordinators {
     try {
       return structuredClone(await local.lanes.dispatch(command, task));
     } catch (error) {
-      // Across RPC an error keeps its message and standard type, not its class or own properties.
-      throw cloneError(error);
+      // As the Durable Object answers a failure and its stub rethrows it (src/coordinator/failure.ts).
+      throw rebuildFailure(structuredClone(describeFailure(error)));
     }
   }
 

@@ -4,6 +4,7 @@
  */
 import type { TenantScope } from '../../db/client';
 import { ApiError, recordNotFound } from '../../errors/api-error';
+import { message } from '../../messages/catalogue';
 import type { DatabaseSet } from '../d1/databases';
 import { rememberPlacement } from './cache';
 import { countRows } from './copy';
@@ -123,7 +124,7 @@ export function buildPlacementOperations(
     async move(scope, database) {
       if (!databases.tenants.has(database)) {
         throw new ApiError('ValidationFailed', `${database} is not a tenant database.`, {
-          errors: [{ path: 'database', message: `Must be one of ${databases.names.join(', ')}.` }],
+          errors: [{ path: 'database', message: message('notTenantDatabase', { field: 'database', choices: databases.names.join(', ') }) }],
         });
       }
       if (!(await findPlacement(databases.directory, scope))) throw recordNotFound(`Tenant/org ${scope.tenantKey}/${scope.orgKey}`, true);

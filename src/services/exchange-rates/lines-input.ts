@@ -4,9 +4,13 @@ import { parseCreateBody } from '../../entities/validate';
 import { isPlainObject } from '../../validation/values';
 import { ApiError } from '../../errors/api-error';
 import type { FieldError } from '../../errors/api-error';
+import { canonicalizeReferenceKey } from '../../reference/kinds';
+import { message } from '../../messages/catalogue';
+import type { Message } from '../../messages/catalogue';
+import { bindPropertyNames } from '../../validation/property-names';
 import type { ReferenceUse } from '../../reference/store';
 import { canonicalizeDecimal, isPositiveDecimal } from './decimal';
-import { rateLineSpec } from './entity';
+import { LINE_ATTRIBUTES, rateLineSpec } from './entity';
 
 export const LINES_PROPERTY = 'exchangeRateDocumentRates';
 /** Most lines one document may be created with. */
@@ -25,24 +29,32 @@ function joinPath(prefix: string, path: string): string {
   return [prefix, path].filter((part) => part !== '').join('.');
 }
 
+const FACTOR = { field: 'conversionFactor' };
+
 /** A conversion factor -> its canonical exact text, or the problem with it. */
-export function parseFactor(value: unknown): { factor?: string; message?: string } {
+export function parseFactor(value: unknown): { factor?: string; problem?: Message } {
   const factor = typeof value === 'string' ? canonicalizeDecimal(value) : undefined;
-  if (factor === undefined) return { message: 'conversionFactor must be a decimal number (at most 64 characters)' };
-  if (!isPositiveDecimal(factor)) return { message: 'conversionFactor must be greater than 0' };
+  if (factor === undefined) return { problem: message('mustBeDecimal', FACTOR) };
+  if (!isPositiveDecimal(factor)) return { problem: message('mustBePositive', FACTOR) };
   return { factor };
 }
 
 /** The line rules beyond field types (factor > 0, currencies differ), checked on the raw body. */
 function checkLineRules(body: Record<string, unknown>, prefix: string): FieldError[] {
   const errors: FieldError[] = [];
-  const raw = body.conversionFactor;
+  const { values } = bindPropertyNames(body, LINE_ATTRIBUTES);
+  const raw = values.conversionFactor;
   if (typeof raw === 'string' || typeof raw === 'number') {
-    const { message } = parseFactor(String(raw));
-    if (message) errors.push({ path: joinPath(prefix, 'conversionFactor'), message });
+    const { problem } = parseFactor(String(raw));
+    if (problem) errors.push({ path: joinPath(prefix, 'conversionFactor'), message: problem });
   }
-  if (typeof body.fromCurrency === 'string' && body.fromCurrency === body.toCurrency) {
-    errors.push({ path: joinPath(prefix, 'toCurrency'), message: 'toCurrency must differ from fromCurrency' });
+  const [from, to] = [values.fromCurrency, values.toCurrency];
+  if (
+    typeof from === 'string' &&
+    typeof to === 'string' &&
+    canonicalizeReferenceKey('currencies', from) === canonicalizeReferenceKey('currencies', to)
+  ) {
+    errors.push({ path: joinPath(prefix, 'toCurrency'), message: message('currenciesDiffer') });
   }
   return errors;
 }
@@ -69,9 +81,9 @@ export function parseLineBody(body: unknown, prefix: string): { line?: LineInput
     };
   }
   if (rules.length > 0) return { errors: rules };
-  const { factor, message } = parseFactor(input.values.conversionFactor);
+  const { factor, problem } = parseFactor(input.values.conversionFactor);
   if (factor === undefined)
-    return { errors: [{ path: joinPath(prefix, 'conversionFactor'), message: message ?? 'conversionFactor is not valid' }] };
+    return { errors: [{ path: joinPath(prefix, 'conversionFactor'), message: problem ?? message('notValid', FACTOR) }] };
   const values = input.values;
   return {
     errors: [],
@@ -95,9 +107,10 @@ export function parseLinesInput(extra: Record<string, unknown>): { lines: LineIn
   const raw = extra[LINES_PROPERTY];
   const result: { lines: LineInput[]; errors: FieldError[] } = { lines: [], errors: [] };
   if (raw !== undefined && raw !== null) {
-    if (!Array.isArray(raw)) result.errors.push({ path: LINES_PROPERTY, message: `${LINES_PROPERTY} must be an array of rate lines` });
-    else if (raw.length > MAX_LINES) result.errors.push({ path: LINES_PROPERTY, message: `at most ${MAX_LINES} rate lines per document` });
-    else parseEachLine(raw, result);
+    if (!Array.isArray(raw)) result.errors.push({ path: LINES_PROPERTY, message: message('mustBeLineList', { field: LINES_PROPERTY }) });
+    else if (raw.length > MAX_LINES) {
+      result.errors.push({ path: LINES_PROPERTY, message: message('tooManyItems', { field: LINES_PROPERTY, max: MAX_LINES }) });
+    } else parseEachLine(raw, result);
   }
   parsedLines.set(extra, result);
   return result;
@@ -108,7 +121,7 @@ function parseEachLine(raw: readonly unknown[], result: { lines: LineInput[]; er
   raw.forEach((item, index) => {
     const prefix = `${LINES_PROPERTY}.${index}`;
     if (!isPlainObject(item)) {
-      result.errors.push({ path: prefix, message: 'A rate line must be a JSON object' });
+      result.errors.push({ path: prefix, message: message('mustBeObject', { field: prefix }) });
       return;
     }
     const { line, errors } = parseLineBody(item, prefix);
@@ -117,10 +130,7 @@ function parseEachLine(raw: readonly unknown[], result: { lines: LineInput[]; er
     const pair = `${line.fromCurrency}>${line.toCurrency}`;
     const first = seen.get(pair);
     if (first !== undefined) {
-      result.errors.push({
-        path: prefix,
-        message: `The pair ${line.fromCurrency} -> ${line.toCurrency} is already line ${first}; one line per pair`,
-      });
+      result.errors.push({ path: prefix, message: message('pairRepeated', { from: line.fromCurrency, to: line.toCurrency, first }) });
     } else seen.set(pair, index);
     result.lines.push(line);
   });

@@ -1,6 +1,6 @@
 /** Rate line operations: insert (204), attribute PUTs, custom attribute PUTs and delete. */
 import type { Database } from '../../db/client';
-import { buildCustomValueUpdate, CUSTOM_PREFIX, parseCustomName } from '../../entities/custom-attributes';
+import { buildCustomValueUpdate, CUSTOM_ATTRIBUTES_PROPERTY, parsePrefixedCustomName } from '../../entities/custom-attributes';
 import { parseCustomColumn } from '../../entities/resource';
 import { findField } from '../../entities/spec';
 import { parseAttributeValue, unwrapValue } from '../../entities/validate';
@@ -8,6 +8,7 @@ import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
 import { ApiError, recordNotFound, validationError } from '../../errors/api-error';
 import { emptyResponse, etagOf } from '../../http/responses';
+import { matchLiteralSegment } from '../../http/segments';
 import { checkReferencesExist } from '../../reference/store';
 import { isGuid, isPlainObject } from '../../validation/values';
 import { LINE_ATTRIBUTES, rateLineSpec } from './entity';
@@ -17,17 +18,24 @@ import type { DocumentRef, LineChange } from './lines-store';
 import { parseDocumentNumber, writeLine } from './lines-write';
 import { exchangeRateLines } from './table';
 import type { RateLineRow } from './table';
+import { message } from '../../messages/catalogue';
+import { bindPropertyNames } from '../../validation/property-names';
 
 const LINE_TITLE = rateLineSpec.title;
 
 /** `{"value": {...line}, "customAttributes": {...}}` or the bare line. */
 function unwrapLineBody(body: unknown): unknown {
-  if (!isPlainObject(body) || !isPlainObject(body.value)) return body;
-  if (Object.keys(body).some((key) => key !== 'value' && key !== 'customAttributes')) return body;
-  const custom = body.customAttributes;
-  return isPlainObject(custom)
-    ? { ...body.value, customAttributes: { ...(isPlainObject(body.value.customAttributes) ? body.value.customAttributes : {}), ...custom } }
-    : body.value;
+  if (!isPlainObject(body)) return body;
+  // `value` and `customAttributes` in any case, as every property name.
+  const { values: wrapper, errors } = bindPropertyNames(body, ['value', CUSTOM_ATTRIBUTES_PROPERTY]);
+  if (errors.length > 0) throw validationError(errors);
+  const line = wrapper.value;
+  if (!isPlainObject(line) || Object.keys(wrapper).some((key) => key !== 'value' && key !== CUSTOM_ATTRIBUTES_PROPERTY)) return body;
+  const custom = wrapper[CUSTOM_ATTRIBUTES_PROPERTY];
+  if (!isPlainObject(custom)) return line;
+  const { values: inner } = bindPropertyNames(line, [CUSTOM_ATTRIBUTES_PROPERTY]);
+  const lineCustom = inner[CUSTOM_ATTRIBUTES_PROPERTY];
+  return { ...inner, [CUSTOM_ATTRIBUTES_PROPERTY]: { ...(isPlainObject(lineCustom) ? lineCustom : {}), ...custom } };
 }
 
 /** POST `/{number}/exchangeRateDocumentRates`: 204; a missing document is 400 RecordNotFound. */
@@ -63,7 +71,7 @@ function buildLineChange(attribute: string, value: unknown): LineChange {
     case 'toExchangeRateId':
       return { toExchangeRateId: text };
   }
-  if (text === null) throw validationError([{ path: attribute, message: `${attribute} is required` }]);
+  if (text === null) throw validationError([{ path: attribute, message: message('required', { field: attribute }) }]);
   if (attribute === 'conversionFactor') return { conversionFactor: text };
   if (attribute === 'fromCurrency') return { fromCurrency: text };
   return { toCurrency: text };
@@ -83,8 +91,8 @@ async function parseLineAttribute(ctx: ApiContext, name: string): Promise<unknow
   const body = await readJsonBody(ctx.request, { exactNumberKeys: ['', 'value'] });
   const value = parseAttributeValue(name, field, body);
   if (name === 'conversionFactor') {
-    const { factor, message } = parseFactor(value);
-    if (message) throw validationError([{ path: name, message }]);
+    const { factor, problem } = parseFactor(value);
+    if (problem) throw validationError([{ path: name, message: problem }]);
     return factor;
   }
   if (field.reference && typeof value === 'string') {
@@ -96,15 +104,16 @@ async function parseLineAttribute(ctx: ApiContext, name: string): Promise<unknow
 /** PUT `/{number}/exchangeRateDocumentRates/{lineId}/{attribute}`: 200, empty. */
 export async function handleLineAttributeUpdate(ctx: ApiContext): Promise<Response> {
   const number = parseDocumentNumber(ctx.params.number);
-  const attribute = ctx.params.attribute ?? '';
-  if (!LINE_ATTRIBUTES.includes(attribute)) return updateLineCustomAttribute(ctx, number, attribute);
+  const segment = ctx.params.attribute ?? '';
+  const attribute = matchLiteralSegment(LINE_ATTRIBUTES, segment);
+  if (attribute === undefined) return updateLineCustomAttribute(ctx, number, segment);
   const change = buildLineChange(attribute, await parseLineAttribute(ctx, attribute));
   const version = await writeLine(ctx, number, false, async (db, document, stamp) => {
     const line = await findLineOrFail(db, ctx, document, false);
     if (changesNothing(line, change)) return { unchanged: true };
     const from = change.fromCurrency ?? line.fromCurrency;
     const to = change.toCurrency ?? line.toCurrency;
-    if (from === to) throw validationError([{ path: attribute, message: 'fromCurrency and toCurrency must differ' }]);
+    if (from === to) throw validationError([{ path: attribute, message: message('currenciesDiffer') }]);
     return { statement: buildLineUpdate(db, ctx.scope, document, line.id, change, stamp) };
   });
   return emptyResponse(200, { etag: etagOf(version) });
@@ -112,8 +121,8 @@ export async function handleLineAttributeUpdate(ctx: ApiContext): Promise<Respon
 
 /** PUT `.../{lineId}/{custom_<name>}`: body `{"value": X}` or bare X; 404 for a missing document or line. */
 async function updateLineCustomAttribute(ctx: ApiContext, number: number, rawName: string): Promise<Response> {
-  const name = parseCustomName(rawName);
-  if (!rawName.startsWith(CUSTOM_PREFIX) || !name) throw new ApiError('NotFound', `${LINE_TITLE} has no attribute '${rawName}'.`);
+  const name = parsePrefixedCustomName(rawName);
+  if (!name) throw new ApiError('NotFound', `${LINE_TITLE} has no attribute '${rawName}'.`);
   const value = unwrapValue(await readJsonBody(ctx.request));
   const version = await writeLine(ctx, number, true, async (db, document, stamp) => {
     const line = await findLineOrFail(db, ctx, document, true);

@@ -17,6 +17,7 @@ import { etagOf } from '../../http/responses';
 import { exchangeRatesDocumentSpec } from './entity';
 import { buildDocumentBump, findDocumentRef } from './lines-store';
 import type { DocumentRef } from './lines-store';
+import { message } from '../../messages/catalogue';
 
 const ATTEMPTS = 3;
 
@@ -65,14 +66,15 @@ export async function writeLine(ctx: ApiContext, number: number, listed404: bool
     } catch (error) {
       const violation = parseConstraintViolation(error);
       if (violation === 'unique') {
-        throw new ApiError('DuplicateKey', 'The document already has a line for this (fromCurrency, toCurrency) pair.', {
+        const exists = message('pairExists');
+        throw new ApiError('DuplicateKey', exists, {
           errors: [
-            { path: 'fromCurrency', message: 'pair already exists' },
-            { path: 'toCurrency', message: 'pair already exists' },
+            { path: 'fromCurrency', message: exists },
+            { path: 'toCurrency', message: exists },
           ],
         });
       }
-      if (violation === 'check') throw validationError([{ path: 'toCurrency', message: 'toCurrency must differ from fromCurrency' }]);
+      if (violation === 'check') throw validationError([{ path: 'toCurrency', message: message('currenciesDiffer') }]);
       throw error;
     }
     const version = bumped[0]?.version;

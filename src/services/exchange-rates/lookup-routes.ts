@@ -3,7 +3,7 @@ import type { EntitySpec, FieldSpec } from '../../entities/spec';
 import { parseCreateBody } from '../../entities/validate';
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
-import { ApiError } from '../../errors/api-error';
+import { ApiError, errorOfFields, validationError } from '../../errors/api-error';
 import type { FieldError } from '../../errors/api-error';
 import { jsonResponse } from '../../http/responses';
 import { isPlainObject } from '../../validation/values';
@@ -12,8 +12,16 @@ import { loadRatesGeneration, loadThroughCache } from './rate-cache';
 import { buildTimeline, pickRate } from './rates';
 import type { TimelineEntry } from './rates';
 import { findBaseCurrency, findUnknownCurrencies, loadCandidateLines } from './rates-store';
+import { message } from '../../messages/catalogue';
 
-const currencyField = (description: string): FieldSpec => ({ kind: 'string', column: '', required: true, maxLength: 64, description });
+const currencyField = (description: string): FieldSpec => ({
+  kind: 'string',
+  column: '',
+  required: true,
+  maxLength: 64,
+  reference: 'currencies',
+  description,
+});
 const referencedDate: FieldSpec = { kind: 'datetime', column: '', description: 'Moment of the rate (default: now)' };
 
 function describeInput(name: string, fields: Record<string, FieldSpec>): EntitySpec {
@@ -35,9 +43,7 @@ export const companyInput = describeInput('getCurrencyExchangeRatesByCompany', {
 async function parseLookupInput(ctx: ApiContext, spec: EntitySpec): Promise<Record<string, unknown>> {
   const body = await readJsonBody(ctx.request, { optional: true });
   if (body !== undefined && body !== null && !isPlainObject(body)) {
-    throw new ApiError('ValidationFailed', 'The body must be a JSON object of named inputs.', {
-      errors: [{ path: '', message: 'Expected a JSON object.' }],
-    });
+    throw validationError([{ path: '', message: message('bodyMustBeObject') }]);
   }
   const merged: Record<string, unknown> = {};
   for (const [name, value] of ctx.url.searchParams) merged[name] = value;
@@ -101,9 +107,10 @@ async function answerRate(ctx: ApiContext, generation: number, question: RateQue
   );
   if (entry.unknown.length > 0) {
     const errors: FieldError[] = [];
-    if (entry.unknown.includes(from)) errors.push({ path: question.fromPath, message: `Unknown currencies key '${from}'.` });
-    if (entry.unknown.includes(to) && to !== from) errors.push({ path: question.toPath, message: `Unknown currencies key '${to}'.` });
-    throw new ApiError('UnknownReference', errors.map((error) => error.message).join(' '), { errors });
+    const unknown = (key: string) => message('unknownReference', { kind: 'currencies', key });
+    if (entry.unknown.includes(from)) errors.push({ path: question.fromPath, message: unknown(from) });
+    if (entry.unknown.includes(to) && to !== from) errors.push({ path: question.toPath, message: unknown(to) });
+    throw errorOfFields('UnknownReference', errors);
   }
   const answer = (rate: string, rateDate: string) =>
     jsonResponse({ currencyFromKey: from, currencyToKey: to, exchangeRate: toJsonNumber(rate), exchangeRateDate: rateDate });
@@ -140,9 +147,9 @@ export async function handleRateLookupByCompany(ctx: ApiContext): Promise<Respon
     baseCurrency: await findBaseCurrency(ctx.db, ctx.scope, companyKey),
   }));
   if (company.baseCurrency === null) {
-    throw new ApiError('UnknownReference', `Unknown companies key '${companyKey}'.`, {
-      errors: [{ path: 'companyKey', message: `Unknown companies key '${companyKey}'.` }],
-    });
+    throw errorOfFields('UnknownReference', [
+      { path: 'companyKey', message: message('unknownReference', { kind: 'companies', key: companyKey }) },
+    ]);
   }
   return answerRate(ctx, generation, {
     from: String(input.currencyKey),

@@ -1,7 +1,7 @@
 /** Import data info: custom operations, every state change through the coordinator. */
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
-import { ApiError, recordNotFound, validationError } from '../../errors/api-error';
+import { errorOfFields, recordNotFound, validationError } from '../../errors/api-error';
 import type { FieldError } from '../../errors/api-error';
 import { createdResponse, emptyResponse, jsonResponse } from '../../http/responses';
 import type { ApiRoute } from '../../http/route';
@@ -12,6 +12,7 @@ import { toImportResource } from './resource';
 import { describeState, isStaleProcessing, ReturnMessageType } from './states';
 import { findImport, listLastImports } from './store';
 import { parseChangeBody, parseGuidParam, parseLastImportsQuery, parseRegisterBody, parseRevertInput } from './validate';
+import { message } from '../../messages/catalogue';
 
 export const IMPORTS_BASE = '/corePatterns/importDataInfos';
 const tags = ['Import data info'];
@@ -30,17 +31,27 @@ async function handleChange(ctx: ApiContext): Promise<Response> {
   const input = parseChangeBody(await readJsonBody(ctx.request));
   const mismatches: FieldError[] = [];
   if (input.tenant !== null && input.tenant !== ctx.scope.tenantKey) {
-    mismatches.push({ path: 'tenant', message: `Must equal the path's tenant '${ctx.scope.tenantKey}'.` });
+    mismatches.push({
+      path: 'tenant',
+      message: message('pathMismatch', { field: 'tenant', segment: 'tenantKey', value: ctx.scope.tenantKey }),
+    });
   }
   if (input.subscription !== null && input.subscription !== ctx.scope.orgKey) {
-    mismatches.push({ path: 'subscription', message: `Must equal the path's organization '${ctx.scope.orgKey}'.` });
+    mismatches.push({
+      path: 'subscription',
+      message: message('pathMismatch', { field: 'subscription', segment: 'orgKey', value: ctx.scope.orgKey }),
+    });
   }
-  if (mismatches.length > 0) throw validationError(mismatches, 'The import belongs to another tenant or subscription than the path names.');
+  if (mismatches.length > 0) throw validationError(mismatches);
   const outcome = await sendImportCommand(ctx, { ...buildCommandBase(ctx), type: 'imports.change', change: input.change });
   if (outcome.status === 'notFound') throw recordNotFound(`Import ${input.change.importId}`, true, 'importId');
   if (outcome.status === 'refused') {
-    const detail = `An import cannot go from ${describeState(outcome.from)} to ${describeState(outcome.to)}.`;
-    throw new ApiError('InvalidStateTransition', detail, { errors: [{ path: 'importDataState', message: detail }] });
+    throw errorOfFields('InvalidStateTransition', [
+      {
+        path: 'importDataState',
+        message: message('stateTransition', { from: describeState(outcome.from), to: describeState(outcome.to) }),
+      },
+    ]);
   }
   return emptyResponse(200);
 }
@@ -80,7 +91,7 @@ async function handleRevert(ctx: ApiContext): Promise<Response> {
 
 async function handleReadOne(ctx: ApiContext): Promise<Response> {
   const id = ctx.params.id ?? '';
-  if (!isGuid(id)) throw validationError([{ path: 'id', message: 'id must be a GUID' }]);
+  if (!isGuid(id)) throw validationError([{ path: 'id', message: message('mustBeGuid', { field: 'id' }) }]);
   const row = await findImport(ctx.db, ctx.scope, id.toLowerCase());
   if (!row) throw recordNotFound(`Import ${id}`, true, 'id');
   return jsonResponse(toImportResource(row));

@@ -4,7 +4,9 @@ import { buildFieldSchema } from '../../entities/field-schema';
 import type { FieldSpec } from '../../entities/spec';
 import type { FieldError } from '../../errors/api-error';
 import { validationError } from '../../errors/api-error';
+import { message } from '../../messages/catalogue';
 import { issuesToErrors } from '../../validation/issues';
+import { bindPropertyNames } from '../../validation/property-names';
 import { requireValue } from '../../validation/required';
 import { isPlainObject, parseInteger } from '../../validation/values';
 import { ImportDataState, isImportState } from './states';
@@ -56,16 +58,15 @@ export const revertFields = {
 const SERVER_FIELDS = ['id', 'key', 'importDataState', 'detailLog', 'error', 'lastProgressUpdateOn', 'drillDownOperation', 'reverted'];
 
 function parseObject(body: unknown, entries: Record<string, AnySchema>, serverFields: readonly string[] = []): Record<string, unknown> {
-  if (!isPlainObject(body)) throw validationError([{ path: '', message: 'The body must be a JSON object.' }]);
-  const errors: FieldError[] = [];
-  for (const name of Object.keys(body)) {
+  if (!isPlainObject(body)) throw validationError([{ path: '', message: message('bodyMustBeObject') }]);
+  // Property names bind case-insensitively (`ImportId`, `importdatastate`).
+  const bound = bindPropertyNames(body, [...Object.keys(entries), ...serverFields]);
+  const errors: FieldError[] = [...bound.errors];
+  for (const name of Object.keys(bound.values)) {
     if (name in entries) continue;
-    const message = serverFields.includes(name)
-      ? `'${name}' is not given at registration (set by the server or changeDataImport).`
-      : `Unknown property '${name}'.`;
-    errors.push({ path: name, message });
+    errors.push({ path: name, message: message(serverFields.includes(name) ? 'serverField' : 'unknownProperty', { field: name }) });
   }
-  const result = v.safeParse(v.object(entries), body, { abortEarly: false });
+  const result = v.safeParse(v.object(entries), bound.values, { abortEarly: false });
   if (!result.success) errors.push(...issuesToErrors(result.issues));
   if (errors.length > 0 || !result.success) throw validationError(errors);
   return result.output;
@@ -147,7 +148,7 @@ export function parseLastImportsQuery(params: URLSearchParams): LastImportsQuery
   if (!template.success) errors.push(...issuesToErrors(template.issues).map((error) => ({ ...error, path: 'templateId' })));
   const rawTop = params.get('top') ?? params.get('$top');
   const top = rawTop === null ? LAST_IMPORTS_DEFAULT : parseTop(rawTop);
-  if (top === undefined) errors.push({ path: 'top', message: `top must be an integer from 1 to ${LAST_IMPORTS_MAX}` });
+  if (top === undefined) errors.push({ path: 'top', message: message('integerRange', { field: 'top', min: 1, max: LAST_IMPORTS_MAX }) });
   if (errors.length > 0 || !template.success || top === undefined) throw validationError(errors);
   return { templateId: String(template.output), top };
 }

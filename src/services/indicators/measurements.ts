@@ -8,8 +8,10 @@ import { runWrites } from '../../db/writes';
 import type { WriteStatement } from '../../db/writes';
 import { validationError } from '../../errors/api-error';
 import type { FieldError } from '../../errors/api-error';
+import { issueMessage, message } from '../../messages/catalogue';
 import { issuesToErrors, parseOrIssue } from '../../validation/issues';
-import { DATE_TIME_RULE, normalizeDateTime, normalizeDecimal } from '../../validation/values';
+import { bindPropertyNames } from '../../validation/property-names';
+import { isPlainObject, normalizeDateTime, normalizeDecimal } from '../../validation/values';
 import { checkReferencesExist } from '../../reference/store';
 import type { ReferenceUse } from '../../reference/store';
 import { VALUE_SCALE } from './kpi-math';
@@ -20,30 +22,30 @@ export const MAX_MEASUREMENTS = 5000;
 /** Largest magnitude of a value: its millionths stay an exact 64-bit integer. */
 const MAX_MAGNITUDE = new Decimal('1e12');
 
-const KEY = (name: string) =>
+const KEY_MAX = 100;
+const KEY = (field: string) =>
   v.pipe(
-    v.string(`${name} must be a string`),
-    v.minLength(1, `${name} must not be empty`),
-    v.maxLength(100, `${name} must be at most 100 characters`),
+    v.string(issueMessage('mustBeString', { field })),
+    v.minLength(1, issueMessage('mustNotBeEmpty', { field })),
+    v.maxLength(KEY_MAX, issueMessage('tooLong', { field, max: KEY_MAX })),
   );
+const VALUE = { field: 'value' };
 
-export const MeasurementSchema = v.strictObject(
-  {
-    company: KEY('company'),
-    code: KEY('code'),
-    date: v.pipe(
-      v.string(`date must be an ${DATE_TIME_RULE} or date`),
-      parseOrIssue(normalizeDateTime, `date must be an ${DATE_TIME_RULE} or date`),
-    ),
-    value: v.pipe(
-      v.union([v.number(), v.string()], 'value must be a finite decimal number'),
-      parseOrIssue(normalizeDecimal, 'value must be a finite decimal number'),
-      v.check((out) => new Decimal(out).decimalPlaces() <= VALUE_SCALE, `value must have at most ${VALUE_SCALE} fractional digits`),
-      v.check((out) => new Decimal(out).abs().lt(MAX_MAGNITUDE), 'value must be less than 1e12 in magnitude'),
-    ),
-  },
-  'Unknown property.',
-);
+export const MeasurementSchema = v.strictObject({
+  company: KEY('company'),
+  code: KEY('code'),
+  date: v.pipe(
+    v.string(issueMessage('mustBeDateTime', { field: 'date' })),
+    parseOrIssue(normalizeDateTime, 'mustBeDateTime', { field: 'date' }),
+  ),
+  value: v.pipe(
+    v.union([v.number(), v.string()], issueMessage('mustBeDecimal', VALUE)),
+    parseOrIssue(normalizeDecimal, 'mustBeDecimal', VALUE),
+    v.check((out) => new Decimal(out).decimalPlaces() <= VALUE_SCALE, issueMessage('decimalPlaces', { ...VALUE, max: VALUE_SCALE })),
+    v.check((out) => new Decimal(out).abs().lt(MAX_MAGNITUDE), issueMessage('magnitude', VALUE)),
+  ),
+});
+const MEASUREMENT_PROPERTIES = Object.keys(MeasurementSchema.entries);
 
 export interface Measurement {
   readonly company: string;
@@ -56,15 +58,18 @@ export interface Measurement {
 
 /** Validates the body: an array of at most 5000 measurements; names every bad field. */
 export function parseMeasurements(body: unknown): Measurement[] {
-  if (!Array.isArray(body))
-    throw validationError([{ path: '', message: 'The body must be a JSON array of {company, code, date, value}.' }]);
+  const items = '{company, code, date, value}';
+  if (!Array.isArray(body)) throw validationError([{ path: '', message: message('bodyMustBeArray', { items }) }]);
   if (body.length > MAX_MEASUREMENTS) {
-    throw validationError([{ path: '', message: `At most ${MAX_MEASUREMENTS} measurements per request (got ${body.length}).` }]);
+    throw validationError([{ path: '', message: message('tooManyInBody', { max: MAX_MEASUREMENTS, items, count: body.length }) }]);
   }
   const errors: FieldError[] = [];
   const measurements: Measurement[] = [];
   body.forEach((item, index) => {
-    const result = v.safeParse(MeasurementSchema, item, { abortEarly: false, abortPipeEarly: true });
+    // Property names bind case-insensitively (`Company`, `VALUE`).
+    const bound = isPlainObject(item) ? bindPropertyNames(item, MEASUREMENT_PROPERTIES, `[${index}]`) : { values: item, errors: [] };
+    errors.push(...bound.errors);
+    const result = v.safeParse(MeasurementSchema, bound.values, { abortEarly: false, abortPipeEarly: true });
     if (!result.success) {
       errors.push(...issuesToErrors(result.issues, `[${index}]`));
       return;

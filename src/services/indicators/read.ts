@@ -3,13 +3,14 @@ import { and, asc, between, eq } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { scopeCondition } from '../../db/client';
 import type { Database, TenantScope } from '../../db/client';
-import { ApiError } from '../../errors/api-error';
+import { errorOfFields } from '../../errors/api-error';
 import type { FieldError } from '../../errors/api-error';
 import { loadStandardList } from '../../reference/store';
 import { refCompanies, refKpiDefinitions } from '../../reference/tables';
 import { FUTURE_PERIODS } from './kpi-math';
 import { listPeriods, shiftPeriod, shiftPeriodUpToLast } from './periods';
 import { kpiPeriods, kpiSummaries } from './tables';
+import { message } from '../../messages/catalogue';
 
 /** Periods of the chart up to and including the reference period. */
 export const CHART_PERIODS = 12;
@@ -53,10 +54,12 @@ function seriesWhere<T extends { tenantKey: SQLiteColumn; orgKey: SQLiteColumn; 
 function requireFound<C, D>(address: SeriesAddress, company: C | undefined, definition: D | undefined): { company: C; definition: D } {
   if (company !== undefined && definition !== undefined) return { company, definition };
   const errors: FieldError[] = [
-    ...(company ? [] : [{ path: address.companyField, message: `Unknown company '${address.company}'.` }]),
-    ...(definition ? [] : [{ path: address.codeField, message: `Unknown KPI code '${address.code}'.` }]),
+    ...(company ? [] : [{ path: address.companyField, message: message('unknownReference', { kind: 'companies', key: address.company }) }]),
+    ...(definition
+      ? []
+      : [{ path: address.codeField, message: message('unknownReference', { kind: 'kpiDefinitions', key: address.code }) }]),
   ];
-  throw new ApiError('RecordNotFound', errors.map((error) => error.message).join(' '), { errors });
+  throw errorOfFields('RecordNotFound', errors);
 }
 
 const toNumber = (text: string | null): number | null => (text === null ? null : Number(text));

@@ -1,15 +1,16 @@
 /** Maintenance indicators: measurements, summaries, charts, recalculation. */
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
-import { ApiError, validationError } from '../../errors/api-error';
+import { errorOfFields, validationError } from '../../errors/api-error';
 import { jsonResponse } from '../../http/responses';
 import type { ApiRoute } from '../../http/route';
-import { DATE_TIME_RULE, normalizeDateTime } from '../../validation/values';
+import { normalizeDateTime } from '../../validation/values';
 import { sendRecalculation } from './commands';
 import { chartDoc, measurementsDoc, recalculateDoc, summaryDoc } from './docs';
 import { checkMeasurementReferences, insertMeasurements, parseMeasurements } from './measurements';
 import { toPeriod } from './periods';
 import { loadIndicatorSummary, loadKpiChart } from './read';
+import { message } from '../../messages/catalogue';
 
 export const INDICATORS_BASE = '/maintenance/indicators';
 const tags = ['Indicators'];
@@ -30,10 +31,11 @@ async function handleSummary(ctx: ApiContext): Promise<Response> {
 function parseReferencePeriod(ctx: ApiContext): string {
   const raw = ctx.url.searchParams.get('referenceDate');
   if (raw === null || raw.trim() === '')
-    throw validationError([{ path: 'referenceDate', message: 'referenceDate is required (ISO 8601 date or date-time).' }]);
+    throw validationError([{ path: 'referenceDate', message: message('required', { field: 'referenceDate' }) }]);
   const normalized = normalizeDateTime(raw);
-  if (normalized === undefined)
-    throw validationError([{ path: 'referenceDate', message: `referenceDate must be an ${DATE_TIME_RULE} or date.` }]);
+  if (normalized === undefined) {
+    throw validationError([{ path: 'referenceDate', message: message('mustBeDateTime', { field: 'referenceDate' }) }]);
+  }
   return toPeriod(normalized);
 }
 
@@ -47,8 +49,9 @@ async function handleRecalculate(ctx: ApiContext): Promise<Response> {
   const configurationKey = ctx.params.workerConfigurationKey ?? '';
   const outcome = await sendRecalculation(ctx.platform, ctx.scope, { configurationKey, onlyChanged: false });
   if (outcome.status === 'unknownConfiguration') {
-    const detail = `Worker configuration '${configurationKey}' does not exist.`;
-    throw new ApiError('RecordNotFound', detail, { errors: [{ path: 'workerConfigurationKey', message: detail }] });
+    throw errorOfFields('RecordNotFound', [
+      { path: 'workerConfigurationKey', message: message('unknownWorkerConfiguration', { key: configurationKey }) },
+    ]);
   }
   return jsonResponse(true);
 }

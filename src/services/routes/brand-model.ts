@@ -2,6 +2,7 @@
 import type { Database, TenantScope } from '../../db/client';
 import type { FieldError } from '../../errors/api-error';
 import { findReferences } from '../../reference/store';
+import { message } from '../../messages/catalogue';
 
 /**
  * Problems of a (brand, brandModel) pair, reported at `path`. An unknown brand model is left to the
@@ -20,10 +21,10 @@ export async function checkBrandModel(
   if (!model) return [];
   const modelBrand = String(model.brand);
   if (typeof brand !== 'string' || brand === '') {
-    return [{ path, message: `The brand model '${brandModel}' needs the route's brand to be '${modelBrand}' (the route has no brand).` }];
+    return [{ path, message: message('brandModelNeedsBrand', { model: brandModel, brand: modelBrand }) }];
   }
   if (brand !== modelBrand) {
-    return [{ path, message: `The brand model '${brandModel}' belongs to brand '${modelBrand}', not to '${brand}'.` }];
+    return [{ path, message: message('brandModelOtherBrand', { model: brandModel, modelBrand, brand }) }];
   }
   return [];
 }

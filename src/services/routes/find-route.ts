@@ -5,6 +5,7 @@ import type { Database, TenantScope } from '../../db/client';
 import { ApiError, recordNotFound } from '../../errors/api-error';
 import { routes } from './table';
 import type { RouteRow } from './table';
+import { message } from '../../messages/catalogue';
 
 /** What the routes service's own operations read of a route. */
 export type RouteSummary = Pick<
@@ -67,7 +68,7 @@ export async function findRouteForMembership(
   if (second) {
     const companies = rows.map((row) => row.company).join(', ');
     throw new ApiError('AmbiguousKey', `Route '${routeKey}' exists in more than one company (${companies}); add ?companyKey=.`, {
-      errors: [{ path: 'companyKey', message: `required: routeKey '${routeKey}' exists in companies ${companies}` }],
+      errors: [{ path: 'companyKey', message: message('routeKeyAmbiguous', { routeKey, companies }) }],
     });
   }
   return first;

@@ -1,10 +1,13 @@
 /** The body of a membership operation: `["L1","L2"]` or `{"value": [...], "customAttributes": {...}}`. */
 import * as v from 'valibot';
-import { CUSTOM_ATTRIBUTES_OBJECT, CUSTOM_PREFIX, parseCustomName } from '../../entities/custom-attributes';
+import { CUSTOM_ATTRIBUTES_OBJECT, CUSTOM_ATTRIBUTES_PROPERTY, parsePrefixedCustomName } from '../../entities/custom-attributes';
 import type { CustomValues } from '../../entities/custom-attributes';
 import type { FieldError } from '../../errors/api-error';
 import { validationError } from '../../errors/api-error';
-import { isPlainObject } from '../../validation/values';
+import { message } from '../../messages/catalogue';
+import type { Message } from '../../messages/catalogue';
+import { bindPropertyNames } from '../../validation/property-names';
+import { isGuid, isPlainObject } from '../../validation/values';
 
 export const MAX_MEMBERS_PER_REQUEST = 1000;
 
@@ -18,9 +21,12 @@ export interface MembershipBody {
   readonly custom: CustomValues;
 }
 
+const KEY_MAX = 100;
+
+/** The values' schemas (for the OpenAPI document; `checkItem` applies the same rules, naming each value's path). */
 const ITEM_SCHEMAS = {
-  key: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters')),
-  id: v.pipe(v.string('must be a GUID'), v.uuid('must be a GUID')),
+  key: v.pipe(v.string(), v.minLength(1), v.maxLength(KEY_MAX)),
+  id: v.pipe(v.string(), v.uuid()),
 } as const;
 
 /** The body's schema, from the same item schemas and limit the validation below uses (for the OpenAPI document). */
@@ -33,49 +39,58 @@ function parseCustom(raw: unknown, errors: FieldError[]): CustomValues {
   const custom: CustomValues = {};
   if (raw === undefined || raw === null) return custom;
   if (!isPlainObject(raw)) {
-    errors.push({ path: 'customAttributes', message: 'customAttributes must be a JSON object.' });
+    errors.push({ path: CUSTOM_ATTRIBUTES_PROPERTY, message: message('mustBeObject', { field: CUSTOM_ATTRIBUTES_PROPERTY }) });
     return custom;
   }
   for (const [rawName, value] of Object.entries(raw)) {
-    const name = rawName.startsWith(CUSTOM_PREFIX) ? parseCustomName(rawName) : undefined;
+    const name = parsePrefixedCustomName(rawName);
+    const path = `${CUSTOM_ATTRIBUTES_PROPERTY}.${rawName}`;
     if (name) custom[name] = value;
-    else
-      errors.push({
-        path: `customAttributes.${rawName}`,
-        message: `Custom attribute names are ${CUSTOM_PREFIX}<name> (letters, digits and _).`,
-      });
+    else errors.push({ path, message: message('customAttributeName', { field: path }) });
   }
   return custom;
 }
 
-/** Validates the body; every bad item is named (`value[2]`). */
+/** The problem with one value (`path` is its place in the request), if any; the rules of ITEM_SCHEMAS. */
+function checkItem(by: MembershipBy, item: unknown, path: string): Message | undefined {
+  if (by === 'id') return typeof item === 'string' && isGuid(item) ? undefined : message('mustBeGuid', { field: path });
+  if (typeof item !== 'string') return message('mustBeString', { field: path });
+  if (item === '') return message('mustNotBeEmpty', { field: path });
+  return item.length > KEY_MAX ? message('tooLong', { field: path, max: KEY_MAX }) : undefined;
+}
+
+/** Validates the body; every bad item is named (`value[2]`). Property names bind case-insensitively. */
 export function parseMembershipBody(body: unknown, by: MembershipBy): MembershipBody {
   const errors: FieldError[] = [];
   let list: unknown = body;
   let custom: CustomValues = {};
   if (isPlainObject(body)) {
-    list = body.value;
-    for (const name of Object.keys(body)) {
-      if (name !== 'value' && name !== 'customAttributes') errors.push({ path: name, message: `Unknown property '${name}'.` });
+    const bound = bindPropertyNames(body, ['value', CUSTOM_ATTRIBUTES_PROPERTY]);
+    errors.push(...bound.errors);
+    list = bound.values.value;
+    for (const name of Object.keys(bound.values)) {
+      if (name !== 'value' && name !== CUSTOM_ATTRIBUTES_PROPERTY)
+        errors.push({ path: name, message: message('unknownProperty', { field: name }) });
     }
-    custom = parseCustom(body.customAttributes, errors);
+    custom = parseCustom(bound.values[CUSTOM_ATTRIBUTES_PROPERTY], errors);
   }
   if (!Array.isArray(list)) {
-    errors.push({ path: 'value', message: `value must be an array of ${by === 'key' ? 'keys' : 'ids'}.` });
+    errors.push({ path: 'value', message: message(by === 'key' ? 'keyList' : 'idList', { field: 'value' }) });
     throw validationError(errors);
   }
-  if (list.length > MAX_MEMBERS_PER_REQUEST)
-    errors.push({ path: 'value', message: `At most ${MAX_MEMBERS_PER_REQUEST} values per request (got ${list.length}).` });
+  if (list.length > MAX_MEMBERS_PER_REQUEST) {
+    errors.push({ path: 'value', message: message('tooManyItems', { field: 'value', max: MAX_MEMBERS_PER_REQUEST }) });
+  }
   const values: string[] = [];
   const paths = new Map<string, string>();
   list.forEach((item: unknown, index) => {
     const path = `value[${index}]`;
-    const result = v.safeParse(ITEM_SCHEMAS[by], item);
-    if (!result.success) {
-      errors.push(...result.issues.map((issue) => ({ path, message: `${path} ${issue.message}` })));
+    const problem = checkItem(by, item, path);
+    if (problem || typeof item !== 'string') {
+      errors.push({ path, message: problem ?? message('notValid', { field: path }) });
       return;
     }
-    const value = by === 'id' ? result.output.toLowerCase() : result.output;
+    const value = by === 'id' ? item.toLowerCase() : item;
     if (!paths.has(value)) {
       paths.set(value, path);
       values.push(value);

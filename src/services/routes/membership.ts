@@ -11,7 +11,7 @@ import type { CustomValues } from '../../entities/custom-attributes';
 import { buildAuditStamp, mergeCustomColumn } from '../../entities/handlers';
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
-import { ApiError, recordNotFound, validationError } from '../../errors/api-error';
+import { errorOfFields, recordNotFound, validationError } from '../../errors/api-error';
 import type { FieldError } from '../../errors/api-error';
 import { emptyResponse, etagOf } from '../../http/responses';
 import { findRouteForMembership } from './find-route';
@@ -22,6 +22,7 @@ import type { MemberKind, MemberRecord } from './members';
 import { parseMembershipBody } from './membership-body';
 import type { MembershipBy } from './membership-body';
 import { routes } from './table';
+import { message } from '../../messages/catalogue';
 
 export type MembershipAction = 'add' | 'remove';
 
@@ -38,11 +39,10 @@ function requireRecords(
   for (const value of values) {
     const record = found.get(value);
     if (record) records.push(record);
-    else errors.push({ path: paths.get(value) ?? 'value', message: `Unknown ${kind.reference.spec.kind} ${by} '${value}'.` });
+    else
+      errors.push({ path: paths.get(value) ?? 'value', message: message('unknownMember', { kind: kind.reference.spec.kind, by, value }) });
   }
-  if (errors.length > 0) {
-    throw new ApiError('UnknownReference', `Unknown reference(s): ${errors.map((error) => error.message).join(' ')}`, { errors });
-  }
+  if (errors.length > 0) throw errorOfFields('UnknownReference', errors);
   return records;
 }
 
@@ -56,9 +56,14 @@ function requireSameCompany(
     .filter((record) => record.company !== route.company)
     .map((record) => ({
       path: pathOf(record),
-      message: `The ${kind.title} '${record.key}' belongs to company '${record.company ?? ''}', not to the route's company '${route.company}'.`,
+      message: message('memberOfOtherCompany', {
+        kind: kind.title,
+        key: record.key,
+        company: record.company ?? '',
+        routeCompany: route.company,
+      }),
     }));
-  if (errors.length > 0) throw validationError(errors, `Members must belong to the route's company '${route.company}'.`);
+  if (errors.length > 0) throw validationError(errors);
 }
 
 async function checkCustom(ctx: ApiContext, custom: CustomValues): Promise<CustomValues> {

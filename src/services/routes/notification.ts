@@ -1,25 +1,28 @@
 /** `GET /getMaintenanceNotificationTemplateParameters/{companyKey}/{routeKey}?cultureKey=` */
 import type { ApiContext } from '../../http/context';
-import { ApiError, recordNotFound, validationError } from '../../errors/api-error';
+import { errorOfFields, recordNotFound, validationError } from '../../errors/api-error';
 import { jsonResponse } from '../../http/responses';
+import { canonicalizeReferenceKey } from '../../reference/kinds';
 import { loadStandardList, findReferences } from '../../reference/store';
 import type { ReferenceUse } from '../../reference/store';
 import { findRouteByKey } from './find-route';
 import { listRouteMembers } from './members';
 import { buildTemplateParameters } from './template-parameters';
+import { message } from '../../messages/catalogue';
 
 async function checkCultureKey(ctx: ApiContext): Promise<string> {
   const cultureKey = ctx.url.searchParams.get('cultureKey');
   if (cultureKey === null || cultureKey.trim() === '') {
-    throw validationError([{ path: 'cultureKey', message: 'cultureKey is required (a culture key such as en-US).' }]);
+    throw validationError([{ path: 'cultureKey', message: message('required', { field: 'cultureKey' }) }]);
   }
   const cultures = await loadStandardList(ctx.db, 'cultures');
-  if (!cultures.has(cultureKey)) {
-    throw new ApiError('UnknownReference', `Unknown cultures key '${cultureKey}'.`, {
-      errors: [{ path: 'cultureKey', message: `Unknown cultures key '${cultureKey}'.` }],
-    });
+  const canonical = canonicalizeReferenceKey('cultures', cultureKey.trim());
+  if (!cultures.has(canonical)) {
+    throw errorOfFields('UnknownReference', [
+      { path: 'cultureKey', message: message('unknownReference', { kind: 'cultures', key: cultureKey }) },
+    ]);
   }
-  return cultureKey;
+  return canonical;
 }
 
 export async function handleNotificationParameters(ctx: ApiContext): Promise<Response> {

@@ -11,6 +11,7 @@ import type { UpsertGuard } from '../../reference/routes';
 import { equipmentMembers, locationMembers } from './members';
 import type { MemberKind } from './members';
 import { routes } from './table';
+import { message } from '../../messages/catalogue';
 
 /** A route that uses a reference key, and the value the rule compares (the route's company or brand). */
 interface Use {
@@ -76,7 +77,7 @@ export const guardRouteReferences: UpsertGuard = async (db, scope, kind, records
     if (!entry || entry.record[rule.field] === use.value) continue;
     problems.push({
       path: `[${entry.index}].${rule.field}`,
-      message: `The ${rule.title} '${use.key}' is used by route ${use.route} with ${rule.field} '${use.value ?? ''}'.`,
+      message: message('referenceRule', { title: rule.title, key: use.key, route: use.route, field: rule.field, value: use.value ?? '' }),
     });
   }
   return problems;

@@ -10,6 +10,7 @@ import { buildMemberInserts } from './member-writes';
 import { equipmentMembers, locationMembers, toolMembers } from './members';
 import type { MemberKind } from './members';
 import { parseToolKeys } from './tools';
+import { message } from '../../messages/catalogue';
 
 /** Create: `tools` is checked with the other fields, its keys must exist, its rows go in the insert's batch. */
 export const routeCreateOptions: CreateOptions = {
@@ -46,11 +47,9 @@ export const routeAttributeChecks: Readonly<Record<string, (ctx: ApiContext, val
     if (!route || route.company === value) return;
     const members = await countMembers(ctx, route.id);
     if (members.locations + members.equipmentItems > 0) {
+      const { locations, equipmentItems } = members;
       throw validationError([
-        {
-          path: 'company',
-          message: `The route has ${members.locations} location(s) and ${members.equipmentItems} equipment item(s) of company '${route.company}'; remove them before changing the company.`,
-        },
+        { path: 'company', message: message('companyHasMembers', { locations, equipmentItems, company: route.company }) },
       ]);
     }
   },

@@ -1,6 +1,7 @@
 /** A route's `tools` on create: a comma-separated string of tool keys or an array of keys. */
 import * as v from 'valibot';
 import type { FieldError } from '../../errors/api-error';
+import { message } from '../../messages/catalogue';
 
 export const MAX_TOOLS = 1000;
 const MAX_KEY_LENGTH = 100;
@@ -37,16 +38,16 @@ export function parseToolKeys(raw: unknown): ToolKeys {
     return {
       keys: [],
       paths: new Map(),
-      errors: [{ path: 'tools', message: 'tools must be a comma-separated string of tool keys or an array of tool keys.' }],
+      errors: [{ path: 'tools', message: message('toolList', { field: 'tools' }) }],
     };
   const errors: FieldError[] = [];
-  if (items.length > MAX_TOOLS) errors.push({ path: 'tools', message: `At most ${MAX_TOOLS} tools (got ${items.length}).` });
+  if (items.length > MAX_TOOLS) errors.push({ path: 'tools', message: message('tooManyItems', { field: 'tools', max: MAX_TOOLS }) });
   const keys: string[] = [];
   const paths = new Map<string, string>();
   items.forEach((item, index) => {
     const path = Array.isArray(raw) ? `tools[${index}]` : 'tools';
-    if (typeof item !== 'string' || item.trim() === '') errors.push({ path, message: `${path} must be a non-empty tool key.` });
-    else if (item.trim().length > MAX_KEY_LENGTH) errors.push({ path, message: `${path} must be at most ${MAX_KEY_LENGTH} characters.` });
+    if (typeof item !== 'string' || item.trim() === '') errors.push({ path, message: message('mustNotBeEmpty', { field: path }) });
+    else if (item.trim().length > MAX_KEY_LENGTH) errors.push({ path, message: message('tooLong', { field: path, max: MAX_KEY_LENGTH }) });
     else if (!paths.has(item.trim())) {
       keys.push(item.trim());
       paths.set(item.trim(), path);

@@ -1,0 +1,176 @@
+/**
+ * API clients (OAuth2 client credentials) of a tenant/org, managed with an admin-scope token under
+ * `/identity/apiClients`: create (the secret is answered once), list, read, revoke, new secret, delete.
+ */
+import { allowsOrg } from '../../auth/token';
+import { buildAuditStamp } from '../../entities/handlers';
+import { readJsonBody } from '../../http/body';
+import type { ApiContext } from '../../http/context';
+import { ApiError, recordNotFound } from '../../errors/api-error';
+import type { ApiRoute } from '../../http/route';
+import { emptyResponse, jsonResponse } from '../../http/responses';
+import { buildClientId, generateClientSecret, hashClientSecret } from './credentials';
+import { createClientDoc, deleteClientDoc, listClientsDoc, readClientDoc, revokeClientDoc, rotateSecretDoc } from './docs';
+import { deleteApiClient, findApiClient, insertApiClient, listApiClients, updateApiClient } from './store';
+import type { ApiClientRow } from './table';
+import { parseApiClientInput } from './validate';
+import type { NewApiClient } from './validate';
+import { message } from '../../messages/catalogue';
+
+export const API_CLIENTS_BASE = '/identity/apiClients';
+/** Answers that carry a secret are never cached. */
+const NO_STORE = { 'cache-control': 'no-store' };
+
+export function toApiClientResource(row: ApiClientRow): Record<string, unknown> {
+  return {
+    id: row.id,
+    clientId: row.clientId,
+    name: row.name,
+    scopes: row.scopes,
+    orgs: row.orgs,
+    isActive: row.revokedOn === null,
+    revokedOn: row.revokedOn,
+    secretIssuedOn: row.secretIssuedOn,
+    createdOn: row.createdOn,
+    createdBy: row.createdBy,
+    modifiedOn: row.modifiedOn,
+    modifiedBy: row.modifiedBy,
+    version: row.version,
+  };
+}
+
+/** An admin may only grant orgs its own token may use (`*`: every org of the tenant). */
+function checkGrantable(ctx: ApiContext, input: NewApiClient): void {
+  const refused = input.orgs.filter((org) => !allowsOrg(ctx.principal, ctx.scope.tenantKey, org));
+  if (refused.length > 0) {
+    throw new ApiError(
+      'Forbidden',
+      `The token may not use ${refused.map((org) => `${ctx.scope.tenantKey}/${org}`).join(', ')}, so it cannot grant it.`,
+      {
+        errors: refused.map((org) => ({ path: 'orgs', message: message('orgNotGrantable', { org }) })),
+      },
+    );
+  }
+}
+
+async function createClient(ctx: ApiContext): Promise<Response> {
+  const input = parseApiClientInput(await readJsonBody(ctx.request), ctx.scope.orgKey);
+  checkGrantable(ctx, input);
+  const secret = generateClientSecret();
+  const stamp = buildAuditStamp(ctx);
+  const row: ApiClientRow = {
+    id: crypto.randomUUID(),
+    ...ctx.scope,
+    clientId: buildClientId(ctx.scope),
+    name: input.name,
+    secretHash: await hashClientSecret(secret),
+    scopes: input.scopes,
+    orgs: input.orgs,
+    secretIssuedOn: stamp.on,
+    revokedOn: null,
+    version: 1,
+    createdOn: stamp.on,
+    createdBy: stamp.by,
+    modifiedOn: stamp.on,
+    modifiedBy: stamp.by,
+  };
+  await insertApiClient(ctx.db, row);
+  const location = `${ctx.apiBase}${API_CLIENTS_BASE}/${encodeURIComponent(row.clientId)}`;
+  return jsonResponse({ ...toApiClientResource(row), clientSecret: secret }, { status: 201, headers: { location, ...NO_STORE } });
+}
+
+function clientIdOf(ctx: ApiContext): string {
+  return ctx.params.clientId ?? '';
+}
+
+async function findClientOrFail(ctx: ApiContext): Promise<ApiClientRow> {
+  const row = await findApiClient(ctx.db, ctx.scope, clientIdOf(ctx));
+  if (!row) throw recordNotFound(`API client '${clientIdOf(ctx)}'`, true);
+  return row;
+}
+
+async function revokeClient(ctx: ApiContext): Promise<Response> {
+  const row = await findClientOrFail(ctx);
+  if (row.revokedOn !== null) return jsonResponse(toApiClientResource(row));
+  const stamp = buildAuditStamp(ctx);
+  const revoked = await updateApiClient(ctx.db, ctx.scope, row.clientId, { revokedOn: stamp.on }, stamp);
+  if (!revoked) throw recordNotFound(`API client '${row.clientId}'`, true);
+  return jsonResponse(toApiClientResource(revoked));
+}
+
+async function rotateSecret(ctx: ApiContext): Promise<Response> {
+  const row = await findClientOrFail(ctx);
+  if (row.revokedOn !== null) {
+    throw new ApiError('InvalidStateTransition', `API client '${row.clientId}' is revoked: it cannot get a new secret.`, {
+      errors: [{ path: 'clientId', message: message('clientRevoked') }],
+    });
+  }
+  const secret = generateClientSecret();
+  const stamp = buildAuditStamp(ctx);
+  const changed = await updateApiClient(
+    ctx.db,
+    ctx.scope,
+    row.clientId,
+    { secretHash: await hashClientSecret(secret), secretIssuedOn: stamp.on },
+    stamp,
+  );
+  if (!changed) throw recordNotFound(`API client '${row.clientId}'`, true);
+  return jsonResponse({ ...toApiClientResource(changed), clientSecret: secret }, { headers: NO_STORE });
+}
+
+async function deleteClient(ctx: ApiContext): Promise<Response> {
+  if (!(await deleteApiClient(ctx.db, ctx.scope, clientIdOf(ctx)))) throw recordNotFound(`API client '${clientIdOf(ctx)}'`, true);
+  return emptyResponse(204);
+}
+
+const tags = ['API clients'];
+
+export const apiClientRoutes: readonly ApiRoute[] = [
+  {
+    method: 'POST',
+    path: API_CLIENTS_BASE,
+    scope: 'admin',
+    doc: { summary: 'Register an API client (its secret is answered this once)', tags, operationId: 'createApiClient', ...createClientDoc },
+    handle: createClient,
+  },
+  {
+    method: 'GET',
+    path: API_CLIENTS_BASE,
+    scope: 'admin',
+    doc: { summary: 'List the API clients', tags, operationId: 'listApiClients', ...listClientsDoc },
+    handle: async (ctx) => jsonResponse({ items: (await listApiClients(ctx.db, ctx.scope)).map(toApiClientResource) }),
+  },
+  {
+    method: 'GET',
+    path: `${API_CLIENTS_BASE}/:clientId`,
+    scope: 'admin',
+    doc: { summary: 'Read an API client', tags, operationId: 'readApiClient', ...readClientDoc },
+    handle: async (ctx) => jsonResponse(toApiClientResource(await findClientOrFail(ctx))),
+  },
+  {
+    method: 'POST',
+    path: `${API_CLIENTS_BASE}/:clientId/revoke`,
+    scope: 'admin',
+    doc: { summary: 'Revoke an API client: no new token from now on', tags, operationId: 'revokeApiClient', ...revokeClientDoc },
+    handle: revokeClient,
+  },
+  {
+    method: 'POST',
+    path: `${API_CLIENTS_BASE}/:clientId/secret`,
+    scope: 'admin',
+    doc: {
+      summary: 'Give an API client a new secret (the old one stops working)',
+      tags,
+      operationId: 'rotateApiClientSecret',
+      ...rotateSecretDoc,
+    },
+    handle: rotateSecret,
+  },
+  {
+    method: 'DELETE',
+    path: `${API_CLIENTS_BASE}/:clientId`,
+    scope: 'admin',
+    doc: { summary: 'Delete an API client', tags, operationId: 'deleteApiClient', ...deleteClientDoc },
+    handle: deleteClient,
+  },
+];
