@@ -26,6 +26,9 @@ export default defineConfig(async () => {
             JWT_SECRET: TEST_JWT_SECRET,
             MOVE_STEP_QUERIES: TEST_MOVE_STEP_QUERIES,
             RATE_LIMIT_PER_MINUTE: '0',
+            // Webhooks to the test receiver (http://127.0.0.1, test/setup/webhook-receiver.ts); retries without delay.
+            WEBHOOKS_ALLOW_LOCAL_HTTP: 'true',
+            WEBHOOK_RETRY_BASE_SECONDS: '0',
           },
         },
       }),
@@ -36,6 +39,7 @@ export default defineConfig(async () => {
       // (test/browser/) has its own run (vitest.browser.config.ts).
       exclude: [...configDefaults.exclude, 'test/tooling/**', 'test/browser/**'],
       setupFiles: ['./test/setup/apply-migrations.ts'],
+      globalSetup: ['./test/setup/webhook-receiver.ts'],
       // Every request writes a log line (src/http/request-log.ts): show console output of failing tests only.
       silent: 'passed-only' as const,
       // The heaviest tests (5,000-record batches, 50-fold races, moves under load) take 1 to 4 s alone; on a busy

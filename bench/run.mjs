@@ -12,9 +12,12 @@ import { loadTemplateRows, mintToken, ORG, SECRET, send, sendAdmin, TENANT } fro
 import { findFreePort, snapshotWorker, startWorker } from './lib/servers.mjs';
 import { measureRecalculation } from './lib/kpi.mjs';
 import { runScaleSuite } from './lib/scale.mjs';
+import { measureWebhooks } from './lib/webhooks.mjs';
 
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick');
+/** Only the webhook scenarios (write throughput with 0 and 3 subscriptions, delivery latency). */
+const webhooksOnly = args.has('--webhooks');
 const full = args.has('--full');
 const scale = args.has('--scale');
 const scaleRows = Number(process.argv.find((arg) => arg.startsWith('--scale-rows='))?.split('=')[1] ?? 1_000_000);
@@ -58,7 +61,8 @@ async function main() {
       config,
       port: apiPort,
       persistTo: path.join(state, 'api'),
-      vars: { JWT_SECRET: SECRET, RATE_LIMIT_PER_MINUTE: '0' },
+      // Webhooks go to a receiver on 127.0.0.1 (the development flag).
+      vars: { JWT_SECRET: SECRET, RATE_LIMIT_PER_MINUTE: '0', WEBHOOKS_ALLOW_LOCAL_HTTP: 'true' },
       probePath: '/health',
     }),
     startWorker({
@@ -89,6 +93,14 @@ async function main() {
     const base = `${api.url}/api/${TENANT}/${ORG}`;
     const opts = [settings.rounds, settings.seconds];
 
+    if (webhooksOnly) {
+      const webhooks = await recordWebhooks(api, token, auth, opts);
+      const result = { scenarios, webhooks, settings: { mode: 'webhooks', ...settings }, date: new Date().toISOString() };
+      writeFileSync(path.join(root, 'bench/results/webhooks.json'), `${JSON.stringify(result, null, 2)}\n`);
+      console.log(JSON.stringify(result, null, 2));
+      return;
+    }
+
     let h = await compareRounds({ url: `${api.url}/health` }, { url: `${raw.url}/constant` }, ...opts);
     record('health vs constant', h.a, h.b, 'constant');
 
@@ -117,6 +129,7 @@ async function main() {
 
     h = await compareRounds(createLoad(base, auth), undefined, ...opts);
     record('create (email template)', h.a);
+    const webhooks = await recordWebhooks(api, token, auth, opts);
 
     // Two tenant/orgs creating at once (4 connections each): both on one tenant database, then on two.
     const [firstDb, secondDb] = (await sendAdmin(api, 'GET', '/admin/databases')).items.map((item) => item.database);
@@ -205,6 +218,7 @@ async function main() {
 
     const result = {
       scenarios,
+      webhooks,
       growth: {
         rows: [settings.small, settings.large],
         get_by_key_throughput_loss: round(pointLoss, 3),
@@ -239,6 +253,18 @@ function describeMachine() {
 }
 
 let counter = 0;
+
+/** Creates in a tenant/org without and with 3 subscriptions, then the delivery latency of the latter's events. */
+async function recordWebhooks(api, token, auth, opts) {
+  const measured = await measureWebhooks(api, token, (base) => createLoad(base, auth), ...opts);
+  record('create, 0 subscriptions', measured.writes.a);
+  record('create, 3 subscriptions', measured.writes.b, measured.writes.a, '0 subscriptions');
+  const d = measured.delivery;
+  console.error(
+    `  delivery: ${d.received} of ${d.expected_deliveries} deliveries (${d.events} events x 3) in ${d.notifications} POSTs, latency p50 ${d.latency_p50_ms} ms, p99 ${d.latency_p99_ms} ms`,
+  );
+  return d;
+}
 
 function templateBody(templateKey) {
   return { templateKey, subject: 'S', emailTemplateType: 1, notificationBody: 'B', culture: 'en-US' };
@@ -278,7 +304,10 @@ function printTable(result) {
     console.log(lines.join('\n'));
     return;
   }
+  const d = result.webhooks;
   lines.push(
+    '',
+    `Webhook delivery (3 subscriptions, during and after the write rounds): ${d.received} of ${d.expected_deliveries} deliveries in ${d.notifications} POSTs; commit-to-receiver latency p50 ${d.latency_p50_ms} ms, p99 ${d.latency_p99_ms} ms.`,
     '',
     `Throughput loss from ${result.growth.rows[0]} to ${result.growth.rows[1]} rows: get by key ${(result.growth.get_by_key_throughput_loss * 100).toFixed(1)}%, OData page ${(result.growth.odata_page_throughput_loss * 100).toFixed(1)}% (raw baseline: point read ${(result.growth.raw_point_read_throughput_loss * 100).toFixed(1)}%, 50-row read ${(result.growth.raw_page_read_throughput_loss * 100).toFixed(1)}%).`,
   );

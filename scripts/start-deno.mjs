@@ -34,6 +34,7 @@ const server = spawn(resolveDenoExecutable(), buildDenoArgs(dataDirectory), {
     DENO_DATA_DIR: dataDirectory,
     TEST_SCHEDULED: '1',
     APP_ENV: 'development',
+    WEBHOOKS_ALLOW_LOCAL_HTTP: 'true',
   }),
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));

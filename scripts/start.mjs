@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm start: local secret, API reference assets, D1 migrations (the directory and every tenant database),
-// `wrangler dev --test-scheduled` on 127.0.0.1:$PORT (APP_ENV=development; local state in .wrangler/state, or
+// `wrangler dev --test-scheduled` on 127.0.0.1:$PORT (APP_ENV=development, WEBHOOKS_ALLOW_LOCAL_HTTP=true; local state in .wrangler/state, or
 // $PERSIST_TO), demo seed. RATE_LIMIT_PER_MINUTE=n sets the rate limits (0 turns them off; default: wrangler.toml's 600).
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -60,6 +60,9 @@ const devArgs = [
   String(port),
   '--var',
   'APP_ENV:development',
+  // Development flag: webhook subscriptions may use http://127.0.0.1 (a local receiver).
+  '--var',
+  'WEBHOOKS_ALLOW_LOCAL_HTTP:true',
   ...persist,
   ...readRateLimitArgs(process.env.RATE_LIMIT_PER_MINUTE),
 ];

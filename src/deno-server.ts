@@ -16,7 +16,7 @@ import type { DenoHost } from './platform/deno/host';
 import { requireDenoRuntime, loadSqlFiles, waitForStdinEnd } from './platform/deno/runtime';
 import type { DenoRuntime } from './platform/deno/runtime';
 import { runScheduledJobs } from './jobs/scheduler';
-import { commandHandlers, scheduledJobs } from './services/registry';
+import { commandHandlers, deliverSubscription, scheduledJobs } from './services/registry';
 import { TENANT_TABLES } from './tenant-tables';
 
 const FORWARDED_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$/;
@@ -65,7 +65,8 @@ function buildHandler(
  * HOST (127.0.0.1), DENO_DATA_DIR (.deno-data: one SQLite file per database, plus coordinators.sqlite),
  * DENO_TENANT_DATABASES (TENANT_DB_1,TENANT_DB_2), JWT_SECRET, JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE,
  * APP_ENV (production; `development` for local servers), RATE_LIMIT_PER_MINUTE (600; 0 turns rate limiting off),
- * MOVE_STEP_QUERIES (400), CRON_INTERVAL_MINUTES (15; 0 turns the timer off), TEST_SCHEDULED=1
+ * MOVE_STEP_QUERIES (400), WEBHOOKS_ALLOW_LOCAL_HTTP (false; `true` lets subscriptions use http:// to a loopback host),
+ * WEBHOOK_RETRY_BASE_SECONDS (30), CRON_INTERVAL_MINUTES (15; 0 turns the timer off), TEST_SCHEDULED=1
  * (GET /cdn-cgi/handler/scheduled or /__scheduled runs the scheduled jobs, like `wrangler dev --test-scheduled`),
  * TRUST_FORWARDED_HEADERS=1 (the request URL takes X-Forwarded-Proto/-Host, behind a trusted proxy).
  */
@@ -84,6 +85,7 @@ export async function serveDeno(extension?: DenoRequestExtension): Promise<void>
     },
     commandHandlers,
     tenantTables: TENANT_TABLES,
+    deliveryConsumer: deliverSubscription,
     env: {
       JWT_SECRET: env('JWT_SECRET'),
       JWT_JWKS_URL: env('JWT_JWKS_URL'),
@@ -92,6 +94,8 @@ export async function serveDeno(extension?: DenoRequestExtension): Promise<void>
       APP_ENV: env('APP_ENV'),
       RATE_LIMIT_PER_MINUTE: env('RATE_LIMIT_PER_MINUTE'),
       MOVE_STEP_QUERIES: env('MOVE_STEP_QUERIES'),
+      WEBHOOKS_ALLOW_LOCAL_HTTP: env('WEBHOOKS_ALLOW_LOCAL_HTTP'),
+      WEBHOOK_RETRY_BASE_SECONDS: env('WEBHOOK_RETRY_BASE_SECONDS'),
     },
     readAsset: async (path) => assets.read(path),
   });

@@ -1,8 +1,9 @@
-/** The Worker: `fetch` (router), `scheduled` (cron) and the per-tenant/org Durable Object. */
+/** The Worker: `fetch` (router), `scheduled` (cron), `queue` (webhook deliveries) and the per-tenant/org Durable Object. */
 import { app } from './app';
-import { buildWorkerPlatform, defineTenantCoordinator } from './platform/cloudflare';
+import { buildWorkerPlatform, consumeDeliveryBatch, defineTenantCoordinator } from './platform/cloudflare';
+import type { DeliveryMessage } from './platform/types';
 import { runScheduledJobs } from './jobs/scheduler';
-import { commandHandlers, scheduledJobs } from './services/registry';
+import { commandHandlers, deliverSubscription, scheduledJobs } from './services/registry';
 import { TENANT_TABLES } from './tenant-tables';
 
 /** The per-tenant/org Durable Object (binding COORDINATOR). */
@@ -15,4 +16,8 @@ export default {
   scheduled(_controller, env, ctx) {
     ctx.waitUntil(runScheduledJobs(buildWorkerPlatform(env, ctx, TENANT_TABLES), scheduledJobs));
   },
-} satisfies ExportedHandler<Env>;
+  /** Webhook deliveries (DELIVERY_QUEUE): one message per subscription with events to deliver. */
+  async queue(batch, env, ctx) {
+    await consumeDeliveryBatch(batch, buildWorkerPlatform(env, ctx, TENANT_TABLES), deliverSubscription);
+  },
+} satisfies ExportedHandler<Env, DeliveryMessage>;

@@ -27,3 +27,7 @@ export {
 
 /** Which tenant/orgs this tenant database holds (the residency guard's authority; src/platform/placement/). */
 export { tenantResidency } from './platform/placement/residency-table';
+
+/** The event log (outbox) of every tenant/org and its retention mark (src/events/). */
+export { changeEventRetention, changeEvents } from './events/table';
+export { eventDeliveries, eventSubscriptions } from './services/events/tables';

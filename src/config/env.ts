@@ -13,6 +13,13 @@ export interface AppConfig {
   readonly rateLimitPerMinute: number;
   /** D1 statements a tenant/org move runs per coordinator invocation before continuing in an alarm. */
   readonly moveStepQueries: number;
+  /**
+   * Development flag (WEBHOOKS_ALLOW_LOCAL_HTTP=true, set by `npm start`): webhook subscriptions may use
+   * `http://127.0.0.1` (any loopback host). Off: `https://` to public hosts only.
+   */
+  readonly webhooksAllowLocalHttp: boolean;
+  /** First retry delay of a failed webhook delivery, in seconds (doubled per attempt, with jitter; 12 hours at most). */
+  readonly webhookRetryBaseSeconds: number;
 }
 
 /**
@@ -43,6 +50,16 @@ const EnvSchema = v.pipe(
       ),
       '400',
     ),
+    WEBHOOKS_ALLOW_LOCAL_HTTP: v.optional(v.picklist(['true', 'false'], 'WEBHOOKS_ALLOW_LOCAL_HTTP must be "true" or "false".'), 'false'),
+    WEBHOOK_RETRY_BASE_SECONDS: v.optional(
+      v.pipe(
+        v.string(),
+        v.regex(/^\d{1,5}$/, 'WEBHOOK_RETRY_BASE_SECONDS must be a whole number.'),
+        v.transform(Number),
+        v.maxValue(3600, 'WEBHOOK_RETRY_BASE_SECONDS must be at most 3600.'),
+      ),
+      '30',
+    ),
   }),
   v.check(
     (env) => env.JWT_SECRET.length >= 32 || env.JWT_JWKS_URL !== '',
@@ -60,6 +77,8 @@ export interface RawEnv {
   readonly APP_ENV?: unknown;
   readonly RATE_LIMIT_PER_MINUTE?: unknown;
   readonly MOVE_STEP_QUERIES?: unknown;
+  readonly WEBHOOKS_ALLOW_LOCAL_HTTP?: unknown;
+  readonly WEBHOOK_RETRY_BASE_SECONDS?: unknown;
 }
 
 let cached: { source: RawEnv; config: AppConfig } | undefined;
@@ -75,6 +94,8 @@ export function parseConfig(env: RawEnv): AppConfig {
     APP_ENV: env.APP_ENV === '' ? undefined : env.APP_ENV,
     RATE_LIMIT_PER_MINUTE: env.RATE_LIMIT_PER_MINUTE === '' ? undefined : env.RATE_LIMIT_PER_MINUTE,
     MOVE_STEP_QUERIES: env.MOVE_STEP_QUERIES === '' ? undefined : env.MOVE_STEP_QUERIES,
+    WEBHOOKS_ALLOW_LOCAL_HTTP: env.WEBHOOKS_ALLOW_LOCAL_HTTP === '' ? undefined : env.WEBHOOKS_ALLOW_LOCAL_HTTP,
+    WEBHOOK_RETRY_BASE_SECONDS: env.WEBHOOK_RETRY_BASE_SECONDS === '' ? undefined : env.WEBHOOK_RETRY_BASE_SECONDS,
   });
   if (!result.success) {
     throw new Error(`Invalid configuration: ${result.issues.map((issue) => issue.message).join(' ')}`);
@@ -87,6 +108,8 @@ export function parseConfig(env: RawEnv): AppConfig {
     environment: result.output.APP_ENV,
     rateLimitPerMinute: Number(result.output.RATE_LIMIT_PER_MINUTE),
     moveStepQueries: result.output.MOVE_STEP_QUERIES,
+    webhooksAllowLocalHttp: result.output.WEBHOOKS_ALLOW_LOCAL_HTTP === 'true',
+    webhookRetryBaseSeconds: result.output.WEBHOOK_RETRY_BASE_SECONDS,
   };
   cached = { source: env, config };
   return config;

@@ -1,5 +1,5 @@
 /**
- * `entity_counts` (migration 0006): the row count of each entity table per tenant/org, kept by triggers in the same
+ * `entity_counts` (migration 0007): the row count of each entity table per tenant/org, kept by triggers in the same
  * statement as every insert and delete. Only read here; it is not part of the drizzle schema (src/schema.ts), so a
  * tenant/org's move never copies it: the triggers count the rows the move inserts and deletes.
  */

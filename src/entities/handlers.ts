@@ -95,7 +95,7 @@ export async function handleCreate(ctx: ApiContext, store: EntityStore, options:
     modifiedOn: stamp.on,
     modifiedBy: stamp.by,
   };
-  await insertRecord(ctx.db, store, row, options.statements?.(ctx, id, input.values, input.extra) ?? []);
+  await insertRecord(ctx.db, store, row, stamp, options.statements?.(ctx, id, input.values, input.extra) ?? []);
   return createdResponse(id, `${ctx.apiBase}${spec.basePath}/${id}`);
 }
 
@@ -134,7 +134,7 @@ async function answerUnchanged(
 }
 
 export async function handleDelete(ctx: ApiContext, store: EntityStore, lookup: RecordLookup): Promise<Response> {
-  const deleted = await deleteRecord(ctx.db, store, ctx.scope, lookup, parseIfMatch(ctx.request));
+  const deleted = await deleteRecord(ctx.db, store, ctx.scope, lookup, buildAuditStamp(ctx), parseIfMatch(ctx.request));
   if (!deleted) return explainMiss(ctx, store, lookup, true);
   return emptyResponse(204);
 }

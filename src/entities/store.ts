@@ -13,6 +13,7 @@ import { compileKeyset } from '../odata/order';
 import type { CursorValue } from '../odata/order';
 import type { AuditFieldName } from './audit';
 import { buildCountQuery } from './counts';
+import { buildCreatedEvent, buildDeletedEvent, buildUpdatedEvent } from './events';
 import type { EntitySpec } from './spec';
 import type { EntityTable } from './table';
 import { message } from '../messages/catalogue';
@@ -106,15 +107,16 @@ export function duplicateKey(spec: EntitySpec, values: readonly unknown[]): ApiE
   });
 }
 
-/** Inserts the row plus dependent statements in one batch (one transaction). */
+/** Inserts the row plus dependent statements and its `created` event in one batch (one transaction). */
 export async function insertRecord(
   db: Database,
   store: EntityStore,
   row: Readonly<Record<string, unknown>>,
+  stamp: AuditStamp,
   extra: readonly WriteStatement[] = [],
 ): Promise<void> {
   try {
-    await runWrites(db, [db.insert(store.table).values(row), ...extra]);
+    await runWrites(db, [db.insert(store.table).values(row), ...extra, buildCreatedEvent(db, store, row, stamp)]);
   } catch (error) {
     if (parseConstraintViolation(error) === 'unique')
       throw duplicateKey(
@@ -158,18 +160,14 @@ export async function updateRecord(
   expectedVersion?: number,
 ): Promise<number | undefined> {
   const values = { ...set, version: sql`${store.common.version} + 1`, modifiedOn: stamp.on, modifiedBy: stamp.by };
+  const condition = and(
+    writeCondition(store, scope, lookup, expectedVersion),
+    or(...Object.entries(set).map(([name, value]) => differs(column(store, name), value))),
+  );
   try {
-    const [rows] = await runWrites(db, [
-      db
-        .update(store.table)
-        .set(values)
-        .where(
-          and(
-            writeCondition(store, scope, lookup, expectedVersion),
-            or(...Object.entries(set).map(([name, value]) => differs(column(store, name), value))),
-          ),
-        )
-        .returning({ version: store.common.version }),
+    const [, rows] = await runWrites(db, [
+      buildUpdatedEvent(db, store, scope, condition, stamp, { changes: { attributes: Object.keys(set) }, set }),
+      db.update(store.table).set(values).where(condition).returning({ version: store.common.version }),
     ]);
     return rows[0]?.version;
   } catch (error) {
@@ -181,19 +179,19 @@ export async function updateRecord(
   }
 }
 
-/** Deletes one record (children go by ON DELETE CASCADE); returns whether a row was deleted. */
+/** Deletes one record (children go by ON DELETE CASCADE) with its tombstone; returns whether a row was deleted. */
 export async function deleteRecord(
   db: Database,
   store: EntityStore,
   scope: TenantScope,
   lookup: RecordLookup,
+  stamp: AuditStamp,
   expectedVersion?: number,
 ): Promise<boolean> {
-  const [rows] = await runWrites(db, [
-    db
-      .delete(store.table)
-      .where(writeCondition(store, scope, lookup, expectedVersion))
-      .returning({ id: store.common.id }),
+  const condition = writeCondition(store, scope, lookup, expectedVersion);
+  const [, rows] = await runWrites(db, [
+    buildDeletedEvent(db, store, scope, condition, stamp),
+    db.delete(store.table).where(condition).returning({ id: store.common.id }),
   ]);
   return rows.length > 0;
 }

@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/token';
 import type { Database, TenantScope } from '../db/client';
+import type { EventOrigin } from '../events/outbox';
 import type { Platform } from '../platform/types';
 
 /** Everything a handler needs about one request, after routing, auth and tenant scoping. */
@@ -36,4 +37,9 @@ export interface PublicContext {
 /** An operator route's context (`/admin`): a token with the `operator` scope, no tenant/org. */
 export interface OperatorContext extends PublicContext {
   readonly principal: Principal;
+}
+
+/** The request's events' origin: its tenant/org, the platform clock and the token's subject. */
+export function buildRequestOrigin(ctx: ApiContext): EventOrigin {
+  return { ...ctx.scope, occurredOn: ctx.platform.now().toISOString(), actor: ctx.principal.subject };
 }

@@ -25,6 +25,16 @@ export const PROBLEM_TEXTS = {
     'A chave corresponde a mais de um registo',
     'La clave corresponde a más de un registro',
   ],
+  'title.InvalidCursor': [
+    'The change feed cursor is not valid',
+    'O cursor do feed de alterações não é válido',
+    'El cursor del feed de cambios no es válido',
+  ],
+  'title.CursorExpired': [
+    'The change feed cursor is older than its retention; resynchronize with /odata',
+    'O cursor do feed de alterações é mais antigo do que a retenção; ressincronize com /odata',
+    'El cursor del feed de cambios es más antiguo que la retención; resincronice con /odata',
+  ],
   'title.Unauthorized': ['Authentication is required', 'É necessária autenticação', 'Se requiere autenticación'],
   'title.Forbidden': [
     'Access to this resource is forbidden',

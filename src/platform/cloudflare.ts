@@ -17,7 +17,7 @@ import { buildPlacementOperations } from './placement/operations';
 import type { MoveCoordinator } from './placement/operations';
 import type { TenantTable } from './placement/tenant-tables';
 import { openEveryTenantDatabase, openTenantDatabase } from './tenant-databases';
-import type { Platform, RateLimits } from './types';
+import type { DeliveryJob, DeliveryMessage, DeliveryOutcome, DeliveryQueue, Platform, RateLimits } from './types';
 
 /**
  * What the Durable Object answers for a command: its result and the D1 bookmark of what it read and wrote (null: it did
@@ -88,11 +88,43 @@ function buildBindingsPlatform(env: Env, ctx: Invocation, tables: readonly Tenan
   };
 }
 
+/** The webhook delivery queue (`DELIVERY_QUEUE`, consumed by this Worker's `queue` handler). */
+function buildDeliveryQueue(env: Env): DeliveryQueue {
+  return {
+    send: async (message, options) => {
+      await env.DELIVERY_QUEUE.send(message, options?.delaySeconds ? { delaySeconds: options.delaySeconds } : {});
+    },
+  };
+}
+
 /** The platform of one Worker invocation; `tables` are the tenant/org tables (src/tenant-tables.ts). */
 export function buildWorkerPlatform(env: Env, ctx: Invocation, tables: readonly TenantTable[]): Platform {
-  const platform = buildBindingsPlatform(env, ctx, tables, buildMoveCoordinator(env));
+  const platform = { ...buildBindingsPlatform(env, ctx, tables, buildMoveCoordinator(env)), deliveries: buildDeliveryQueue(env) };
   const rateLimits = buildRateLimits(env, platform.config);
   return rateLimits ? { ...platform, rateLimits } : platform;
+}
+
+/**
+ * The `queue` handler's work: each message (a subscription's delivery job) runs through `consume`, in parallel;
+ * it is acknowledged, retried after the delay `consume` answers, or (when `consume` throws) retried in 60 seconds.
+ */
+export async function consumeDeliveryBatch(
+  batch: MessageBatch<DeliveryMessage>,
+  platform: Platform,
+  consume: (platform: Platform, job: DeliveryJob) => Promise<DeliveryOutcome>,
+): Promise<void> {
+  await Promise.all(
+    batch.messages.map(async (message) => {
+      try {
+        const outcome = await consume(platform, { id: message.id, body: message.body });
+        if ('ack' in outcome) message.ack();
+        else message.retry({ delaySeconds: outcome.retryAfterSeconds });
+      } catch (error) {
+        console.error(JSON.stringify({ level: 'error', message: 'delivery job failed', job: message.body, error: String(error) }));
+        message.retry({ delaySeconds: 60 });
+      }
+    }),
+  );
 }
 
 /**

@@ -41,6 +41,25 @@ export interface RateLimits {
   readonly subject: RateLimiter;
 }
 
+/** A webhook delivery job: deliver the subscription's pending events (the consumer reads them from its cursor). */
+export interface DeliveryMessage extends TenantScope {
+  readonly subscriptionId: string;
+}
+
+/** A queue message as the consumer sees it: its id stays the same across retries. */
+export interface DeliveryJob {
+  readonly id: string;
+  readonly body: DeliveryMessage;
+}
+
+/** A delivery job's outcome: done, or to be tried again after a delay. */
+export type DeliveryOutcome = { readonly ack: true } | { readonly retryAfterSeconds: number };
+
+/** The delivery queue's producer: a Cloudflare Queue, or its persisted in-process equivalent under Deno. */
+export interface DeliveryQueue {
+  send(message: DeliveryMessage, options?: { readonly delaySeconds?: number }): Promise<void>;
+}
+
 export interface Platform {
   /**
    * The database that holds the tenant/org's records, standard lists (cultures, currencies) included: the one way
@@ -57,6 +76,8 @@ export interface Platform {
   readonly rateLimits?: RateLimits;
   /** The tenant/org's serial coordinator; with a session, the bookmarks of its D1 writes join that session. */
   coordinator(scope: TenantScope, session?: ReadSession): Coordinator;
+  /** Webhook deliveries (absent inside a coordinator: commands' writes are kicked by the request that sent them). */
+  readonly deliveries?: DeliveryQueue;
   /** The clock (injectable for tests). */
   now(): Date;
   /** Lets work finish after the response is sent (ctx.waitUntil on Workers). */

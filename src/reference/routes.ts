@@ -2,6 +2,7 @@
 import type { Database } from '../db/client';
 import type { TenantScope } from '../db/client';
 import { readJsonBody } from '../http/body';
+import { buildRequestOrigin } from '../http/context';
 import type { ApiContext } from '../http/context';
 import { ApiError, recordNotFound } from '../errors/api-error';
 import type { FieldError } from '../errors/api-error';
@@ -92,7 +93,7 @@ async function handleUpsert(ctx: ApiContext, guards: readonly UpsertGuard[]): Pr
       { errors: problems },
     );
   }
-  const upserted = await upsertReferenceRecords(db, spec, ctx.scope, records);
+  const upserted = await upsertReferenceRecords(db, spec, buildRequestOrigin(ctx), records);
   return jsonResponse({ upserted });
 }
 
@@ -101,7 +102,7 @@ async function handleDelete(ctx: ApiContext, users: readonly ReferenceUser[]): P
   const key = ctx.params.key ?? '';
   const db = ctx.db;
   await checkReferenceUnused(db, ctx.scope, spec, key, users);
-  const deleted = await deleteReferenceRecord(db, spec, ctx.scope, key);
+  const deleted = await deleteReferenceRecord(db, spec, buildRequestOrigin(ctx), key);
   if (!deleted) throw recordNotFound(`${spec.kind} record '${key}'`, true, 'key');
   return emptyResponse(204);
 }

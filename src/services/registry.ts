@@ -7,12 +7,14 @@ import type { CommandHandlers, CommandType } from '../coordinator/commands';
 import { deriveReferenceUsers } from '../entities/service';
 import { idempotencyCommands } from '../idempotency/commands';
 import type { EntityStore } from '../entities/store';
+import type { ApiContext } from '../http/context';
 import type { ApiRoute, PublicRoute } from '../http/route';
 import type { ScheduledJob } from '../jobs/scheduler';
 import { buildReferenceDataRoutes } from '../reference/routes';
 import type { ReferenceWriteReaction, UpsertGuard } from '../reference/routes';
 import type { ReferenceUser } from '../reference/usage';
 import { emailTemplatesService } from './email-templates';
+import { eventsService } from './events';
 import { exchangeRatesService } from './exchange-rates';
 import { identityService } from './identity';
 import { importsService } from './imports';
@@ -38,6 +40,8 @@ export interface ServiceModule {
   readonly referenceGuards?: readonly UpsertGuard[];
   /** What to do after a reference write of a kind, before it is answered (e.g. retire cache entries). */
   readonly referenceWriteReactions?: readonly ReferenceWriteReaction[];
+  /** Work after every acknowledged `/api` write, off the request path (e.g. kick webhook deliveries). */
+  readonly afterWrite?: (ctx: ApiContext) => void;
 }
 
 /** The services, in route registration order. */
@@ -48,6 +52,7 @@ const SERVICES = [
   importsService,
   indicatorsService,
   exchangeRatesService,
+  eventsService,
 ] as const satisfies readonly ServiceModule[];
 
 type ServiceCommands<S> = S extends { readonly commands: infer C } ? keyof C : never;
@@ -82,3 +87,11 @@ export const commandHandlers: Partial<CommandHandlers> = services.reduce<Partial
 
 /** The cron trigger's jobs. */
 export const scheduledJobs: readonly ScheduledJob[] = services.flatMap((service) => service.jobs ?? []);
+
+/** What runs after every acknowledged `/api` write (each service's `afterWrite`). */
+export function runAfterWrite(ctx: ApiContext): void {
+  for (const service of services) service.afterWrite?.(ctx);
+}
+
+/** The webhook delivery queue's consumer (Cloudflare Queues, or the Deno queue). */
+export { deliverSubscription } from './events/delivery';

@@ -96,6 +96,8 @@ export async function launchDenoServer(env: Record<string, string> = {}): Promis
       CRON_INTERVAL_MINUTES: '0',
       EXIT_ON_STDIN_END: '1',
       RATE_LIMIT_PER_MINUTE: '0',
+      WEBHOOKS_ALLOW_LOCAL_HTTP: 'true',
+      WEBHOOK_RETRY_BASE_SECONDS: '0',
       ...env,
     }),
   });

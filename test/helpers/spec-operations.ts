@@ -105,4 +105,11 @@ export const EXTENSION_OPERATIONS: readonly string[] = [
   `POST ${A}/identity/apiClients/{clientId}/revoke`,
   `POST ${A}/identity/apiClients/{clientId}/secret`,
   `DELETE ${A}/identity/apiClients/{clientId}`,
+  `GET ${A}/changes`,
+  `GET ${A}/subscriptions`,
+  `POST ${A}/subscriptions`,
+  `GET ${A}/subscriptions/{id}`,
+  `DELETE ${A}/subscriptions/{id}`,
+  `POST ${A}/subscriptions/{id}/renew`,
+  `GET ${A}/subscriptions/{id}/deliveries`,
 ];

@@ -9,8 +9,9 @@ import type { TenantClient } from './api';
 import { createDocument } from './exchange-rates';
 import { freshTenant, siblingOrg, uniqueKey } from './tenants';
 import { tenantClient } from './api';
+import { receiverUrl, subscribe } from './webhooks';
 
-export type Service = 'emailTemplates' | 'routes' | 'imports' | 'indicators' | 'exchangeRates' | 'referenceData' | 'identity';
+export type Service = 'emailTemplates' | 'routes' | 'imports' | 'indicators' | 'exchangeRates' | 'referenceData' | 'identity' | 'events';
 
 /** The identifiers a request is built from. */
 export interface SweepValues {
@@ -34,6 +35,9 @@ export interface SweepValues {
   readonly configuration: string;
   readonly familyKey: string;
   readonly clientId: string;
+  readonly subscriptionId: string;
+  /** A webhook receiver URL that passes the handshake. */
+  readonly notificationUrl: string;
 }
 
 export interface SweepWorld {
@@ -73,6 +77,7 @@ const REFERENCE_DATA: Readonly<Record<Service, Readonly<Record<string, unknown[]
     workerConfigurations: [{ key: 'SWW1', companies: [], codes: [] }],
   },
   referenceData: { companies: [{ key: 'SWC1', name: 'Sweep one', baseCurrency: 'EUR' }] },
+  events: {},
 };
 
 async function expectStatus(result: Promise<{ status: number; text: string }>, status: number): Promise<void> {
@@ -138,6 +143,15 @@ async function seedRecords(owner: TenantClient, service: Service): Promise<Parti
       expect(created.status, created.text).toBe(201);
       return { clientId: created.body.clientId };
     }
+    case 'events': {
+      // The owner's change feed has the template's event; its subscription has a delivery.
+      const subscription = await subscribe(owner, receiverUrl('sweep'));
+      const created = await owner.call<string>('POST', '/operations/emailTemplates', {
+        body: { templateKey: 'SWE', subject: 'Sweep', emailTemplateType: 1, notificationBody: 'b', culture: 'en-US' },
+      });
+      expect(created.status, created.text).toBe(201);
+      return { subscriptionId: subscription.id };
+    }
     case 'referenceData': {
       // A record only the owner has (twins have the same companies, not this family).
       await expectStatus(owner.call('PUT', '/referenceData/families', { body: [{ key: 'SWF1', description: 'Sweep family' }] }), 200);
@@ -195,6 +209,8 @@ export async function buildSweepWorld(service: Service): Promise<SweepWorld> {
     configuration: 'SWW1',
     familyKey: 'SWF1',
     clientId: `${owner.tenant}~${owner.org}~${'0'.repeat(24)}`,
+    subscriptionId: ABSENT_ID(),
+    notificationUrl: receiverUrl('sweep'),
     ...seeded,
   };
   const missingRecords: SweepValues = {
@@ -212,6 +228,7 @@ export async function buildSweepWorld(service: Service): Promise<SweepWorld> {
     kpiCompany: 'SWC2',
     familyKey: 'NOPE-F',
     clientId: `${owner.tenant}~${owner.org}~${'f'.repeat(24)}`,
+    subscriptionId: ABSENT_ID(),
   };
   // Fresh record keys again: a create of the first set may have made records with those.
   const missingAll: SweepValues = {
@@ -250,6 +267,8 @@ export async function readOwnerState(world: SweepWorld, service: Service): Promi
       return read(`/maintenance/indicators/getIndicatorSummaryByCode/SWC1/SWK1`);
     case 'identity':
       return read(`/identity/apiClients/${values.clientId}`);
+    case 'events':
+      return [await read('/changes'), await read(`/subscriptions/${values.subscriptionId}`)];
     case 'referenceData': {
       // The owner's own upserts (of records it did not have) may add companies; its SWC1 and SWF1 must stay.
       const [companies, families] = [await read('/referenceData/companies'), await read('/referenceData/families')];

@@ -217,6 +217,18 @@ function describeCase(operation: string): OperationCase {
       params: (v) => [{ kind: 'families', key: v.familyKey }],
       admin: true,
     },
+    [`GET ${API}/changes`]: { service: 'events', params: () => [{}], list: true },
+    [`GET ${API}/subscriptions`]: { service: 'events', params: () => [{}], list: true },
+    [`POST ${API}/subscriptions`]: {
+      service: 'events',
+      params: () => [{}],
+      body: (v) => ({ notificationUrl: v.notificationUrl, resource: '*' }),
+      admin: true,
+    },
+    [`GET ${API}/subscriptions/{id}`]: { service: 'events', params: (v) => [{ id: v.subscriptionId }] },
+    [`DELETE ${API}/subscriptions/{id}`]: { service: 'events', params: (v) => [{ id: v.subscriptionId }], admin: true },
+    [`POST ${API}/subscriptions/{id}/renew`]: { service: 'events', params: (v) => [{ id: v.subscriptionId }], admin: true },
+    [`GET ${API}/subscriptions/{id}/deliveries`]: { service: 'events', params: (v) => [{ id: v.subscriptionId }] },
   };
   const found = cases[operation];
   if (!found) throw new Error(`No sweep case for ${operation}: add one.`);

@@ -8,6 +8,7 @@ import { tenantClient } from '../helpers/api';
 import type { TenantClient } from '../helpers/api';
 import { createDocument } from '../helpers/exchange-rates';
 import { kpiReferenceData } from '../helpers/indicators';
+import { readChanges } from '../helpers/events';
 import { IMPORTS, registerImport } from '../helpers/imports';
 import { callAdmin, movePlacement } from '../helpers/operator';
 import type { PlacementBody } from '../helpers/operator';
@@ -151,10 +152,14 @@ describe('moving a tenant/org to another database', { timeout: 30_000 }, () => {
     const total = () => client.call('GET', `${TEMPLATES}/odata?$count=true&$top=0`).then((result) => result.text);
     const counted = await total();
     expect(JSON.parse(counted)).toMatchObject({ count: 7 });
+    // The change feed moves with the records: the same events, and a cursor taken before the move stays valid.
+    const feed = await readChanges(client);
 
     expect((await movePlacement(client.tenant, client.org, away)).status).toBe(200);
     expect((await client.call('GET', `${TEMPLATES}/odata?$orderby=templateKey`)).text).toBe(listing);
     expect(await total()).toBe(counted);
+    expect(await readChanges(client)).toEqual(feed);
+    expect((await readChanges(client, `?since=${encodeURIComponent(feed.cursor)}`)).items).toEqual([]);
     const back = await movePlacement(client.tenant, client.org, home);
     expect(back.status).toBe(200);
     expect(back.body).toMatchObject({ database: home, epoch: 3 });
@@ -165,8 +170,10 @@ describe('moving a tenant/org to another database', { timeout: 30_000 }, () => {
     const replayed = await keyed();
     expect([replayed.status, replayed.headers.get('idempotent-replayed'), replayed.body]).toEqual([201, 'true', first.body]);
     expect(await snapshotRows(homeDb, scope)).toEqual(before);
-    // Writes after the moves land at home.
+    // Writes after the moves land at home, and their events continue the feed's sequence.
     expect((await client.call('POST', TEMPLATES, { body: templateBody('after-moves') })).status).toBe(201);
+    const after = await readChanges(client, `?since=${encodeURIComponent(feed.cursor)}`);
+    expect(after.items.map((item) => [item.changeType, item.key])).toEqual([['created', 'after-moves']]);
     expect(await countTenantRows(awayDb, scope)).toBe(0);
   });
 

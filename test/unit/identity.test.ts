@@ -54,6 +54,8 @@ const CONFIG: AppConfig = {
   environment: 'production',
   rateLimitPerMinute: 0,
   moveStepQueries: 400,
+  webhooksAllowLocalHttp: false,
+  webhookRetryBaseSeconds: 30,
 };
 
 /** A token request against a context whose database must not be reached. */

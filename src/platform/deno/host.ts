@@ -12,7 +12,8 @@ import { DIRECTORY_BINDING, readDatabaseSet, TENANT_DATABASE_PREFIX } from '../d
 import { buildPlacementOperations } from '../placement/operations';
 import type { TenantTable } from '../placement/tenant-tables';
 import { openEveryTenantDatabase, openTenantDatabase } from '../tenant-databases';
-import type { Platform } from '../types';
+import type { DeliveryJob, DeliveryOutcome, Platform } from '../types';
+import { LocalDeliveryQueue } from './delivery-queue';
 import { LocalCoordinators } from './coordinator';
 import { SqliteD1Database } from './d1';
 import { buildMemoryKv } from './kv';
@@ -39,6 +40,8 @@ export interface DenoHostOptions {
   /** Every tenant/org table, parents first (src/tenant-tables.ts): what moves copy and the operator API counts. */
   readonly tenantTables: readonly TenantTable[];
   readonly now?: () => Date;
+  /** The delivery queue's consumer (the Worker's `queue` handler's work). */
+  readonly deliveryConsumer?: (platform: Platform, job: DeliveryJob) => Promise<DeliveryOutcome>;
 }
 
 export interface DenoHost {
@@ -96,6 +99,7 @@ export function openDenoHost(options: DenoHostOptions): DenoHost {
   const bindings = new Map<string, D1Database>([...files].map(([name, sqlite]) => [name, new SqliteD1Database(sqlite)]));
   const databases = readDatabaseSet(Object.fromEntries(bindings));
   const stateFile = openSqlite(`${options.dataDirectory}/coordinators.sqlite`);
+  const deliveries = new LocalDeliveryQueue(stateFile);
   const cache = buildMemoryKv();
   const now = options.now ?? (() => new Date());
   const pending = new Set<Promise<unknown>>();
@@ -129,7 +133,9 @@ export function openDenoHost(options: DenoHostOptions): DenoHost {
   };
   coordinators.resumeAlarms();
   const rateLimits = buildMemoryRateLimits(config.rateLimitPerMinute);
-  const platform: Platform = { ...base, ...(rateLimits ? { rateLimits } : {}) };
+  const platform: Platform = { ...base, deliveries, ...(rateLimits ? { rateLimits } : {}) };
+  const consume = options.deliveryConsumer;
+  if (consume) deliveries.start((job) => consume(platform, job));
   return {
     platform,
     bindings,
@@ -137,6 +143,7 @@ export function openDenoHost(options: DenoHostOptions): DenoHost {
     appliedMigrations,
     async close() {
       while (pending.size > 0) await Promise.all([...pending]);
+      await deliveries.close();
       await coordinators.drain();
       for (const sqlite of [...files.values(), stateFile]) sqlite.close();
     },

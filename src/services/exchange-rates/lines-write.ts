@@ -4,10 +4,12 @@
  * both statements are guarded by that version (412 when it moved); without, they only need the document to exist,
  * so concurrent writes of different lines never refuse each other.
  */
+import { and, eq, sql } from 'drizzle-orm';
 import { parseConstraintViolation } from '../../db/client';
 import type { Database } from '../../db/client';
 import { runWrites } from '../../db/writes';
 import type { WriteStatement } from '../../db/writes';
+import { buildUpdatedEvent } from '../../entities/events';
 import { buildAuditStamp } from '../../entities/handlers';
 import { parseIfMatch, parseIntegerSegment } from '../../entities/lookup';
 import type { AuditStamp } from '../../entities/store';
@@ -15,7 +17,9 @@ import type { ApiContext } from '../../http/context';
 import { ApiError, recordNotFound, validationError } from '../../errors/api-error';
 import { etagOf } from '../../http/responses';
 import { exchangeRatesDocumentSpec } from './entity';
+import { LINES_PROPERTY } from './lines-input';
 import { buildDocumentBump, findDocumentRef } from './lines-store';
+import { exchangeRatesDocumentStore } from './table';
 import type { DocumentRef } from './lines-store';
 import { message } from '../../messages/catalogue';
 
@@ -62,7 +66,13 @@ export async function writeLine(ctx: ApiContext, number: number, listed404: bool
     let written: readonly unknown[];
     let bumped: readonly { version: number }[];
     try {
-      [written, bumped] = await runWrites(db, [statement, buildDocumentBump(db, scope, guard, stamp)]);
+      // The document's `updated` event follows its bump, written only when the bump was (changes() is the bump's).
+      const condition = and(eq(exchangeRatesDocumentStore.common.id, guard.id), sql`changes() > 0`);
+      const event = buildUpdatedEvent(db, exchangeRatesDocumentStore, scope, condition, stamp, {
+        changes: { attributes: [LINES_PROPERTY] },
+        afterUpdate: true,
+      });
+      [written, bumped] = await runWrites(db, [statement, buildDocumentBump(db, scope, guard, stamp), event]);
     } catch (error) {
       const violation = parseConstraintViolation(error);
       if (violation === 'unique') {

@@ -4,6 +4,9 @@ import type { SQL } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
 import type { Database, TenantScope } from '../../db/client';
 import { runWrites } from '../../db/writes';
+import { buildEventInsert } from '../../events/outbox';
+import type { EventFields } from '../../events/outbox';
+import { buildEventOrigin } from '../../entities/events';
 import type { AuditStamp } from '../../entities/store';
 import { PENDING, SUCCEEDED } from './states';
 import type { ImportState } from './states';
@@ -25,6 +28,26 @@ export interface NewImport {
 }
 
 export type ChangeKind = 'change' | 'expire' | 'revert';
+
+/** The change feed's resource of imports. */
+export const IMPORTS_RESOURCE = 'corePatterns/importDataInfos';
+
+/** An import's event, selected from its row (after the write: its new version and key). */
+function buildImportEvent(
+  db: Database,
+  scope: TenantScope,
+  stamp: AuditStamp,
+  fields: Pick<EventFields, 'changeType' | 'changes'>,
+  where: SQL | undefined,
+) {
+  const t = importDataInfos;
+  return buildEventInsert(
+    db,
+    buildEventOrigin(scope, stamp),
+    { resource: IMPORTS_RESOURCE, recordId: sql`${t.id}`, key: sql`${t.key}`, version: sql`${t.version}`, ...fields },
+    sql`from ${t} where ${where}`,
+  );
+}
 
 /** Columns a change may set besides the state, version and audit fields. */
 export type ImportPatch = Partial<
@@ -163,7 +186,14 @@ export async function insertImport(
     .select({ key: t.key })
     .from(t)
     .where(and(importsOf(scope), eq(t.id, input.id)));
-  const [, , keys] = await runWrites(db, [insertRow, insertChange, selectKey]);
+  const event = buildImportEvent(
+    db,
+    scope,
+    stamp,
+    { changeType: 'created', changes: JSON.stringify({ toState: PENDING }) },
+    and(importsOf(scope), eq(t.id, input.id)),
+  );
+  const [, , , keys] = await runWrites(db, [insertRow, insertChange, event, selectKey]);
   const key = keys[0]?.key;
   if (key === undefined) throw new Error(`Import ${input.id} was not stored.`);
   return key;
@@ -215,6 +245,15 @@ export async function writeImportChange(
     .set({ ...change.patch, importDataState: change.toState, version: sql`${t.version} + 1`, modifiedOn: stamp.on, modifiedBy: stamp.by })
     .where(atVersion)
     .returning();
-  const [, rows] = await runWrites(db, [insertChange, update]);
+  // The event follows the update: selected at the new version, it exists exactly when the update was made.
+  const changes = sql`json_object('kind', ${change.kind}, 'fromState', ${current.importDataState}, 'toState', ${change.toState}, 'attributes', json(${JSON.stringify(Object.keys(change.patch))}))`;
+  const event = buildImportEvent(
+    db,
+    scope,
+    stamp,
+    { changeType: 'updated', changes },
+    and(importsOf(scope), eq(t.id, current.id), eq(t.version, current.version + 1), eq(t.modifiedOn, stamp.on), sql`changes() > 0`),
+  );
+  const [, rows] = await runWrites(db, [insertChange, update, event]);
   return rows[0];
 }

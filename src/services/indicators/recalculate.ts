@@ -8,6 +8,7 @@ import type { Database, TenantScope } from '../../db/client';
 import { runReads } from '../../db/reads';
 import { runWrites } from '../../db/writes';
 import type { WriteStatement } from '../../db/writes';
+import { buildEventInsert } from '../../events/outbox';
 import { kpiDefinitionsKind } from '../../reference/kinds';
 import { loadStandardList } from '../../reference/store';
 import { refCompanies, refKpiDefinitions, refWorkerConfigurations } from '../../reference/tables';
@@ -16,6 +17,11 @@ import type { SeriesKey } from './aggregate';
 import { buildPeriodFigures, buildSummary, computeAggregateValue } from './kpi-math';
 import type { Aggregation, KpiDefinition } from './kpi-math';
 import { kpiPendingOrgs, kpiPeriods, kpiSeries, kpiSummaries } from './tables';
+
+/** The change feed's resource of KPI recalculations (one event per recalculated series, key `company/code`). */
+export const INDICATORS_RESOURCE = 'maintenance/indicators';
+/** The actor of recalculation events: the tenant/org's coordinator, asked by the cron trigger or a request. */
+const RECALCULATION_ACTOR = 'system';
 
 /** Series aggregated per D1 round trip (their writes share one batch too). */
 const SERIES_PER_BATCH = 8;
@@ -111,6 +117,20 @@ function buildWrites(
     currencySymbol,
     calculatedOn: now.toISOString(),
   };
+  // Every recalculation of a series is an event carrying its new figures (version: the event's sequence).
+  const seriesKey = `${series.company}/${series.code}`;
+  const event = buildEventInsert(
+    db,
+    { tenantKey: scope.tenantKey, orgKey: scope.orgKey, occurredOn: summary.calculatedOn, actor: RECALCULATION_ACTOR },
+    {
+      resource: INDICATORS_RESOURCE,
+      changeType: 'updated',
+      recordId: seriesKey,
+      key: seriesKey,
+      version: 'sequence',
+      changes: JSON.stringify({ recalculated: { ...summary, measurementsVersion: series.version } }),
+    },
+  );
   return [
     db.delete(kpiPeriods).where(where),
     ...chunkForParameters(periodRows, 8).map((chunk) => db.insert(kpiPeriods).values(chunk)),
@@ -129,6 +149,7 @@ function buildWrites(
           eq(kpiSeries.code, series.code),
         ),
       ),
+    event,
   ];
 }
 

@@ -8,6 +8,7 @@ import { parseConstraintViolation, scopeCondition } from '../../db/client';
 import { runWrites } from '../../db/writes';
 import { loadCustomDefinitions, validateCustomValues } from '../../entities/custom-attributes';
 import type { CustomValues } from '../../entities/custom-attributes';
+import { buildUpdatedEvent } from '../../entities/events';
 import { buildAuditStamp, mergeCustomColumn } from '../../entities/handlers';
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
@@ -21,7 +22,7 @@ import { findExistingMembers, findMemberRecords } from './members';
 import type { MemberKind, MemberRecord } from './members';
 import { parseMembershipBody } from './membership-body';
 import type { MembershipBy } from './membership-body';
-import { routes } from './table';
+import { routes, routeStore } from './table';
 import { message } from '../../messages/catalogue';
 
 export type MembershipAction = 'add' | 'remove';
@@ -90,16 +91,28 @@ function needsChange(kind: MemberKind, routeId: string, action: MembershipAction
  * The route's version bump (and custom attribute values), first in the batch of the member changes, made only while
  * `change` holds: of identical concurrent requests only the one that changes something bumps the version.
  */
-function buildRouteTouch(ctx: ApiContext, route: RouteSummary, custom: CustomValues, change: SQL) {
+function buildRouteTouch(
+  ctx: ApiContext,
+  route: RouteSummary,
+  custom: CustomValues,
+  change: SQL,
+  members: Readonly<Record<string, unknown>>,
+) {
   const stamp = buildAuditStamp(ctx);
   const hasCustom = Object.keys(custom).length > 0;
   const merged = hasCustom ? { customAttributes: mergeCustomColumn(route, custom) } : {};
   const scoped = and(scopeCondition(routes, ctx.scope), eq(routes.id, route.id));
-  return ctx.db
-    .update(routes)
-    .set({ ...merged, version: sql`${routes.version} + 1`, modifiedOn: stamp.on, modifiedBy: stamp.by })
-    .where(hasCustom ? scoped : and(scoped, change))
-    .returning({ version: routes.version });
+  const condition = hasCustom ? scoped : and(scoped, change);
+  // The route's `updated` event, written exactly when the touch is (same condition, same transaction).
+  const changes = { members, ...(hasCustom ? { attributes: ['customAttributes'] } : {}) };
+  return [
+    buildUpdatedEvent(ctx.db, routeStore, ctx.scope, condition, stamp, { changes }),
+    ctx.db
+      .update(routes)
+      .set({ ...merged, version: sql`${routes.version} + 1`, modifiedOn: stamp.on, modifiedBy: stamp.by })
+      .where(condition)
+      .returning({ version: routes.version }),
+  ] as const;
 }
 
 export async function handleMembershipChange(
@@ -131,8 +144,9 @@ export async function handleMembershipChange(
     .where(and(scopeCondition(routes, scope), eq(routes.id, route.id)));
   let version: number | undefined;
   try {
-    const [, after] = await runWrites(db, [
-      buildRouteTouch(ctx, route, custom, needsChange(kind, route.id, action, changed)),
+    const members = { [kind.field]: { [action === 'add' ? 'added' : 'removed']: changed } };
+    const [, , after] = await runWrites(db, [
+      ...buildRouteTouch(ctx, route, custom, needsChange(kind, route.id, action, changed), members),
       current,
       ...statements,
     ]);

@@ -1,0 +1,101 @@
+/** The outbox events of entity writes (created, updated, deleted), built from the entity's description. */
+import { sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
+import { requireColumn } from '../db/client';
+import type { Database, TenantScope } from '../db/client';
+import type { WriteStatement } from '../db/writes';
+import { buildEventInsert } from '../events/outbox';
+import type { EventOrigin } from '../events/outbox';
+import type { EntitySpec } from './spec';
+import type { AuditStamp, EntityStore } from './store';
+
+/** The change feed's resource of an entity: its path under `/api/{tenantKey}/{orgKey}`, without the leading slash. */
+export function resourceOf(spec: EntitySpec): string {
+  return spec.basePath.replace(/^\//, '');
+}
+
+export function buildEventOrigin(scope: TenantScope, stamp: AuditStamp): EventOrigin {
+  return { tenantKey: scope.tenantKey, orgKey: scope.orgKey, occurredOn: stamp.on, actor: stamp.by };
+}
+
+/** The record's natural key as one text (fields joined by `/`, as in paths): from values, or from its row. */
+function keyExpression(store: EntityStore, values: Readonly<Record<string, unknown>> = {}): SQL {
+  const parts = store.spec.key.map((name) =>
+    name in values ? sql`cast(${values[name]} as text)` : sql`cast(${requireColumn(store.columns, store.spec.table, name)} as text)`,
+  );
+  return sql.join(parts, sql` || '/' || `);
+}
+
+/** The `created` event of a record inserted from `row` (version 1). */
+export function buildCreatedEvent(db: Database, store: EntityStore, row: Readonly<Record<string, unknown>>, stamp: AuditStamp) {
+  const scope = { tenantKey: String(row.tenantKey), orgKey: String(row.orgKey) };
+  return buildEventInsert(db, buildEventOrigin(scope, stamp), {
+    resource: resourceOf(store.spec),
+    changeType: 'created',
+    recordId: String(row.id),
+    key: keyExpression(store, row),
+    version: 1,
+  });
+}
+
+/** What an update changed: the event's `changes`, and the values it sets (a new key is the event's key). */
+export interface UpdateDescription {
+  readonly changes: Readonly<Record<string, unknown>>;
+  readonly set?: Readonly<Record<string, unknown>>;
+  /** The event follows the update in the batch (its condition then says whether it ran): the row has the new version. */
+  readonly afterUpdate?: boolean;
+}
+
+/** An event selected from the record's row while `condition` holds (the change's own condition). */
+function buildRowEvent(
+  db: Database,
+  store: EntityStore,
+  scope: TenantScope,
+  condition: SQL | undefined,
+  stamp: AuditStamp,
+  fields: { changeType: 'updated' | 'deleted'; key: SQL; version: SQL; changes?: string },
+): WriteStatement {
+  return buildEventInsert(
+    db,
+    buildEventOrigin(scope, stamp),
+    { resource: resourceOf(store.spec), recordId: sql`${store.common.id}`, ...fields },
+    sql`from ${store.table} where ${condition}`,
+  );
+}
+
+/**
+ * The `updated` event of an update that bumps the version, put before it in the batch: selected from the record
+ * while `condition` (the update's own) holds, so it is written exactly when the update changes the row.
+ */
+export function buildUpdatedEvent(
+  db: Database,
+  store: EntityStore,
+  scope: TenantScope,
+  condition: SQL | undefined,
+  stamp: AuditStamp,
+  update: UpdateDescription,
+): WriteStatement {
+  const set = update.set ?? {};
+  const keyValues = Object.fromEntries(store.spec.key.filter((name) => name in set).map((name) => [name, set[name]]));
+  return buildRowEvent(db, store, scope, condition, stamp, {
+    changeType: 'updated',
+    key: keyExpression(store, keyValues),
+    version: update.afterUpdate ? sql`${store.common.version}` : sql`${store.common.version} + 1`,
+    changes: JSON.stringify(update.changes),
+  });
+}
+
+/** The `deleted` tombstone of a delete, put before it in the batch with the delete's condition (version: last + 1). */
+export function buildDeletedEvent(
+  db: Database,
+  store: EntityStore,
+  scope: TenantScope,
+  condition: SQL | undefined,
+  stamp: AuditStamp,
+): WriteStatement {
+  return buildRowEvent(db, store, scope, condition, stamp, {
+    changeType: 'deleted',
+    key: keyExpression(store),
+    version: sql`${store.common.version} + 1`,
+  });
+}

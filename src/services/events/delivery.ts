@@ -1,0 +1,223 @@
+/**
+ * The delivery consumer: one job delivers one subscription's pending events, in commit order, at most 100 per POST.
+ * A lease on the subscription's row lets one consumer at a time deliver it (so batches of a record never overtake each
+ * other); the cursor moves on only after the receiver's 2xx (at least once). Network errors, timeouts, 408, 429 and
+ * 5xx are retried with exponential backoff and jitter for 24 hours, then the batch is dead-lettered; any other 4xx
+ * dead-letters it at once; 410 deletes the subscription.
+ */
+import { and, asc, eq, gt, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { scopeCondition } from '../../db/client';
+import type { Database, TenantScope } from '../../db/client';
+import { runWrites } from '../../db/writes';
+import { lastSequenceOf } from '../../events/outbox';
+import { changeEventRetention, changeEvents } from '../../events/table';
+import type { ChangeEventRow } from '../../events/table';
+import type { DeliveryJob, DeliveryOutcome, Platform } from '../../platform/types';
+import { describeEvent, matchesResource } from './feed';
+import { postToReceiver } from './receiver';
+import type { ReceiverAnswer } from './receiver';
+import { signWebhook } from './signing';
+import { eventDeliveries, eventSubscriptions } from './tables';
+import type { SubscriptionRow } from './tables';
+
+export const BATCH_MAX = 100;
+/** Retries stop this long after a batch's first failure. */
+export const RETRY_WINDOW_MS = 24 * 3_600_000;
+/** The longest wait between two attempts (the Queues maximum delay). */
+export const MAX_RETRY_DELAY_SECONDS = 12 * 3600;
+/** Batches one job delivers before it hands on to a new job. */
+const BATCHES_PER_JOB = 10;
+/** How long a consumer holds a subscription beyond what it is doing (a crashed one lets go after this). */
+const LEASE_MS = 60_000;
+
+const ACK: DeliveryOutcome = { ack: true };
+
+function isRetryable(answer: ReceiverAnswer): boolean {
+  if ('error' in answer) return true;
+  return answer.status === 408 || answer.status === 429 || answer.status >= 500;
+}
+
+/** Exponential backoff with jitter: base x 2^attempt, at most 12 hours, then a random value in its upper half. */
+export function computeRetryDelay(baseSeconds: number, attempt: number): number {
+  const ceiling = Math.min(MAX_RETRY_DELAY_SECONDS, baseSeconds * 2 ** attempt);
+  return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+}
+
+function subscriptionOf(scope: TenantScope, id: string) {
+  return and(scopeCondition(eventSubscriptions, scope), eq(eventSubscriptions.id, id));
+}
+
+/** Takes the subscription's lease for `job` (free, run out, or already the job's); undefined when it cannot. */
+async function claimLease(db: Database, job: DeliveryJob, now: Date): Promise<SubscriptionRow | undefined> {
+  const at = now.toISOString();
+  const [rows] = await runWrites(db, [
+    db
+      .update(eventSubscriptions)
+      .set({ leaseToken: job.id, leaseUntil: new Date(now.getTime() + LEASE_MS).toISOString() })
+      .where(
+        and(
+          subscriptionOf(job.body, job.body.subscriptionId),
+          gt(eventSubscriptions.expirationDateTime, at),
+          or(isNull(eventSubscriptions.leaseUntil), lt(eventSubscriptions.leaseUntil, at), eq(eventSubscriptions.leaseToken, job.id)),
+        ),
+      )
+      .returning(),
+  ]);
+  return rows[0];
+}
+
+/** The tenant/org's newest sequence number, as one row (an aggregate answers one even with no retention mark). */
+function selectNewestSequence(db: Database, scope: TenantScope) {
+  return db
+    .select({ last: sql<number>`${lastSequenceOf(scope)}`, marks: sql<number>`count(*)` })
+    .from(changeEventRetention)
+    .where(scopeCondition(changeEventRetention, scope));
+}
+
+/** The next batch from the cursor (a failing batch: the same events again) and the newest sequence number. */
+async function readBatch(db: Database, subscription: SubscriptionRow, scope: TenantScope) {
+  const upTo = subscription.pendingLastSeq;
+  const [rows, marks] = await db.batch([
+    db
+      .select()
+      .from(changeEvents)
+      .where(
+        and(
+          scopeCondition(changeEvents, scope),
+          gt(changeEvents.seq, subscription.cursorSeq),
+          upTo === null ? undefined : lte(changeEvents.seq, upTo),
+          matchesResource(subscription.resource),
+        ),
+      )
+      .orderBy(asc(changeEvents.seq))
+      .limit(BATCH_MAX),
+    selectNewestSequence(db, scope),
+  ]);
+  return { rows, last: Number(marks[0]?.last ?? 0) };
+}
+
+export function buildNotification(subscription: SubscriptionRow, rows: readonly ChangeEventRow[]): string {
+  return JSON.stringify({
+    value: rows.map((row) => ({ subscriptionId: subscription.id, clientState: subscription.clientState, ...describeEvent(row) })),
+  });
+}
+
+function describeAnswer(answer: ReceiverAnswer): { lastStatus: number | null; lastError: string | null } {
+  if ('error' in answer) return { lastStatus: null, lastError: answer.error };
+  return { lastStatus: answer.status, lastError: answer.status < 300 ? null : `answered ${answer.status}: ${answer.text.slice(0, 200)}` };
+}
+
+/** Records the batch (delivered or dead-lettered) and moves the cursor past it, while the job holds the lease. */
+async function completeBatch(
+  db: Database,
+  job: DeliveryJob,
+  subscription: SubscriptionRow,
+  rows: readonly ChangeEventRow[],
+  webhookId: string,
+  status: 'delivered' | 'failed',
+  answer: ReceiverAnswer,
+  now: Date,
+): Promise<boolean> {
+  const first = rows[0];
+  const last = rows.at(-1);
+  if (!first || !last) return false;
+  const held = and(subscriptionOf(job.body, subscription.id), eq(eventSubscriptions.leaseToken, job.id));
+  const [moved] = await runWrites(db, [
+    db
+      .update(eventSubscriptions)
+      .set({
+        cursorSeq: last.seq,
+        failingSince: null,
+        attempts: 0,
+        pendingLastSeq: null,
+        leaseUntil: new Date(now.getTime() + LEASE_MS).toISOString(),
+      })
+      .where(held)
+      .returning({ id: eventSubscriptions.id }),
+    db
+      .insert(eventDeliveries)
+      .select(
+        sql`select ${job.body.tenantKey}, ${job.body.orgKey}, ${subscription.id}, ${webhookId}, ${status}, ${first.seq}, ${last.seq},
+          ${JSON.stringify(rows.map((row) => row.id))}, ${subscription.attempts + 1}, ${describeAnswer(answer).lastStatus},
+          ${describeAnswer(answer).lastError}, ${subscription.failingSince ?? now.toISOString()}, ${now.toISOString()}
+          where changes() > 0`,
+      )
+      .onConflictDoNothing(),
+  ]);
+  return moved.length > 0;
+}
+
+/** Lets go of the subscription, its cursor past `last` when nothing of its resource came after the cursor. */
+async function releaseLease(db: Database, job: DeliveryJob, subscription: SubscriptionRow, skipTo: number): Promise<void> {
+  await runWrites(db, [
+    db
+      .update(eventSubscriptions)
+      .set({ leaseToken: null, leaseUntil: null, cursorSeq: sql`max(${eventSubscriptions.cursorSeq}, ${skipTo})` })
+      .where(and(subscriptionOf(job.body, subscription.id), eq(eventSubscriptions.leaseToken, job.id))),
+  ]);
+}
+
+/** Keeps the lease through the retry's delay and counts the attempt. */
+async function scheduleRetry(
+  db: Database,
+  job: DeliveryJob,
+  subscription: SubscriptionRow,
+  lastSeq: number,
+  delaySeconds: number,
+  now: Date,
+) {
+  await runWrites(db, [
+    db
+      .update(eventSubscriptions)
+      .set({
+        attempts: sql`${eventSubscriptions.attempts} + 1`,
+        failingSince: subscription.failingSince ?? now.toISOString(),
+        pendingLastSeq: lastSeq,
+        leaseUntil: new Date(now.getTime() + delaySeconds * 1000 + LEASE_MS).toISOString(),
+      })
+      .where(and(subscriptionOf(job.body, subscription.id), eq(eventSubscriptions.leaseToken, job.id))),
+  ]);
+}
+
+/** Delivers what the subscription has pending; answers whether the message is done or must be retried later. */
+export async function deliverSubscription(platform: Platform, job: DeliveryJob): Promise<DeliveryOutcome> {
+  const scope: TenantScope = { tenantKey: job.body.tenantKey, orgKey: job.body.orgKey };
+  const db = await platform.openTenantDatabase(scope);
+  let subscription = await claimLease(db, job, platform.now());
+  for (let batch = 0; subscription && batch < BATCHES_PER_JOB; batch += 1) {
+    const { rows, last } = await readBatch(db, subscription, scope);
+    const first = rows[0];
+    const lastRow = rows.at(-1);
+    if (!first || !lastRow) {
+      await releaseLease(db, job, subscription, last);
+      // A job that arrived while this one held the lease was dropped: events committed since the read go to a new job.
+      const [newest] = await selectNewestSequence(db, scope);
+      if (Number(newest?.last ?? 0) > last) await platform.deliveries?.send(job.body);
+      return ACK;
+    }
+    const webhookId = `${subscription.id}.${first.seq}-${lastRow.seq}`;
+    const body = buildNotification(subscription, rows);
+    const headers = await signWebhook(subscription.secret, webhookId, platform.now(), body);
+    const answer = await postToReceiver(subscription.notificationUrl, body, { 'content-type': 'application/json', ...headers });
+    const now = platform.now();
+    if (!('error' in answer) && answer.status === 410) {
+      await runWrites(db, [db.delete(eventSubscriptions).where(subscriptionOf(scope, subscription.id))]);
+      return ACK;
+    }
+    const delivered = !('error' in answer) && answer.status >= 200 && answer.status < 300;
+    const expired = subscription.failingSince !== null && now.getTime() - Date.parse(subscription.failingSince) >= RETRY_WINDOW_MS;
+    if (!delivered && isRetryable(answer) && !expired) {
+      const delay = computeRetryDelay(platform.config.webhookRetryBaseSeconds, subscription.attempts);
+      await scheduleRetry(db, job, subscription, lastRow.seq, delay, now);
+      return { retryAfterSeconds: delay };
+    }
+    if (!(await completeBatch(db, job, subscription, rows, webhookId, delivered ? 'delivered' : 'failed', answer, now))) return ACK;
+    subscription = { ...subscription, cursorSeq: lastRow.seq, failingSince: null, attempts: 0, pendingLastSeq: null };
+  }
+  // More than one job's worth: a new job continues (the lease is let go for it).
+  if (subscription) {
+    await releaseLease(db, job, subscription, 0);
+    await platform.deliveries?.send(job.body);
+  }
+  return ACK;
+}

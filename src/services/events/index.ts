@@ -1,0 +1,12 @@
+/** Events: the change feed and webhook subscriptions over the outbox every write fills, delivered through a queue. */
+import { feedRoutes } from './feed-routes';
+import { deliverySweepJob, kickAfterWrite } from './kick';
+import { eventRetentionJob } from './retention';
+import { subscriptionRoutes } from './subscription-routes';
+
+export const eventsService = {
+  name: 'events',
+  routes: [...feedRoutes, ...subscriptionRoutes],
+  jobs: [eventRetentionJob, deliverySweepJob],
+  afterWrite: kickAfterWrite,
+};

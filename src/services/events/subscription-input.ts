@@ -1,0 +1,65 @@
+/** Validation of subscription inputs (valibot), naming every bad field at once. */
+import * as v from 'valibot';
+import { validationError } from '../../errors/api-error';
+import { issueMessage, message } from '../../messages/catalogue';
+import { issuesToErrors } from '../../validation/issues';
+import { isPlainObject } from '../../validation/values';
+import { checkNotificationUrl } from './notification-url';
+import { DELIVERY_STATUSES } from './subscriptions-store';
+import type { DeliveryStatus } from './subscriptions-store';
+
+const RESOURCE = /^(\*|[A-Za-z][A-Za-z0-9]*(\/[A-Za-z][A-Za-z0-9]*)*)$/;
+
+export const subscriptionFields = {
+  notificationUrl: v.pipe(
+    v.string(issueMessage('mustBeString', { field: 'notificationUrl' })),
+    v.description('Where notifications are POSTed (https://)'),
+  ),
+  resource: v.pipe(
+    v.string(issueMessage('mustBeString', { field: 'resource' })),
+    v.regex(RESOURCE, issueMessage('resourcePrefix', { field: 'resource' })),
+    v.maxLength(200, issueMessage('tooLong', { field: 'resource', max: 200 })),
+    v.description('Service prefix of the records to notify about (`operations/emailTemplates`, `referenceData`), or `*` for all'),
+  ),
+  clientState: v.optional(
+    v.nullable(
+      v.pipe(
+        v.string(issueMessage('mustBeString', { field: 'clientState' })),
+        v.maxLength(255, issueMessage('tooLong', { field: 'clientState', max: 255 })),
+        v.description('Sent back in every notification'),
+      ),
+    ),
+  ),
+};
+
+const SubscriptionBody = v.strictObject(subscriptionFields);
+
+export interface SubscriptionInput {
+  readonly notificationUrl: string;
+  readonly resource: string;
+  readonly clientState: string | null;
+}
+
+export function parseSubscriptionBody(body: unknown, allowLocalHttp: boolean): SubscriptionInput {
+  if (!isPlainObject(body)) throw validationError([{ path: '', message: message('bodyMustBeObject') }]);
+  const result = v.safeParse(SubscriptionBody, body, { abortEarly: false });
+  const errors = result.success ? [] : issuesToErrors(result.issues);
+  const url = typeof body.notificationUrl === 'string' ? checkNotificationUrl(body.notificationUrl, allowLocalHttp) : undefined;
+  if (url !== undefined) errors.push({ path: 'notificationUrl', message: url });
+  if (!result.success || errors.length > 0) throw validationError(errors);
+  return {
+    notificationUrl: result.output.notificationUrl,
+    resource: result.output.resource,
+    clientState: result.output.clientState ?? null,
+  };
+}
+
+export function parseDeliveryStatus(raw: string | null): DeliveryStatus | undefined {
+  if (raw === null) return undefined;
+  const status = DELIVERY_STATUSES.find((choice) => choice === raw);
+  if (!status)
+    throw validationError([
+      { path: 'status', message: message('mustBeOneOf', { field: 'status', choices: DELIVERY_STATUSES.join(', ') }) },
+    ]);
+  return status;
+}

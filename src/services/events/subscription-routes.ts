@@ -1,0 +1,238 @@
+/** `/subscriptions`: webhook subscriptions of the tenant/org (create with a handshake, read, renew, delete, deliveries). */
+import * as v from 'valibot';
+import { recordNotFound } from '../../errors/api-error';
+import { readJsonBody } from '../../http/body';
+import type { ApiContext } from '../../http/context';
+import { emptyResponse, jsonResponse } from '../../http/responses';
+import type { ApiRoute, OperationDoc } from '../../http/route';
+import { DATE_TIME, GUID, INTEGER } from '../../openapi/values';
+import { isGuid } from '../../validation/values';
+import { checkHandshake } from './handshake';
+import { generateSigningSecret } from './signing';
+import { parseDeliveryStatus, parseSubscriptionBody, subscriptionFields } from './subscription-input';
+import {
+  DELIVERY_STATUSES,
+  deleteSubscription,
+  findSubscription,
+  insertSubscription,
+  listDeliveries,
+  listSubscriptions,
+  renewSubscription,
+  SUBSCRIPTION_LIFETIME_MS,
+} from './subscriptions-store';
+import type { DeliveryRow, SubscriptionRow } from './tables';
+
+export const SUBSCRIPTIONS_PATH = '/subscriptions';
+const DELIVERIES_MAX = 1000;
+const tags = ['Events'];
+
+const Subscription = v.strictObject({
+  id: GUID,
+  resource: v.string(),
+  notificationUrl: v.string(),
+  clientState: v.nullable(v.string()),
+  expirationDateTime: DATE_TIME,
+  createdOn: DATE_TIME,
+  createdBy: v.string(),
+});
+const CreatedSubscription = v.strictObject({
+  ...Subscription.entries,
+  secret: v.pipe(v.string(), v.description('The signing secret (`whsec_...`), shown only in this answer')),
+});
+const Delivery = v.strictObject({
+  id: v.pipe(v.string(), v.description('The `webhook-id` of the batch')),
+  status: v.picklist(DELIVERY_STATUSES),
+  eventIds: v.array(GUID),
+  attempts: INTEGER,
+  lastStatus: v.nullable(v.pipe(INTEGER, v.description("The receiver's last HTTP status (null: no answer)"))),
+  lastError: v.nullable(v.string()),
+  firstAttemptOn: DATE_TIME,
+  completedOn: DATE_TIME,
+});
+const SubscriptionInput = v.strictObject(subscriptionFields);
+const schemas = { Subscription, CreatedSubscription, Delivery, SubscriptionInput };
+
+function toSubscription(row: SubscriptionRow) {
+  return {
+    id: row.id,
+    resource: row.resource,
+    notificationUrl: row.notificationUrl,
+    clientState: row.clientState,
+    expirationDateTime: row.expirationDateTime,
+    createdOn: row.createdOn,
+    createdBy: row.createdBy,
+  };
+}
+
+function toDelivery(row: DeliveryRow) {
+  return {
+    id: row.id,
+    status: row.status,
+    eventIds: JSON.parse(row.eventIds) as unknown,
+    attempts: row.attempts,
+    lastStatus: row.lastStatus,
+    lastError: row.lastError,
+    firstAttemptOn: row.firstAttemptOn,
+    completedOn: row.completedOn,
+  };
+}
+
+function expirationFrom(now: Date): string {
+  return new Date(now.getTime() + SUBSCRIPTION_LIFETIME_MS).toISOString();
+}
+
+/** The `{id}` segment's subscription; 404 when it is not one of the tenant/org's. */
+async function requireSubscription(ctx: ApiContext): Promise<SubscriptionRow> {
+  const id = ctx.params.id ?? '';
+  const found = isGuid(id) ? await findSubscription(ctx.db, ctx.scope, id) : undefined;
+  if (!found) throw recordNotFound(`Subscription '${id}'`, true, 'id');
+  return found;
+}
+
+async function handleCreate(ctx: ApiContext): Promise<Response> {
+  const input = parseSubscriptionBody(await readJsonBody(ctx.request), ctx.platform.config.webhooksAllowLocalHttp);
+  await checkHandshake(input.notificationUrl);
+  const now = ctx.platform.now();
+  const subscription = {
+    id: crypto.randomUUID(),
+    ...input,
+    secret: generateSigningSecret(),
+    expirationDateTime: expirationFrom(now),
+    createdOn: now.toISOString(),
+    createdBy: ctx.principal.subject,
+  };
+  await insertSubscription(ctx.db, ctx.scope, subscription);
+  const { secret, ...shown } = subscription;
+  return jsonResponse(
+    { ...shown, secret },
+    { status: 201, headers: { location: `${ctx.apiBase}${SUBSCRIPTIONS_PATH}/${subscription.id}` } },
+  );
+}
+
+async function handleRenew(ctx: ApiContext): Promise<Response> {
+  const current = await requireSubscription(ctx);
+  await checkHandshake(current.notificationUrl);
+  const renewed = await renewSubscription(ctx.db, ctx.scope, current.id, expirationFrom(ctx.platform.now()));
+  if (!renewed) throw recordNotFound(`Subscription '${current.id}'`, true, 'id');
+  return jsonResponse(toSubscription(renewed));
+}
+
+async function handleDeliveries(ctx: ApiContext): Promise<Response> {
+  const subscription = await requireSubscription(ctx);
+  const status = parseDeliveryStatus(ctx.url.searchParams.get('status'));
+  const rows = await listDeliveries(ctx.db, ctx.scope, subscription.id, status, DELIVERIES_MAX);
+  return jsonResponse({ items: rows.map(toDelivery) });
+}
+
+const idParameter = { name: 'id', in: 'path' as const, description: 'The subscription id', schema: GUID };
+const notFound = { 404: { description: 'No subscription of the tenant/org has this id' } };
+const handshakeRule =
+  'The server first POSTs `notificationUrl?validationToken=<random>`; the receiver must answer 200 with that token as the body (within 10 s), else 400 naming notificationUrl.';
+
+const createDoc: OperationDoc = {
+  summary: 'Subscribe a URL to change notifications (validation handshake first)',
+  operationId: 'createSubscription',
+  description: `${handshakeRule} Only https:// URLs to public hosts (http://127.0.0.1 too when the development flag WEBHOOKS_ALLOW_LOCAL_HTTP is on). The subscription expires after 3 days unless renewed.`,
+  schemas,
+  requestBody: { description: 'The URL, the resource prefix (or `*`) and an optional clientState', schema: SubscriptionInput },
+  responses: {
+    201: { description: 'Subscribed: the signing secret is shown in this answer only', schema: CreatedSubscription, headers: ['Location'] },
+    400: { description: 'Not valid, or the URL did not pass the handshake (both name notificationUrl)' },
+  },
+};
+
+export const subscriptionRoutes: ApiRoute[] = [
+  {
+    method: 'GET',
+    path: SUBSCRIPTIONS_PATH,
+    scope: 'application',
+    doc: {
+      summary: 'The subscriptions of the tenant/org',
+      tags,
+      operationId: 'listSubscriptions',
+      schemas,
+      responses: {
+        200: {
+          description: 'Every subscription (expired ones too, until deleted)',
+          schema: v.strictObject({ items: v.array(Subscription) }),
+        },
+      },
+    },
+    handle: async (ctx) => jsonResponse({ items: (await listSubscriptions(ctx.db, ctx.scope)).map(toSubscription) }),
+  },
+  { method: 'POST', path: SUBSCRIPTIONS_PATH, scope: 'admin', doc: { ...createDoc, tags }, handle: handleCreate },
+  {
+    method: 'GET',
+    path: `${SUBSCRIPTIONS_PATH}/:id/deliveries`,
+    scope: 'application',
+    doc: {
+      summary: "A subscription's deliveries: delivered batches and dead letters (status=failed)",
+      tags,
+      operationId: 'listSubscriptionDeliveries',
+      schemas,
+      parameters: [
+        idParameter,
+        {
+          name: 'status',
+          in: 'query',
+          description: 'Only `delivered` or only `failed` (dead-lettered)',
+          schema: v.picklist(DELIVERY_STATUSES),
+        },
+      ],
+      responses: { 200: { description: 'Oldest first', schema: v.strictObject({ items: v.array(Delivery) }) }, ...notFound },
+    },
+    handle: handleDeliveries,
+  },
+  {
+    method: 'POST',
+    path: `${SUBSCRIPTIONS_PATH}/:id/renew`,
+    scope: 'admin',
+    doc: {
+      summary: 'Renew a subscription for 3 days from now (repeats the validation handshake)',
+      tags,
+      operationId: 'renewSubscription',
+      description: handshakeRule,
+      schemas,
+      parameters: [idParameter],
+      responses: {
+        200: { description: 'Renewed', schema: Subscription },
+        400: { description: 'The URL did not pass the handshake (names notificationUrl)' },
+        ...notFound,
+      },
+    },
+    handle: handleRenew,
+  },
+  {
+    method: 'GET',
+    path: `${SUBSCRIPTIONS_PATH}/:id`,
+    scope: 'application',
+    doc: {
+      summary: 'A subscription',
+      tags,
+      operationId: 'readSubscription',
+      schemas,
+      parameters: [idParameter],
+      responses: { 200: { description: 'The subscription (never its secret)', schema: Subscription }, ...notFound },
+    },
+    handle: async (ctx) => jsonResponse(toSubscription(await requireSubscription(ctx))),
+  },
+  {
+    method: 'DELETE',
+    path: `${SUBSCRIPTIONS_PATH}/:id`,
+    scope: 'admin',
+    doc: {
+      summary: 'Delete a subscription (no more notifications; its deliveries go with it)',
+      tags,
+      operationId: 'deleteSubscription',
+      schemas,
+      parameters: [idParameter],
+      responses: { 204: { description: 'Deleted' }, ...notFound },
+    },
+    handle: async (ctx) => {
+      const subscription = await requireSubscription(ctx);
+      if (!(await deleteSubscription(ctx.db, ctx.scope, subscription.id)))
+        throw recordNotFound(`Subscription '${subscription.id}'`, true, 'id');
+      return emptyResponse(204);
+    },
+  },
+];

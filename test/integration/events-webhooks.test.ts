@@ -1,0 +1,155 @@
+import { Webhook } from 'standardwebhooks';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Problem, TenantClient } from '../helpers/api';
+import { readAllChanges } from '../helpers/events';
+import { freshTenant } from '../helpers/tenants';
+import { readReceived, receiverUrl, subscribe } from '../helpers/webhooks';
+import type { CreatedSubscription, Notification } from '../helpers/webhooks';
+
+const TEMPLATES = '/operations/emailTemplates';
+const template = { templateKey: 'hook', subject: 'Hi', emailTemplateType: 1, notificationBody: '<p>x</p>', culture: 'en-US' };
+
+let client: TenantClient;
+
+beforeEach(async () => {
+  client = await freshTenant('hooks');
+});
+
+async function expectStatus(promise: Promise<{ status: number; text: string }>, status: number): Promise<void> {
+  const result = await promise;
+  expect(result.status, result.text).toBe(status);
+}
+
+/** Create, update and delete of one template: three events. */
+async function changeTemplate(): Promise<void> {
+  await expectStatus(client.call('POST', TEMPLATES, { body: template }), 201);
+  await expectStatus(client.call('PUT', `${TEMPLATES}/hook/subject`, { body: { value: 'Hello' } }), 200);
+  await expectStatus(client.call('DELETE', `${TEMPLATES}/hook`), 204);
+}
+
+/** The notifications' items, in the order received, each verified as a receiver would (standardwebhooks). */
+function verifyAll(
+  subscription: CreatedSubscription,
+  deliveries: { headers: Record<string, string>; body: string }[],
+): Notification['value'] {
+  const webhook = new Webhook(subscription.secret);
+  return deliveries.flatMap((delivery) => (webhook.verify(delivery.body, delivery.headers) as Notification).value);
+}
+
+describe('POST /subscriptions', () => {
+  it('validates the URL with a handshake, answers 201 with the secret once, and lists it without', async () => {
+    const url = receiverUrl('create');
+    const created = await subscribe(client, url, 'operations/emailTemplates', 'state-1');
+    expect(created).toMatchObject({ resource: 'operations/emailTemplates', notificationUrl: url, clientState: 'state-1' });
+    expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const lifetime = Date.parse(created.expirationDateTime) - Date.parse(created.createdOn);
+    expect(lifetime).toBe(3 * 86_400_000);
+    const read = await client.call<Record<string, unknown>>('GET', `/subscriptions/${created.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body).not.toHaveProperty('secret');
+    const list = await client.call<{ items: { id: string }[] }>('GET', '/subscriptions');
+    expect(list.body.items.map((item) => item.id)).toEqual([created.id]);
+  });
+
+  it('refuses a URL that fails the handshake, or is not allowed (400 naming notificationUrl)', async () => {
+    const refusals = [
+      receiverUrl('x-refuse'),
+      'http://example.com/hook',
+      'https://10.1.2.3/hook',
+      'https://169.254.169.254/latest',
+      'https://[::1]/hook',
+      'https://intranet/hook',
+      'ftp://example.com/hook',
+      'not a url',
+    ];
+    for (const notificationUrl of refusals) {
+      const result = await client.call<Problem>('POST', '/subscriptions', { body: { notificationUrl, resource: '*' } });
+      expect([result.status, result.body.errors.map((error) => error.path)], notificationUrl).toEqual([400, ['notificationUrl']]);
+    }
+    const both = await client.call<Problem>('POST', '/subscriptions', { body: { notificationUrl: 42, resource: 'bad prefix' } });
+    expect(both.status).toBe(400);
+    expect(both.body.errors.map((error) => error.path).sort()).toEqual(['notificationUrl', 'resource']);
+    expect((await client.call<{ items: unknown[] }>('GET', '/subscriptions')).body.items).toEqual([]);
+  });
+
+  it('renews for 3 days (repeating the handshake) and deletes', async () => {
+    const created = await subscribe(client, receiverUrl('renew'));
+    const renewed = await client.call<{ expirationDateTime: string }>('POST', `/subscriptions/${created.id}/renew`);
+    expect(renewed.status, renewed.text).toBe(200);
+    expect(Date.parse(renewed.body.expirationDateTime)).toBeGreaterThanOrEqual(Date.parse(created.expirationDateTime));
+    await expectStatus(client.call('DELETE', `/subscriptions/${created.id}`), 204);
+    await expectStatus(client.call('GET', `/subscriptions/${created.id}`), 404);
+    await expectStatus(client.call('POST', `/subscriptions/${created.id}/renew`), 404);
+  });
+
+  it("another tenant or org sees none of the tenant/org's subscriptions (404)", async () => {
+    const created = await subscribe(client, receiverUrl('iso'));
+    const other = await freshTenant('hooks-other');
+    for (const [method, path] of [
+      ['GET', `/subscriptions/${created.id}`],
+      ['GET', `/subscriptions/${created.id}/deliveries`],
+      ['POST', `/subscriptions/${created.id}/renew`],
+      ['DELETE', `/subscriptions/${created.id}`],
+    ] as const) {
+      const result = await other.call<Problem>(method, path);
+      expect([result.status, result.body.code], `${method} ${path}`).toEqual([404, 'RecordNotFound']);
+    }
+    expect((await other.call<{ items: unknown[] }>('GET', '/subscriptions')).body.items).toEqual([]);
+    await expectStatus(client.call('GET', `/subscriptions/${created.id}`), 200);
+  });
+});
+
+describe('delivery', () => {
+  it('delivers create, update and delete signed (Standard Webhooks), in the order the change feed lists them', async () => {
+    const subscription = await subscribe(client, receiverUrl('order'), 'operations/emailTemplates', 'cs');
+    await changeTemplate();
+    // Another resource's change is not sent to this subscription.
+    await expectStatus(client.call('PUT', '/referenceData/companies', { body: [{ key: 'C1', name: 'One', baseCurrency: 'EUR' }] }), 200);
+    let received = await readReceived(subscription.notificationUrl, 1);
+    let items = verifyAll(subscription, received);
+    while (items.length < 3) {
+      received = await readReceived(subscription.notificationUrl, received.length + 1);
+      items = verifyAll(subscription, received);
+    }
+    expect(received[0]?.headers['content-type']).toBe('application/json');
+    const feed = await readAllChanges(client, 'operations/emailTemplates');
+    expect(items).toEqual(
+      feed.map((event) => ({
+        subscriptionId: subscription.id,
+        clientState: 'cs',
+        resource: event.resource,
+        changeType: event.changeType,
+        recordId: event.recordId,
+        key: event.key,
+        version: event.version,
+        occurredOn: event.occurredOn,
+      })),
+    );
+    expect(items.map((item) => item.changeType)).toEqual(['created', 'updated', 'deleted']);
+    // A tampered body fails verification.
+    const webhook = new Webhook(subscription.secret);
+    const first = received[0];
+    expect(() => webhook.verify(`${first?.body ?? ''} `, first?.headers ?? {})).toThrow();
+  });
+
+  it('retries a receiver that answers 500: the third try delivers the same batch; deliveries record it', async () => {
+    const subscription = await subscribe(client, receiverUrl('flaky-fail2'));
+    await expectStatus(client.call('POST', TEMPLATES, { body: template }), 201);
+    const received = await readReceived(subscription.notificationUrl, 1);
+    expect(received.map((delivery) => delivery.answered)).toEqual([500, 500, 200]);
+    expect(new Set(received.map((delivery) => delivery.headers['webhook-id'])).size).toBe(1);
+    expect(new Set(received.map((delivery) => delivery.body)).size).toBe(1);
+    expect(verifyAll(subscription, received.slice(2)).map((item) => [item.changeType, item.key])).toEqual([['created', 'hook']]);
+    const deliveries = await client.call<{ items: { status: string; attempts: number; lastStatus: number }[] }>(
+      'GET',
+      `/subscriptions/${subscription.id}/deliveries?status=delivered`,
+    );
+    expect(deliveries.status).toBe(200);
+    expect(deliveries.body.items).toMatchObject([{ status: 'delivered', attempts: 3, lastStatus: 200 }]);
+    expect(
+      (await client.call<{ items: unknown[] }>('GET', `/subscriptions/${subscription.id}/deliveries?status=failed`)).body.items,
+    ).toEqual([]);
+    const bad = await client.call<Problem>('GET', `/subscriptions/${subscription.id}/deliveries?status=lost`);
+    expect([bad.status, bad.body.errors.map((error) => error.path)]).toEqual([400, ['status']]);
+  });
+});
