@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// npm run bench [-- --quick | --full] [-- --save]: the API and a raw baseline worker side by side, same runtime and
-// bindings. Prints a markdown table; with --save it also writes bench/results/latest.json (the committed figures the
-// README quotes), otherwise that file is left alone. Timing is not a test: not part of npm test.
+// npm run bench [-- --quick | --full | --scale [--scale-rows=N]] [-- --save]: the API and a raw baseline worker side by
+// side, same runtime and bindings. --scale runs only the list scenarios at 10,000 and 1,000,000 rows
+// (bench/lib/scale.mjs). Prints a markdown table; with --save it also writes bench/results/latest.json (scale.json for
+// --scale: the committed figures the README quotes), otherwise those files are left alone. Timing is not a test.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { loadTemplateRows, mintToken, ORG, SECRET, send, sendAdmin, TENANT } fro
 import { findFreePort, snapshotWorker, startWorker } from './lib/servers.mjs';
 import { measureRecalculation } from './lib/kpi.mjs';
 import { compareMembership, MEMBERS_PER_REQUEST } from './lib/members.mjs';
+import { runScaleSuite } from './lib/scale.mjs';
 import { measureWebhooks } from './lib/webhooks.mjs';
 import { createLoad, measureCreate, measureIngestion, templateBody } from './lib/write-paths.mjs';
 
@@ -19,6 +21,8 @@ const quick = args.has('--quick');
 /** Only the webhook scenarios (write throughput with 0 and 3 subscriptions, delivery latency). */
 const webhooksOnly = args.has('--webhooks');
 const full = args.has('--full');
+const scale = args.has('--scale');
+const scaleRows = Number(process.argv.find((arg) => arg.startsWith('--scale-rows='))?.split('=')[1] ?? 1_000_000);
 const save = args.has('--save');
 const RESULTS = 'bench/results/latest.json';
 const settings = quick
@@ -51,7 +55,7 @@ function round(value, digits = 1) {
 }
 
 async function main() {
-  console.error(`bench: ${quick ? 'quick' : full ? 'full' : 'standard'} run, state in ${state}`);
+  console.error(`bench: ${scale ? `scale (${scaleRows} rows)` : quick ? 'quick' : full ? 'full' : 'standard'} run, state in ${state}`);
   const config = snapshotWorker(path.join(state, 'worker'));
   const [apiPort, rawPort] = [await findFreePort(), await findFreePort()];
   const [api, raw] = await Promise.all([
@@ -73,6 +77,20 @@ async function main() {
   ]);
   try {
     const token = await mintToken();
+    if (scale) {
+      const settings = { rounds: quick ? 1 : 2, seconds: quick ? 1 : 3, small: 10_000, large: scaleRows };
+      const growth = await runScaleSuite({ api, raw, token, record, settings });
+      const result = {
+        scenarios,
+        growth,
+        settings: { mode: 'scale', ...settings },
+        machine: describeMachine(),
+        date: new Date().toISOString(),
+      };
+      printTable(result);
+      if (save) writeFileSync(path.join(root, 'bench/results/scale.json'), `${JSON.stringify(result, null, 2)}\n`);
+      return;
+    }
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const base = `${api.url}/api/${TENANT}/${ORG}`;
     const opts = [settings.rounds, settings.seconds];
@@ -228,14 +246,7 @@ async function main() {
         raw_page_read_throughput_loss: round(rawPageLoss, 3),
       },
       settings: { mode: quick ? 'quick' : full ? 'full' : 'standard', ...settings },
-      machine: {
-        platform: `${os.type()} ${os.release()}`,
-        arch: os.arch(),
-        cpus: os.cpus().length,
-        cpu: os.cpus()[0]?.model,
-        memory_gb: round(os.totalmem() / 2 ** 30),
-        node: process.version,
-      },
+      machine: describeMachine(),
       date: new Date().toISOString(),
     };
     printTable(result);
@@ -247,6 +258,17 @@ async function main() {
     await Promise.all([api.stop(), raw.stop()]);
     rmSync(state, { recursive: true, force: true });
   }
+}
+
+function describeMachine() {
+  return {
+    platform: `${os.type()} ${os.release()}`,
+    arch: os.arch(),
+    cpus: os.cpus().length,
+    cpu: os.cpus()[0]?.model,
+    memory_gb: round(os.totalmem() / 2 ** 30),
+    node: process.version,
+  };
 }
 
 /** Creates in a tenant/org without and with 3 subscriptions, then the delivery latency of the latter's events. */
@@ -274,6 +296,13 @@ function printTable(result) {
       lines.push(
         `| ${s.name} | ${s.rps} | ${s.p50_ms} | ${s.p99_ms} | ${s.baseline?.name ?? ''} | ${s.baseline?.rps ?? ''} | ${s.ratio ?? ''} | ${s.failed} |`,
       );
+  }
+  if (result.settings.mode === 'scale') {
+    lines.push('', `Throughput loss from ${result.settings.small} to ${result.settings.large} rows (API / raw worker):`);
+    for (const [name, loss] of Object.entries(result.growth))
+      lines.push(`- ${name}: ${(loss.api_loss * 100).toFixed(1)}% / ${(loss.raw_loss * 100).toFixed(1)}%`);
+    console.log(lines.join('\n'));
+    return;
   }
   const d = result.webhooks;
   lines.push(

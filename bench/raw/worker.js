@@ -5,6 +5,24 @@ import { handleMembers } from './members.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
+/** Columns of the scale scenarios' orders (the API's sortable email template fields). */
+const SORTABLE = new Map([
+  ['templateKey', 'template_key'],
+  ['createdOn', 'created_on'],
+  ['culture', 'culture'],
+  ['emailTemplateType', 'email_template_type'],
+  ['modifiedOn', 'modified_on'],
+  ['isActive', 'is_active'],
+  ['subject', 'subject'],
+]);
+
+const scopeOf = (url) => [url.searchParams.get('tenant'), url.searchParams.get('org')];
+
+async function answerRows(statement) {
+  const { results } = await statement.all();
+  return new Response(JSON.stringify({ items: results }), { headers: JSON_HEADERS });
+}
+
 export default {
   async fetch(request, env) {
     const started = Date.now();
@@ -35,6 +53,39 @@ async function answerScenario(request, env) {
         .bind(url.searchParams.get('tenant'), url.searchParams.get('org'), url.searchParams.get('culture'))
         .all();
       return new Response(JSON.stringify({ items: results }), { headers: JSON_HEADERS });
+    }
+    // Scale scenarios (bench/lib/scale.mjs): the same SQL the API sends for each list, nothing else.
+    case '/scale/after':
+      return answerRows(
+        env.DB.prepare(
+          'SELECT * FROM email_templates WHERE tenant_key = ? AND org_key = ? AND (created_on, id) > (?, ?) ORDER BY created_on, id LIMIT ?',
+        ).bind(
+          ...scopeOf(url),
+          url.searchParams.get('createdOn'),
+          url.searchParams.get('id'),
+          Number(url.searchParams.get('top') ?? 50) + 1,
+        ),
+      );
+    case '/scale/count': {
+      const row = await env.DB.prepare("SELECT rows FROM entity_counts WHERE tenant_key = ? AND org_key = ? AND entity = 'email_templates'")
+        .bind(...scopeOf(url))
+        .first();
+      return new Response(JSON.stringify({ count: row?.rows ?? 0 }), { headers: JSON_HEADERS });
+    }
+    case '/scale/contains':
+      return answerRows(
+        env.DB.prepare(
+          'SELECT * FROM email_templates WHERE tenant_key = ? AND org_key = ? AND subject GLOB ? ORDER BY created_on, id LIMIT 51',
+        ).bind(...scopeOf(url), `*${url.searchParams.get('term')}*`),
+      );
+    case '/scale/order': {
+      const column = SORTABLE.get(url.searchParams.get('column') ?? '');
+      if (!column) return new Response('unknown column', { status: 400 });
+      return answerRows(
+        env.DB.prepare(
+          `SELECT * FROM email_templates WHERE tenant_key = ? AND org_key = ? ORDER BY ${column === 'created_on' ? '' : `${column}, `}created_on, id LIMIT 51`,
+        ).bind(...scopeOf(url)),
+      );
     }
     case '/kv': {
       const value = await env.CACHE.get(url.searchParams.get('key') ?? 'bench');

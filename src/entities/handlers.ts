@@ -9,6 +9,7 @@ import { ApiError, recordNotFound, validationError } from '../errors/api-error';
 import type { FieldError } from '../errors/api-error';
 import { createdResponse, emptyResponse, etagOf, jsonResponse } from '../http/responses';
 import { compileODataQuery } from '../odata/compile';
+import { decodeSkipToken, describeCursorContext, encodeSkipToken, toCursorValue } from '../odata/cursor';
 import { buildNextPageLink } from '../odata/page-link';
 import { parseODataQuery } from '../odata/parse-query';
 import { checkReferencesExist, findUnknownStandardReferences } from '../reference/store';
@@ -19,7 +20,7 @@ import { buildCustomValueUpdate, loadCustomDefinitions, parsePrefixedCustomName,
 import type { CustomDefinitionSet, CustomValues } from './custom-attributes';
 import { buildDefinitionsCondition, findCachedDefinitions, loadFreshDefinitions } from './create-checks';
 import { parseIfMatch } from './lookup';
-import { listODataFields } from './odata-fields';
+import { listODataFields, listSortOrders } from './odata-fields';
 import { parseCustomColumn, toPartialResource, toResource } from './resource';
 import type { Resource } from './resource';
 import type { EntitySpec, Values } from './spec';
@@ -276,10 +277,14 @@ export async function handleCustomAttributeUpdate(
 }
 
 export async function handleList(ctx: ApiContext, store: EntityStore, decorate?: Decorate): Promise<Response> {
-  const query = parseODataQuery(ctx.url.searchParams, listODataFields(store.spec));
+  const query = parseODataQuery(ctx.url.searchParams, listODataFields(store.spec), listSortOrders(store.spec));
   const select = query.select?.map((field) => field.name);
-  const queries = buildListQueries(ctx.db, store, ctx.scope, compileODataQuery(query), query, select);
-  const page = await listRecordPage(ctx.db, queries, query);
+  const compiled = compileODataQuery(query);
+  const cursorContext = describeCursorContext(ctx.url.pathname, query, compiled.orderColumns);
+  const after =
+    query.skipToken === undefined ? undefined : await decodeSkipToken(cursorContext, query.skipToken, compiled.orderColumns.length);
+  const request = after ? { ...query, after } : query;
+  const page = await listRecordPage(ctx.db, buildListQueries(ctx.db, store, ctx.scope, compiled, request, select), request);
   let items: Resource[];
   if (select) items = page.rows.map((row) => toPartialResource(row, select));
   else {
@@ -288,6 +293,10 @@ export async function handleList(ctx: ApiContext, store: EntityStore, decorate?:
   }
   const body: Record<string, unknown> = { items };
   if (page.count !== undefined) body.count = page.count;
-  if (page.hasMore) body.nextPageLink = buildNextPageLink(ctx.url, query.top, query.skip);
+  const last = page.rows.at(-1);
+  if (page.hasMore && last) {
+    const values = compiled.orderColumns.map((order) => toCursorValue(last[order.field.name]));
+    body.nextPageLink = buildNextPageLink(ctx.url, query.top, await encodeSkipToken(cursorContext, values));
+  }
   return jsonResponse(body);
 }

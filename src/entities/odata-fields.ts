@@ -1,5 +1,5 @@
-/** The OData allow-list of an entity: `id`, its declared scalar fields and the audit fields. */
-import type { ODataField } from '../odata/types';
+/** The OData allow-list of an entity (`id`, its declared scalar fields and the audit fields) and its sortable orders. */
+import type { ODataField, SortOrders } from '../odata/types';
 import { findReferenceKind } from '../reference/kinds';
 import { AUDIT_FIELDS } from './audit';
 import type { EntitySpec, FieldSpec } from './spec';
@@ -31,4 +31,38 @@ export function listODataFields(spec: EntitySpec): ODataField[] {
     cache.set(spec, fields);
   }
   return fields;
+}
+
+/** The tie-breakers every list order ends with (and every declared index: see `defineEntityTable`). */
+export const ORDER_TIE_BREAKERS = ['createdOn', 'id'] as const;
+
+/** The columns (by field name) of a declared index after tenant/org: its fields, then the tie-breakers. */
+export function listIndexFields(fields: readonly string[]): string[] {
+  return [...fields, ...ORDER_TIE_BREAKERS.filter((name) => !fields.includes(name))];
+}
+
+const orderCache = new WeakMap<EntitySpec, SortOrders>();
+
+/** A column that is never NULL (a keyset position is one row-value comparison only over non-NULL columns). */
+function isNotNull(spec: EntitySpec, name: string): boolean {
+  if (name === 'id' || name in AUDIT_FIELDS) return true;
+  const field = spec.fields[name];
+  return field !== undefined && field.required === true && !field.notQueryable && field.kind !== 'decimal';
+}
+
+/**
+ * The orders an index serves: the natural key (unique, then the tie-breakers), creation order and every declared index,
+ * each only when all its own columns are never NULL. `$orderby` must name an order's own columns, in order, and may add
+ * its tie-breakers.
+ */
+export function listSortOrders(spec: EntitySpec): SortOrders {
+  let orders = orderCache.get(spec);
+  if (!orders) {
+    const declared = [spec.key, ['createdOn'], ...(spec.indexes ?? [])];
+    orders = declared
+      .filter((fields) => fields.every((name) => isNotNull(spec, name)))
+      .map((fields) => ({ fields: listIndexFields(fields), required: fields.length }));
+    orderCache.set(spec, orders);
+  }
+  return orders;
 }

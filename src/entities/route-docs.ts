@@ -5,6 +5,7 @@ import { GUID } from '../openapi/values';
 import { AUDIT_FIELDS } from './audit';
 import { buildAttributeBody, buildEntitySchemas, CUSTOM_ATTRIBUTE_BODY } from './doc-schemas';
 import type { EntityDocOptions } from './doc-schemas';
+import { listSortOrders } from './odata-fields';
 import { findField } from './spec';
 import type { EntitySpec } from './spec';
 
@@ -27,25 +28,38 @@ export const CUSTOM_ATTRIBUTE_REQUEST: NonNullable<RouteDoc['requestBody']> = {
 const TEXT = { type: 'string' };
 const integer = (minimum: number, maximum: number) => ({ type: 'integer', minimum, maximum });
 
-/** The OData options of every list, typed as the parser reads them (numbers and booleans are not strings). */
-const ODATA_PARAMETERS: readonly ParameterDoc[] = (
-  [
+/**
+ * The OData options of a list, typed as the parser reads them (numbers and booleans are not strings); `$orderby` names
+ * the entity's sortable orders.
+ */
+function listODataParameters(spec: EntitySpec): readonly ParameterDoc[] {
+  const orders = listSortOrders(spec)
+    .map((order) => order.fields.slice(0, order.required).join(', '))
+    .join('; ');
+  return (
     [
-      '$filter',
-      'Filter: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower/toupper/length/year/month/day',
-      { ...TEXT, maxLength: MAX_FILTER_LENGTH },
-    ],
-    ['$select', 'Comma-separated properties to answer', TEXT],
-    ['$orderby', 'Comma-separated properties, each optionally asc or desc (default: by creation)', TEXT],
-    ['$top', `Rows per page (default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE})`, integer(0, MAX_PAGE_SIZE)],
-    ['$skip', 'Rows to skip', integer(0, MAX_SKIP)],
-    ['$count', 'true: answer the total as count', { type: 'boolean' }],
-    ['$inlinecount', 'allpages: answer the total as count', { type: 'string', enum: ['allpages', 'none'] }],
-    ['$format', 'json (the only format)', { type: 'string', enum: ['json', 'application/json'] }],
-    ['page', '1-based page number (with pageSize; not with $top/$skip)', integer(1, MAX_SKIP + 1)],
-    ['pageSize', `Rows per page (with page; default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE})`, integer(1, MAX_PAGE_SIZE)],
-  ] as const
-).map(([name, description, json]) => ({ name, in: 'query', description, schema: { json } }));
+      [
+        '$filter',
+        'Filter: eq ne gt ge lt le, and or not, in (...), contains/startswith/endswith/tolower/toupper/length/year/month/day',
+        { ...TEXT, maxLength: MAX_FILTER_LENGTH },
+      ],
+      ['$select', 'Comma-separated properties to answer', TEXT],
+      [
+        '$orderby',
+        `Comma-separated properties, all asc or all desc (default: by creation). Sortable (an index serves each; each may end with createdOn, id): ${orders}`,
+        TEXT,
+      ],
+      ['$top', `Rows per page (default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE})`, integer(0, MAX_PAGE_SIZE)],
+      ['$skip', 'Rows to skip (an offset; following nextPageLink is cheaper)', integer(0, MAX_SKIP)],
+      ['$skiptoken', 'Opaque position of the next page, as nextPageLink gives it (not with $skip or page)', TEXT],
+      ['$count', 'true: answer the total as count', { type: 'boolean' }],
+      ['$inlinecount', 'allpages: answer the total as count', { type: 'string', enum: ['allpages', 'none'] }],
+      ['$format', 'json (the only format)', { type: 'string', enum: ['json', 'application/json'] }],
+      ['page', '1-based page number (with pageSize; not with $top/$skip)', integer(1, MAX_SKIP + 1)],
+      ['pageSize', `Rows per page (with page; default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE})`, integer(1, MAX_PAGE_SIZE)],
+    ] as const
+  ).map(([name, description, json]) => ({ name, in: 'query', description, schema: { json } }));
+}
 
 function capitalize(name: string): string {
   return `${name.charAt(0).toUpperCase()}${name.slice(1)}`;
@@ -111,7 +125,11 @@ export function describeEntityRoute(
   const record = describeRecordPath(spec, extra.by ?? 'key');
   switch (kind) {
     case 'list':
-      return { ...base, parameters: ODATA_PARAMETERS, responses: { 200: { description: 'A page of records', schema: schemas.page } } };
+      return {
+        ...base,
+        parameters: listODataParameters(spec),
+        responses: { 200: { description: 'A page of records', schema: schemas.page } },
+      };
     case 'create':
       return {
         ...base,

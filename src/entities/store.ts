@@ -9,7 +9,10 @@ import type { WriteStatement } from '../db/writes';
 import { ApiError } from '../errors/api-error';
 import { checkParameterLimit } from '../odata/compile';
 import type { CompiledQuery } from '../odata/compile';
+import { compileKeyset } from '../odata/order';
+import type { CursorValue } from '../odata/order';
 import type { AuditFieldName } from './audit';
+import { buildCountQuery } from './counts';
 import { buildCreatedEvent, buildDeletedEvent, buildUpdatedEvent } from './events';
 import type { EntitySpec } from './spec';
 import type { EntityTable } from './table';
@@ -232,6 +235,8 @@ export interface ListRequest {
   readonly top: number;
   readonly skip: number;
   readonly count: boolean;
+  /** Keyset position (`$skiptoken`): the page starts after the row with these order column values. */
+  readonly after?: readonly CursorValue[];
 }
 
 function listWhere(store: EntityStore, scope: TenantScope, compiled: CompiledQuery): SQL | undefined {
@@ -252,19 +257,24 @@ export function buildListQueries(
   select?: readonly string[],
 ) {
   const where = listWhere(store, scope, compiled);
-  const selection = select ? Object.fromEntries(select.map((name) => [name, column(store, name)])) : store.columns;
+  // A `$select`ed page still reads the order columns: the next page's `$skiptoken` is made of the last row's values.
+  const names = select ? [...new Set([...select, ...compiled.orderColumns.map((order) => order.field.name)])] : undefined;
+  const selection = names ? Object.fromEntries(names.map((name) => [name, column(store, name)])) : store.columns;
   const rowsQuery = db
     .select(selection)
     .from(store.table)
-    .where(where)
+    .where(page.after ? and(where, compileKeyset(compiled.orderColumns, page.after)) : where)
     .orderBy(compiled.orderBy)
     .limit(page.top + 1)
     .offset(page.skip);
   checkParameterLimit(rowsQuery.toSQL().params.length, compiled, D1_MAX_PARAMETERS);
-  const countQuery = db
-    .select({ count: sql<number>`count(*)` })
-    .from(store.table)
-    .where(where);
+  // Unfiltered, the count is the maintained one (one row of entity_counts); filtered, it counts the matching rows.
+  const countQuery = compiled.where
+    ? db
+        .select({ count: sql<number>`count(*)` })
+        .from(store.table)
+        .where(where)
+    : buildCountQuery(db, store.spec.table, scope);
   return { rowsQuery, countQuery };
 }
 

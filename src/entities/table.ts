@@ -4,6 +4,7 @@ import { requireColumn } from '../db/client';
 import type { FieldKind } from '../validation/values';
 import { AUDIT_FIELDS } from './audit';
 import type { AuditFieldName } from './audit';
+import { listIndexFields } from './odata-fields';
 import type { EntitySpec, FieldSpec, FieldSpecs } from './spec';
 
 /** How each field kind is stored: integers (and enums) and booleans as INTEGER, everything else as TEXT. */
@@ -91,8 +92,7 @@ export function defineEntityTable<const S extends EntitySpec>(spec: S) {
     // Each declared index ends with (created_on, id), the default order's tie-breakers, so a filter on its
     // columns is also read in the default (or reversed) order without a sort.
     const extra = (spec.indexes ?? []).map((fields) => {
-      const names = [...fields, ...['createdOn', 'id'].filter((name) => !fields.includes(name))];
-      const [first, ...rest] = names.map(col);
+      const [first, ...rest] = listIndexFields(fields).map(col);
       if (!first) throw new Error(`${spec.table}: empty index`);
       return index(`${spec.table}_${fields.map((name) => col(name).name).join('_')}_idx`).on(...scope, first, ...rest);
     });

@@ -14,7 +14,9 @@ import { joinBalanced, leaf, node } from './sql-expr';
 import type { Expr } from './sql-expr';
 import { valueTypeOf } from './typing';
 import { MAX_FILTER_SQL_HEIGHT } from './types';
-import type { BoolFunction, ComparisonOperator, FilterNode, Literal, ODataQuery, OrderTerm, ValueNode } from './types';
+import { compileOrderBy, listOrderColumns } from './order';
+import type { OrderColumn } from './order';
+import type { BoolFunction, ComparisonOperator, FilterNode, Literal, ODataQuery, ValueNode } from './types';
 
 const ORDERING = { gt: '>', ge: '>=', lt: '<', le: '<=' } as const;
 
@@ -196,33 +198,12 @@ function collectChain(root: FilterNode, type: 'and' | 'or'): FilterNode[] {
 export interface CompiledQuery {
   readonly where?: SQL;
   readonly orderBy: SQL;
+  /** The columns of the total order, in order (what a `$skiptoken` holds the values of). */
+  readonly orderColumns: readonly OrderColumn[];
   /** Number of values the filter binds. */
   readonly parameters: number;
   /** 0-based `$filter` position of every bound value, in binding order. */
   readonly boundPositions: readonly number[];
-}
-
-/**
- * The user's keys (a repeated key counts once), then `created_on` and `id` as tie-breakers so the order is
- * total and paging stable. The tie-breakers follow the direction of the last user key, so an index ending
- * in (created_on, id) can be read in one direction.
- */
-export function compileOrderBy(terms: readonly OrderTerm[]): SQL {
-  const parts: SQL[] = [];
-  const seen = new Set<string>();
-  let descending = false;
-  for (const term of terms) {
-    if (seen.has(term.field.column)) continue;
-    seen.add(term.field.column);
-    descending = term.descending;
-    const column = sql.identifier(term.field.column);
-    const expression = term.field.kind === 'decimal' ? sql`CAST(${column} AS NUMERIC)` : sql`${column}`;
-    parts.push(term.descending ? sql`${expression} DESC` : sql`${expression} ASC`);
-  }
-  for (const column of ['created_on', 'id']) {
-    if (!seen.has(column)) parts.push(descending ? sql`${sql.identifier(column)} DESC` : sql`${sql.identifier(column)} ASC`);
-  }
-  return sql.join(parts, sql`, `);
 }
 
 export function compileODataQuery(query: ODataQuery): CompiledQuery {
@@ -238,6 +219,7 @@ export function compileODataQuery(query: ODataQuery): CompiledQuery {
   return {
     ...(where ? { where: where.sql } : {}),
     orderBy: compileOrderBy(query.orderBy),
+    orderColumns: listOrderColumns(query.orderBy),
     parameters: compiler.positions.length,
     boundPositions: compiler.positions,
   };

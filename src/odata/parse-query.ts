@@ -3,7 +3,7 @@ import { parseInteger } from '../validation/values';
 import { odataError } from './lexer';
 import { parseFilter } from './parse-filter';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_SKIP } from './types';
-import type { ODataField, ODataQuery, OrderTerm } from './types';
+import type { ODataField, ODataQuery, OrderTerm, SortOrders } from './types';
 
 /** Query options the engine reads; names are matched case-insensitively (`$Filter`, `pagesize`). */
 export const QUERY_OPTIONS = [
@@ -15,6 +15,7 @@ export const QUERY_OPTIONS = [
   '$count',
   '$inlinecount',
   '$format',
+  '$skiptoken',
   'page',
   'pagesize',
 ] as const;
@@ -33,6 +34,7 @@ const DISPLAY: Readonly<Record<OptionName, string>> = {
   $count: '$count',
   $inlinecount: '$inlinecount',
   $format: '$format',
+  $skiptoken: '$skiptoken',
   page: 'page',
   pagesize: 'pageSize',
 };
@@ -96,15 +98,69 @@ function parseSelect(raw: string, resolve: Resolver): ODataField[] {
   return selected;
 }
 
-function parseOrderBy(raw: string, resolve: Resolver): OrderTerm[] {
+/** The sort orders, for messages: `templateKey; createdOn; validFrom, number`. */
+function listSortable(orders: SortOrders): string {
+  return [...new Set(orders.map((order) => order.fields.slice(0, order.required).join(', ')))].join('; ');
+}
+
+/**
+ * Checks that the order keys (repeats counted once) begin one of `orders`, name at least its required fields and all
+ * go one direction, so one index serves the order: a list is never sorted in a temporary B-tree.
+ */
+class SortCheck {
+  private candidates: SortOrders;
+  private readonly keys: string[] = [];
+  private descending: boolean | undefined;
+
+  constructor(private readonly orders: SortOrders) {
+    this.candidates = orders;
+  }
+
+  add(term: OrderTerm, position: number): void {
+    if (this.keys.includes(term.field.name)) return;
+    const index = this.keys.length;
+    const next = this.candidates.filter((order) => order.fields[index] === term.field.name);
+    if (next.length === 0) {
+      const where = index === 0 ? `cannot sort by '${term.field.name}'` : `'${term.field.name}' cannot follow ${this.keys.join(', ')}`;
+      throw odataError(
+        '$orderby',
+        position,
+        `${where}: no index serves that order; sortable (each may end with createdOn, id): ${listSortable(this.orders)}`,
+      );
+    }
+    if (this.descending !== undefined && this.descending !== term.descending) {
+      throw odataError('$orderby', position, 'every key must go the same direction (asc or desc): an index is read one way');
+    }
+    this.descending = term.descending;
+    this.candidates = next;
+    this.keys.push(term.field.name);
+  }
+
+  /** The keys must name every required field of an order (`validFrom` alone is not `validFrom, number`). */
+  finish(): void {
+    if (this.keys.length === 0 || this.candidates.some((order) => order.required <= this.keys.length)) return;
+    const missing = [...new Set(this.candidates.map((order) => order.fields.slice(this.keys.length, order.required).join(', ')))];
+    throw odataError(
+      '$orderby',
+      undefined,
+      `${this.keys.join(', ')} must be followed by ${missing.join(' or ')}: no index serves that order; sortable (each may end with createdOn, id): ${listSortable(this.orders)}`,
+    );
+  }
+}
+
+function parseOrderBy(raw: string, resolve: Resolver, orders: SortOrders | undefined): OrderTerm[] {
   const terms: OrderTerm[] = [];
+  const check = orders ? new SortCheck(orders) : undefined;
   for (const part of splitList(raw)) {
     const match = /^(\S+)(?:\s+(asc|desc))?$/i.exec(part.text);
     if (!match?.[1]) throw odataError('$orderby', part.position, `expected 'property [asc|desc]', got '${part.text}'`);
     const field = resolve(match[1]);
     if (!field) throw odataError('$orderby', part.position, `unknown property '${match[1]}'`);
-    terms.push({ field, descending: match[2]?.toLowerCase() === 'desc' });
+    const term = { field, descending: match[2]?.toLowerCase() === 'desc' };
+    check?.add(term, part.position);
+    terms.push(term);
   }
+  check?.finish();
   return terms;
 }
 
@@ -125,9 +181,12 @@ function parseCount(options: ODataOptions): boolean {
 }
 
 function parsePaging(options: ODataOptions): { top: number; skip: number } {
-  const { $top: top, $skip: skip, page, pagesize: pageSize } = options;
+  const { $top: top, $skip: skip, page, pagesize: pageSize, $skiptoken: skipToken } = options;
   if ((page !== undefined || pageSize !== undefined) && (top !== undefined || skip !== undefined)) {
     throw odataError(page !== undefined ? 'page' : 'pageSize', undefined, 'page/pageSize cannot be combined with $top/$skip');
+  }
+  if (parseOptionText(skipToken) !== undefined && (skip !== undefined || page !== undefined)) {
+    throw odataError('$skiptoken', undefined, `cannot be combined with ${skip !== undefined ? '$skip' : 'page'}`);
   }
   if (page !== undefined || pageSize !== undefined) {
     const size = pageSize === undefined ? DEFAULT_PAGE_SIZE : parseOptionInteger('pagesize', pageSize, 1, MAX_PAGE_SIZE);
@@ -145,8 +204,11 @@ function parseOptionText(text: string | undefined): string | undefined {
   return text === undefined || text.trim() === '' ? undefined : text;
 }
 
-/** Reads `$filter $select $orderby $top $skip $count $inlinecount $format page pageSize` against the allowed fields. */
-export function parseODataQuery(params: URLSearchParams, fields: readonly ODataField[]): ODataQuery {
+/**
+ * Reads `$filter $select $orderby $top $skip $skiptoken $count $inlinecount $format page pageSize` against the allowed
+ * fields; with `orders`, an `$orderby` no index serves is refused (400 naming the sortable properties).
+ */
+export function parseODataQuery(params: URLSearchParams, fields: readonly ODataField[], orders?: SortOrders): ODataQuery {
   const options = parseODataOptions(params);
   const format = options.$format?.trim().toLowerCase();
   if (format !== undefined && format !== 'json' && format !== 'application/json') {
@@ -157,11 +219,13 @@ export function parseODataQuery(params: URLSearchParams, fields: readonly ODataF
   const selectText = parseOptionText(options.$select);
   const orderText = parseOptionText(options.$orderby);
   const select = selectText === undefined ? [] : parseSelect(selectText, resolve);
+  const skipToken = parseOptionText(options.$skiptoken);
   return {
     ...(filterText === undefined ? {} : { filter: parseFilter(filterText, resolve) }),
     ...(select.length > 0 ? { select } : {}),
-    orderBy: orderText === undefined ? [] : parseOrderBy(orderText, resolve),
+    orderBy: orderText === undefined ? [] : parseOrderBy(orderText, resolve, orders),
     ...parsePaging(options),
     count: parseCount(options),
+    ...(skipToken === undefined ? {} : { skipToken: skipToken.trim() }),
   };
 }

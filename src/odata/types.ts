@@ -59,7 +59,21 @@ export interface ODataQuery {
   readonly top: number;
   readonly skip: number;
   readonly count: boolean;
+  /** `$skiptoken`: the opaque position after which the page starts (keyset paging; checked by `cursor.ts`). */
+  readonly skipToken?: string;
 }
+
+/**
+ * An order a list can be read in without a sort: an index's columns by property name, in index order (after
+ * tenant/org). An `$orderby` is accepted when its properties are the first `required` or more of them (the rest are the
+ * tie-breakers every order ends with) and all go the same direction.
+ */
+export interface SortOrder {
+  readonly fields: readonly string[];
+  readonly required: number;
+}
+
+export type SortOrders = readonly SortOrder[];
 
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;

@@ -1,5 +1,7 @@
 /** fast-check generators of valid `$filter` expressions over the email template fields, and of literals. */
 import fc from 'fast-check';
+import { listSortOrders } from '../../src/entities/odata-fields';
+import { emailTemplateSpec } from '../../src/services/email-templates/entity';
 
 /** An OData string literal: quotes doubled. */
 export function quote(text: string): string {
@@ -89,6 +91,23 @@ export const validFilter: fc.Arbitrary<string> = fc.letrec<{ filter: string }>((
     { weight: 1, arbitrary: tie('filter').map((inner) => `(${inner})`) },
   ),
 })).filter;
+
+/** An `$orderby` an email templates index serves: a prefix of one of its sort orders, every key in one direction. */
+export const sortableOrderBy = fc
+  .constantFrom(...listSortOrders(emailTemplateSpec))
+  .chain((order) =>
+    fc.tuple(
+      fc.constant(order),
+      fc.integer({ min: order.required, max: order.fields.length }),
+      fc.constantFrom('', ' asc', ' desc', ' DESC'),
+    ),
+  )
+  .map(([order, length, direction]) =>
+    order.fields
+      .slice(0, length)
+      .map((name) => `${name}${direction}`)
+      .join(', '),
+  );
 
 export const validOrderBy = fc
   .uniqueArray(

@@ -2,12 +2,13 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { openDrizzle } from '../../src/db/client';
-import { listODataFields } from '../../src/entities/odata-fields';
+import { listODataFields, listSortOrders } from '../../src/entities/odata-fields';
 import { buildListQueries } from '../../src/entities/store';
 import type { EntityStore } from '../../src/entities/store';
 import { compileODataQuery } from '../../src/odata/compile';
 import { parseODataQuery } from '../../src/odata/parse-query';
 import { emailTemplateStore } from '../../src/services/email-templates/table';
+import { exchangeRatesDocumentStore } from '../../src/services/exchange-rates/table';
 import { routeStore } from '../../src/services/routes/table';
 
 interface PlanRow {
@@ -15,13 +16,15 @@ interface PlanRow {
 }
 
 /** The plan of the page query and of the count query the engine builds for `search`. */
-async function explain(search: string, store: EntityStore = emailTemplateStore): Promise<{ rows: string; count: string }> {
-  const query = parseODataQuery(new URLSearchParams(search), listODataFields(store.spec));
+async function explain(search: string, store: EntityStore = emailTemplateStore, keyset = false): Promise<{ rows: string; count: string }> {
+  const query = parseODataQuery(new URLSearchParams(search), listODataFields(store.spec), listSortOrders(store.spec));
   const compiled = compileODataQuery(query);
+  const after = keyset ? compiled.orderColumns.map(() => 'x') : undefined;
   const { rowsQuery, countQuery } = buildListQueries(openDrizzle(env.TENANT_DB_1), store, { tenantKey: 't', orgKey: 'o' }, compiled, {
     top: query.top,
     skip: query.skip,
     count: true,
+    ...(after ? { after } : {}),
   });
   const plan = async (statement: { sql: string; params: unknown[] }) => {
     const result = await env.TENANT_DB_1.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`)
@@ -57,6 +60,13 @@ describe('the list query of a common filter or order uses an index and no tempor
     expect(plan.rows).not.toMatch(/SCAN email_templates(?! USING)/);
   });
 
+  it('the count of an unfiltered list reads one row of the maintained count', async () => {
+    for (const search of ['', '$orderby=subject desc']) {
+      const plan = await explain(search);
+      expect(plan.count).toMatch(/^SEARCH entity_counts USING PRIMARY KEY \(tenant_key=\? AND org_key=\? AND entity=\?\)$/);
+    }
+  });
+
   it('the count query of a filtered list uses the same index', async () => {
     const plan = await explain("$filter=culture eq 'en-US'");
     expect(plan.count).toContain('USING COVERING INDEX email_templates_culture_idx');
@@ -74,5 +84,33 @@ describe('routes get the same from their declared indexes', () => {
     const plan = await explain(search, routeStore);
     expect(plan.rows).toContain(index);
     expect(plan.rows).not.toMatch(/SCAN routes(?! USING)/);
+  });
+});
+
+describe('every sortable order is read from an index, and a $skiptoken page seeks into it', () => {
+  const cases = [emailTemplateStore, routeStore, exchangeRatesDocumentStore].flatMap((store) =>
+    listSortOrders(store.spec).flatMap((order) =>
+      [false, true].flatMap((descending) =>
+        order.fields.slice(order.required - 1).map((_, extra) => {
+          const orderby = order.fields
+            .slice(0, order.required + extra)
+            .map((name) => `${name}${descending ? ' desc' : ''}`)
+            .join(',');
+          return [`${store.spec.table} $orderby=${orderby}`, store, orderby] as const;
+        }),
+      ),
+    ),
+  );
+
+  it.each(cases)('%s', async (_name, store, orderby) => {
+    for (const keyset of [false, true]) {
+      const plan = await explain(`$orderby=${orderby}`, store, keyset);
+      expect(plan.rows, plan.rows).toMatch(
+        new RegExp(`SEARCH ${store.spec.table} USING (COVERING )?INDEX ${store.spec.table}_\\w+ \\(tenant_key=\\? AND org_key=\\?`),
+      );
+      expect(plan.rows, plan.rows).not.toContain('TEMP B-TREE');
+      // The position is a range on the index (a seek), not a filter applied to every row before it.
+      if (keyset) expect(plan.rows, plan.rows).toMatch(/AND (\(\w+(,\w+)*\)|\w+)[<>]\(?\?(,\?)*\)?\)/);
+    }
   });
 });

@@ -230,10 +230,10 @@ const VALID: [string, Options, string][] = [
   ['nested parentheses', { $filter: "((((culture eq 'fr-FR'))) or ((isActive eq false)))" }, 'R X V'],
   ['$orderby one key', { $orderby: 'templateKey' }, 'F I N P R X V W'],
   ['$orderby desc', { $orderby: 'TemplateKey desc' }, 'W V X R P N I F'],
-  ['$orderby two keys', { $orderby: 'culture, templateKey desc' }, 'F P W V N I X R'],
+  ['$orderby two keys in one direction', { $orderby: 'culture desc, createdOn desc' }, 'R X V N I W P F'],
+  ['$orderby subject', { $orderby: 'subject' }, 'P F N R X V W I'],
   ['$orderby createdOn desc (ties by id desc)', { $orderby: 'CreatedOn desc' }, 'V X N P F R I W'],
-  ['$orderby mixed directions', { $orderby: 'emailTemplateType desc, createdBy' }, 'R F N W I X V P'],
-  ['$orderby nulls first', { $orderby: 'description' }, 'I P V F N R W X'],
+  ['$orderby enum desc (ties by createdOn desc, id desc)', { $orderby: 'emailTemplateType desc' }, 'N F R V X P I W'],
   ['$orderby with $top', { $orderby: 'modifiedOn desc', $top: '3' }, 'V X N'],
   ['$top', { $top: '3' }, 'W I R'],
   ['$top and $skip', { $top: '3', $skip: '6' }, 'X V'],
@@ -288,6 +288,27 @@ const INVALID: [string, Options, string, string][] = [
   ['page with $top', { page: '1', $top: '5' }, 'page', 'cannot be combined'],
   ['unknown $orderby property', { $orderby: 'nope desc' }, '$orderby', "position 1: unknown property 'nope'"],
   ['bad $orderby direction', { $orderby: 'subject upwards' }, '$orderby', "expected 'property [asc|desc]'"],
+  [
+    '$orderby on a property no index serves',
+    { $orderby: 'description' },
+    '$orderby',
+    "position 1: cannot sort by 'description': no index serves that order; sortable (each may end with createdOn, id): templateKey; createdOn; culture; emailTemplateType; modifiedOn; isActive; subject",
+  ],
+  [
+    '$orderby keys in mixed directions',
+    { $orderby: 'culture desc, createdOn' },
+    '$orderby',
+    'position 15: every key must go the same direction',
+  ],
+  [
+    '$orderby a second key no index serves',
+    { $orderby: 'culture, templateKey desc' },
+    '$orderby',
+    "position 10: 'templateKey' cannot follow culture",
+  ],
+  ['$orderby id', { $orderby: 'id' }, '$orderby', "position 1: cannot sort by 'id'"],
+  ['$skiptoken that is no token', { $skiptoken: 'abc' }, '$skiptoken', 'not a page token of this list'],
+  ['$skiptoken with $skip', { $skiptoken: 'abc', $skip: '1' }, '$skiptoken', 'cannot be combined with $skip'],
   ['unknown $select property', { $select: 'subject, nope' }, '$select', "position 10: unknown property 'nope'"],
   ['unsupported option', { $expand: 'lines' }, '$expand', 'the query option $expand is not supported'],
   ['bad $count', { $count: 'maybe' }, '$count', "must be 'true' or 'false'"],
@@ -353,10 +374,13 @@ describe('answer shape', () => {
 
   it('gives an absolute nextPageLink only when more rows exist', async () => {
     const first = await client.call<Page>('GET', listPath({ $top: '3', $filter: 'isActive' }));
-    expect(first.body.nextPageLink).toBe(`${ORIGIN}${client.base}${BASE}?%24filter=isActive&%24top=3&%24skip=3`);
-    const last = await client.call<Page>('GET', listPath({ $top: '3', $skip: '3', $filter: 'isActive' }));
+    const link = first.body.nextPageLink ?? '';
+    expect(link.startsWith(`${ORIGIN}${client.base}${BASE}?%24filter=isActive&%24top=3&%24skiptoken=`)).toBe(true);
+    const last = await call<Page>('GET', link.slice(ORIGIN.length), { token: client.token });
     expect(last.body.items.map((item) => item.templateKey)).toEqual(['promo-50', 'newsletter', 'reset-password']);
     expect('nextPageLink' in last.body).toBe(false);
+    const skipped = await client.call<Page>('GET', listPath({ $top: '3', $skip: '3', $filter: 'isActive' }));
+    expect(skipped.body.items).toEqual(last.body.items);
     const exact = await client.call<Page>('GET', listPath({ $top: '8' }));
     expect('nextPageLink' in exact.body).toBe(false);
   });

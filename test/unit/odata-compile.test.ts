@@ -1,7 +1,8 @@
 /** The SQL compiler: the exact SQL text and bound values of each construct, order terms and the D1 parameter limit. */
 import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
 import { describe, expect, it } from 'vitest';
-import { checkParameterLimit, compileODataQuery, compileOrderBy, escapeGlob } from '../../src/odata/compile';
+import { checkParameterLimit, compileODataQuery, escapeGlob } from '../../src/odata/compile';
+import { compileOrderBy } from '../../src/odata/order';
 import { parseFilter } from '../../src/odata/parse-filter';
 import type { FilterNode } from '../../src/odata/types';
 import { catchODataError, compiled, fieldNamed, resolve } from './odata-helpers';

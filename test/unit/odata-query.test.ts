@@ -108,29 +108,61 @@ describe('parseODataQuery: errors', () => {
 });
 
 describe('buildNextPageLink', () => {
-  it('moves $skip on by $top and keeps every other option', () => {
-    const link = buildNextPageLink(new URL("https://api.test/x/odata?$filter=subject eq 'a b'&$count=true&$top=5"), 5, 10);
+  it('writes $top and the $skiptoken and keeps every other option', () => {
+    const link = buildNextPageLink(new URL("https://api.test/x/odata?$filter=subject eq 'a b'&$count=true&$top=5"), 5, 'tok');
     const url = new URL(link);
     expect(url.origin + url.pathname).toBe('https://api.test/x/odata');
     expect(url.searchParams.get('$filter')).toBe("subject eq 'a b'");
     expect(url.searchParams.get('$count')).toBe('true');
     expect(url.searchParams.get('$top')).toBe('5');
-    expect(url.searchParams.get('$skip')).toBe('15');
+    expect(url.searchParams.get('$skiptoken')).toBe('tok');
   });
 
   it('writes the default page size when $top was not given', () => {
-    const url = new URL(buildNextPageLink(new URL('https://api.test/x/odata'), 100, 0));
-    expect([url.searchParams.get('$top'), url.searchParams.get('$skip')]).toEqual(['100', '100']);
+    const url = new URL(buildNextPageLink(new URL('https://api.test/x/odata'), 100, 'tok'));
+    expect([url.searchParams.get('$top'), url.searchParams.get('$skiptoken')]).toEqual(['100', 'tok']);
   });
 
-  it('keeps the page/pageSize style', () => {
-    const url = new URL(buildNextPageLink(new URL('https://api.test/x/odata?page=2&pageSize=10'), 10, 10));
-    expect([url.searchParams.get('page'), url.searchParams.get('pageSize')]).toEqual(['3', '10']);
+  it('keeps pageSize in the page/pageSize style and drops page', () => {
+    const url = new URL(buildNextPageLink(new URL('https://api.test/x/odata?page=2&pageSize=10'), 10, 'tok'));
+    expect([...url.searchParams.keys()].sort()).toEqual(['$skiptoken', 'pageSize']);
+    expect(url.searchParams.get('pageSize')).toBe('10');
   });
 
-  it('replaces paging options in any spelling', () => {
-    const url = new URL(buildNextPageLink(new URL('https://api.test/x/odata?$TOP=5&$Skip=5'), 5, 5));
-    expect([...url.searchParams.keys()].sort()).toEqual(['$skip', '$top']);
-    expect(url.searchParams.get('$skip')).toBe('10');
+  it('replaces paging options in any spelling, $skip and an earlier token included', () => {
+    const url = new URL(buildNextPageLink(new URL('https://api.test/x/odata?$TOP=5&$Skip=5&$SkipToken=old'), 5, 'new'));
+    expect([...url.searchParams.keys()].sort()).toEqual(['$skiptoken', '$top']);
+    expect(url.searchParams.get('$skiptoken')).toBe('new');
+  });
+});
+
+describe('parseODataQuery: sortable orders', () => {
+  const orders = [
+    { fields: ['subject', 'createdOn', 'id'], required: 1 },
+    { fields: ['number', 'subject', 'createdOn', 'id'], required: 2 },
+    { fields: ['createdOn', 'id'], required: 1 },
+  ];
+  const sorted = (search: string) => parseODataQuery(new URLSearchParams(search), FIELDS, orders);
+
+  it('accepts an order an index serves, with or without its tie-breakers, in one direction', () => {
+    expect(sorted('$orderby=subject desc').orderBy).toHaveLength(1);
+    expect(sorted('$orderby=number, subject, createdOn asc').orderBy).toHaveLength(3);
+    expect(sorted('$orderby=createdOn desc, id desc').orderBy).toHaveLength(2);
+  });
+
+  it('refuses any other order with 400 naming $orderby and the sortable orders', () => {
+    expect(catchODataError(() => sorted('$orderby=amount')).message).toBe(
+      "$orderby at position 1: cannot sort by 'amount': no index serves that order; sortable (each may end with createdOn, id): subject; number, subject; createdOn",
+    );
+    expect(catchODataError(() => sorted('$orderby=number')).message).toContain('$orderby: number must be followed by subject');
+    expect(catchODataError(() => sorted('$orderby=subject, number')).message).toContain("position 10: 'number' cannot follow subject");
+    expect(catchODataError(() => sorted('$orderby=subject desc, createdOn')).message).toContain('every key must go the same direction');
+  });
+
+  it('reads $skiptoken, alone or with $top/pageSize, never with $skip or page', () => {
+    expect(query('$skiptoken=abc&$top=5')).toMatchObject({ skipToken: 'abc', top: 5, skip: 0 });
+    expect(query('pageSize=5&$SkipToken=abc')).toMatchObject({ skipToken: 'abc', top: 5 });
+    expect(catchODataError(() => query('$skiptoken=abc&$skip=5')).message).toBe('$skiptoken: cannot be combined with $skip');
+    expect(catchODataError(() => query('$skiptoken=abc&page=2')).message).toBe('$skiptoken: cannot be combined with page');
   });
 });

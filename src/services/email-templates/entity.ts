@@ -49,5 +49,5 @@ export const emailTemplateSpec = defineEntitySpec({
     },
     description: { kind: 'string', column: 'description', updatable: true, maxLength: 1000, description: 'Description' },
   },
-  indexes: [['culture'], ['emailTemplateType'], ['modifiedOn'], ['isActive']],
+  indexes: [['culture'], ['emailTemplateType'], ['modifiedOn'], ['isActive'], ['subject']],
 });

@@ -35,7 +35,7 @@ export const exchangeRatesDocumentSpec = defineEntitySpec({
     externalId: { kind: 'string', column: 'external_id', updatable: true, maxLength: 255, description: 'External id' },
     externalVersion: { kind: 'string', column: 'external_version', updatable: true, maxLength: 255, description: 'External version' },
   },
-  indexes: [['validFrom', 'number']],
+  indexes: [['validFrom', 'number'], ['exchangeRateType'], ['modifiedOn']],
 });
 
 /**

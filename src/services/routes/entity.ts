@@ -63,5 +63,15 @@ export const routeSpec = defineEntitySpec({
     // The trigger routes_brand_model_insert (rule:route_brand_model) holds the same rule in the insert's batch.
     createRuleInDatabase: true,
   },
-  indexes: [['company'], ['routeKey'], ['locationFunction'], ['family'], ['brand'], ['brandModel'], ['responsible']],
+  indexes: [
+    ['company'],
+    ['routeKey'],
+    ['locationFunction'],
+    ['family'],
+    ['brand'],
+    ['brandModel'],
+    ['responsible'],
+    ['description'],
+    ['modifiedOn'],
+  ],
 });
