@@ -2,9 +2,9 @@
  * Rules that span rows (a route's members belong to its company, its brand model to its brand, a reference record in
  * use is never deleted, a stored reference key always exists) are enforced by the tenant database itself: triggers
  * (migration 0006) abort the write's own batch with `rule:<name>`, so no concurrent write can slip between a check and
- * the write. The services still check before writing, to word the answer; when the database refuses a write whose
- * checks passed (a concurrent write changed the rows in between), the checks run again on the state that refused it
- * and answer the same 400 as if they had seen it first.
+ * the write. Updates and deletes still check before writing, to word the answer; creates and KPI ingestion do not
+ * (one round trip) and leave these rules to the database. When the database refuses a write, the checks run on the
+ * state that refused it and answer the same 400 as if they had seen it first.
  */
 import { ApiError } from '../errors/api-error';
 import type { ErrorCode } from '../errors/api-error';
