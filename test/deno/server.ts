@@ -8,6 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 import { buildDenoArgs, buildDenoEnv, DENO_TEST_ENTRY, resolveDenoExecutable } from '../../scripts/deno-bin.mjs';
 
 export const DENO_TEST_JWT_SECRET = 'deno-test-secret-that-is-at-least-32-characters';
@@ -98,6 +99,7 @@ export async function launchDenoServer(env: Record<string, string> = {}): Promis
       RATE_LIMIT_PER_MINUTE: '0',
       WEBHOOKS_ALLOW_LOCAL_HTTP: 'true',
       WEBHOOK_RETRY_BASE_SECONDS: '0',
+      WEBHOOKS_DNS_RESOLVER_URL: `${inject('dohResolver')}/dns-query`,
       ...env,
     }),
   });
