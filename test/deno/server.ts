@@ -75,10 +75,14 @@ function stopProcess(child: ChildProcess): Promise<void> {
 
 /**
  * A Deno server on a fresh database; `env` overrides its environment (the suite runs with rate limiting off:
- * RATE_LIMIT_PER_MINUTE=0). Tests that need a differently configured server of their own launch one.
+ * RATE_LIMIT_PER_MINUTE=0). Tests that need a differently configured server of their own launch one. With
+ * `dataDirectory`, the server opens the databases there (a restart of an earlier server) and `stop` keeps them.
  */
-export async function launchDenoServer(env: Record<string, string> = {}): Promise<DenoTestServer> {
-  const directory = mkdtempSync(join(tmpdir(), 'erp-deno-test-'));
+export async function launchDenoServer(env: Record<string, string> = {}, dataDirectory?: string): Promise<DenoTestServer> {
+  const directory = dataDirectory ?? mkdtempSync(join(tmpdir(), 'erp-deno-test-'));
+  const removeDirectory = () => {
+    if (dataDirectory === undefined) rmSync(directory, { recursive: true, force: true });
+  };
   const child = spawn(resolveDenoExecutable(), buildDenoArgs(directory, DENO_TEST_ENTRY), {
     // stdin is the lifeline: when this worker process goes, however it goes, the server stops.
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -112,7 +116,7 @@ export async function launchDenoServer(env: Record<string, string> = {}): Promis
     baseUrl = await waitForListening(child);
   } catch (error) {
     await stopProcess(child);
-    rmSync(directory, { recursive: true, force: true });
+    removeDirectory();
     throw error;
   }
   // Past start-up, the server's logs (errors of failing requests) go to the test output.
@@ -123,7 +127,7 @@ export async function launchDenoServer(env: Record<string, string> = {}): Promis
     async stop() {
       process.off('exit', killOnExit);
       await stopProcess(child);
-      rmSync(directory, { recursive: true, force: true });
+      removeDirectory();
     },
   };
 }
