@@ -5,9 +5,9 @@
  * CNAME chain from the name and the records of the asked type at its end (as a recursive resolver does); an unknown
  * name answers NXDOMAIN (Status 3); a name marked `down` gets its connection dropped (a resolver that is unreachable).
  */
-import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TestProject } from 'vitest/node';
+import { readBody, startLocalServer } from './local-server.js';
 
 interface ZoneEntry {
   readonly A?: readonly string[];
@@ -23,15 +23,6 @@ declare module 'vitest' {
 }
 
 const TYPES = { A: 1, AAAA: 28 } as const;
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
-}
 
 export async function setup(project: TestProject): Promise<() => Promise<void>> {
   const zone = new Map<string, ZoneEntry>();
@@ -69,15 +60,7 @@ export async function setup(project: TestProject): Promise<() => Promise<void>> 
     return answer(response, name, type);
   };
 
-  const server = createServer((request, response) => {
-    handle(request, response).catch(() => response.writeHead(500).end());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('The DNS resolver has no port.');
-  project.provide('dohResolver', `http://127.0.0.1:${address.port}`);
-  return async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  };
+  const server = await startLocalServer(handle);
+  project.provide('dohResolver', server.url);
+  return () => server.close();
 }
