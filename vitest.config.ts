@@ -14,7 +14,7 @@ export default defineConfig(async () => {
   const directoryMigrations = await readD1Migrations(path.join(import.meta.dirname, 'migrations/directory'));
   return {
     plugins: [
-      cloudflareTest({
+      cloudflareTest(({ inject }) => ({
         main: './src/index.ts',
         wrangler: { configPath: './wrangler.toml' },
         miniflare: {
@@ -29,9 +29,11 @@ export default defineConfig(async () => {
             // Webhooks to the test receiver (http://127.0.0.1, test/setup/webhook-receiver.ts); retries without delay.
             WEBHOOKS_ALLOW_LOCAL_HTTP: 'true',
             WEBHOOK_RETRY_BASE_SECONDS: '0',
+            // Webhook hosts are looked up with the test resolver (test/setup/doh-resolver.ts).
+            WEBHOOKS_DNS_RESOLVER_URL: `${inject('dohResolver')}/dns-query`,
           },
         },
-      }),
+      })),
     ],
     test: {
       include: ['test/**/*.test.ts'],
@@ -39,7 +41,7 @@ export default defineConfig(async () => {
       // (test/browser/) has its own run (vitest.browser.config.ts).
       exclude: [...configDefaults.exclude, 'test/tooling/**', 'test/browser/**'],
       setupFiles: ['./test/setup/apply-migrations.ts'],
-      globalSetup: ['./test/setup/webhook-receiver.ts'],
+      globalSetup: ['./test/setup/webhook-receiver.ts', './test/setup/doh-resolver.ts'],
       // Every request writes a log line (src/http/request-log.ts): show console output of failing tests only.
       silent: 'passed-only' as const,
       // The heaviest tests (5,000-record batches, 50-fold races, moves under load) take 1 to 4 s alone; on a busy

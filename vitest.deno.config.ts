@@ -26,7 +26,7 @@ export default defineConfig({
     include: ['test/integration/**/*.test.ts', 'test/tooling/**/*.test.ts'],
     exclude: ['**/node_modules/**', 'test/integration/**/*.workers.test.ts'],
     setupFiles: ['./test/deno/setup.ts'],
-    globalSetup: ['./test/setup/webhook-receiver.ts'],
+    globalSetup: ['./test/setup/webhook-receiver.ts', './test/setup/doh-resolver.ts'],
     silent: 'passed-only',
     hookTimeout: 60_000,
     testTimeout: 15_000,

@@ -66,7 +66,7 @@ function buildHandler(
  * DENO_TENANT_DATABASES (TENANT_DB_1,TENANT_DB_2), JWT_SECRET, JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE,
  * APP_ENV (production; `development` for local servers), RATE_LIMIT_PER_MINUTE (600; 0 turns rate limiting off),
  * MOVE_STEP_QUERIES (400), WEBHOOKS_ALLOW_LOCAL_HTTP (false; `true` lets subscriptions use http:// to a loopback host),
- * WEBHOOK_RETRY_BASE_SECONDS (30), CRON_INTERVAL_MINUTES (15; 0 turns the timer off), TEST_SCHEDULED=1
+ * WEBHOOKS_DNS_RESOLVER_URL (https://cloudflare-dns.com/dns-query), WEBHOOK_RETRY_BASE_SECONDS (30), CRON_INTERVAL_MINUTES (15; 0 turns the timer off), TEST_SCHEDULED=1
  * (GET /cdn-cgi/handler/scheduled or /__scheduled runs the scheduled jobs, like `wrangler dev --test-scheduled`),
  * TRUST_FORWARDED_HEADERS=1 (the request URL takes X-Forwarded-Proto/-Host, behind a trusted proxy).
  */
@@ -95,6 +95,7 @@ export async function serveDeno(extension?: DenoRequestExtension): Promise<void>
       RATE_LIMIT_PER_MINUTE: env('RATE_LIMIT_PER_MINUTE'),
       MOVE_STEP_QUERIES: env('MOVE_STEP_QUERIES'),
       WEBHOOKS_ALLOW_LOCAL_HTTP: env('WEBHOOKS_ALLOW_LOCAL_HTTP'),
+      WEBHOOKS_DNS_RESOLVER_URL: env('WEBHOOKS_DNS_RESOLVER_URL'),
       WEBHOOK_RETRY_BASE_SECONDS: env('WEBHOOK_RETRY_BASE_SECONDS'),
     },
     readAsset: async (path) => assets.read(path),

@@ -10,7 +10,7 @@ import type { FieldError } from '../errors/api-error';
 import { jsonResponse } from '../http/responses';
 import type { OperatorRoute } from '../http/route';
 import { issueMessage, message } from '../messages/catalogue';
-import { issuesToErrors } from '../validation/issues';
+import { parseStrictBody } from '../validation/strict-body';
 
 const DEFAULT_TOP = 100;
 const MAX_TOP = 1000;
@@ -96,8 +96,8 @@ export const operatorRoutes: readonly OperatorRoute[] = [
     path: `${PLACEMENT_PATH}/move`,
     summary: 'Moves the tenant/org to another tenant database; answers its new placement when the move is done',
     handle: async (ctx) => {
-      const result = v.safeParse(MoveBody, await readJsonBody(ctx.request));
-      if (!result.success) throw validationError(issuesToErrors(result.issues));
+      const result = parseStrictBody(MoveBody, await readJsonBody(ctx.request));
+      if (!result.success) throw validationError(result.errors);
       return jsonResponse(await ctx.platform.placements.move(readScope(ctx), result.output.database));
     },
   },

@@ -18,6 +18,11 @@ export interface AppConfig {
    * `http://127.0.0.1` (any loopback host). Off: `https://` to public hosts only.
    */
   readonly webhooksAllowLocalHttp: boolean;
+  /**
+   * The DNS-over-HTTPS resolver (JSON API) that notification URL hosts are looked up with (WEBHOOKS_DNS_RESOLVER_URL,
+   * default Cloudflare's): https://, or http:// to a loopback host (a local resolver).
+   */
+  readonly webhooksDnsResolverUrl: string;
   /** First retry delay of a failed webhook delivery, in seconds (doubled per attempt, with jitter; 12 hours at most). */
   readonly webhookRetryBaseSeconds: number;
 }
@@ -28,6 +33,17 @@ export interface AppConfig {
  * goes through bulk endpoints (5000 measurements or reference records, 1000 members or lines per request).
  */
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
+
+export const DEFAULT_DNS_RESOLVER_URL = 'https://cloudflare-dns.com/dns-query';
+
+/** https://, or http:// to a loopback host; no credentials, query or fragment (the lookup adds `name` and `type`). */
+function isResolverUrl(raw: string): boolean {
+  if (!URL.canParse(raw)) return false;
+  const url = new URL(raw);
+  const loopback = url.hostname === 'localhost' || url.hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
+  const scheme = url.protocol === 'https:' || (url.protocol === 'http:' && loopback);
+  return scheme && url.username === '' && url.password === '' && url.search === '' && url.hash === '';
+}
 
 const EnvSchema = v.pipe(
   v.object({
@@ -51,6 +67,16 @@ const EnvSchema = v.pipe(
       '400',
     ),
     WEBHOOKS_ALLOW_LOCAL_HTTP: v.optional(v.picklist(['true', 'false'], 'WEBHOOKS_ALLOW_LOCAL_HTTP must be "true" or "false".'), 'false'),
+    WEBHOOKS_DNS_RESOLVER_URL: v.optional(
+      v.pipe(
+        v.string(),
+        v.check(
+          isResolverUrl,
+          'WEBHOOKS_DNS_RESOLVER_URL must be the https:// URL of a DNS-over-HTTPS JSON resolver (http:// only to a loopback host), without a query.',
+        ),
+      ),
+      DEFAULT_DNS_RESOLVER_URL,
+    ),
     WEBHOOK_RETRY_BASE_SECONDS: v.optional(
       v.pipe(
         v.string(),
@@ -78,6 +104,7 @@ export interface RawEnv {
   readonly RATE_LIMIT_PER_MINUTE?: unknown;
   readonly MOVE_STEP_QUERIES?: unknown;
   readonly WEBHOOKS_ALLOW_LOCAL_HTTP?: unknown;
+  readonly WEBHOOKS_DNS_RESOLVER_URL?: unknown;
   readonly WEBHOOK_RETRY_BASE_SECONDS?: unknown;
 }
 
@@ -95,6 +122,7 @@ export function parseConfig(env: RawEnv): AppConfig {
     RATE_LIMIT_PER_MINUTE: env.RATE_LIMIT_PER_MINUTE === '' ? undefined : env.RATE_LIMIT_PER_MINUTE,
     MOVE_STEP_QUERIES: env.MOVE_STEP_QUERIES === '' ? undefined : env.MOVE_STEP_QUERIES,
     WEBHOOKS_ALLOW_LOCAL_HTTP: env.WEBHOOKS_ALLOW_LOCAL_HTTP === '' ? undefined : env.WEBHOOKS_ALLOW_LOCAL_HTTP,
+    WEBHOOKS_DNS_RESOLVER_URL: env.WEBHOOKS_DNS_RESOLVER_URL === '' ? undefined : env.WEBHOOKS_DNS_RESOLVER_URL,
     WEBHOOK_RETRY_BASE_SECONDS: env.WEBHOOK_RETRY_BASE_SECONDS === '' ? undefined : env.WEBHOOK_RETRY_BASE_SECONDS,
   });
   if (!result.success) {
@@ -109,6 +137,7 @@ export function parseConfig(env: RawEnv): AppConfig {
     rateLimitPerMinute: Number(result.output.RATE_LIMIT_PER_MINUTE),
     moveStepQueries: result.output.MOVE_STEP_QUERIES,
     webhooksAllowLocalHttp: result.output.WEBHOOKS_ALLOW_LOCAL_HTTP === 'true',
+    webhooksDnsResolverUrl: result.output.WEBHOOKS_DNS_RESOLVER_URL,
     webhookRetryBaseSeconds: result.output.WEBHOOK_RETRY_BASE_SECONDS,
   };
   cached = { source: env, config };

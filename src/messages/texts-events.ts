@@ -42,6 +42,16 @@ export const EVENT_TEXTS = {
     '{field} tem de indicar um anfitrião público, não um endereço privado, de loopback ou link-local',
     '{field} debe indicar un host público, no una dirección privada, de loopback o de enlace local',
   ],
+  urlResolvesPrivate: [
+    '{field}: {host} resolves to {address}, which is not a public address (private, loopback, link-local, shared or reserved): notifications go to public hosts only',
+    '{field}: {host} resolve para {address}, que não é um endereço público (privado, de loopback, link-local, partilhado ou reservado): as notificações só vão para anfitriões públicos',
+    '{field}: {host} se resuelve a {address}, que no es una dirección pública (privada, de loopback, de enlace local, compartida o reservada): las notificaciones solo van a hosts públicos',
+  ],
+  urlUnresolved: [
+    '{field}: the host {host} could not be resolved ({reason}); notifications go only to hosts whose addresses are known to be public: check the name, or try again later',
+    '{field}: não foi possível resolver o anfitrião {host} ({reason}); as notificações só vão para anfitriões cujos endereços se sabe serem públicos: verifique o nome ou tente mais tarde',
+    '{field}: no se pudo resolver el host {host} ({reason}); las notificaciones solo van a hosts cuyas direcciones se sabe que son públicas: compruebe el nombre o inténtelo más tarde',
+  ],
   handshakeUnreachable: [
     'The validation request to {field} failed ({reason}): the receiver must answer within 10 s',
     'O pedido de validação a {field} falhou ({reason}): o recetor tem de responder em 10 s',

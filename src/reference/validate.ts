@@ -4,7 +4,7 @@ import type { FieldError } from '../errors/api-error';
 import { validationError } from '../errors/api-error';
 import { issueMessage, message } from '../messages/catalogue';
 import { buildBooleanSchema } from '../validation/booleans';
-import { issuesToErrors } from '../validation/issues';
+import { parseStrictBody } from '../validation/strict-body';
 import { bindPropertyNames } from '../validation/property-names';
 import { isPlainObject } from '../validation/values';
 import { canonicalizeReferenceKey } from './kinds';
@@ -95,9 +95,9 @@ export function parseReferenceRecords(spec: ReferenceKindSpec, body: unknown): R
     // Property names bind case-insensitively (`Key`, `BaseCurrency`).
     const bound = isPlainObject(item) ? bindPropertyNames(item, names, `[${index}]`) : { values: item, errors: [] };
     errors.push(...bound.errors);
-    const result = v.safeParse(schema, bound.values, { abortEarly: false });
+    const result = parseStrictBody(schema, bound.values, `[${index}]`);
     if (!result.success) {
-      errors.push(...issuesToErrors(result.issues, `[${index}]`));
+      errors.push(...result.errors);
       return;
     }
     const key = String(result.output.key);

@@ -8,6 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 import { buildDenoArgs, buildDenoEnv, DENO_TEST_ENTRY, resolveDenoExecutable } from '../../scripts/deno-bin.mjs';
 
 export const DENO_TEST_JWT_SECRET = 'deno-test-secret-that-is-at-least-32-characters';
@@ -74,10 +75,14 @@ function stopProcess(child: ChildProcess): Promise<void> {
 
 /**
  * A Deno server on a fresh database; `env` overrides its environment (the suite runs with rate limiting off:
- * RATE_LIMIT_PER_MINUTE=0). Tests that need a differently configured server of their own launch one.
+ * RATE_LIMIT_PER_MINUTE=0). Tests that need a differently configured server of their own launch one. With
+ * `dataDirectory`, the server opens the databases there (a restart of an earlier server) and `stop` keeps them.
  */
-export async function launchDenoServer(env: Record<string, string> = {}): Promise<DenoTestServer> {
-  const directory = mkdtempSync(join(tmpdir(), 'erp-deno-test-'));
+export async function launchDenoServer(env: Record<string, string> = {}, dataDirectory?: string): Promise<DenoTestServer> {
+  const directory = dataDirectory ?? mkdtempSync(join(tmpdir(), 'erp-deno-test-'));
+  const removeDirectory = () => {
+    if (dataDirectory === undefined) rmSync(directory, { recursive: true, force: true });
+  };
   const child = spawn(resolveDenoExecutable(), buildDenoArgs(directory, DENO_TEST_ENTRY), {
     // stdin is the lifeline: when this worker process goes, however it goes, the server stops.
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -98,6 +103,7 @@ export async function launchDenoServer(env: Record<string, string> = {}): Promis
       RATE_LIMIT_PER_MINUTE: '0',
       WEBHOOKS_ALLOW_LOCAL_HTTP: 'true',
       WEBHOOK_RETRY_BASE_SECONDS: '0',
+      WEBHOOKS_DNS_RESOLVER_URL: `${inject('dohResolver')}/dns-query`,
       ...env,
     }),
   });
@@ -110,7 +116,7 @@ export async function launchDenoServer(env: Record<string, string> = {}): Promis
     baseUrl = await waitForListening(child);
   } catch (error) {
     await stopProcess(child);
-    rmSync(directory, { recursive: true, force: true });
+    removeDirectory();
     throw error;
   }
   // Past start-up, the server's logs (errors of failing requests) go to the test output.
@@ -121,7 +127,7 @@ export async function launchDenoServer(env: Record<string, string> = {}): Promis
     async stop() {
       process.off('exit', killOnExit);
       await stopProcess(child);
-      rmSync(directory, { recursive: true, force: true });
+      removeDirectory();
     },
   };
 }

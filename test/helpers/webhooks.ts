@@ -1,6 +1,7 @@
 /** The test webhook receiver (test/setup/webhook-receiver.ts) and subscriptions as tests make them. */
 import { expect, inject } from 'vitest';
 import type { TenantClient } from './api';
+import { openClientD1 } from './tenant-db';
 
 export interface ReceivedDelivery {
   readonly headers: Record<string, string>;
@@ -32,6 +33,17 @@ export interface Notification {
   }[];
 }
 
+/** A host name of its own under the test resolver's zone (test/setup/doh-resolver.ts). */
+export function dnsName(label: string): string {
+  return `${label}-${crypto.randomUUID().slice(0, 8)}.hooks.example`;
+}
+
+/** What the test resolver answers for `name`: addresses, an alias, or a dropped connection (`down`). */
+export async function setDnsRecords(name: string, entry: { A?: string[]; AAAA?: string[]; CNAME?: string; down?: boolean }): Promise<void> {
+  const response = await fetch(`${inject('dohResolver')}/zone/${name}`, { method: 'PUT', body: JSON.stringify(entry) });
+  expect(response.status).toBe(204);
+}
+
 /** A receiver URL of its own (`label` may carry `-fail<N>`, `-gone`, `-refuse`). */
 export function receiverUrl(label: string): string {
   return `${inject('webhookReceiver')}/hooks/${label}-${crypto.randomUUID().slice(0, 8)}`;
@@ -54,4 +66,16 @@ export async function subscribe(
   });
   expect(result.status, result.text).toBe(201);
   return result.body;
+}
+
+/**
+ * Points the subscription at `https://<host>/hook`, as if it had been made while that host resolved to public addresses
+ * (a name the tests' resolver answers cannot pass the handshake: nothing listens there).
+ */
+export async function moveToHost(client: TenantClient, subscription: CreatedSubscription, host: string): Promise<void> {
+  const d1 = await openClientD1(client);
+  await d1
+    .prepare('UPDATE event_subscriptions SET notification_url = ?1 WHERE id = ?2')
+    .bind(`https://${host}/hook`, subscription.id)
+    .run();
 }

@@ -12,7 +12,7 @@ import { TENANT_TABLES } from '../../src/tenant-tables';
 import type { TenantClient } from '../helpers/api';
 import { openClientD1 } from '../helpers/tenant-db';
 import { freshTenant } from '../helpers/tenants';
-import { readReceived, receiverUrl, subscribe } from '../helpers/webhooks';
+import { dnsName, moveToHost, readReceived, receiverUrl, setDnsRecords, subscribe } from '../helpers/webhooks';
 import type { CreatedSubscription } from '../helpers/webhooks';
 
 const QUEUE = 'erp-edge-api-deliveries';
@@ -55,10 +55,9 @@ async function consume(subscription: CreatedSubscription, now: Date, baseSeconds
 }
 
 async function readDeliveries(subscription: CreatedSubscription, status: string) {
-  const result = await client.call<{ items: { status: string; attempts: number; lastStatus: number | null; eventIds: string[] }[] }>(
-    'GET',
-    `/subscriptions/${subscription.id}/deliveries?status=${status}`,
-  );
+  const result = await client.call<{
+    items: { status: string; attempts: number; lastStatus: number | null; lastError: string | null; eventIds: string[] }[];
+  }>('GET', `/subscriptions/${subscription.id}/deliveries?status=${status}`);
   expect(result.status, result.text).toBe(200);
   return result.body.items;
 }
@@ -136,5 +135,49 @@ describe('the delivery consumer', () => {
     const later = await consume(subscription, new Date(Date.now() + 4 * 86_400_000));
     expect(later.explicitAcks).toEqual(['job-1']);
     expect(await readReceived(subscription.notificationUrl, 0)).toEqual([]);
+  });
+});
+
+describe('the host looked up again before each delivery', () => {
+  it('sends nothing to a host that now resolves to a private address (rebinding): retried, then dead-lettered', async () => {
+    const subscription = await subscribe(client, receiverUrl('rebind'));
+    const host = dnsName('rebind');
+    await setDnsRecords(host, { A: ['203.0.114.9', '10.0.0.7'] });
+    await moveToHost(client, subscription, host);
+    const start = new Date();
+    await appendEvent('a', start);
+    expect((await consume(subscription, start)).retryMessages).toHaveLength(1);
+    const last = await consume(subscription, new Date(start.getTime() + 24 * 3_600_000 + 1000));
+    expect([last.explicitAcks, last.retryMessages]).toEqual([['job-1'], []]);
+    // No answer was had (lastStatus null): the POST was never made, and the dead letter says why.
+    expect(await readDeliveries(subscription, 'failed')).toMatchObject([
+      { attempts: 2, lastStatus: null, lastError: `not sent: ${host} resolves to 10.0.0.7, which is not a public address` },
+    ]);
+  });
+
+  it('retries while the resolver cannot be reached', async () => {
+    const subscription = await subscribe(client, receiverUrl('resolver-down'));
+    const host = dnsName('down');
+    await setDnsRecords(host, { down: true });
+    await moveToHost(client, subscription, host);
+    const start = new Date();
+    await appendEvent('a', start);
+    const first = await consume(subscription, start);
+    expect([first.explicitAcks, first.retryMessages.length]).toEqual([[], 1]);
+    await consume(subscription, new Date(start.getTime() + 24 * 3_600_000 + 1000));
+    const [failed] = await readDeliveries(subscription, 'failed');
+    expect(failed?.lastError).toMatch(new RegExp(`^not sent: ${host} could not be resolved \\(the DNS resolver could not be reached`));
+  });
+
+  it('refuses to renew a subscription whose host now resolves to a private address', async () => {
+    const subscription = await subscribe(client, receiverUrl('renew'));
+    const host = dnsName('renew');
+    await setDnsRecords(host, { AAAA: ['::ffff:172.16.0.1'] });
+    await moveToHost(client, subscription, host);
+    const renewed = await client.call<{ errors: { path: string; message: string }[] }>('POST', `/subscriptions/${subscription.id}/renew`);
+    expect(renewed.status, renewed.text).toBe(400);
+    expect(renewed.body.errors).toEqual([
+      { path: 'notificationUrl', message: expect.stringContaining(`${host} resolves to ::ffff:172.16.0.1`) },
+    ]);
   });
 });

@@ -132,6 +132,22 @@ describe('validation', () => {
     );
   });
 
+  it('names exactly the unknown properties of a record, never its valid fields', async () => {
+    const result = await admin.call<Problem>('PUT', '/referenceData/companies', {
+      body: [
+        { key: 'CO', name: 'Company', baseCurrency: 'EUR', description: 'not a company field' },
+        { Key: 'C2', NAME: 'Second', baseCurrency: 'EUR', colour: 'red', Description: 'x' },
+      ],
+    });
+    expect(result.status, result.text).toBe(400);
+    expect(result.body.errors).toEqual([
+      { path: '[0].description', message: 'description is not a property of this request: remove it or correct its name' },
+      { path: '[1].colour', message: 'colour is not a property of this request: remove it or correct its name' },
+      { path: '[1].Description', message: 'Description is not a property of this request: remove it or correct its name' },
+    ]);
+    expect(result.body.detail).toBe('3 fields are not valid: [0].description, [1].colour, [1].Description');
+  });
+
   it('refuses a body that is not an array, and a customAttributes key that does not match entity.name', async () => {
     expect((await admin.call<Problem>('PUT', '/referenceData/tools', { body: { key: 'x' } })).status).toBe(400);
     const mismatch = await admin.call<Problem>('PUT', '/referenceData/customAttributes', {

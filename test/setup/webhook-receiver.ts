@@ -5,9 +5,9 @@
  * handshake. `GET /hooks/<name>/received?count=N` waits (at most 10 s) until N deliveries were answered 2xx and
  * lists every delivery received (headers, body, the status answered).
  */
-import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TestProject } from 'vitest/node';
+import { readBody, startLocalServer } from './local-server.js';
 
 interface Received {
   readonly headers: Record<string, string>;
@@ -19,15 +19,6 @@ declare module 'vitest' {
   export interface ProvidedContext {
     webhookReceiver: string;
   }
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
 }
 
 export async function setup(project: TestProject): Promise<() => Promise<void>> {
@@ -71,15 +62,7 @@ export async function setup(project: TestProject): Promise<() => Promise<void>> 
     return response.writeHead(answered).end();
   };
 
-  const server = createServer((request, response) => {
-    handle(request, response).catch(() => response.writeHead(500).end());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('The webhook receiver has no port.');
-  project.provide('webhookReceiver', `http://127.0.0.1:${address.port}`);
-  return async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  };
+  const server = await startLocalServer(handle);
+  project.provide('webhookReceiver', server.url);
+  return () => server.close();
 }

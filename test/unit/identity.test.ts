@@ -55,6 +55,7 @@ const CONFIG: AppConfig = {
   rateLimitPerMinute: 0,
   moveStepQueries: 400,
   webhooksAllowLocalHttp: false,
+  webhooksDnsResolverUrl: 'https://cloudflare-dns.com/dns-query',
   webhookRetryBaseSeconds: 30,
 };
 

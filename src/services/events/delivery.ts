@@ -3,7 +3,8 @@
  * A lease on the subscription's row lets one consumer at a time deliver it (so batches of a record never overtake each
  * other); the cursor moves on only after the receiver's 2xx (at least once). Network errors, timeouts, 408, 429 and
  * 5xx are retried with exponential backoff and jitter for 24 hours, then the batch is dead-lettered; any other 4xx
- * dead-letters it at once; 410 deletes the subscription.
+ * dead-letters it at once; 410 deletes the subscription. A host that resolves to a non-public address or cannot be
+ * resolved right before the POST (host-check.ts) is not sent to: that counts as a network error.
  */
 import { and, asc, eq, gt, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
@@ -14,6 +15,7 @@ import { changeEventRetention, changeEvents } from '../../events/table';
 import type { ChangeEventRow } from '../../events/table';
 import type { DeliveryJob, DeliveryOutcome, Platform } from '../../platform/types';
 import { describeEvent, matchesResource } from './feed';
+import { checkNotificationHost, describeHostRefusal } from './host-check';
 import { postToReceiver } from './receiver';
 import type { ReceiverAnswer } from './receiver';
 import { signWebhook } from './signing';
@@ -198,7 +200,11 @@ export async function deliverSubscription(platform: Platform, job: DeliveryJob):
     const webhookId = `${subscription.id}.${first.seq}-${lastRow.seq}`;
     const body = buildNotification(subscription, rows);
     const headers = await signWebhook(subscription.secret, webhookId, platform.now(), body);
-    const answer = await postToReceiver(subscription.notificationUrl, body, { 'content-type': 'application/json', ...headers });
+    // The host is looked up again before each POST (DNS answers change): a non-public or unresolvable one is not sent to.
+    const refusal = await checkNotificationHost(platform.config, subscription.notificationUrl);
+    const answer: ReceiverAnswer = refusal
+      ? { error: describeHostRefusal(refusal) }
+      : await postToReceiver(subscription.notificationUrl, body, { 'content-type': 'application/json', ...headers });
     const now = platform.now();
     if (!('error' in answer) && answer.status === 410) {
       await runWrites(db, [db.delete(eventSubscriptions).where(subscriptionOf(scope, subscription.id))]);

@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { validationError } from '../../errors/api-error';
 import { issueMessage, message } from '../../messages/catalogue';
-import { issuesToErrors } from '../../validation/issues';
+import { parseStrictBody } from '../../validation/strict-body';
 import { isPlainObject } from '../../validation/values';
 import { checkNotificationUrl } from './notification-url';
 import { DELIVERY_STATUSES } from './subscriptions-store';
@@ -42,8 +42,8 @@ export interface SubscriptionInput {
 
 export function parseSubscriptionBody(body: unknown, allowLocalHttp: boolean): SubscriptionInput {
   if (!isPlainObject(body)) throw validationError([{ path: '', message: message('bodyMustBeObject') }]);
-  const result = v.safeParse(SubscriptionBody, body, { abortEarly: false });
-  const errors = result.success ? [] : issuesToErrors(result.issues);
+  const result = parseStrictBody(SubscriptionBody, body);
+  const errors = result.success ? [] : result.errors;
   const url = typeof body.notificationUrl === 'string' ? checkNotificationUrl(body.notificationUrl, allowLocalHttp) : undefined;
   if (url !== undefined) errors.push({ path: 'notificationUrl', message: url });
   if (!result.success || errors.length > 0) throw validationError(errors);

@@ -8,6 +8,7 @@ import type { ApiRoute, OperationDoc } from '../../http/route';
 import { DATE_TIME, GUID, INTEGER } from '../../openapi/values';
 import { isGuid } from '../../validation/values';
 import { checkHandshake } from './handshake';
+import { requirePublicHost } from './host-check';
 import { generateSigningSecret } from './signing';
 import { parseDeliveryStatus, parseSubscriptionBody, subscriptionFields } from './subscription-input';
 import {
@@ -91,6 +92,7 @@ async function requireSubscription(ctx: ApiContext): Promise<SubscriptionRow> {
 
 async function handleCreate(ctx: ApiContext): Promise<Response> {
   const input = parseSubscriptionBody(await readJsonBody(ctx.request), ctx.platform.config.webhooksAllowLocalHttp);
+  await requirePublicHost(ctx.platform.config, input.notificationUrl);
   await checkHandshake(input.notificationUrl);
   const now = ctx.platform.now();
   const subscription = {
@@ -111,6 +113,7 @@ async function handleCreate(ctx: ApiContext): Promise<Response> {
 
 async function handleRenew(ctx: ApiContext): Promise<Response> {
   const current = await requireSubscription(ctx);
+  await requirePublicHost(ctx.platform.config, current.notificationUrl);
   await checkHandshake(current.notificationUrl);
   const renewed = await renewSubscription(ctx.db, ctx.scope, current.id, expirationFrom(ctx.platform.now()));
   if (!renewed) throw recordNotFound(`Subscription '${current.id}'`, true, 'id');
@@ -129,15 +132,21 @@ const notFound = { 404: { description: 'No subscription of the tenant/org has th
 const handshakeRule =
   'The server first POSTs `notificationUrl?validationToken=<random>`; the receiver must answer 200 with that token as the body (within 10 s), else 400 naming notificationUrl.';
 
+const hostRule =
+  'Only https:// URLs to public hosts (http://127.0.0.1 too when the development flag WEBHOOKS_ALLOW_LOCAL_HTTP is on): a host name must resolve (DNS-over-HTTPS, A and AAAA, CNAME chains followed) to public addresses only, else 400 naming notificationUrl; the check is repeated at renewal and before every delivery.';
+
 const createDoc: OperationDoc = {
   summary: 'Subscribe a URL to change notifications (validation handshake first)',
   operationId: 'createSubscription',
-  description: `${handshakeRule} Only https:// URLs to public hosts (http://127.0.0.1 too when the development flag WEBHOOKS_ALLOW_LOCAL_HTTP is on). The subscription expires after 3 days unless renewed.`,
+  description: `${handshakeRule} ${hostRule} The subscription expires after 3 days unless renewed.`,
   schemas,
   requestBody: { description: 'The URL, the resource prefix (or `*`) and an optional clientState', schema: SubscriptionInput },
   responses: {
     201: { description: 'Subscribed: the signing secret is shown in this answer only', schema: CreatedSubscription, headers: ['Location'] },
-    400: { description: 'Not valid, or the URL did not pass the handshake (both name notificationUrl)' },
+    400: {
+      description:
+        'Not valid, its host resolves to a non-public address or cannot be resolved, or the URL did not pass the handshake (all name notificationUrl)',
+    },
   },
 };
 
@@ -191,12 +200,15 @@ export const subscriptionRoutes: ApiRoute[] = [
       summary: 'Renew a subscription for 3 days from now (repeats the validation handshake)',
       tags,
       operationId: 'renewSubscription',
-      description: handshakeRule,
+      description: `${hostRule} ${handshakeRule}`,
       schemas,
       parameters: [idParameter],
       responses: {
         200: { description: 'Renewed', schema: Subscription },
-        400: { description: 'The URL did not pass the handshake (names notificationUrl)' },
+        400: {
+          description:
+            'The host resolves to a non-public address or cannot be resolved, or the URL did not pass the handshake (names notificationUrl)',
+        },
         ...notFound,
       },
     },

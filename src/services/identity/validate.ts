@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { ADDRESS_PATTERN } from '../../http/app';
 import { validationError } from '../../errors/api-error';
 import { issueMessage, message } from '../../messages/catalogue';
-import { issuesToErrors } from '../../validation/issues';
+import { parseStrictBody } from '../../validation/strict-body';
 import { bindPropertyNames } from '../../validation/property-names';
 import { requireValue } from '../../validation/required';
 import { isPlainObject } from '../../validation/values';
@@ -59,9 +59,9 @@ export interface NewApiClient {
 export function parseApiClientInput(body: unknown, pathOrg: string): NewApiClient {
   if (!isPlainObject(body)) throw validationError([{ path: '', message: message('bodyMustBeObject') }]);
   const bound = bindPropertyNames(body, Object.keys(ApiClientInput.entries));
-  const result = v.safeParse(ApiClientInput, bound.values, { abortEarly: false });
+  const result = parseStrictBody(ApiClientInput, bound.values);
   if (!result.success || bound.errors.length > 0) {
-    throw validationError([...bound.errors, ...(result.success ? [] : issuesToErrors(result.issues))]);
+    throw validationError([...bound.errors, ...(result.success ? [] : result.errors)]);
   }
   const input = result.output as { name: string; scopes?: Scope[]; orgs?: string[] };
   const orgs = [...new Set(input.orgs ?? [pathOrg])];

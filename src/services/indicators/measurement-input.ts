@@ -9,7 +9,8 @@ import * as v from 'valibot';
 import { validationError } from '../../errors/api-error';
 import type { FieldError } from '../../errors/api-error';
 import { issueMessage, message } from '../../messages/catalogue';
-import { issuesToErrors, parseOrIssue } from '../../validation/issues';
+import { parseOrIssue } from '../../validation/issues';
+import { parseStrictBody } from '../../validation/strict-body';
 import { bindPropertyNames } from '../../validation/property-names';
 import { isPlainObject, MIN_YEAR, normalizeDateTime, normalizeDecimal } from '../../validation/values';
 import { VALUE_SCALE } from './kpi-math';
@@ -56,9 +57,9 @@ function parseBySchema(item: unknown, index: number, errors: FieldError[]): Meas
   // Property names bind case-insensitively (`Company`, `VALUE`).
   const bound = isPlainObject(item) ? bindPropertyNames(item, MEASUREMENT_PROPERTIES, `[${index}]`) : { values: item, errors: [] };
   errors.push(...bound.errors);
-  const result = v.safeParse(MeasurementSchema, bound.values, { abortEarly: false, abortPipeEarly: true });
+  const result = parseStrictBody(MeasurementSchema, bound.values, `[${index}]`, { abortPipeEarly: true });
   if (!result.success) {
-    errors.push(...issuesToErrors(result.issues, `[${index}]`));
+    errors.push(...result.errors);
     return undefined;
   }
   const { company, code, date, value } = result.output;
