@@ -216,7 +216,7 @@ export interface ListRequest {
 function findTextSearchArms(store: EntityStore, scope: TenantScope, compiled: CompiledQuery) {
   // A compound statement orders by its result columns: an order on an expression (a decimal's CAST) keeps the scan.
   if (!compiled.textSearch || compiled.orderColumns.some((order) => order.field.kind === 'decimal')) return undefined;
-  return buildTextSearchArms(compiled.textSearch, store.common, scope, scopeCondition(store.common, scope));
+  return buildTextSearchArms(compiled.textSearch, store.common, scope);
 }
 
 /** The statement with the fewest bound values wins when `preferred` would bind more than D1 allows. */
