@@ -6,7 +6,12 @@ import type { EntitySpec, FieldSpec } from './spec';
 
 const cache = new WeakMap<EntitySpec, ODataField[]>();
 
-function toODataField(name: string, field: FieldSpec): ODataField {
+/** The entity's trigram text index (an FTS5 table over its `textSearch` fields). */
+export function textIndexOf(spec: EntitySpec): string {
+  return `${spec.table}_text`;
+}
+
+function toODataField(name: string, field: FieldSpec, textIndex?: string): ODataField {
   // Keys of a kind that compares case-insensitively (cultures, currencies): literals compared with them are canonicalized.
   const canonicalKey = field.reference === undefined ? undefined : findReferenceKind(field.reference)?.canonicalKey;
   return {
@@ -15,6 +20,7 @@ function toODataField(name: string, field: FieldSpec): ODataField {
     column: field.column,
     ...(field.enum ? { enumMembers: field.enum.members } : {}),
     ...(canonicalKey ? { canonicalKey } : {}),
+    ...(field.textSearch && textIndex ? { textIndex } : {}),
   };
 }
 
@@ -25,7 +31,7 @@ export function listODataFields(spec: EntitySpec): ODataField[] {
       { name: 'id', kind: 'guid', column: 'id' },
       ...Object.entries(spec.fields)
         .filter(([, field]) => !field.notQueryable)
-        .map(([name, field]) => toODataField(name, field)),
+        .map(([name, field]) => toODataField(name, field, textIndexOf(spec))),
       ...Object.entries(AUDIT_FIELDS).map(([name, field]) => toODataField(name, field)),
     ];
     cache.set(spec, fields);

@@ -22,6 +22,11 @@ export interface FieldSpec {
   readonly reference?: string;
   /** Excluded from `$filter`/`$orderby` (long text). */
   readonly notQueryable?: boolean;
+  /**
+   * Text field in the entity's trigram index (`<table>_text`, migration 0005): `contains`/`startswith`/`endswith` with a
+   * literal of 3 or more characters read the index instead of every row.
+   */
+  readonly textSearch?: boolean;
 }
 
 export type FieldSpecs = Readonly<Record<string, FieldSpec>>;

@@ -13,6 +13,7 @@ import { compileKeyset } from '../odata/order';
 import type { CursorValue } from '../odata/order';
 import type { AuditFieldName } from './audit';
 import { buildCountQuery } from './counts';
+import { buildTextSearchArms } from './text-search';
 import { buildCreatedEvent, buildDeletedEvent, buildUpdatedEvent } from './events';
 import type { EntitySpec } from './spec';
 import type { EntityTable } from './table';
@@ -239,14 +240,22 @@ export interface ListRequest {
   readonly after?: readonly CursorValue[];
 }
 
-function listWhere(store: EntityStore, scope: TenantScope, compiled: CompiledQuery): SQL | undefined {
-  return and(scopeCondition(store.common, scope), compiled.where);
+/** The text-search arms of a list (src/entities/text-search.ts), when its filter has a term the index can look up. */
+function findTextSearchArms(store: EntityStore, scope: TenantScope, compiled: CompiledQuery) {
+  // A compound statement orders by its result columns: an order on an expression (a decimal's CAST) keeps the scan.
+  if (!compiled.textSearch || compiled.orderColumns.some((order) => order.field.kind === 'decimal')) return undefined;
+  return buildTextSearchArms(compiled.textSearch, store.common, scope);
+}
+
+/** The statement with the fewest bound values wins when `preferred` would bind more than D1 allows. */
+function fitParameters<T extends { toSQL(): { params: unknown[] } }, F>(preferred: T | undefined, fallback: F): T | F {
+  return preferred && preferred.toSQL().params.length <= D1_MAX_PARAMETERS ? preferred : fallback;
 }
 
 /**
  * The page query (LIMIT top+1 tells whether more rows exist) and the count query of one OData list; `select` limits
  * the page to those columns. Refuses, with 400 InvalidODataQuery, a page query that would bind more parameters than
- * D1 allows.
+ * D1 allows. A filter with a text term the trigram index can look up runs as the two arms of text-search.ts.
  */
 export function buildListQueries(
   db: Database,
@@ -256,24 +265,45 @@ export function buildListQueries(
   page: ListRequest,
   select?: readonly string[],
 ) {
-  const where = listWhere(store, scope, compiled);
+  const scoped = scopeCondition(store.common, scope);
   // A `$select`ed page still reads the order columns: the next page's `$skiptoken` is made of the last row's values.
   const names = select ? [...new Set([...select, ...compiled.orderColumns.map((order) => order.field.name)])] : undefined;
   const selection = names ? Object.fromEntries(names.map((name) => [name, column(store, name)])) : store.columns;
-  const rowsQuery = db
-    .select(selection)
-    .from(store.table)
-    .where(page.after ? and(where, compileKeyset(compiled.orderColumns, page.after)) : where)
+  const keyset = page.after ? compileKeyset(compiled.orderColumns, page.after) : undefined;
+  const selectRows = (condition: SQL | undefined) =>
+    db
+      .select(selection)
+      .from(store.table)
+      .where(and(condition, compiled.where, keyset));
+  const scanRows = selectRows(scoped)
     .orderBy(compiled.orderBy)
     .limit(page.top + 1)
     .offset(page.skip);
-  checkParameterLimit(rowsQuery.toSQL().params.length, compiled, D1_MAX_PARAMETERS);
+  checkParameterLimit(scanRows.toSQL().params.length, compiled, D1_MAX_PARAMETERS);
+  const arms = findTextSearchArms(store, scope, compiled);
+  const rowsQuery = fitParameters(
+    arms &&
+      selectRows(arms.candidates)
+        .unionAll(selectRows(arms.scan))
+        .orderBy(compiled.orderBy)
+        .limit(page.top + 1)
+        .offset(page.skip),
+    scanRows,
+  );
   // Unfiltered, the count is the maintained one (one row of entity_counts); filtered, it counts the matching rows.
+  const selectOnes = (condition: SQL | undefined) =>
+    db
+      .select({ one: sql`1` })
+      .from(store.table)
+      .where(and(condition, compiled.where));
   const countQuery = compiled.where
-    ? db
-        .select({ count: sql<number>`count(*)` })
-        .from(store.table)
-        .where(where)
+    ? fitParameters(
+        arms && db.select({ count: sql<number>`count(*)` }).from(sql`(${selectOnes(arms.candidates).unionAll(selectOnes(arms.scan))})`),
+        db
+          .select({ count: sql<number>`count(*)` })
+          .from(store.table)
+          .where(and(scoped, compiled.where)),
+      )
     : buildCountQuery(db, store.spec.table, scope);
   return { rowsQuery, countQuery };
 }

@@ -31,6 +31,38 @@ function globPattern(name: BoolFunction, text: string): string {
   return name === 'startswith' ? `${escaped}*` : `*${escaped}`;
 }
 
+/**
+ * Whether FTS5's trigram index can find `text`: it needs a run of 3 or more characters without GLOB wildcards or
+ * classes (escaped ones split runs too).
+ */
+export function hasTrigram(text: string): boolean {
+  return text.split(/[*?[]/).some((run) => [...run].length >= 3);
+}
+
+/** A `contains`/`startswith`/`endswith` term the trigram index can find candidates for (src/entities/text-search.ts). */
+export interface TextSearchTerm {
+  /** The FTS5 table (`<table>_text`). */
+  readonly index: string;
+  readonly column: string;
+  /** The GLOB pattern of the term, the same the filter binds. */
+  readonly pattern: string;
+}
+
+/**
+ * The first top-level `and` term of the filter that is a text function of an indexed field with a literal the index
+ * can look up: every matching row matches it, so its index candidates hold every matching row.
+ */
+function findTextSearchTerm(filter: FilterNode): TextSearchTerm | undefined {
+  for (const part of filter.type === 'and' ? collectChain(filter, 'and') : [filter]) {
+    if (part.type !== 'call') continue;
+    const [target, search] = part.args;
+    if (target.type !== 'property' || !target.field.textIndex) continue;
+    if (search.type !== 'literal' || search.literal.type !== 'string' || !hasTrigram(search.literal.value)) continue;
+    return { index: target.field.textIndex, column: target.field.column, pattern: globPattern(part.name, search.literal.value) };
+  }
+  return undefined;
+}
+
 function isNullLiteral(value: ValueNode): boolean {
   return valueTypeOf(value) === 'null';
 }
@@ -204,6 +236,8 @@ export interface CompiledQuery {
   readonly parameters: number;
   /** 0-based `$filter` position of every bound value, in binding order. */
   readonly boundPositions: readonly number[];
+  /** A term of the filter the trigram index can find candidates for. */
+  readonly textSearch?: TextSearchTerm;
 }
 
 export function compileODataQuery(query: ODataQuery): CompiledQuery {
@@ -216,8 +250,10 @@ export function compileODataQuery(query: ODataQuery): CompiledQuery {
       `the filter is too complex: its SQL expression would be ${where.height} levels deep and D1 allows about ${MAX_FILTER_SQL_HEIGHT}; use fewer nested not, functions or parentheses`,
     );
   }
+  const textSearch = query.filter ? findTextSearchTerm(query.filter) : undefined;
   return {
     ...(where ? { where: where.sql } : {}),
+    ...(textSearch ? { textSearch } : {}),
     orderBy: compileOrderBy(query.orderBy),
     orderColumns: listOrderColumns(query.orderBy),
     parameters: compiler.positions.length,

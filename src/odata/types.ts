@@ -12,6 +12,8 @@ export interface ODataField {
   readonly enumMembers?: Readonly<Record<string, number>>;
   /** The field holds keys that compare case-insensitively (cultures, currencies): string literals compared with it are read in this spelling. */
   readonly canonicalKey?: (key: string) => string;
+  /** The trigram (FTS5) table indexing this text column by rowid, if any (`contains` and co. read it). */
+  readonly textIndex?: string;
 }
 
 export type Literal =

@@ -114,3 +114,55 @@ describe('every sortable order is read from an index, and a $skiptoken page seek
     }
   });
 });
+
+describe('contains, startswith and endswith: candidates from the trigram index when few, else the page-order scan', () => {
+  const cases: [string, string, boolean][] = [
+    ['contains, 3 characters', "$filter=contains(subject,'abc')", true],
+    ['startswith with an order', "$filter=startswith(templateKey,'welc')&$orderby=culture", true],
+    ['endswith on a nullable field', "$filter=endswith(description,'xyz*w')", true],
+    ['beside another condition', "$filter=culture eq 'en-US' and contains(subject,'abc')", true],
+    ['two terms: the first the index can look up', "$filter=contains(subject,'ab') and contains(description,'abcd')", true],
+    ['under or: the scan', "$filter=contains(subject,'abc') or culture eq 'en-US'", false],
+    ['2 characters: no trigram, the scan', "$filter=contains(subject,'ab')", false],
+    ['wildcards split the term below 3 characters', "$filter=contains(subject,'a*bc?d')", false],
+    ['under not: the scan', "$filter=not contains(subject,'abc')", false],
+    ['a function of the field', "$filter=contains(tolower(subject),'abc')", false],
+    ['a field without textSearch', "$filter=contains(culture,'abc')", false],
+  ];
+
+  it.each(cases)('%s', async (_name, search, indexed) => {
+    for (const keyset of [false, true]) {
+      const plan = await explain(search, emailTemplateStore, keyset);
+      for (const statement of [plan.rows, plan.count]) {
+        if (indexed) {
+          // One arm reads the rows by rowid from the bounded candidates; the other is the scan in page order. A scalar
+          // subquery (the bounded count of candidates) guards both, evaluated once.
+          expect(statement, statement).toContain('UNION ALL');
+          expect(statement, statement).toContain('SEARCH email_templates USING INTEGER PRIMARY KEY (rowid=?)');
+          expect(statement, statement).toMatch(/SCAN email_templates_text VIRTUAL TABLE INDEX/);
+          expect(statement, statement).toMatch(/SEARCH email_templates USING (COVERING )?INDEX \w+ \(tenant_key=\? AND org_key=\?/);
+          expect(statement, statement).not.toMatch(/SCAN email_templates(?! USING|_text)/);
+        } else {
+          expect(statement, statement).not.toContain('VIRTUAL TABLE');
+          expect(statement, statement).not.toContain('UNION');
+        }
+      }
+      if (indexed) {
+        // The scan arm keeps the page order of its index (the merge sorts only the candidates' few rows).
+        expect(plan.rows, plan.rows).toContain('MERGE (UNION ALL)');
+      }
+    }
+  });
+
+  it('each text index holds exactly the fields its entity declares textSearch', async () => {
+    for (const store of [emailTemplateStore, routeStore, exchangeRatesDocumentStore]) {
+      const declared = Object.values(store.spec.fields)
+        .filter((field) => field.textSearch)
+        .map((field) => field.column);
+      const columns = await env.TENANT_DB_1.prepare(`SELECT name FROM pragma_table_info(?)`)
+        .bind(`${store.spec.table}_text`)
+        .all<{ name: string }>();
+      expect(columns.results.map((row) => row.name)).toEqual(declared);
+    }
+  });
+});

@@ -61,6 +61,11 @@ async function seedEverything(client: TenantClient, templates: number): Promise<
 }
 
 /** A seeded tenant/org: its home database, another one to move it to, and both D1 bindings. */
+/** FTS5's own check that the trigram index holds exactly the entity table's text (throws otherwise). */
+async function checkTextIndex(db: D1Database): Promise<void> {
+  await db.prepare("INSERT INTO email_templates_text (email_templates_text, rank) VALUES ('integrity-check', 1)").run();
+}
+
 async function seedPlaced(org: string, templates: number) {
   const client = await tenantClient(uniqueKey('moves'), uniqueKey(org));
   const scope = { tenantKey: client.tenant, orgKey: client.org };
@@ -155,8 +160,16 @@ describe('moving a tenant/org to another database', { timeout: 30_000 }, () => {
     // The change feed moves with the records: the same events, and a cursor taken before the move stays valid.
     const feed = await readChanges(client);
 
+    // contains() reads the trigram index, which the move rebuilds on the target (triggers) and empties on the source.
+    const search = `${TEMPLATES}/odata?$filter=contains(subject,'ject seed-3')&$select=templateKey&$count=true`;
+    const found = await client.call<{ count: number }>('GET', search);
+    expect(found.body.count).toBe(1);
+    const checkTextIndexes = () => Promise.all([homeDb, awayDb].map(checkTextIndex));
+
     expect((await movePlacement(client.tenant, client.org, away)).status).toBe(200);
     expect((await client.call('GET', `${TEMPLATES}/odata?$orderby=templateKey`)).text).toBe(listing);
+    expect((await client.call('GET', search)).text).toBe(found.text);
+    await checkTextIndexes();
     expect(await total()).toBe(counted);
     expect(await readChanges(client)).toEqual(feed);
     expect((await readChanges(client, `?since=${encodeURIComponent(feed.cursor)}`)).items).toEqual([]);
@@ -165,6 +178,8 @@ describe('moving a tenant/org to another database', { timeout: 30_000 }, () => {
     expect(back.body).toMatchObject({ database: home, epoch: 3 });
     expect((await client.call('GET', `${TEMPLATES}/odata?$orderby=templateKey`)).text).toBe(listing);
     expect(await total()).toBe(counted);
+    expect((await client.call('GET', search)).text).toBe(found.text);
+    await checkTextIndexes();
     expect(await snapshotRows(homeDb, scope)).toEqual(before);
     expect(await countTenantRows(awayDb, scope)).toBe(0);
     const replayed = await keyed();

@@ -1,11 +1,12 @@
 /** The SQL compiler: the exact SQL text and bound values of each construct, order terms and the D1 parameter limit. */
 import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
 import { describe, expect, it } from 'vitest';
-import { checkParameterLimit, compileODataQuery, escapeGlob } from '../../src/odata/compile';
+import { checkParameterLimit, compileODataQuery, escapeGlob, hasTrigram } from '../../src/odata/compile';
 import { compileOrderBy } from '../../src/odata/order';
 import { parseFilter } from '../../src/odata/parse-filter';
+import { buildFieldResolver } from '../../src/odata/parse-query';
 import type { FilterNode } from '../../src/odata/types';
-import { catchODataError, compiled, fieldNamed, resolve } from './odata-helpers';
+import { catchODataError, compiled, FIELDS, fieldNamed, resolve } from './odata-helpers';
 
 describe('compile $filter', () => {
   const cases: [string, string, unknown[]][] = [
@@ -92,6 +93,46 @@ describe('escapeGlob', () => {
   it('turns each GLOB wildcard into a one-character class', () => {
     expect(escapeGlob('a*b?c[d]e')).toBe('a[*]b[?]c[[]d]e');
     expect(escapeGlob('plain text')).toBe('plain text');
+  });
+});
+
+describe('the text search term (the trigram index finds its candidates)', () => {
+  const indexed = buildFieldResolver(FIELDS.map((field) => (field.kind === 'string' ? { ...field, textIndex: 'things_text' } : field)));
+  const termOf = (expression: string) =>
+    compileODataQuery({ filter: parseFilter(expression, indexed), orderBy: [], top: 10, skip: 0, count: false }).textSearch;
+
+  it('is the first top-level and term with a run of 3 characters, with its GLOB pattern', () => {
+    expect(termOf("contains(subject,'abc')")).toEqual({ index: 'things_text', column: 'subject', pattern: '*abc*' });
+    expect(termOf("number eq 1 and contains(subject,'ab') and endswith(description,'x*yzw')")).toEqual({
+      index: 'things_text',
+      column: 'description',
+      pattern: '*x[*]yzw',
+    });
+    expect(termOf("substringof('abc', subject)")).toMatchObject({ column: 'subject', pattern: '*abc*' });
+  });
+
+  it('is none under or, under not, around a function, for short terms or fields without the index', () => {
+    for (const expression of [
+      "contains(subject,'abc') or number eq 1",
+      "not contains(subject,'abc')",
+      "contains(tolower(subject),'abc')",
+      "contains(subject,'ab')",
+      "contains(subject,'a*b?c')",
+      'contains(subject, description)',
+    ]) {
+      expect(termOf(expression), expression).toBeUndefined();
+    }
+    expect(
+      compileODataQuery({ filter: parseFilter("contains(subject,'abc')", resolve), orderBy: [], top: 10, skip: 0, count: false })
+        .textSearch,
+    ).toBeUndefined();
+  });
+
+  it('hasTrigram counts characters, not UTF-16 units, between wildcards', () => {
+    expect(hasTrigram('日本語')).toBe(true);
+    expect(hasTrigram('日本')).toBe(false);
+    expect(hasTrigram('ab*cd?e[f')).toBe(false);
+    expect(hasTrigram('ab*cde')).toBe(true);
   });
 });
 

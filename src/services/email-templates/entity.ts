@@ -16,12 +16,21 @@ export const emailTemplateSpec = defineEntitySpec({
     templateKey: {
       kind: 'string',
       column: 'template_key',
+      textSearch: true,
       required: true,
       updatable: true,
       maxLength: 100,
       description: 'Key of the email template',
     },
-    subject: { kind: 'string', column: 'subject', required: true, updatable: true, maxLength: 998, description: 'Subject of the email' },
+    subject: {
+      kind: 'string',
+      column: 'subject',
+      textSearch: true,
+      required: true,
+      updatable: true,
+      maxLength: 998,
+      description: 'Subject of the email',
+    },
     emailTemplateType: {
       kind: 'enum',
       column: 'email_template_type',
@@ -47,7 +56,7 @@ export const emailTemplateSpec = defineEntitySpec({
       reference: 'cultures',
       description: 'Culture (BCP 47 key of a Culture record): language, date format, character set',
     },
-    description: { kind: 'string', column: 'description', updatable: true, maxLength: 1000, description: 'Description' },
+    description: { kind: 'string', column: 'description', textSearch: true, updatable: true, maxLength: 1000, description: 'Description' },
   },
   indexes: [['culture'], ['emailTemplateType'], ['modifiedOn'], ['isActive'], ['subject']],
 });

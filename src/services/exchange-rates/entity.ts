@@ -32,8 +32,15 @@ export const exchangeRatesDocumentSpec = defineEntitySpec({
       updatable: true,
       description: 'Whether the document is managed externally',
     },
-    externalId: { kind: 'string', column: 'external_id', updatable: true, maxLength: 255, description: 'External id' },
-    externalVersion: { kind: 'string', column: 'external_version', updatable: true, maxLength: 255, description: 'External version' },
+    externalId: { kind: 'string', column: 'external_id', textSearch: true, updatable: true, maxLength: 255, description: 'External id' },
+    externalVersion: {
+      kind: 'string',
+      column: 'external_version',
+      textSearch: true,
+      updatable: true,
+      maxLength: 255,
+      description: 'External version',
+    },
   },
   indexes: [['validFrom', 'number'], ['exchangeRateType'], ['modifiedOn']],
 });

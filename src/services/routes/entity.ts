@@ -15,12 +15,21 @@ export const routeSpec = defineEntitySpec({
     routeKey: {
       kind: 'string',
       column: 'route_key',
+      textSearch: true,
       required: true,
       updatable: true,
       maxLength: 100,
       description: 'Key of the route (unique per company)',
     },
-    description: { kind: 'string', column: 'description', required: true, updatable: true, maxLength: 1000, description: 'Description' },
+    description: {
+      kind: 'string',
+      column: 'description',
+      textSearch: true,
+      required: true,
+      updatable: true,
+      maxLength: 1000,
+      description: 'Description',
+    },
     company: {
       kind: 'string',
       column: 'company',
@@ -48,7 +57,7 @@ export const routeSpec = defineEntitySpec({
       reference: 'brandModels',
       description: 'Brand model (key); must be a model of the brand',
     },
-    remarks: { kind: 'string', column: 'remarks', updatable: true, maxLength: 4000, description: 'Remarks' },
+    remarks: { kind: 'string', column: 'remarks', textSearch: true, updatable: true, maxLength: 4000, description: 'Remarks' },
     responsible: {
       kind: 'string',
       column: 'responsible',
