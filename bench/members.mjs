@@ -5,31 +5,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { mintToken, SECRET } from './lib/fixtures.mjs';
 import { compareMembership, MEMBERS_PER_REQUEST } from './lib/members.mjs';
-import { findFreePort, snapshotWorker, startWorker } from './lib/servers.mjs';
+import { startApiAndRaw } from './lib/servers.mjs';
 
 const quick = process.argv.includes('--quick');
-const root = fileURLToPath(new URL('..', import.meta.url));
 const state = mkdtempSync(path.join(os.tmpdir(), 'erp-members-bench-'));
-const config = snapshotWorker(path.join(state, 'worker'));
-const [api, raw] = await Promise.all([
-  startWorker({
-    config,
-    port: await findFreePort(),
-    persistTo: path.join(state, 'api'),
-    vars: { JWT_SECRET: SECRET, RATE_LIMIT_PER_MINUTE: '0' },
-    probePath: '/health',
-  }),
-  startWorker({
-    config: path.join(root, 'bench/raw/wrangler.toml'),
-    port: await findFreePort(),
-    persistTo: path.join(state, 'raw'),
-    databases: ['DB'],
-    probePath: '/constant',
-  }),
-]);
+const { api, raw } = await startApiAndRaw(state, { JWT_SECRET: SECRET });
 try {
   const { api: measured, raw: baseline } = await compareMembership({
     api,

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compareRounds } from './lib/load.mjs';
 import { loadTemplateRows, mintToken, ORG, SECRET, send, sendAdmin, TENANT } from './lib/fixtures.mjs';
-import { findFreePort, snapshotWorker, startWorker } from './lib/servers.mjs';
+import { startApiAndRaw } from './lib/servers.mjs';
 import { measureRecalculation } from './lib/kpi.mjs';
 import { compareMembership, MEMBERS_PER_REQUEST } from './lib/members.mjs';
 import { runScaleSuite } from './lib/scale.mjs';
@@ -56,25 +56,8 @@ function round(value, digits = 1) {
 
 async function main() {
   console.error(`bench: ${scale ? `scale (${scaleRows} rows)` : quick ? 'quick' : full ? 'full' : 'standard'} run, state in ${state}`);
-  const config = snapshotWorker(path.join(state, 'worker'));
-  const [apiPort, rawPort] = [await findFreePort(), await findFreePort()];
-  const [api, raw] = await Promise.all([
-    startWorker({
-      config,
-      port: apiPort,
-      persistTo: path.join(state, 'api'),
-      // Webhooks go to a receiver on 127.0.0.1 (the development flag).
-      vars: { JWT_SECRET: SECRET, RATE_LIMIT_PER_MINUTE: '0', WEBHOOKS_ALLOW_LOCAL_HTTP: 'true' },
-      probePath: '/health',
-    }),
-    startWorker({
-      config: path.join(root, 'bench/raw/wrangler.toml'),
-      port: rawPort,
-      persistTo: path.join(state, 'raw'),
-      databases: ['DB'],
-      probePath: '/constant',
-    }),
-  ]);
+  // Webhooks go to a receiver on 127.0.0.1 (the development flag).
+  const { api, raw } = await startApiAndRaw(state, { JWT_SECRET: SECRET, WEBHOOKS_ALLOW_LOCAL_HTTP: 'true' });
   try {
     const token = await mintToken();
     if (scale) {

@@ -4,31 +4,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { mintToken, ORG, SECRET, TENANT } from './lib/fixtures.mjs';
-import { findFreePort, snapshotWorker, startWorker } from './lib/servers.mjs';
+import { startApiAndRaw } from './lib/servers.mjs';
 import { measureCreate, measureIngestion } from './lib/write-paths.mjs';
 
 const quick = process.argv.includes('--quick');
-const root = fileURLToPath(new URL('..', import.meta.url));
 const state = mkdtempSync(path.join(os.tmpdir(), 'erp-write-bench-'));
-const config = snapshotWorker(path.join(state, 'worker'));
-const [api, raw] = await Promise.all([
-  startWorker({
-    config,
-    port: await findFreePort(),
-    persistTo: path.join(state, 'api'),
-    vars: { JWT_SECRET: SECRET, RATE_LIMIT_PER_MINUTE: '0' },
-    probePath: '/health',
-  }),
-  startWorker({
-    config: path.join(root, 'bench/raw/wrangler.toml'),
-    port: await findFreePort(),
-    persistTo: path.join(state, 'raw'),
-    databases: ['DB'],
-    probePath: '/constant',
-  }),
-]);
+const { api, raw } = await startApiAndRaw(state, { JWT_SECRET: SECRET });
 try {
   const token = await mintToken();
   const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };

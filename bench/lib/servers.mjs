@@ -110,3 +110,29 @@ export function snapshotWorker(directory) {
   writeFileSync(path.join(directory, 'wrangler.toml'), config);
   return path.join(directory, 'wrangler.toml');
 }
+
+/**
+ * The API Worker (a frozen copy, rate limits off) and the raw baseline Worker side by side on fresh local state in
+ * `state`: `{ api, raw }`, each with `url` and `stop()`. `vars` are the API's variables (its JWT_SECRET among them).
+ */
+export async function startApiAndRaw(state, vars) {
+  const config = snapshotWorker(path.join(state, 'worker'));
+  const [apiPort, rawPort] = [await findFreePort(), await findFreePort()];
+  const [api, raw] = await Promise.all([
+    startWorker({
+      config,
+      port: apiPort,
+      persistTo: path.join(state, 'api'),
+      vars: { RATE_LIMIT_PER_MINUTE: '0', ...vars },
+      probePath: '/health',
+    }),
+    startWorker({
+      config: path.join(root, 'bench/raw/wrangler.toml'),
+      port: rawPort,
+      persistTo: path.join(state, 'raw'),
+      databases: ['DB'],
+      probePath: '/constant',
+    }),
+  ]);
+  return { api, raw };
+}
