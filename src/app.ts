@@ -5,6 +5,6 @@
 import { operatorRoutes } from './admin/routes';
 import { publicRoutes } from './health';
 import { buildApp } from './http/app';
-import { apiRoutes, runAfterWrite } from './services/registry';
+import { apiRoutes } from './services/registry';
 
-export const app = buildApp(publicRoutes, apiRoutes, operatorRoutes, runAfterWrite);
+export const app = buildApp(publicRoutes, apiRoutes, operatorRoutes);

@@ -17,7 +17,7 @@ import { requireDenoRuntime, loadSqlFiles, waitForStdinEnd } from './platform/de
 import type { DenoRuntime } from './platform/deno/runtime';
 import { runScheduledJobs } from './jobs/scheduler';
 import { commandHandlers, deliverSubscription, scheduledJobs } from './services/registry';
-import { TENANT_TABLES } from './tenant-tables';
+import { TENANT_MODEL } from './tenant-model';
 
 const FORWARDED_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$/;
 /** The paths `wrangler dev --test-scheduled` answers by running the cron trigger (the query string, `?cron=`, is ignored). */
@@ -84,7 +84,7 @@ export async function serveDeno(extension?: DenoRequestExtension): Promise<void>
       tenant: await loadSqlFiles(deno, new URL('../migrations/tenant/', import.meta.url)),
     },
     commandHandlers,
-    tenantTables: TENANT_TABLES,
+    model: TENANT_MODEL,
     deliveryConsumer: deliverSubscription,
     env: {
       JWT_SECRET: env('JWT_SECRET'),

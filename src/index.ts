@@ -4,20 +4,20 @@ import { buildWorkerPlatform, consumeDeliveryBatch, defineTenantCoordinator } fr
 import type { DeliveryMessage } from './platform/types';
 import { runScheduledJobs } from './jobs/scheduler';
 import { commandHandlers, deliverSubscription, scheduledJobs } from './services/registry';
-import { TENANT_TABLES } from './tenant-tables';
+import { TENANT_MODEL } from './tenant-model';
 
 /** The per-tenant/org Durable Object (binding COORDINATOR). */
-export class TenantCoordinator extends defineTenantCoordinator(commandHandlers, TENANT_TABLES) {}
+export class TenantCoordinator extends defineTenantCoordinator(commandHandlers, TENANT_MODEL) {}
 
 export default {
   fetch(request, env, ctx) {
-    return app.fetch(request, buildWorkerPlatform(env, ctx, TENANT_TABLES));
+    return app.fetch(request, buildWorkerPlatform(env, ctx, TENANT_MODEL));
   },
   scheduled(_controller, env, ctx) {
-    ctx.waitUntil(runScheduledJobs(buildWorkerPlatform(env, ctx, TENANT_TABLES), scheduledJobs));
+    ctx.waitUntil(runScheduledJobs(buildWorkerPlatform(env, ctx, TENANT_MODEL), scheduledJobs));
   },
   /** Webhook deliveries (DELIVERY_QUEUE): one message per subscription with events to deliver. */
   async queue(batch, env, ctx) {
-    await consumeDeliveryBatch(batch, buildWorkerPlatform(env, ctx, TENANT_TABLES), deliverSubscription);
+    await consumeDeliveryBatch(batch, buildWorkerPlatform(env, ctx, TENANT_MODEL), deliverSubscription);
   },
 } satisfies ExportedHandler<Env, DeliveryMessage>;

@@ -5,7 +5,8 @@ import { drizzle } from 'drizzle-orm/d1';
 import type { DrizzleD1Database } from 'drizzle-orm/d1';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 
-export type Database = DrizzleD1Database;
+/** Drizzle over a D1 database; `$client` is that database (compiled queries run on it, src/db/compiled.ts). */
+export type Database = DrizzleD1Database & { readonly $client: D1Database };
 
 /** The tenant/org a request, a command or a job works for; every tenant query is scoped by both keys. */
 export interface TenantScope {

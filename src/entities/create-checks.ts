@@ -46,15 +46,27 @@ export function forgetCachedDefinitions(scope: TenantScope): void {
   for (const key of [...cache.keys()]) if (key.startsWith(`${prefix},`)) cache.delete(key);
 }
 
+/** The definitions a create validated with, as its condition binds them: how many, and `[name, type, required]` rows as JSON. */
+export interface DefinitionsListing {
+  readonly count: number | string;
+  readonly json: string;
+}
+
+/** The listing of a set (null: no definitions, which has a condition of its own). */
+export function listDefinitions(set: CustomDefinitionSet): DefinitionsListing | null {
+  if (set.rows.length === 0) return null;
+  return { count: set.rows.length, json: JSON.stringify(set.rows.map((row) => [row.name, row.type, row.required])) };
+}
+
 /**
- * True in SQL when the stored definitions of the entity are exactly `set` (same names, types and required flags, no
- * more, no fewer): compared row by row through json_each, so the order of rows does not matter.
+ * True in SQL when the stored definitions of the entity are exactly the `listed` ones (same names, types and required
+ * flags, no more, no fewer; null: none): compared row by row through json_each, so the order of rows does not matter.
+ * The scope and listing may be placeholders (a compiled create).
  */
-export function buildDefinitionsCondition(scope: TenantScope, entity: string, set: CustomDefinitionSet): SQL {
+export function buildDefinitionsCondition(scope: TenantScope, entity: string, listed: DefinitionsListing | null): SQL {
   const t = refCustomAttributes;
-  const listed = JSON.stringify(set.rows.map((row) => [row.name, row.type, row.required]));
   const ofEntity = and(scopeCondition(t, scope), eq(t.entity, entity));
   // The usual case, no definitions: a look at the tenant/org's rows of the key index.
-  if (set.rows.length === 0) return sql`NOT EXISTS (SELECT 1 FROM ${t} WHERE ${ofEntity})`;
-  return sql`((SELECT count(*) FROM ${t} WHERE ${ofEntity}) = ${set.rows.length} AND NOT EXISTS (SELECT 1 FROM json_each(${listed}) AS listed WHERE NOT EXISTS (SELECT 1 FROM ${t} WHERE ${ofEntity} AND ${t.name} = listed.value ->> 0 AND ${t.type} = listed.value ->> 1 AND ${t.required} IS listed.value ->> 2)))`;
+  if (listed === null) return sql`NOT EXISTS (SELECT 1 FROM ${t} WHERE ${ofEntity})`;
+  return sql`((SELECT count(*) FROM ${t} WHERE ${ofEntity}) = ${listed.count} AND NOT EXISTS (SELECT 1 FROM json_each(${listed.json}) AS listed WHERE NOT EXISTS (SELECT 1 FROM ${t} WHERE ${ofEntity} AND ${t.name} = listed.value ->> 0 AND ${t.type} = listed.value ->> 1 AND ${t.required} IS listed.value ->> 2)))`;
 }

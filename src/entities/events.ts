@@ -25,16 +25,31 @@ function keyExpression(store: EntityStore, values: Readonly<Record<string, unkno
   return sql.join(parts, sql` || '/' || `);
 }
 
+/** The record a `created` event is of: its tenant/org, id and field values (values, or placeholders when compiled). */
+export interface CreatedRecord {
+  readonly scope: TenantScope;
+  readonly id: string;
+  readonly values: Readonly<Record<string, unknown>>;
+  /** The event's own id; absent: a random one. */
+  readonly eventId?: string;
+}
+
+/** The `created` event of a record (version 1). */
+export function buildCreatedEventOf(db: Database, store: EntityStore, record: CreatedRecord, stamp: AuditStamp) {
+  return buildEventInsert(db, buildEventOrigin(record.scope, stamp), {
+    resource: resourceOf(store.spec),
+    changeType: 'created',
+    recordId: record.id,
+    key: keyExpression(store, record.values),
+    version: 1,
+    ...(record.eventId === undefined ? {} : { id: record.eventId }),
+  });
+}
+
 /** The `created` event of a record inserted from `row` (version 1). */
 export function buildCreatedEvent(db: Database, store: EntityStore, row: Readonly<Record<string, unknown>>, stamp: AuditStamp) {
   const scope = { tenantKey: String(row.tenantKey), orgKey: String(row.orgKey) };
-  return buildEventInsert(db, buildEventOrigin(scope, stamp), {
-    resource: resourceOf(store.spec),
-    changeType: 'created',
-    recordId: String(row.id),
-    key: keyExpression(store, row),
-    version: 1,
-  });
+  return buildCreatedEventOf(db, store, { scope, id: String(row.id), values: row }, stamp);
 }
 
 /** What an update changed: the event's `changes`, and the values it sets (a new key is the event's key). */

@@ -1,5 +1,4 @@
 /** The generic entity operations behind every derived route: create, read, list, attribute updates, delete. */
-import type { SQL } from 'drizzle-orm';
 import { writeUnderRules } from '../db/rules';
 import type { WriteStatement } from '../db/writes';
 import { readJsonBody } from '../http/body';
@@ -18,7 +17,7 @@ import { isPlainObject } from '../validation/values';
 import { AUDIT_FIELDS } from './audit';
 import { buildCustomValueUpdate, loadCustomDefinitions, parsePrefixedCustomName, validateCustomValues } from './custom-attributes';
 import type { CustomDefinitionSet, CustomValues } from './custom-attributes';
-import { buildDefinitionsCondition, findCachedDefinitions, loadFreshDefinitions } from './create-checks';
+import { findCachedDefinitions, loadFreshDefinitions } from './create-checks';
 import { parseIfMatch } from './lookup';
 import { listODataFields, listSortOrders } from './odata-fields';
 import { parseCustomColumn, toPartialResource, toResource } from './resource';
@@ -70,15 +69,13 @@ export interface CreateOptions {
   statements?(ctx: ApiContext, id: string, values: Values, extra: Record<string, unknown>): WriteStatement[];
 }
 
-/** What a create checked (or left to its batch's condition), ready to insert. */
+/**
+ * What a create checked (or left to its batch's condition), ready to insert: with `definitions`, the insert happens
+ * only while the stored definitions are exactly the ones it validated with (create-checks.ts).
+ */
 interface CheckedCreate {
   readonly custom: CustomValues;
-  readonly condition: SQL | undefined;
-}
-
-/** The condition of a create's batch: the stored definitions are the ones it validated with (create-checks.ts). */
-function buildCreateCondition(ctx: ApiContext, spec: EntitySpec, set: CustomDefinitionSet | undefined): SQL | undefined {
-  return set ? buildDefinitionsCondition(ctx.scope, spec.name, set) : undefined;
+  readonly definitions: CustomDefinitionSet | undefined;
 }
 
 /**
@@ -101,7 +98,7 @@ async function checkCreate(
     const custom = validateCustomValues(input.custom, cached?.definitions ?? [], 'create');
     const unknown = await findUnknownStandardReferences(ctx.db, uses);
     if (custom.errors.length === 0 && unknown.length === 0) {
-      return { custom: custom.values, condition: buildCreateCondition(ctx, spec, cached) };
+      return { custom: custom.values, definitions: cached };
     }
   }
   const set = spec.customAttributes ? await loadFreshDefinitions(ctx.db, ctx.scope, spec.name) : undefined;
@@ -111,7 +108,7 @@ async function checkCreate(
   const hookErrors = (await hooks?.validateCreate?.(ctx, input.values)) ?? [];
   if (hookErrors.length > 0) throw validationError(hookErrors);
   // The reads passed; the batch still checks that nothing changed since (a concurrent write).
-  return { custom: custom.values, condition: buildCreateCondition(ctx, spec, set) };
+  return { custom: custom.values, definitions: set };
 }
 
 /** Attempts of a create whose batch finds its checks outdated (each one re-reads what it checks). */
@@ -154,7 +151,7 @@ export async function handleCreate(ctx: ApiContext, store: EntityStore, options:
     try {
       // A rule the database refuses (a reference, the entity's rules) is worded by the checks, read afresh.
       await writeUnderRules(
-        () => insertRecord(ctx.db, store, row, stamp, statements, checked.condition),
+        () => insertRecord(ctx.db, store, row, stamp, statements, checked.definitions),
         () => checkCreate(ctx, spec, input, uses, true),
         uses.map((use) => use.path),
       );

@@ -1,7 +1,10 @@
 /** Storage of entity records in D1: every statement is scoped by tenant and org; writes run through `runWrites`. */
 import { and, eq, getTableColumns, isSQLWrapper, or, sql } from 'drizzle-orm';
-import type { SQL } from 'drizzle-orm';
+import type { Placeholder, SQL } from 'drizzle-orm';
+import { QueryBuilder } from 'drizzle-orm/sqlite-core';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
+import { compileStatement, compileWrite, runCompiled, runCompiledSelect, textPlaceholder } from '../db/compiled';
+import type { CompiledStatement } from '../db/compiled';
 import { D1_MAX_PARAMETERS, parseConstraintViolation, requireColumn, scopeCondition } from '../db/client';
 import type { Database, TenantScope } from '../db/client';
 import { runWrites } from '../db/writes';
@@ -14,17 +17,25 @@ import type { CursorValue } from '../odata/order';
 import type { AuditFieldName } from './audit';
 import { buildCountQuery } from './counts';
 import { buildTextSearchArms } from './text-search';
-import { buildCreatedEvent, buildDeletedEvent, buildUpdatedEvent } from './events';
+import { buildCreatedEventOf, buildDeletedEvent, buildUpdatedEvent } from './events';
+import { buildDefinitionsCondition, listDefinitions } from './create-checks';
+import type { CustomDefinitionSet } from './custom-attributes';
 import type { EntitySpec } from './spec';
 import type { EntityTable } from './table';
 import { message } from '../messages/catalogue';
 
-/** How a request names one record. */
-export type RecordLookup =
-  | { readonly by: 'id'; readonly id: string }
+/** How a request (or, with placeholders for values, a compiled query) names one record. */
+type LookupOf<V> =
+  | { readonly by: 'id'; readonly id: V }
   | { readonly by: 'key'; readonly values: readonly unknown[] }
   /** A GUID segment tried as an id first, then as the single-field key. */
-  | { readonly by: 'idOrKey'; readonly id: string; readonly key: string };
+  | { readonly by: 'idOrKey'; readonly id: V; readonly key: V };
+
+/** How a request names one record. */
+export type RecordLookup = LookupOf<string>;
+
+/** A lookup's or a scope's value, or the placeholder that stands for it in a compiled query. */
+type Term = string | Placeholder;
 
 /** The columns every entity table has, typed. */
 export type EntityCommonColumns = Pick<EntityTable, 'id' | 'tenantKey' | 'orgKey' | 'customAttributes' | AuditFieldName>;
@@ -64,8 +75,12 @@ function column(store: EntityStore, name: string): SQLiteColumn {
 }
 
 /** The WHERE condition of one lookup (without ordering). */
-export function lookupCondition(store: EntityStore, scope: TenantScope, lookup: RecordLookup): SQL | undefined {
-  const scoped = scopeCondition(store.common, scope);
+export function lookupCondition(
+  store: EntityStore,
+  scope: { readonly tenantKey: Term; readonly orgKey: Term },
+  lookup: LookupOf<Term>,
+): SQL | undefined {
+  const scoped = and(eq(store.common.tenantKey, scope.tenantKey), eq(store.common.orgKey, scope.orgKey));
   if (lookup.by === 'id') return and(scoped, eq(store.common.id, lookup.id));
   if (lookup.by === 'key') return and(scoped, ...store.spec.key.map((name, index) => eq(column(store, name), lookup.values[index])));
   const [keyName = 'key'] = store.spec.key;
@@ -73,7 +88,7 @@ export function lookupCondition(store: EntityStore, scope: TenantScope, lookup: 
 }
 
 /** An id match ranks before a key match (`idOrKey` lookups). */
-function idFirst(store: EntityStore, lookup: RecordLookup): SQL {
+function idFirst(store: EntityStore, lookup: LookupOf<Term>): SQL {
   return sql`CASE WHEN ${store.common.id} = ${lookup.by === 'key' ? null : lookup.id} THEN 0 ELSE 1 END`;
 }
 
@@ -84,17 +99,53 @@ export function lookupIdSubquery(store: EntityStore, scope: TenantScope, lookup:
   return sql`(SELECT ${store.common.id} FROM ${store.table} WHERE ${condition} ORDER BY ${idFirst(store, lookup)} LIMIT 1)`;
 }
 
+/** `findRecord`'s query, by entity and lookup kind, compiled once per isolate (src/db/compiled.ts). */
+const recordQueries = new WeakMap<EntityStore, Map<RecordLookup['by'], RecordQuery>>();
+
+type RecordQuery = CompiledStatement<EntityRecord>;
+
+/** A lookup of `by` whose values are placeholders (`id`, `key`, `k0`, `k1`, ...). */
+function placeholderLookup(store: EntityStore, by: RecordLookup['by']): LookupOf<Placeholder> {
+  if (by === 'id') return { by, id: sql.placeholder('id') };
+  if (by === 'key') return { by, values: store.spec.key.map((_, index) => sql.placeholder(`k${index}`)) };
+  return { by, id: sql.placeholder('id'), key: sql.placeholder('key') };
+}
+
+function compileRecordQuery(store: EntityStore, by: RecordLookup['by']): RecordQuery {
+  const lookup = placeholderLookup(store, by);
+  const scope = { tenantKey: sql.placeholder('tenantKey'), orgKey: sql.placeholder('orgKey') };
+  const selection = selectionOf(store);
+  const query = new QueryBuilder()
+    .select(selection)
+    .from(store.table)
+    .where(lookupCondition(store, scope, lookup))
+    .$dynamic();
+  return compileStatement((by === 'idOrKey' ? query.orderBy(idFirst(store, lookup)) : query).limit(1), selection);
+}
+
+function readRecordQuery(store: EntityStore, by: RecordLookup['by']): RecordQuery {
+  let queries = recordQueries.get(store);
+  if (!queries) recordQueries.set(store, (queries = new Map()));
+  let compiled = queries.get(by);
+  if (!compiled) queries.set(by, (compiled = compileRecordQuery(store, by)));
+  return compiled;
+}
+
+/** The placeholders' values of one lookup. */
+function lookupValues(lookup: RecordLookup): Record<string, unknown> {
+  if (lookup.by === 'id') return { id: lookup.id };
+  if (lookup.by === 'key') return Object.fromEntries(lookup.values.map((value, index) => [`k${index}`, value]));
+  return { id: lookup.id, key: lookup.key };
+}
+
 export async function findRecord(
   db: Database,
   store: EntityStore,
   scope: TenantScope,
   lookup: RecordLookup,
 ): Promise<EntityRecord | undefined> {
-  const query = db
-    .select(selectionOf(store))
-    .from(store.table)
-    .where(lookupCondition(store, scope, lookup));
-  const rows = await (lookup.by === 'idOrKey' ? query.orderBy(idFirst(store, lookup)) : query).limit(1);
+  const values = { tenantKey: scope.tenantKey, orgKey: scope.orgKey, ...lookupValues(lookup) };
+  const rows = await runCompiledSelect(db, readRecordQuery(store, lookup.by), values);
   return rows[0];
 }
 
@@ -108,18 +159,21 @@ export function duplicateKey(spec: EntitySpec, values: readonly unknown[]): ApiE
   });
 }
 
+/** A column's value in an insert: the row's, else the column's default (entity tables have no generated columns). */
+function columnValue(row: Readonly<Record<string, unknown>>, name: string, target: SQLiteColumn): unknown {
+  return row[name] !== undefined ? row[name] : (target.defaultFn?.() ?? target.default ?? null);
+}
+
 /**
- * The insert of `row`, refused by the database unless `condition` holds: the row's id is bound only when it does,
- * so a false condition fails the id's NOT NULL constraint and aborts the whole batch (the statements after it
- * included) in the same transaction. `isRefusedInsert` recognises that failure.
+ * `INSERT ... SELECT` of one row, every column named in the table's order (`bound` gives each one's SQL). With a
+ * `condition` the insert is refused by the database unless it holds: the row's id is bound only when it does, so a
+ * false condition fails the id's NOT NULL constraint and aborts the whole batch (the statements after it included) in
+ * the same transaction. `isRefusedInsert` recognises that failure.
  */
-function buildGuardedInsert(db: Database, store: EntityStore, row: Readonly<Record<string, unknown>>, condition: SQL): WriteStatement {
-  // INSERT ... SELECT names every column (entity tables have no generated ones), in the table's order; a column the
-  // row leaves out gets its default.
+function buildInsertSelect(db: Database, store: EntityStore, bound: (name: string, target: SQLiteColumn) => SQL, condition?: SQL) {
   const values = Object.entries(store.columns).map(([name, target]) => {
-    const value = row[name] !== undefined ? row[name] : (target.defaultFn?.() ?? target.default ?? null);
-    const bound = isSQLWrapper(value) ? value : sql.param(value, target);
-    return name === 'id' ? sql`CASE WHEN ${condition} THEN ${bound} END` : bound;
+    const value = bound(name, target);
+    return name === 'id' && condition ? sql`CASE WHEN ${condition} THEN ${value} END` : value;
   });
   return db.insert(store.table).select(sql`SELECT ${sql.join(values, sql`, `)}`);
 }
@@ -130,10 +184,50 @@ export function isRefusedInsert(store: EntityStore, error: unknown): boolean {
   return text.includes(`NOT NULL constraint failed: ${store.spec.table}.${store.common.id.name}`);
 }
 
+/** What decides a create's SQL text: no condition, no definitions, or definitions (their listing is bound). */
+type CreateShape = 'plain' | 'noDefinitions' | 'definitions';
+
+interface CompiledCreate {
+  readonly insert: CompiledStatement<never>;
+  readonly event: CompiledStatement<never>;
+}
+
+/** Placeholder names of a compiled create: `c:<field>` per column, `defCount`/`defListing` for the definitions. */
+const columnPlaceholder = (name: string) => `c:${name}`;
+
+/** A create of one entity and shape with placeholders for every value, compiled (src/db/compiled.ts). */
+function compileCreate(db: Database, store: EntityStore, shape: CreateShape): CompiledCreate {
+  const scope = { tenantKey: textPlaceholder('tenantKey'), orgKey: textPlaceholder('orgKey') };
+  const listing = shape === 'definitions' ? { count: textPlaceholder('defCount'), json: textPlaceholder('defListing') } : null;
+  const condition = shape === 'plain' ? undefined : buildDefinitionsCondition(scope, store.spec.name, listing);
+  // Each column's value goes through its own encoder when the placeholder is filled (booleans, JSON, ...).
+  const insert = buildInsertSelect(
+    db,
+    store,
+    (name, target) => sql`${sql.param(sql.placeholder(columnPlaceholder(name)), target)}`,
+    condition,
+  );
+  const values = Object.fromEntries(store.spec.key.map((name) => [name, textPlaceholder(columnPlaceholder(name))]));
+  const stamp = { on: textPlaceholder('on'), by: textPlaceholder('by') };
+  const record = { scope, id: textPlaceholder(columnPlaceholder('id')), values, eventId: textPlaceholder('eventId') };
+  return { insert: compileWrite(insert), event: compileWrite(buildCreatedEventOf(db, store, record, stamp)) };
+}
+
+const compiledCreates = new WeakMap<EntityStore, Map<CreateShape, CompiledCreate>>();
+
+function readCompiledCreate(db: Database, store: EntityStore, shape: CreateShape): CompiledCreate {
+  let shapes = compiledCreates.get(store);
+  if (!shapes) compiledCreates.set(store, (shapes = new Map()));
+  let compiled = shapes.get(shape);
+  if (!compiled) shapes.set(shape, (compiled = compileCreate(db, store, shape)));
+  return compiled;
+}
+
 /**
- * Inserts the row plus dependent statements and its `created` event in one batch (one transaction). With a
- * `condition`, the insert only happens when it holds in the database at that moment (`isRefusedInsert` tells the
- * refusal from other errors); a refused insert aborts the batch, its event included.
+ * Inserts the row plus dependent statements and its `created` event in one batch (one transaction), compiled once per
+ * isolate and entity (the dependent statements are the request's own). With `definitions`, the insert only happens
+ * while the stored custom attribute definitions are exactly those (`isRefusedInsert` tells the refusal from other
+ * errors); a refused insert aborts the batch, its event included.
  */
 export async function insertRecord(
   db: Database,
@@ -141,11 +235,26 @@ export async function insertRecord(
   row: Readonly<Record<string, unknown>>,
   stamp: AuditStamp,
   extra: readonly WriteStatement[] = [],
-  condition?: SQL,
+  definitions?: CustomDefinitionSet,
 ): Promise<void> {
-  const insert = condition ? buildGuardedInsert(db, store, row, condition) : db.insert(store.table).values(row);
+  const listing = definitions ? listDefinitions(definitions) : null;
+  const shape: CreateShape = definitions === undefined ? 'plain' : listing === null ? 'noDefinitions' : 'definitions';
+  const compiled = readCompiledCreate(db, store, shape);
+  const values: Record<string, unknown> = {
+    tenantKey: row.tenantKey,
+    orgKey: row.orgKey,
+    on: stamp.on,
+    by: stamp.by,
+    eventId: crypto.randomUUID(),
+    ...(listing ? { defCount: listing.count, defListing: listing.json } : {}),
+  };
+  for (const [name, target] of Object.entries(store.columns)) {
+    const value = columnValue(row, name, target);
+    if (isSQLWrapper(value)) throw new Error(`${store.spec.table}.${name}: a create binds values, not SQL.`);
+    values[columnPlaceholder(name)] = value;
+  }
   try {
-    await runWrites(db, [insert, ...extra, buildCreatedEvent(db, store, row, stamp)]);
+    await runCompiled(db, [compiled.insert, ...extra.map(compileWrite), compiled.event], values);
   } catch (error) {
     if (parseConstraintViolation(error) === 'unique')
       throw duplicateKey(

@@ -31,6 +31,8 @@ export interface EventFields {
   readonly version: number | SQL | 'sequence';
   /** JSON text of what changed, or an expression answering it. */
   readonly changes?: string | SQL | null;
+  /** The event's id (a GUID); absent: a random one (made in SQL, per row, when the event is selected from rows). */
+  readonly id?: string;
 }
 
 /** A random GUID (version 4) computed by SQLite, one per inserted row. */
@@ -56,7 +58,7 @@ function valueOf(value: string | number | SQL | null): SQL {
  * one row when `from` is absent. Several rows of one statement take consecutive sequence numbers.
  */
 export function buildEventInsert(db: Database, origin: EventOrigin, fields: EventFields, from?: SQL): WriteStatement {
-  const id = from ? SQL_GUID : sql`${crypto.randomUUID()}`;
+  const id = fields.id !== undefined ? sql`${fields.id}` : from ? SQL_GUID : sql`${crypto.randomUUID()}`;
   const seq = sql`${lastSequenceOf(origin)} + row_number() over ()`;
   const version = fields.version === 'sequence' ? seq : valueOf(fields.version);
   // Columns in table order (drizzle names them in that order).

@@ -111,16 +111,11 @@ export async function buildApiContext(
   };
 }
 
-/** Work after an acknowledged write (a 2xx answer to a method that changes), given the request's context. */
-export type AfterWrite = (ctx: ApiContext) => void;
-
-function wrapApiRoute(route: ApiRoute, afterWrite: AfterWrite | undefined): Handler {
+function wrapApiRoute(route: ApiRoute): Handler {
   const handle = acceptsIdempotencyKey(route) ? (ctx: ApiContext) => handleIdempotently(ctx, route.handle) : route.handle;
-  const writes = route.method !== 'GET' && route.readOnly !== true;
   return async (request, platform, trace) => {
     const ctx = await buildApiContext(request, platform, trace, route.scope);
     const response = await handle(ctx);
-    if (writes && response.status < 300) afterWrite?.(ctx);
     if (platform.rateLimits) response.headers.set(RATE_LIMIT_POLICY_HEADER, describeRateLimitPolicy(platform.rateLimits));
     return response;
   };
@@ -168,7 +163,6 @@ export function buildApp(
   publicRoutes: readonly PublicRoute[],
   apiRoutes: readonly ApiRoute[],
   operatorRoutes: readonly OperatorRoute[] = [],
-  afterWrite?: AfterWrite,
 ): App {
   // Every route answers a Response or throws, and the catch-all below matches whatever the routes do not.
   const router: RouterType<IRequest, [Platform, RequestTrace], Response> = Router();
@@ -186,7 +180,7 @@ export function buildApp(
     patterns.push({ method, path, match: entry[1] });
   };
   for (const route of publicRoutes) add(route.method, route.path, wrapPublicRoute(route));
-  for (const route of apiRoutes) add(route.method, `${API_PREFIX}${route.path}`, wrapApiRoute(route, afterWrite));
+  for (const route of apiRoutes) add(route.method, `${API_PREFIX}${route.path}`, wrapApiRoute(route));
   for (const route of operatorRoutes) add(route.method, route.path, wrapOperatorRoute(route));
 
   const apiPattern = /^\/api\/([^/]+)\/([^/]+)(\/|$)/i;

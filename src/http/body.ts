@@ -33,6 +33,13 @@ export async function readLimitedBytes(request: Request): Promise<Uint8Array> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
   if (!request.body) return new Uint8Array(0);
+  // A declared length frames the body (HTTP): at most that many bytes arrive, so it is read in one go (a Request made
+  // in-process could still carry more than it declares: checked after).
+  if (declared !== null && /^\d+$/.test(declared)) {
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
+    return bytes;
+  }
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;

@@ -15,8 +15,8 @@ import { TenantMover } from './placement/mover';
 import type { MoveOutcome } from './placement/mover';
 import { buildPlacementOperations } from './placement/operations';
 import type { MoveCoordinator } from './placement/operations';
-import type { TenantTable } from './placement/tenant-tables';
-import { openEveryTenantDatabase, openTenantDatabase } from './tenant-databases';
+import { openEveryTenantDatabase, openTenantDatabase, watchWrites } from './tenant-databases';
+import type { TenantModel } from './tenant-databases';
 import type { DeliveryJob, DeliveryMessage, DeliveryOutcome, DeliveryQueue, Platform, RateLimits } from './types';
 
 /**
@@ -72,18 +72,22 @@ export interface Invocation {
 }
 
 /** The bindings every invocation shares (no rate limits: those apply to `/api` requests only). */
-function buildBindingsPlatform(env: Env, ctx: Invocation, tables: readonly TenantTable[], moves: MoveCoordinator): Platform {
+function buildBindingsPlatform(env: Env, ctx: Invocation, model: TenantModel, moves: MoveCoordinator): Omit<Platform, 'rateLimits'> {
   const databases = readDatabaseSet(env);
   const now = () => new Date();
+  const waitUntil = (promise: Promise<unknown>) => ctx.waitUntil(promise);
+  const deliveries = buildDeliveryQueue(env);
+  const watch = (scope: TenantScope) => watchWrites(model.watchers, scope, { deliveries, now, waitUntil });
   return {
-    openTenantDatabase: async (request) => openTenantDatabase({ databases, moves, now }, request),
+    openTenantDatabase: async (request) => openTenantDatabase({ databases, moves, now, watch }, request),
     openEveryTenantDatabase: async () => openEveryTenantDatabase(databases),
-    placements: buildPlacementOperations(databases, tables, moves),
+    placements: buildPlacementOperations(databases, model.tables, moves),
     cache: env.CACHE,
     config: parseConfig(env),
     coordinator: (scope, session) => buildCoordinator(env, scope, session),
+    deliveries,
     now,
-    waitUntil: (promise) => ctx.waitUntil(promise),
+    waitUntil,
     readAsset: (path) => fetchWorkerAsset(env, path),
   };
 }
@@ -97,9 +101,9 @@ function buildDeliveryQueue(env: Env): DeliveryQueue {
   };
 }
 
-/** The platform of one Worker invocation; `tables` are the tenant/org tables (src/tenant-tables.ts). */
-export function buildWorkerPlatform(env: Env, ctx: Invocation, tables: readonly TenantTable[]): Platform {
-  const platform = { ...buildBindingsPlatform(env, ctx, tables, buildMoveCoordinator(env)), deliveries: buildDeliveryQueue(env) };
+/** The platform of one Worker invocation over the tenant model (src/tenant-model.ts). */
+export function buildWorkerPlatform(env: Env, ctx: Invocation, model: TenantModel): Platform {
+  const platform = buildBindingsPlatform(env, ctx, model, buildMoveCoordinator(env));
   const rateLimits = buildRateLimits(env, platform.config);
   return rateLimits ? { ...platform, rateLimits } : platform;
 }
@@ -133,7 +137,7 @@ export async function consumeDeliveryBatch(
  * the bookmark of its D1 work, or its failure), `handle` (a command's result, thrown on failure: tests call it), `move`
  * and `awaitMove` (tenant/org moves), and the `alarm` that runs moves.
  */
-export function defineTenantCoordinator(handlers: Partial<CommandHandlers>, tables: readonly TenantTable[]) {
+export function defineTenantCoordinator(handlers: Partial<CommandHandlers>, model: TenantModel) {
   return class extends DurableObject<Env> {
     private readonly lanes = new CommandLanes();
     private readonly state: CoordinatorState = {
@@ -146,7 +150,7 @@ export function defineTenantCoordinator(handlers: Partial<CommandHandlers>, tabl
     };
     private readonly mover = new TenantMover({
       databases: readDatabaseSet(this.env),
-      tables,
+      tables: model.tables,
       state: this.state,
       setAlarm: (at) => this.ctx.storage.setAlarm(at),
       now: () => new Date(),
@@ -154,7 +158,7 @@ export function defineTenantCoordinator(handlers: Partial<CommandHandlers>, tabl
     });
     // Inside the object, a write refused by a move waits for this object's own move; commands never send commands.
     private readonly platform: Platform = {
-      ...buildBindingsPlatform(this.env, this.ctx, tables, {
+      ...buildBindingsPlatform(this.env, this.ctx, model, {
         move: (scope, target) => this.mover.move(scope, target),
         awaitMove: (_scope, timeoutMs) => this.mover.whenSettled(timeoutMs),
       }),

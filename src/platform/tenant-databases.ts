@@ -9,15 +9,32 @@ import type { DatabaseSet } from './d1/databases';
 import type { MoveCoordinator } from './placement/operations';
 import { readOnlyD1 } from './placement/read-only-d1';
 import { TenantD1 } from './placement/tenant-d1';
-import type { TenantDatabaseRequest } from './types';
+import type { TenantTable } from './placement/tenant-tables';
+import type { TenantDatabaseRequest, WatchContext, WriteWatcher, WriteWatcherFactory } from './types';
 
 /** How long a write refused by a move waits for it (then 503 with Retry-After). */
 export const MOVE_WAIT_MS = 20_000;
+
+/**
+ * What a platform needs to know of the tenant schema and the services: every tenant/org table, parents first (what
+ * moves copy and the operator API counts), and the services' write watchers.
+ */
+export interface TenantModel {
+  readonly tables: readonly TenantTable[];
+  readonly watchers: readonly WriteWatcherFactory[];
+}
+
+/** The watchers of one tenant/org's writes in one invocation. */
+export function watchWrites(factories: readonly WriteWatcherFactory[], scope: TenantScope, context: WatchContext): WriteWatcher[] {
+  return factories.flatMap((factory) => factory(scope, context) ?? []);
+}
 
 export interface TenantDatabases {
   readonly databases: DatabaseSet;
   readonly moves: MoveCoordinator;
   now(): Date;
+  /** The services' watchers of a tenant/org's writes (each read rides at the end of every write batch). */
+  watch(scope: TenantScope): readonly WriteWatcher[];
 }
 
 export function openTenantDatabase(parts: TenantDatabases, request: TenantDatabaseRequest): Database {
@@ -29,6 +46,7 @@ export function openTenantDatabase(parts: TenantDatabases, request: TenantDataba
       ...(request.meter ? { meter: request.meter } : {}),
       ...(request.session ? { session: request.session } : {}),
       waitForMove: () => parts.moves.awaitMove(scope, MOVE_WAIT_MS),
+      watchers: () => parts.watch(scope),
       now: parts.now,
     }),
   );

@@ -8,6 +8,9 @@ import type { AppConfig } from '../config/env';
 import type { Coordinator } from '../coordinator/commands';
 import type { Database, TenantScope } from '../db/client';
 import type { RoundTripMeter } from './d1/meter';
+import type { WriteWatcher } from './d1/watch';
+
+export type { WriteWatcher } from './d1/watch';
 import type { ReadSession } from './placement/bookmark';
 import type { PlacementOperations } from './placement/operations';
 
@@ -18,6 +21,16 @@ export interface TenantDatabaseRequest extends TenantScope {
   /** The request's D1 session (bookmarks, replicas); absent: every statement goes to the primary. */
   readonly session?: ReadSession;
 }
+
+/** What a write watcher may use of the invocation that wrote. */
+export interface WatchContext {
+  readonly deliveries: DeliveryQueue;
+  now(): Date;
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+/** A service's watcher of one tenant/org's writes (undefined: nothing to watch). */
+export type WriteWatcherFactory = (scope: TenantScope, context: WatchContext) => WriteWatcher | undefined;
 
 /** The key-value cache (KV on Cloudflare; in memory under Deno): what the application uses of it. */
 export interface CacheStore {
@@ -76,8 +89,8 @@ export interface Platform {
   readonly rateLimits?: RateLimits;
   /** The tenant/org's serial coordinator; with a session, the bookmarks of its D1 writes join that session. */
   coordinator(scope: TenantScope, session?: ReadSession): Coordinator;
-  /** Webhook deliveries (absent inside a coordinator: commands' writes are kicked by the request that sent them). */
-  readonly deliveries?: DeliveryQueue;
+  /** Webhook deliveries (the Worker's queue, or the persisted in-process queue under Deno). */
+  readonly deliveries: DeliveryQueue;
   /** The clock (injectable for tests). */
   now(): Date;
   /** Lets work finish after the response is sent (ctx.waitUntil on Workers). */

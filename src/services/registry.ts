@@ -8,9 +8,9 @@ import { forgetCachedDefinitions } from '../entities/create-checks';
 import { deriveReferenceUsers } from '../entities/service';
 import { idempotencyCommands } from '../idempotency/commands';
 import type { EntityStore } from '../entities/store';
-import type { ApiContext } from '../http/context';
 import type { ApiRoute, PublicRoute } from '../http/route';
 import type { ScheduledJob } from '../jobs/scheduler';
+import type { WriteWatcherFactory } from '../platform/types';
 import { buildReferenceDataRoutes } from '../reference/routes';
 import type { ReferenceWriteReaction, UpsertGuard } from '../reference/routes';
 import type { ReferenceUser } from '../reference/usage';
@@ -41,8 +41,8 @@ export interface ServiceModule {
   readonly referenceGuards?: readonly UpsertGuard[];
   /** What to do after a reference write of a kind, before it is answered (e.g. retire cache entries). */
   readonly referenceWriteReactions?: readonly ReferenceWriteReaction[];
-  /** Work after every acknowledged `/api` write, off the request path (e.g. kick webhook deliveries). */
-  readonly afterWrite?: (ctx: ApiContext) => void;
+  /** Reads that ride at the end of every write batch of a tenant/org, with what to do once it commits (webhook kicks). */
+  readonly writeWatchers?: readonly WriteWatcherFactory[];
 }
 
 /** The services, in route registration order. */
@@ -96,10 +96,8 @@ export const commandHandlers: Partial<CommandHandlers> = services.reduce<Partial
 /** The cron trigger's jobs. */
 export const scheduledJobs: readonly ScheduledJob[] = services.flatMap((service) => service.jobs ?? []);
 
-/** What runs after every acknowledged `/api` write (each service's `afterWrite`). */
-export function runAfterWrite(ctx: ApiContext): void {
-  for (const service of services) service.afterWrite?.(ctx);
-}
+/** The services' write watchers (every platform attaches them to every tenant database it opens). */
+export const writeWatchers: readonly WriteWatcherFactory[] = services.flatMap((service) => service.writeWatchers ?? []);
 
 /** The webhook delivery queue's consumer (Cloudflare Queues, or the Deno queue). */
 export { deliverSubscription } from './events/delivery';

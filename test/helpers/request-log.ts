@@ -3,7 +3,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:
 import { vi } from 'vitest';
 import { app } from '../../src/app';
 import { buildWorkerPlatform } from '../../src/platform/cloudflare';
-import { TENANT_TABLES } from '../../src/tenant-tables';
+import { TENANT_MODEL } from '../../src/tenant-model';
 import type { Platform } from '../../src/platform/types';
 import { ORIGIN } from './api';
 
@@ -21,7 +21,7 @@ export async function fetchLogged(
   vi.spyOn(console, 'log').mockImplementation(capture);
   vi.spyOn(console, 'error').mockImplementation(capture);
   const ctx = createExecutionContext();
-  const response = await app.fetch(new Request(`${ORIGIN}${path}`, init), adapt(buildWorkerPlatform(env, ctx, TENANT_TABLES)));
+  const response = await app.fetch(new Request(`${ORIGIN}${path}`, init), adapt(buildWorkerPlatform(env, ctx, TENANT_MODEL)));
   await waitOnExecutionContext(ctx);
   vi.restoreAllMocks();
   return { response, lines };

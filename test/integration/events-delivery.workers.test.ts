@@ -8,7 +8,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { buildWorkerPlatform, consumeDeliveryBatch } from '../../src/platform/cloudflare';
 import type { DeliveryMessage, DeliveryOutcome } from '../../src/platform/types';
 import { deliverSubscription } from '../../src/services/registry';
-import { TENANT_TABLES } from '../../src/tenant-tables';
+import { TENANT_MODEL } from '../../src/tenant-model';
 import type { TenantClient } from '../helpers/api';
 import { openClientD1 } from '../helpers/tenant-db';
 import { freshTenant } from '../helpers/tenants';
@@ -40,7 +40,7 @@ async function consume(subscription: CreatedSubscription, now: Date, baseSeconds
   const body: DeliveryMessage = { tenantKey: client.tenant, orgKey: client.org, subscriptionId: subscription.id };
   const batch = createMessageBatch<DeliveryMessage>(QUEUE, [{ id: 'job-1', timestamp: now, attempts: 1, body }]);
   const ctx = createExecutionContext();
-  const platform = buildWorkerPlatform(env, ctx, TENANT_TABLES);
+  const platform = buildWorkerPlatform(env, ctx, TENANT_MODEL);
   // The test batch does not keep retry delays: the consumer's own answer tells them.
   const outcomes: DeliveryOutcome[] = [];
   const clocked = { ...platform, now: () => now, config: { ...platform.config, webhookRetryBaseSeconds: baseSeconds } };

@@ -2,6 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Problem, TenantClient } from '../helpers/api';
 import { readAllChanges } from '../helpers/events';
+import { changeImport, IMPORTS, registerImport } from '../helpers/imports';
 import { freshTenant } from '../helpers/tenants';
 import { readReceived, receiverUrl, subscribe } from '../helpers/webhooks';
 import type { CreatedSubscription, Notification } from '../helpers/webhooks';
@@ -130,6 +131,22 @@ describe('delivery', () => {
     const webhook = new Webhook(subscription.secret);
     const first = received[0];
     expect(() => webhook.verify(`${first?.body ?? ''} `, first?.headers ?? {})).toThrow();
+  });
+
+  it("delivers an import's state changes, written by the tenant/org's coordinator: its write batch kicks the delivery", async () => {
+    const subscription = await subscribe(client, receiverUrl('imports'), IMPORTS.slice(1));
+    const id = await registerImport(client);
+    await expectStatus(changeImport(client, { importId: id, importDataState: 2 }), 200);
+    let received = await readReceived(subscription.notificationUrl, 1);
+    let items = verifyAll(subscription, received);
+    while (items.length < 2) {
+      received = await readReceived(subscription.notificationUrl, received.length + 1);
+      items = verifyAll(subscription, received);
+    }
+    expect(items.map((item) => [item.resource, item.changeType, item.recordId])).toEqual([
+      [IMPORTS.slice(1), 'created', id],
+      [IMPORTS.slice(1), 'updated', id],
+    ]);
   });
 
   it('retries a receiver that answers 500: the third try delivers the same batch; deliveries record it', async () => {

@@ -2,7 +2,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:
 import { beforeEach, describe, expect, it } from 'vitest';
 import { app } from '../../src/app';
 import { buildWorkerPlatform } from '../../src/platform/cloudflare';
-import { TENANT_TABLES } from '../../src/tenant-tables';
+import { TENANT_MODEL } from '../../src/tenant-model';
 import { ORIGIN } from '../helpers/api';
 import type { TenantClient } from '../helpers/api';
 import { changeImport, IMPORTS, readHistory, readImport, registerImportIn } from '../helpers/imports';
@@ -18,7 +18,7 @@ beforeEach(async () => {
 /** validateImportDataState through the Worker's app with the platform clock set to `now` (real D1 and DO). */
 async function validateAt(id: string, now: Date): Promise<ImportResource> {
   const ctx = createExecutionContext();
-  const platform = { ...buildWorkerPlatform(env, ctx, TENANT_TABLES), now: () => now };
+  const platform = { ...buildWorkerPlatform(env, ctx, TENANT_MODEL), now: () => now };
   const request = new Request(`${ORIGIN}${client.base}${IMPORTS}/validateImportDataState?id=${id}`, {
     headers: { authorization: `Bearer ${client.token}` },
   });

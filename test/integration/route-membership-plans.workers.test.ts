@@ -4,11 +4,12 @@
  * member table's primary key (route_id, key), never the member-key index; no table is scanned and nothing sorted.
  */
 import { env } from 'cloudflare:test';
+import { fillPlaceholders } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { openDrizzle } from '../../src/db/client';
 import { equipmentMembers, locationMembers } from '../../src/services/routes/members';
 import type { MemberKind } from '../../src/services/routes/members';
-import { buildMembershipBatch } from '../../src/services/routes/membership-batch';
+import { buildMembershipBatch, compileMembershipBatch } from '../../src/services/routes/membership-batch';
 import type { MembershipAction } from '../../src/services/routes/membership-batch';
 import type { MembershipBy } from '../../src/services/routes/membership-body';
 
@@ -28,17 +29,22 @@ async function explainBatch(
   custom: Record<string, unknown> = {},
 ): Promise<string[]> {
   const values = by === 'key' ? ['L1', 'L2', 'L3'] : ['6f1c2a8e-0000-4000-8000-000000000001', '6f1c2a8e-0000-4000-8000-000000000002'];
-  const statements = buildMembershipBatch(
-    openDrizzle(env.TENANT_DB_1),
-    scope,
-    { routeKey: 'R1', companyKey, kind, action, by, values },
-    custom,
-    stamp,
-  );
+  const db = openDrizzle(env.TENANT_DB_1);
+  const target = { routeKey: 'R1', companyKey, kind, action, by, values };
+  // Without custom attribute values the batch that runs is the compiled one (placeholders filled per request).
+  const terms = { ...scope, routeKey: 'R1', companyKey, valuesJson: JSON.stringify(values), count: values.length, ...stamp };
+  const queries =
+    Object.keys(custom).length === 0
+      ? compileMembershipBatch(db, target, companyKey !== null).map((statement) => ({
+          sql: statement.sql,
+          params: fillPlaceholders([...statement.params], terms),
+        }))
+      : buildMembershipBatch(db, scope, target, custom, stamp).map((statement) => {
+          if (!('toSQL' in statement) || typeof statement.toSQL !== 'function') throw new Error('a batch statement without toSQL');
+          return (statement as { toSQL(): { sql: string; params: unknown[] } }).toSQL();
+        });
   const plans: string[] = [];
-  for (const statement of statements) {
-    if (!('toSQL' in statement) || typeof statement.toSQL !== 'function') throw new Error('a batch statement without toSQL');
-    const { sql, params } = (statement as { toSQL(): { sql: string; params: unknown[] } }).toSQL();
+  for (const { sql, params } of queries) {
     const result = await env.TENANT_DB_1.prepare(`EXPLAIN QUERY PLAN ${sql}`)
       .bind(...params)
       .all<PlanRow>();

@@ -9,6 +9,7 @@ import { BASE as DOCUMENTS } from '../helpers/exchange-rates';
 import { fetchLogged } from '../helpers/request-log';
 import { ROUTES, routeBody, seedRouteReferenceData } from '../helpers/routes';
 import { freshTenant } from '../helpers/tenants';
+import { readReceived, receiverUrl, subscribe } from '../helpers/webhooks';
 
 const TEMPLATES = '/operations/emailTemplates';
 
@@ -41,6 +42,15 @@ describe('D1 round trips of a create', () => {
     for (const key of ['t2', 't3']) {
       expect(await postCounted(client, TEMPLATES, templateBody(key, { custom_channel: 'mail' }))).toEqual({ status: 201, roundTrips: 1 });
     }
+  });
+
+  it('with a webhook subscription, a create is still one round trip: the subscriptions behind are read in its batch', async () => {
+    const client = await freshTenant('rt-hook');
+    expect((await postCounted(client, TEMPLATES, templateBody('h0'))).status).toBe(201);
+    const subscription = await subscribe(client, receiverUrl('rt-hook'));
+    expect(await postCounted(client, TEMPLATES, templateBody('h1'))).toEqual({ status: 201, roundTrips: 1 });
+    // The batch's read found the subscription behind: its delivery job went out after the commit.
+    expect((await readReceived(subscription.notificationUrl, 1)).length).toBeGreaterThanOrEqual(1);
   });
 
   it('a route create with references, tools and a brand model is one round trip', async () => {

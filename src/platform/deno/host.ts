@@ -10,8 +10,9 @@ import type { RawEnv } from '../../config/env';
 import type { CommandHandlers } from '../../coordinator/commands';
 import { DIRECTORY_BINDING, readDatabaseSet, TENANT_DATABASE_PREFIX } from '../d1/databases';
 import { buildPlacementOperations } from '../placement/operations';
-import type { TenantTable } from '../placement/tenant-tables';
-import { openEveryTenantDatabase, openTenantDatabase } from '../tenant-databases';
+import type { TenantScope } from '../../db/client';
+import { openEveryTenantDatabase, openTenantDatabase, watchWrites } from '../tenant-databases';
+import type { TenantModel } from '../tenant-databases';
 import type { DeliveryJob, DeliveryOutcome, Platform } from '../types';
 import { LocalDeliveryQueue } from './delivery-queue';
 import { LocalCoordinators } from './coordinator';
@@ -37,8 +38,8 @@ export interface DenoHostOptions {
   readonly readAsset: Platform['readAsset'];
   /** What the coordinators run (the Durable Object's commands). */
   readonly commandHandlers: Partial<CommandHandlers>;
-  /** Every tenant/org table, parents first (src/tenant-tables.ts): what moves copy and the operator API counts. */
-  readonly tenantTables: readonly TenantTable[];
+  /** The tenant/org tables and the services' write watchers (src/tenant-model.ts). */
+  readonly model: TenantModel;
   readonly now?: () => Date;
   /** The delivery queue's consumer (the Worker's `queue` handler's work). */
   readonly deliveryConsumer?: (platform: Platform, job: DeliveryJob) => Promise<DeliveryOutcome>;
@@ -106,22 +107,25 @@ export function openDenoHost(options: DenoHostOptions): DenoHost {
   const coordinators = new LocalCoordinators({
     sqlite: stateFile,
     databases,
-    tables: options.tenantTables,
+    tables: options.model.tables,
     handlers: options.commandHandlers,
     stepStatements: config.moveStepQueries,
     now,
   });
-  const parts = { databases, moves: coordinators.moves, now };
+  const waitUntil = (promise: Promise<unknown>) => trackBackgroundWork(pending, promise);
+  const watch = (scope: TenantScope) => watchWrites(options.model.watchers, scope, { deliveries, now, waitUntil });
+  const parts = { databases, moves: coordinators.moves, now, watch };
   // Every invocation's bindings (no rate limits: those apply to `/api` requests only).
   const base: Platform = {
     openTenantDatabase: async (request) => openTenantDatabase(parts, request),
     openEveryTenantDatabase: async () => openEveryTenantDatabase(databases),
-    placements: buildPlacementOperations(databases, options.tenantTables, coordinators.moves),
+    placements: buildPlacementOperations(databases, options.model.tables, coordinators.moves),
     cache,
     config,
     coordinator: (scope, session) => coordinators.findCoordinator(scope, session),
+    deliveries,
     now,
-    waitUntil: (promise) => trackBackgroundWork(pending, promise),
+    waitUntil,
     readAsset: options.readAsset,
   };
   // What coordinator commands see: like inside the Durable Object, they cannot call a coordinator.
@@ -133,7 +137,7 @@ export function openDenoHost(options: DenoHostOptions): DenoHost {
   };
   coordinators.resumeAlarms();
   const rateLimits = buildMemoryRateLimits(config.rateLimitPerMinute);
-  const platform: Platform = { ...base, deliveries, ...(rateLimits ? { rateLimits } : {}) };
+  const platform: Platform = { ...base, ...(rateLimits ? { rateLimits } : {}) };
   const consume = options.deliveryConsumer;
   if (consume) deliveries.start((job) => consume(platform, job));
   return {

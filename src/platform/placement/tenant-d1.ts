@@ -11,6 +11,9 @@
  *   a move copies (`moving`) the write waits for the move in the tenant/org's coordinator, then runs on the new
  *   database; if the move takes too long it is answered 503 with Retry-After. Never lost, never applied twice.
  *
+ * Write batches end with the watchers' reads (`WriteWatcher`: e.g. the subscriptions behind, for webhook deliveries):
+ * their rows reach the watcher once the batch has committed, at no extra round trip.
+ *
  * With a read session (requests, commands) statements go through D1 Sessions: the first read goes to any replica
  * (GET) or the primary, or to a replica at least as fresh as the client's bookmark; writes go to the primary.
  */
@@ -19,6 +22,7 @@ import { ApiError } from '../../errors/api-error';
 import type { DatabaseSet } from '../d1/databases';
 import { meterD1 } from '../d1/meter';
 import type { RoundTripMeter } from '../d1/meter';
+import type { WriteWatcher } from '../d1/watch';
 import { advanceSession } from './bookmark';
 import type { ReadSession } from './bookmark';
 import { forgetPlacement, readCachedPlacement, rememberPlacement } from './cache';
@@ -31,6 +35,8 @@ export interface TenantD1Options {
   readonly meter?: RoundTripMeter;
   /** The request's or command's read session; absent: every statement goes to the primary. */
   readonly session?: ReadSession;
+  /** Reads appended to every write batch; each one's rows go to its `onCommit` once the batch has committed. */
+  watchers(): readonly WriteWatcher[];
   /** Resolves when no move of the tenant/org is under way (true), or false when it waited too long. */
   waitForMove(): Promise<boolean>;
   now(): Date;
@@ -64,6 +70,17 @@ function buildUnavailableError(scope: TenantScope): ApiError {
  */
 function claimResult<T>(result: D1Result): D1Result<T> {
   return result as D1Result<T>;
+}
+
+/** Hands each watcher its read's rows (a watcher's failure is logged: the write it watched has committed). */
+function notifyWatchers(watchers: readonly WriteWatcher[], answers: readonly D1Result<Record<string, unknown>>[]): void {
+  watchers.forEach((watcher, index) => {
+    try {
+      watcher.onCommit(answers[index]?.results ?? []);
+    } catch (error) {
+      console.error(JSON.stringify({ level: 'error', message: 'write watcher failed', error: String(error) }));
+    }
+  });
 }
 
 class TenantStatement implements D1PreparedStatement {
@@ -202,10 +219,17 @@ export class TenantD1 implements D1Database {
     const handle = this.connect(database, primary);
     const guard = handle.prepare(writes ? WRITE_GUARD : READ_GUARD).bind(scope.tenantKey, scope.orgKey);
     const statements = calls.map((call) => handle.prepare(call.sql).bind(...call.params));
+    const watchers = writes ? this.options.watchers() : [];
+    const watches = watchers.map((watcher) => handle.prepare(watcher.sql).bind(...watcher.params));
     try {
-      const [checked, ...results] = await handle.batch<Record<string, unknown>>([guard, ...statements]);
+      const [checked, ...answers] = await handle.batch<Record<string, unknown>>([guard, ...statements, ...watches]);
       this.observe(database, handle);
-      if (writes || isReadable(checked?.results[0]?.state)) return { results };
+      const results = answers.slice(0, statements.length);
+      if (writes) {
+        notifyWatchers(watchers, answers.slice(statements.length));
+        return { results };
+      }
+      if (isReadable(checked?.results[0]?.state)) return { results };
       return { refusal: 'not_resident' };
     } catch (error) {
       const refusal = readRefusal(error);

@@ -1,6 +1,6 @@
 /** Events: the change feed and webhook subscriptions over the outbox every write fills, delivered through a queue. */
 import { feedRoutes } from './feed-routes';
-import { deliverySweepJob, kickAfterWrite } from './kick';
+import { deliverySweepJob, watchDeliveries } from './kick';
 import { eventRetentionJob } from './retention';
 import { subscriptionRoutes } from './subscription-routes';
 
@@ -8,5 +8,5 @@ export const eventsService = {
   name: 'events',
   routes: [...feedRoutes, ...subscriptionRoutes],
   jobs: [eventRetentionJob, deliverySweepJob],
-  afterWrite: kickAfterWrite,
+  writeWatchers: [watchDeliveries],
 };

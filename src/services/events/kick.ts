@@ -1,20 +1,20 @@
 /**
- * What starts deliveries: after every acknowledged write (off the request path, in `waitUntil`) a job per subscription
- * of the tenant/org that is behind, and a sweep on every cron trigger for whatever a lost kick left behind (an isolate
- * that died between the commit and its kick, events of cron recalculations).
+ * What starts deliveries: every write batch of a tenant/org ends with a read of its subscriptions that are behind
+ * (a write watcher: same transaction, no extra round trip), and once the batch has committed a job per such
+ * subscription goes to the queue (in `waitUntil`, off the request path). Writes run by requests, coordinator commands
+ * and cron jobs alike. A sweep on every cron trigger sends whatever a lost kick left behind (an isolate that died
+ * between the commit and its send).
  */
-import { and, gt, isNull, lt, or, sql } from 'drizzle-orm';
-import { scopeCondition } from '../../db/client';
-import type { TenantScope } from '../../db/client';
+import { and, eq, fillPlaceholders, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Placeholder } from 'drizzle-orm';
+import { QueryBuilder } from 'drizzle-orm/sqlite-core';
 import { changeEvents } from '../../events/table';
-import type { ApiContext } from '../../http/context';
 import type { ScheduledJob } from '../../jobs/scheduler';
-import type { Platform } from '../../platform/types';
+import type { WriteWatcherFactory } from '../../platform/types';
 import { eventSubscriptions } from './tables';
 
-/** Subscriptions behind the newest event of their tenant/org (not expired, not held by a consumer). */
-function behindCondition(now: Date) {
-  const at = now.toISOString();
+/** Subscriptions behind the newest event of their tenant/org (not expired, not held by a consumer) at `at`. */
+function behindCondition(at: string | Placeholder) {
   const newest = sql`(select max(${changeEvents.seq}) from ${changeEvents} where ${changeEvents.tenantKey} = ${eventSubscriptions.tenantKey} and ${changeEvents.orgKey} = ${eventSubscriptions.orgKey})`;
   return and(
     gt(eventSubscriptions.expirationDateTime, at),
@@ -23,39 +23,45 @@ function behindCondition(now: Date) {
   );
 }
 
-/** Sends a job for each of the tenant/org's subscriptions that has events to deliver. */
-export async function kickDeliveries(platform: Platform, scope: TenantScope): Promise<void> {
-  const queue = platform.deliveries;
-  if (!queue) return;
-  const db = await platform.openTenantDatabase(scope);
-  const rows = await db
-    .select({ id: eventSubscriptions.id })
-    .from(eventSubscriptions)
-    .where(and(scopeCondition(eventSubscriptions, scope), behindCondition(platform.now())));
-  await Promise.all(rows.map((row) => queue.send({ ...scope, subscriptionId: row.id })));
-}
-
-/** After an acknowledged write: kick deliveries once the answer has left. */
-export function kickAfterWrite(ctx: ApiContext): void {
-  ctx.platform.waitUntil(
-    kickDeliveries(ctx.platform, ctx.scope).catch((error: unknown) =>
-      console.error(JSON.stringify({ level: 'error', message: 'delivery kick failed', ...ctx.scope, error: String(error) })),
+/** The tenant/org's subscriptions that are behind, as SQL with placeholders (built once per isolate). */
+const behindQuery = new QueryBuilder()
+  .select({ id: eventSubscriptions.id })
+  .from(eventSubscriptions)
+  .where(
+    and(
+      eq(eventSubscriptions.tenantKey, sql.placeholder('tenantKey')),
+      eq(eventSubscriptions.orgKey, sql.placeholder('orgKey')),
+      behindCondition(sql.placeholder('at')),
     ),
-  );
-}
+  )
+  .toSQL();
+
+/** The write watcher of the events service: a delivery job for each subscription a committed write left behind. */
+export const watchDeliveries: WriteWatcherFactory = (scope, context) => ({
+  sql: behindQuery.sql,
+  params: fillPlaceholders(behindQuery.params, { tenantKey: scope.tenantKey, orgKey: scope.orgKey, at: context.now().toISOString() }),
+  onCommit(rows) {
+    const ids = rows.map((row) => row.id).filter((id): id is string => typeof id === 'string');
+    if (ids.length === 0) return;
+    context.waitUntil(
+      Promise.all(ids.map((subscriptionId) => context.deliveries.send({ ...scope, subscriptionId }))).catch((error: unknown) =>
+        console.error(JSON.stringify({ level: 'error', message: 'delivery kick failed', ...scope, error: String(error) })),
+      ),
+    );
+  },
+});
 
 /** The cron sweep: a job for every subscription of every tenant database that is behind. */
 export const deliverySweepJob: ScheduledJob = {
   name: 'events.deliveries',
   async run(platform) {
     const queue = platform.deliveries;
-    if (!queue) return;
     let sent = 0;
     for (const db of await platform.openEveryTenantDatabase()) {
       const rows = await db
         .select({ tenantKey: eventSubscriptions.tenantKey, orgKey: eventSubscriptions.orgKey, subscriptionId: eventSubscriptions.id })
         .from(eventSubscriptions)
-        .where(behindCondition(platform.now()))
+        .where(behindCondition(platform.now().toISOString()))
         .limit(1000);
       await Promise.all(rows.map((row) => queue.send(row)));
       sent += rows.length;

@@ -8,6 +8,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { requireColumn, scopeCondition } from '../../db/client';
 import type { Database, TenantScope } from '../../db/client';
+import { compileStatement, compileWrite, runCompiled, textPlaceholder } from '../../db/compiled';
+import { runWrites } from '../../db/writes';
 import { buildCustomValueUpdate } from '../../entities/custom-attributes';
 import type { CustomValues } from '../../entities/custom-attributes';
 import { buildUpdatedEvent } from '../../entities/events';
@@ -30,36 +32,57 @@ export interface MembershipTarget {
   readonly values: readonly string[];
 }
 
+/**
+ * What the batch binds: a request's values, or (compiled, src/db/compiled.ts) placeholders standing for them. The
+ * builders put each term into SQL as is.
+ */
+interface MembershipTerms {
+  readonly scope: TenantScope;
+  readonly routeKey: string;
+  /** Null: the request sent no companyKey (a shape of its own, never a placeholder). */
+  readonly companyKey: string | null;
+  /** The values as one JSON array (json_each). */
+  readonly valuesJson: string;
+  readonly count: number | string;
+  readonly stamp: AuditStamp;
+}
+
+/** What decides the batch's SQL text (apart from custom attribute values, which are never compiled). */
+interface MembershipShape {
+  readonly kind: MemberKind;
+  readonly action: MembershipAction;
+  readonly by: MembershipBy;
+}
+
 /** How many routes the membership operations read to report an ambiguous routeKey. */
 export const AMBIGUOUS_LIMIT = 20;
 
-function routeCondition(scope: TenantScope, target: MembershipTarget): SQL | undefined {
+function routeCondition(terms: MembershipTerms): SQL | undefined {
   return and(
-    scopeCondition(routes, scope),
-    eq(routes.routeKey, target.routeKey),
-    ...(target.companyKey === null ? [] : [eq(routes.company, target.companyKey)]),
+    scopeCondition(routes, terms.scope),
+    eq(routes.routeKey, terms.routeKey),
+    ...(terms.companyKey === null ? [] : [eq(routes.company, terms.companyKey)]),
   );
 }
 
 /** The SQL pieces every statement of the batch shares. */
-function buildConditions(scope: TenantScope, target: MembershipTarget) {
+function buildConditions(terms: MembershipTerms, target: MembershipShape) {
   const { kind, by } = target;
+  const { scope } = terms;
   const reference = kind.reference;
   const records = reference.table;
-  const listed = sql`${reference.common[by]} IN (SELECT value FROM json_each(${JSON.stringify(target.values)}))`;
+  const listed = sql`${reference.common[by]} IN (SELECT value FROM json_each(${terms.valuesJson}))`;
   // By id, the primary key finds each record; the scope is then a filter (unary +: not an index choice, else SQLite
   // may walk the tenant/org's records through another index starting with tenant_key, org_key).
   const named =
     by === 'id'
       ? and(listed, sql`+${reference.common.tenantKey} = ${scope.tenantKey}`, sql`+${reference.common.orgKey} = ${scope.orgKey}`)
       : and(eq(reference.common.tenantKey, scope.tenantKey), eq(reference.common.orgKey, scope.orgKey), listed);
-  const routeId = sql`(SELECT ${routes.id} FROM ${routes} WHERE ${routeCondition(scope, target)} LIMIT 1)`;
+  const routeId = sql`(SELECT ${routes.id} FROM ${routes} WHERE ${routeCondition(terms)} LIMIT 1)`;
   // With companyKey the route is unique (the natural key); without, exactly one route may have the routeKey.
   const oneRoute =
-    target.companyKey === null
-      ? sql`(SELECT count(*) FROM (SELECT 1 FROM ${routes} WHERE ${routeCondition(scope, target)} LIMIT 2)) = 1`
-      : sql`1`;
-  const allFound = sql`(SELECT count(*) FROM ${records} WHERE ${named}) = ${target.values.length}`;
+    terms.companyKey === null ? sql`(SELECT count(*) FROM (SELECT 1 FROM ${routes} WHERE ${routeCondition(terms)} LIMIT 2)) = 1` : sql`1`;
+  const allFound = sql`(SELECT count(*) FROM ${records} WHERE ${named}) = ${terms.count}`;
   const company = kind.byCompany ? requireColumn(reference.columns, reference.spec.table, 'company') : undefined;
   const sameCompany =
     target.action === 'add' && company
@@ -79,29 +102,35 @@ function buildConditions(scope: TenantScope, target: MembershipTarget) {
   return { named, routeId, allowed: sql`${oneRoute} AND ${allFound} AND ${sameCompany}`, needsChange, changed };
 }
 
+/** The records named, as statement [1] answers them. */
+function recordFields(kind: MemberKind) {
+  const reference = kind.reference;
+  const company = reference.columns.company;
+  return {
+    id: reference.common.id,
+    key: reference.common.key,
+    description: requireColumn(reference.columns, reference.spec.table, 'description'),
+    company: company ? sql<string | null>`${company}` : sql<string | null>`NULL`,
+  };
+}
+
+const TOUCHED = { version: routes.version };
+
 /**
  * The batch: [0] the routes with the routeKey (at most 20), [1] the records named, [2] the route's `updated` event and
  * [3] its version bump (and custom attribute values, merged by `json_set`), only while something changes, [4] the member
  * inserts or deletes.
  * Not bumped, the route's version is the one statement [0] read (same transaction).
  */
-export function buildMembershipBatch(db: Database, scope: TenantScope, target: MembershipTarget, custom: CustomValues, stamp: AuditStamp) {
+function buildStatements(db: Database, terms: MembershipTerms, target: MembershipShape, custom: CustomValues) {
   const { kind } = target;
+  const { scope, stamp } = terms;
   const reference = kind.reference;
-  const { named, routeId, allowed, needsChange, changed } = buildConditions(scope, target);
+  const { named, routeId, allowed, needsChange, changed } = buildConditions(terms, target);
   const table = kind.table;
   const hasCustom = Object.keys(custom).length > 0;
-  const candidates = db.select(ROUTE_SUMMARY).from(routes).where(routeCondition(scope, target)).limit(AMBIGUOUS_LIMIT);
-  const company = reference.columns.company;
-  const records = db
-    .select({
-      id: reference.common.id,
-      key: reference.common.key,
-      description: requireColumn(reference.columns, reference.spec.table, 'description'),
-      company: company ? sql<string | null>`${company}` : sql<string | null>`NULL`,
-    })
-    .from(reference.table)
-    .where(named);
+  const candidates = db.select(ROUTE_SUMMARY).from(routes).where(routeCondition(terms)).limit(AMBIGUOUS_LIMIT);
+  const records = db.select(recordFields(kind)).from(reference.table).where(named);
   const condition = and(eq(routes.id, routeId), allowed, hasCustom ? undefined : needsChange);
   // The route's `updated` event, written exactly when the touch is (same condition, same transaction, before it).
   const changes = sql`json_object('members', json_object(${kind.field}, json_object(${target.action === 'add' ? 'added' : 'removed'}, ${changed}))${
@@ -117,7 +146,7 @@ export function buildMembershipBatch(db: Database, scope: TenantScope, target: M
       modifiedBy: stamp.by,
     })
     .where(condition)
-    .returning({ version: routes.version });
+    .returning(TOUCHED);
   const change =
     target.action === 'add'
       ? db
@@ -144,4 +173,76 @@ export function buildMembershipBatch(db: Database, scope: TenantScope, target: M
             ),
           );
   return [candidates, records, event, touch, change] as const;
+}
+
+function termsOf(scope: TenantScope, target: MembershipTarget, stamp: AuditStamp): MembershipTerms {
+  return {
+    scope,
+    routeKey: target.routeKey,
+    companyKey: target.companyKey,
+    valuesJson: JSON.stringify(target.values),
+    count: target.values.length,
+    stamp,
+  };
+}
+
+/** The batch as drizzle statements (built on every run): requests that set custom attribute values. */
+export function buildMembershipBatch(db: Database, scope: TenantScope, target: MembershipTarget, custom: CustomValues, stamp: AuditStamp) {
+  return buildStatements(db, termsOf(scope, target, stamp), target, custom);
+}
+
+/** The batch of one shape with placeholders for every term (`tenantKey`, `orgKey`, `routeKey`, ...), compiled. */
+export function compileMembershipBatch(db: Database, target: MembershipShape, withCompany: boolean) {
+  const terms: MembershipTerms = {
+    scope: { tenantKey: textPlaceholder('tenantKey'), orgKey: textPlaceholder('orgKey') },
+    routeKey: textPlaceholder('routeKey'),
+    companyKey: withCompany ? textPlaceholder('companyKey') : null,
+    valuesJson: textPlaceholder('valuesJson'),
+    count: textPlaceholder('count'),
+    stamp: { on: textPlaceholder('on'), by: textPlaceholder('by') },
+  };
+  const [candidates, records, event, touch, change] = buildStatements(db, terms, target, {});
+  return [
+    compileStatement(candidates, ROUTE_SUMMARY),
+    compileStatement(records, recordFields(target.kind)),
+    compileWrite(event),
+    compileStatement(touch, TOUCHED),
+    compileWrite(change),
+  ] as const;
+}
+
+type CompiledMembershipBatch = ReturnType<typeof compileMembershipBatch>;
+const compiledBatches = new Map<string, CompiledMembershipBatch>();
+
+/**
+ * Runs the membership batch (one round trip): compiled once per isolate and shape, or built for this request when it
+ * sets custom attribute values. Answers the rows of [0] candidates, [1] records and [3] the version bump.
+ */
+export async function runMembershipBatch(
+  db: Database,
+  scope: TenantScope,
+  target: MembershipTarget,
+  custom: CustomValues,
+  stamp: AuditStamp,
+) {
+  if (Object.keys(custom).length > 0) {
+    const [candidates, records, , touched] = await runWrites(db, buildMembershipBatch(db, scope, target, custom, stamp));
+    return { candidates, records, touched };
+  }
+  const withCompany = target.companyKey !== null;
+  const shape = `${target.kind.field}:${target.action}:${target.by}:${withCompany}`;
+  let compiled = compiledBatches.get(shape);
+  if (!compiled) compiledBatches.set(shape, (compiled = compileMembershipBatch(db, target, withCompany)));
+  const terms = termsOf(scope, target, stamp);
+  const [candidates, records, , touched] = await runCompiled(db, compiled, {
+    tenantKey: scope.tenantKey,
+    orgKey: scope.orgKey,
+    routeKey: terms.routeKey,
+    companyKey: terms.companyKey,
+    valuesJson: terms.valuesJson,
+    count: terms.count,
+    on: stamp.on,
+    by: stamp.by,
+  });
+  return { candidates, records, touched };
 }

@@ -3,7 +3,6 @@
  * all-or-nothing (any unknown key or id fails the whole request), idempotent, members of the route's company.
  */
 import { writeUnderRules } from '../../db/rules';
-import { runWrites } from '../../db/writes';
 import { loadCustomDefinitions, validateCustomValues } from '../../entities/custom-attributes';
 import type { CustomValues } from '../../entities/custom-attributes';
 import { buildAuditStamp } from '../../entities/handlers';
@@ -18,7 +17,7 @@ import { toMemberRecord } from './members';
 import type { MemberKind, MemberRecord } from './members';
 import { parseMembershipBody } from './membership-body';
 import type { MembershipBy } from './membership-body';
-import { buildMembershipBatch } from './membership-batch';
+import { runMembershipBatch } from './membership-batch';
 import type { MembershipAction } from './membership-batch';
 import { message } from '../../messages/catalogue';
 
@@ -89,8 +88,12 @@ export async function handleMembershipChange(
     values: body.values,
   };
   // One round trip: the reads that decide the answer and the writes, conditioned on the same checks (membership-batch.ts).
-  const [candidates, found, , touched] = await writeUnderRules(
-    () => runWrites(ctx.db, buildMembershipBatch(ctx.db, ctx.scope, target, custom, buildAuditStamp(ctx))),
+  const {
+    candidates,
+    records: found,
+    touched,
+  } = await writeUnderRules(
+    () => runMembershipBatch(ctx.db, ctx.scope, target, custom, buildAuditStamp(ctx)),
     async () => undefined,
     ['value'],
   );
