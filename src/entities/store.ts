@@ -8,6 +8,7 @@ import type { CompiledStatement } from '../db/compiled';
 import { D1_MAX_PARAMETERS, parseConstraintViolation, requireColumn, scopeCondition } from '../db/client';
 import type { Database, TenantScope } from '../db/client';
 import { runWrites } from '../db/writes';
+import { buildResidentCondition } from '../platform/placement/guard';
 import type { WriteStatement } from '../db/writes';
 import { ApiError } from '../errors/api-error';
 import { checkParameterLimit } from '../odata/compile';
@@ -115,11 +116,9 @@ function compileRecordQuery(store: EntityStore, by: RecordLookup['by']): RecordQ
   const lookup = placeholderLookup(store, by);
   const scope = { tenantKey: sql.placeholder('tenantKey'), orgKey: sql.placeholder('orgKey') };
   const selection = selectionOf(store);
-  const query = new QueryBuilder()
-    .select(selection)
-    .from(store.table)
-    .where(lookupCondition(store, scope, lookup))
-    .$dynamic();
+  // The read proves the tenant/org's residency itself (a row answered): no guard statement (guard.ts).
+  const condition = and(lookupCondition(store, scope, lookup), buildResidentCondition(scope));
+  const query = new QueryBuilder().select(selection).from(store.table).where(condition).$dynamic();
   return compileStatement((by === 'idOrKey' ? query.orderBy(idFirst(store, lookup)) : query).limit(1), selection);
 }
 

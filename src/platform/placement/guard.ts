@@ -2,6 +2,25 @@
  * The residency guard: the statement put first in every D1 batch run for a tenant/org (tenant-d1.ts), so that the
  * database itself says, in the same transaction and round trip, whether it holds the tenant/org.
  */
+import { sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
+
+/**
+ * The mark of a read that guards itself: its condition includes `buildResidentCondition`, so any row it answers was
+ * read while the tenant/org was readable on this database. Such reads run without the guard statement; only an
+ * empty answer (not found, or not here) costs the guarded batch after it.
+ */
+export const RESIDENT_MARK = '/* resident */';
+
+/** The condition of a self-guarded read: the tenant/org is readable here (`active` or `moving`). Values or placeholders. */
+export function buildResidentCondition(scope: { readonly tenantKey: unknown; readonly orgKey: unknown }): SQL {
+  return sql`${sql.raw(RESIDENT_MARK)} EXISTS (SELECT 1 FROM tenant_residency WHERE tenant_key = ${scope.tenantKey} AND org_key = ${scope.orgKey} AND state IN ('active', 'moving'))`;
+}
+
+/** True for a statement that carries `buildResidentCondition`. */
+export function isSelfGuarded(sql: string): boolean {
+  return sql.includes(RESIDENT_MARK);
+}
 
 /** Reads: answers the tenant/org's residency state here (no row: not here). */
 export const READ_GUARD = 'SELECT state FROM tenant_residency WHERE tenant_key = ? AND org_key = ?';

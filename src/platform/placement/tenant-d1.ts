@@ -11,6 +11,9 @@
  *   a move copies (`moving`) the write waits for the move in the tenant/org's coordinator, then runs on the new
  *   database; if the move takes too long it is answered 503 with Retry-After. Never lost, never applied twice.
  *
+ * Reads that carry the residency condition themselves (guard.ts, `RESIDENT_MARK`: point reads by key or id) run
+ * alone: a row proves residency; an empty answer is then asked again as above.
+ *
  * Write batches end with the watchers' reads (`WriteWatcher`: e.g. the subscriptions behind, for webhook deliveries):
  * their rows reach the watcher once the batch has committed, at no extra round trip.
  *
@@ -27,7 +30,7 @@ import { advanceSession } from './bookmark';
 import type { ReadSession } from './bookmark';
 import { forgetPlacement, readCachedPlacement, rememberPlacement } from './cache';
 import { ensureResidency, findPlacement, placeTenant } from './directory';
-import { isReadable, isReadOnly, readRefusal, READ_GUARD, WRITE_GUARD } from './guard';
+import { isReadable, isReadOnly, isSelfGuarded, readRefusal, READ_GUARD, WRITE_GUARD } from './guard';
 
 export interface TenantD1Options {
   readonly scope: TenantScope;
@@ -247,9 +250,27 @@ export class TenantD1 implements D1Database {
     return results;
   }
 
+  /**
+   * Reads that guard themselves (guard.ts, `RESIDENT_MARK`) on the cached placement, without the guard statement:
+   * answers their results when every one has a row (proof of residency), else null (the guarded batch decides).
+   */
+  private async runSelfGuarded(calls: readonly Call[]): Promise<D1Result[] | null> {
+    const database = readCachedPlacement(this.options.scope);
+    const bookmark = this.options.session?.bookmark;
+    if (database === undefined || (bookmark && bookmark.database !== database)) return null;
+    const handle = this.connect(database, false);
+    const results = await handle.batch(calls.map((call) => handle.prepare(call.sql).bind(...call.params)));
+    this.observe(database, handle);
+    return results.every((result) => result.results.length > 0) ? results : null;
+  }
+
   async execute(calls: readonly Call[]): Promise<D1Result[]> {
     const { scope } = this.options;
     const writes = calls.some((call) => !isReadOnly(call.sql));
+    if (!writes && calls.every((call) => isSelfGuarded(call.sql))) {
+      const results = await this.runSelfGuarded(calls);
+      if (results) return results;
+    }
     let fresh = false;
     let primary = false;
     let last: string | null = null;
