@@ -115,6 +115,7 @@ async function main() {
     // Write paths (issue 16): a create beside the raw Worker's one INSERT.
     const create = await measureCreate({ raw, base, auth, tenant: TENANT, org: ORG, rounds: settings.rounds, seconds: settings.seconds });
     record('create (email template)', create.api, create.raw, 'D1 INSERT');
+    record('create (email template), same writes', create.apiAgain, create.rawWithEvent, 'D1 INSERT + outbox row, one batch');
     const webhooks = await recordWebhooks(api, token, auth, opts);
 
     // Two tenant/orgs creating at once (4 connections each): both on one tenant database, then on two.

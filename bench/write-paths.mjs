@@ -24,6 +24,9 @@ try {
   console.log(
     `create: API ${create.api.rps.toFixed(1)} req/s (p50 ${create.api.p50} ms), raw ${create.raw.rps.toFixed(1)} req/s (p50 ${create.raw.p50} ms), ratio ${(create.api.rps / create.raw.rps).toFixed(3)}, failed ${create.api.failed}/${create.raw.failed}`,
   );
+  console.log(
+    `create vs INSERT + outbox row: API ${create.apiAgain.rps.toFixed(1)} req/s, raw ${create.rawWithEvent.rps.toFixed(1)} req/s, ratio ${(create.apiAgain.rps / create.rawWithEvent.rps).toFixed(3)}`,
+  );
 } finally {
   await Promise.all([api.stop(), raw.stop()]);
   rmSync(state, { recursive: true, force: true });

@@ -29,19 +29,26 @@ export function createLoad(base, headers) {
   };
 }
 
-/** The raw Worker's create: one INSERT of the same row (its own id, audit fields and JSON body parse). */
-export function rawCreateLoad(raw, tenant, org) {
+/**
+ * The raw Worker's create: one INSERT of the same row (its own id, audit fields and JSON body parse); `withEvent`: and
+ * its outbox row in the same batch (the API writes one with every create).
+ */
+export function rawCreateLoad(raw, tenant, org, { withEvent = false } = {}) {
   return {
-    url: `${raw.url}/d1/create?tenant=${tenant}&org=${org}`,
+    url: `${raw.url}/d1/${withEvent ? 'create-with-event' : 'create'}?tenant=${tenant}&org=${org}`,
     method: 'POST',
     requests: [{ method: 'POST', setupRequest: (request) => ({ ...request, body: JSON.stringify(templateBody(nextKey('raw'))) }) }],
   };
 }
 
-/** Create (email template) against the raw Worker's single INSERT. */
+/**
+ * Create (email template) against the raw Worker's single INSERT (the issue's baseline), and against the INSERT with
+ * its outbox row in one batch (the same durable writes as the API's create).
+ */
 export async function measureCreate({ raw, base, auth, tenant, org, rounds, seconds }) {
   const h = await compareRounds(createLoad(base, auth), rawCreateLoad(raw, tenant, org), rounds, seconds);
-  return { api: h.a, raw: h.b };
+  const e = await compareRounds(createLoad(base, auth), rawCreateLoad(raw, tenant, org, { withEvent: true }), rounds, seconds);
+  return { api: h.a, raw: h.b, apiAgain: e.a, rawWithEvent: e.b };
 }
 
 /** Batch `index` of the ingestion scenario: 5000 measurements over four KPIs, values with up to 2 decimals. */

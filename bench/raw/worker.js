@@ -98,6 +98,8 @@ async function answerScenario(request, env) {
     // Write paths (issue 16): the least a Worker does for a create and for a batch of KPI measurements.
     case '/d1/create':
       return createTemplate(request, env, url);
+    case '/d1/create-with-event':
+      return createTemplate(request, env, url, { withEvent: true });
     case '/d1/measurements':
       return insertMeasurements(request, env, url);
     default:
@@ -105,29 +107,31 @@ async function answerScenario(request, env) {
   }
 }
 
-/** One INSERT of an email template from its JSON body: id, audit fields, no checks. */
-async function createTemplate(request, env, url) {
+/**
+ * One INSERT of an email template from its JSON body: id, audit fields, no checks. `withEvent`: the same INSERT and
+ * its `created` row in the change_events outbox (next sequence number of the tenant/org), as one batch.
+ */
+async function createTemplate(request, env, url, { withEvent = false } = {}) {
   const body = await request.json();
   const id = globalThis.crypto.randomUUID();
   const now = new Date().toISOString();
-  await env.DB.prepare(
+  const tenant = url.searchParams.get('tenant');
+  const org = url.searchParams.get('org');
+  const insert = env.DB.prepare(
     `INSERT INTO email_templates (id, tenant_key, org_key, template_key, subject, email_template_type, notification_body, culture,
        custom_attributes, is_active, version, created_on, created_by, modified_on, modified_by)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, '{}', 1, 1, ?, 'raw', ?, 'raw')`,
-  )
-    .bind(
-      id,
-      url.searchParams.get('tenant'),
-      url.searchParams.get('org'),
-      body.templateKey,
-      body.subject,
-      body.emailTemplateType,
-      body.notificationBody,
-      body.culture,
-      now,
-      now,
-    )
-    .run();
+  ).bind(id, tenant, org, body.templateKey, body.subject, body.emailTemplateType, body.notificationBody, body.culture, now, now);
+  if (!withEvent) await insert.run();
+  else
+    await env.DB.batch([
+      insert,
+      env.DB.prepare(
+        `INSERT INTO change_events (tenant_key, org_key, seq, id, resource, change_type, record_id, record_key, version, occurred_on, actor)
+         SELECT ?1, ?2, coalesce(max(seq), 0) + 1, ?3, 'operations/emailTemplates', 'created', ?4, ?5, 1, ?6, 'raw'
+         FROM change_events WHERE tenant_key = ?1 AND org_key = ?2`,
+      ).bind(tenant, org, globalThis.crypto.randomUUID(), id, body.templateKey, now),
+    ]);
   return new Response(null, { status: 201, headers: { location: `/d1/templates/${id}` } });
 }
 

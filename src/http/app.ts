@@ -39,6 +39,10 @@ type Handler = (request: IRequest, platform: Platform, trace: RequestTrace) => P
 function decodeParams(raw: Record<string, string>): Record<string, string> {
   const decoded: Record<string, string> = {};
   for (const [name, value] of Object.entries(raw)) {
+    if (!value.includes('%')) {
+      decoded[name] = value;
+      continue;
+    }
     try {
       decoded[name] = decodeURIComponent(value);
     } catch {
