@@ -13,7 +13,12 @@ const quick = process.argv.includes('--quick');
 const state = mkdtempSync(path.join(os.tmpdir(), 'erp-members-bench-'));
 const { api, raw } = await startApiAndRaw(state, { JWT_SECRET: SECRET });
 try {
-  const { api: measured, raw: baseline } = await compareMembership({
+  const {
+    api: measured,
+    raw: baseline,
+    apiAgain,
+    rawWithEvent,
+  } = await compareMembership({
     api,
     raw,
     token: await mintToken(),
@@ -26,6 +31,9 @@ try {
   );
   console.log(
     `members add/remove x${MEMBERS_PER_REQUEST}: API ${measured.rps} req/s (p50 ${measured.p50} ms, p99 ${measured.p99} ms, failed ${measured.failed}); raw batch ${baseline.rps} req/s (p50 ${baseline.p50} ms); ratio ${ratio}`,
+  );
+  console.log(
+    `same writes (raw batch + outbox row): API ${apiAgain.rps} req/s, raw ${rawWithEvent.rps} req/s, ratio ${Math.round((apiAgain.rps / rawWithEvent.rps) * 1000) / 1000}`,
   );
 } finally {
   await Promise.all([api.stop(), raw.stop()]);

@@ -208,6 +208,12 @@ async function main() {
     // Route membership: 100 members added or removed per request, beside the raw Worker's single batch (bench/lib/members.mjs).
     const members = await compareMembership({ api, raw, token, rounds: settings.rounds, seconds: settings.seconds });
     record(`route members add/remove, ${MEMBERS_PER_REQUEST} per request`, members.api, members.raw, 'one D1 batch, same checks');
+    record(
+      `route members add/remove, ${MEMBERS_PER_REQUEST} per request, same writes`,
+      members.apiAgain,
+      members.rawWithEvent,
+      'one D1 batch, same checks + outbox row',
+    );
 
     load(settings.small + 1, settings.large);
     h = await compareRounds(point, rawPoint, ...opts);

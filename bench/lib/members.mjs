@@ -100,7 +100,10 @@ function alternate(urlOf, headers) {
   };
 }
 
-/** Runs the comparison; answers `{ api, raw }` figures of compareRounds. */
+/**
+ * Runs the comparison; answers `{ api, raw }` figures of compareRounds, and `{ apiAgain, rawWithEvent }`: the API again
+ * beside the raw batch that also writes the route's outbox event (the same durable writes as the API's batch).
+ */
 export async function compareMembership({ api, raw, token, rounds, seconds }) {
   await prepare(api, raw, token);
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
@@ -108,9 +111,11 @@ export async function compareMembership({ api, raw, token, rounds, seconds }) {
     (route, action) => `${api.url}/api/${TENANT}/${ORG}/assetManagementCore/routes/${route}/locations/${action}`,
     headers,
   );
-  const rawLoad = alternate((route, action) => `${raw.url}/members/${action}?tenant=${TENANT}&org=${ORG}&route=${route}`, {
-    'content-type': 'application/json',
-  });
-  const result = await compareRounds(apiLoad, rawLoad, rounds, seconds);
-  return { api: result.a, raw: result.b };
+  const rawLoad = (event) =>
+    alternate((route, action) => `${raw.url}/members/${action}?tenant=${TENANT}&org=${ORG}&route=${route}${event ? '&event=1' : ''}`, {
+      'content-type': 'application/json',
+    });
+  const result = await compareRounds(apiLoad, rawLoad(false), rounds, seconds);
+  const same = await compareRounds(apiLoad, rawLoad(true), rounds, seconds);
+  return { api: result.a, raw: result.b, apiAgain: same.a, rawWithEvent: same.b };
 }
