@@ -26,7 +26,10 @@ function isDotSegment(segment: string): boolean {
 
 /** True when the URL's path, as written, has a `.` or `..` segment. */
 export function hasDotSegment(url: string): boolean {
-  return splitRawTarget(url).path.split('/').some(isDotSegment);
+  const { path } = splitRawTarget(url);
+  // Most paths have neither a dot nor an escape: nothing to look at segment by segment.
+  if (!path.includes('.') && !path.includes('%')) return false;
+  return path.split('/').some(isDotSegment);
 }
 
 function decodeComponent(raw: string): string | undefined {
@@ -58,6 +61,9 @@ export function checkRequestTarget(url: string): void {
   if (hasDotSegment(url)) {
     throw validationError([{ path: 'path', message: message('dotSegment') }], 'Dot segments are not allowed in the path.');
   }
-  const errors = findQueryErrors(splitRawTarget(url).query);
+  const { query } = splitRawTarget(url);
+  // Without an escape or a `+` every query character is plain ASCII or already-decoded text: it decodes.
+  if (!query.includes('%') && !query.includes('+')) return;
+  const errors = findQueryErrors(query);
   if (errors.length > 0) throw validationError(errors, 'The query string is not valid percent-encoded UTF-8.');
 }
