@@ -6,7 +6,7 @@
  *
  * A compiled batch runs as one D1 batch (one transaction), like `runWrites`: the other entry of the one write path.
  */
-import { Column, fillPlaceholders, is, sql } from 'drizzle-orm';
+import { Column, is, Param, Placeholder, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import type { Database } from './client';
@@ -25,7 +25,30 @@ export interface BuiltQuery {
 export interface CompiledStatement<Row> {
   readonly sql: string;
   readonly params: readonly unknown[];
+  /** The parameters to bind, placeholders filled from `values` (each through its column's encoder when it has one). */
+  fill(values: Readonly<Record<string, unknown>>): unknown[];
   mapRow(values: readonly unknown[]): Row;
+}
+
+function valueOf(values: Readonly<Record<string, unknown>>, name: string): unknown {
+  if (!(name in values)) throw new Error(`No value for placeholder "${name}".`);
+  return values[name];
+}
+
+/**
+ * How to fill `params` (drizzle's `fillPlaceholders`, planned once): a placeholder takes its value, a parameter that
+ * wraps one takes it through the parameter's encoder, anything else is bound as built.
+ */
+export function planPlaceholders(params: readonly unknown[]): (values: Readonly<Record<string, unknown>>) => unknown[] {
+  const steps = params.map((param): ((values: Readonly<Record<string, unknown>>) => unknown) => {
+    if (is(param, Placeholder)) return (values) => valueOf(values, param.name);
+    if (is(param, Param) && is(param.value, Placeholder)) {
+      const { encoder, value: placeholder } = param;
+      return (values) => encoder.mapToDriverValue(valueOf(values, placeholder.name));
+    }
+    return () => param;
+  });
+  return (values) => steps.map((step) => step(values));
 }
 
 /** The rows each statement of a compiled batch answers, in order. */
@@ -49,6 +72,7 @@ export function compileStatement<F extends FieldSelection>(
   return {
     sql: text,
     params,
+    fill: planPlaceholders(params),
     mapRow(values) {
       const row: Record<string, unknown> = {};
       decoders.forEach(([name, decode], index) => {
@@ -72,6 +96,7 @@ export function compileWrite(query: WriteStatement): CompiledStatement<never> {
   return {
     sql: text,
     params,
+    fill: planPlaceholders(params),
     mapRow() {
       throw new Error('A compiled write answers no rows.');
     },
@@ -94,9 +119,7 @@ export async function runCompiled<const T extends readonly CompiledStatement<unk
   values: Readonly<Record<string, unknown>>,
 ): Promise<CompiledRows<T>> {
   const client = db.$client;
-  const prepared = statements.map((statement) =>
-    client.prepare(statement.sql).bind(...fillPlaceholders([...statement.params], { ...values })),
-  );
+  const prepared = statements.map((statement) => client.prepare(statement.sql).bind(...statement.fill(values)));
   const results = await client.batch<Record<string, unknown>>(prepared);
   // One array of mapped rows per statement, in order: the tuple type above, element by element.
   return statements.map((statement, index) =>

@@ -4,7 +4,6 @@
  * member table's primary key (route_id, key), never the member-key index; no table is scanned and nothing sorted.
  */
 import { env } from 'cloudflare:test';
-import { fillPlaceholders } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { openDrizzle } from '../../src/db/client';
 import { equipmentMembers, locationMembers } from '../../src/services/routes/members';
@@ -37,7 +36,7 @@ async function explainBatch(
     Object.keys(custom).length === 0
       ? compileMembershipBatch(db, target, companyKey !== null).map((statement) => ({
           sql: statement.sql,
-          params: fillPlaceholders([...statement.params], terms),
+          params: statement.fill(terms),
         }))
       : buildMembershipBatch(db, scope, target, custom, stamp).map((statement) => {
           if (!('toSQL' in statement) || typeof statement.toSQL !== 'function') throw new Error('a batch statement without toSQL');

@@ -5,9 +5,10 @@
  * and cron jobs alike. A sweep on every cron trigger sends whatever a lost kick left behind (an isolate that died
  * between the commit and its send).
  */
-import { and, eq, fillPlaceholders, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Placeholder } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/sqlite-core';
+import { planPlaceholders } from '../../db/compiled';
 import { changeEvents } from '../../events/table';
 import type { ScheduledJob } from '../../jobs/scheduler';
 import type { WriteWatcherFactory } from '../../platform/types';
@@ -35,11 +36,12 @@ const behindQuery = new QueryBuilder()
     ),
   )
   .toSQL();
+const fillBehind = planPlaceholders(behindQuery.params);
 
 /** The write watcher of the events service: a delivery job for each subscription a committed write left behind. */
 export const watchDeliveries: WriteWatcherFactory = (scope, context) => ({
   sql: behindQuery.sql,
-  params: fillPlaceholders(behindQuery.params, { tenantKey: scope.tenantKey, orgKey: scope.orgKey, at: context.now().toISOString() }),
+  params: fillBehind({ tenantKey: scope.tenantKey, orgKey: scope.orgKey, at: context.now().toISOString() }),
   onCommit(rows) {
     const ids = rows.map((row) => row.id).filter((id): id is string => typeof id === 'string');
     if (ids.length === 0) return;
