@@ -89,6 +89,21 @@ function isBuildable(query: unknown): query is { toSQL(): BuiltQuery } {
   return typeof query === 'object' && query !== null && 'toSQL' in query && typeof query.toSQL === 'function';
 }
 
+/**
+ * A per-isolate cache of compiled statements by owner (an entity store, a member kind) and shape: `read(owner, shape,
+ * compile)` compiles on the first call for that pair and answers the same result after.
+ */
+export function buildCompiledCache<O extends object, K, V>(): (owner: O, shape: K, compile: () => V) => V {
+  const byOwner = new WeakMap<O, Map<K, V>>();
+  return (owner, shape, compile) => {
+    let shapes = byOwner.get(owner);
+    if (!shapes) byOwner.set(owner, (shapes = new Map()));
+    let compiled = shapes.get(shape);
+    if (compiled === undefined) shapes.set(shape, (compiled = compile()));
+    return compiled;
+  };
+}
+
 /** A statement whose rows nobody reads (an insert, update or delete without `returning`: any drizzle query builder). */
 export function compileWrite(query: WriteStatement): CompiledStatement<never> {
   if (!isBuildable(query)) throw new Error('compileWrite takes a drizzle query builder (it has toSQL()).');

@@ -3,7 +3,7 @@ import { and, eq, getTableColumns, isSQLWrapper, or, sql } from 'drizzle-orm';
 import type { Placeholder, SQL } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/sqlite-core';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
-import { compileStatement, compileWrite, runCompiled, runCompiledSelect, textPlaceholder } from '../db/compiled';
+import { buildCompiledCache, compileStatement, compileWrite, runCompiled, runCompiledSelect, textPlaceholder } from '../db/compiled';
 import type { CompiledStatement } from '../db/compiled';
 import { D1_MAX_PARAMETERS, parseConstraintViolation, requireColumn, scopeCondition } from '../db/client';
 import type { Database, TenantScope } from '../db/client';
@@ -101,7 +101,7 @@ export function lookupIdSubquery(store: EntityStore, scope: TenantScope, lookup:
 }
 
 /** `findRecord`'s query, by entity and lookup kind, compiled once per isolate (src/db/compiled.ts). */
-const recordQueries = new WeakMap<EntityStore, Map<RecordLookup['by'], RecordQuery>>();
+const readRecordQuery = buildCompiledCache<EntityStore, RecordLookup['by'], RecordQuery>();
 
 type RecordQuery = CompiledStatement<EntityRecord>;
 
@@ -122,14 +122,6 @@ function compileRecordQuery(store: EntityStore, by: RecordLookup['by']): RecordQ
   return compileStatement((by === 'idOrKey' ? query.orderBy(idFirst(store, lookup)) : query).limit(1), selection);
 }
 
-function readRecordQuery(store: EntityStore, by: RecordLookup['by']): RecordQuery {
-  let queries = recordQueries.get(store);
-  if (!queries) recordQueries.set(store, (queries = new Map()));
-  let compiled = queries.get(by);
-  if (!compiled) queries.set(by, (compiled = compileRecordQuery(store, by)));
-  return compiled;
-}
-
 /** The placeholders' values of one lookup. */
 function lookupValues(lookup: RecordLookup): Record<string, unknown> {
   if (lookup.by === 'id') return { id: lookup.id };
@@ -144,7 +136,11 @@ export async function findRecord(
   lookup: RecordLookup,
 ): Promise<EntityRecord | undefined> {
   const values = { tenantKey: scope.tenantKey, orgKey: scope.orgKey, ...lookupValues(lookup) };
-  const rows = await runCompiledSelect(db, readRecordQuery(store, lookup.by), values);
+  const rows = await runCompiledSelect(
+    db,
+    readRecordQuery(store, lookup.by, () => compileRecordQuery(store, lookup.by)),
+    values,
+  );
   return rows[0];
 }
 
@@ -212,15 +208,7 @@ function compileCreate(db: Database, store: EntityStore, shape: CreateShape): Co
   return { insert: compileWrite(insert), event: compileWrite(buildCreatedEventOf(db, store, record, stamp)) };
 }
 
-const compiledCreates = new WeakMap<EntityStore, Map<CreateShape, CompiledCreate>>();
-
-function readCompiledCreate(db: Database, store: EntityStore, shape: CreateShape): CompiledCreate {
-  let shapes = compiledCreates.get(store);
-  if (!shapes) compiledCreates.set(store, (shapes = new Map()));
-  let compiled = shapes.get(shape);
-  if (!compiled) shapes.set(shape, (compiled = compileCreate(db, store, shape)));
-  return compiled;
-}
+const readCompiledCreate = buildCompiledCache<EntityStore, CreateShape, CompiledCreate>();
 
 /**
  * Inserts the row plus dependent statements and its `created` event in one batch (one transaction), compiled once per
@@ -238,7 +226,7 @@ export async function insertRecord(
 ): Promise<void> {
   const listing = definitions ? listDefinitions(definitions) : null;
   const shape: CreateShape = definitions === undefined ? 'plain' : listing === null ? 'noDefinitions' : 'definitions';
-  const compiled = readCompiledCreate(db, store, shape);
+  const compiled = readCompiledCreate(store, shape, () => compileCreate(db, store, shape));
   const values: Record<string, unknown> = {
     tenantKey: row.tenantKey,
     orgKey: row.orgKey,

@@ -242,8 +242,12 @@ export class TenantD1 implements D1Database {
   }
 
   /** An unplaced tenant/org has no rows anywhere: its reads run unguarded on the first tenant database. */
-  private async runUnplaced(calls: readonly Call[]): Promise<D1Result[]> {
-    const database = this.options.databases.names[0] ?? '';
+  private runUnplaced(calls: readonly Call[]): Promise<D1Result[]> {
+    return this.runUnguarded(this.options.databases.names[0] ?? '', calls);
+  }
+
+  /** Reads on `database` as they are, without the guard statement (a replica may answer). */
+  private async runUnguarded(database: string, calls: readonly Call[]): Promise<D1Result[]> {
     const handle = this.connect(database, false);
     const results = await handle.batch(calls.map((call) => handle.prepare(call.sql).bind(...call.params)));
     this.observe(database, handle);
@@ -258,9 +262,7 @@ export class TenantD1 implements D1Database {
     const database = readCachedPlacement(this.options.scope);
     const bookmark = this.options.session?.bookmark;
     if (database === undefined || (bookmark && bookmark.database !== database)) return null;
-    const handle = this.connect(database, false);
-    const results = await handle.batch(calls.map((call) => handle.prepare(call.sql).bind(...call.params)));
-    this.observe(database, handle);
+    const results = await this.runUnguarded(database, calls);
     return results.every((result) => result.results.length > 0) ? results : null;
   }
 

@@ -8,7 +8,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { requireColumn, scopeCondition } from '../../db/client';
 import type { Database, TenantScope } from '../../db/client';
-import { compileStatement, compileWrite, runCompiled, textPlaceholder } from '../../db/compiled';
+import { buildCompiledCache, compileStatement, compileWrite, runCompiled, textPlaceholder } from '../../db/compiled';
 import { runWrites } from '../../db/writes';
 import { buildCustomValueUpdate } from '../../entities/custom-attributes';
 import type { CustomValues } from '../../entities/custom-attributes';
@@ -212,7 +212,7 @@ export function compileMembershipBatch(db: Database, target: MembershipShape, wi
 }
 
 type CompiledMembershipBatch = ReturnType<typeof compileMembershipBatch>;
-const compiledBatches = new Map<string, CompiledMembershipBatch>();
+const readCompiledBatch = buildCompiledCache<MemberKind, string, CompiledMembershipBatch>();
 
 /**
  * Runs the membership batch (one round trip): compiled once per isolate and shape, or built for this request when it
@@ -230,9 +230,8 @@ export async function runMembershipBatch(
     return { candidates, records, touched };
   }
   const withCompany = target.companyKey !== null;
-  const shape = `${target.kind.field}:${target.action}:${target.by}:${withCompany}`;
-  let compiled = compiledBatches.get(shape);
-  if (!compiled) compiledBatches.set(shape, (compiled = compileMembershipBatch(db, target, withCompany)));
+  const shape = `${target.action}:${target.by}:${withCompany}`;
+  const compiled = readCompiledBatch(target.kind, shape, () => compileMembershipBatch(db, target, withCompany));
   const terms = termsOf(scope, target, stamp);
   const [candidates, records, , touched] = await runCompiled(db, compiled, {
     tenantKey: scope.tenantKey,
