@@ -1,5 +1,7 @@
 // The scale suite (npm run bench -- --scale): list scenarios on a tenant/org of 10,000 rows, then of 1,000,000, beside
 // another tenant/org of as many rows in the same tenant database; each against the raw worker running the same SQL.
+// At 1,000,000 rows each scenario also runs on a third tenant/org of the same database that keeps 10,000 rows, in
+// alternating rounds with the big one: the loss by tenant/org size alone, measured at the same moments.
 // Rows are loaded with one INSERT ... SELECT per tenant/org and size (wrangler d1 execute), not through the API.
 import { compareRounds, runRound } from './load.mjs';
 import { executeSql } from './servers.mjs';
@@ -8,6 +10,8 @@ import { send, sendAdmin } from './fixtures.mjs';
 const TENANT = 'scale';
 const MAIN = 'main';
 const OTHER = 'other';
+/** The tenant/org that keeps the small size while MAIN and OTHER grow (same tenant database). */
+const SMALL = 'small';
 /** Rows whose subject holds the rare term (at every size): `contains` with few matches. */
 const NEEDLES = 5;
 
@@ -60,10 +64,10 @@ async function walkToPage(first, headers, page) {
 
 const SORTABLE = ['templateKey', 'createdOn', 'culture', 'emailTemplateType', 'modifiedOn', 'isActive', 'subject'];
 
-/** The list scenarios at the current size: [name, API load, raw load]. */
-async function listScenarios(api, raw, auth) {
-  const base = `${api.url}/api/${TENANT}/${MAIN}/operations/emailTemplates`;
-  const scope = `tenant=${TENANT}&org=${MAIN}`;
+/** The list scenarios of tenant/org `org` at its current size: [name, API load, raw load]. */
+async function listScenarios(api, raw, auth, org = MAIN) {
+  const base = `${api.url}/api/${TENANT}/${org}/operations/emailTemplates`;
+  const scope = `tenant=${TENANT}&org=${org}`;
   const odata = (query) => ({ url: `${base}/odata?${query}`, headers: auth });
   const page1000 = await walkToPage(`${base}/odata?$top=10`, auth, 1000);
   const scenarios = [
@@ -110,8 +114,11 @@ export async function runScaleSuite({ api, raw, token, record, settings }) {
   // Both tenant/orgs on one tenant database: the first write places each, the operator API moves the second beside it.
   await send(api, token, 'POST', '/operations/emailTemplates', body('placed'), `/api/${TENANT}/${MAIN}`);
   await send(api, token, 'POST', '/operations/emailTemplates', body('placed'), `/api/${TENANT}/${OTHER}`);
+  await send(api, token, 'POST', '/operations/emailTemplates', body('placed'), `/api/${TENANT}/${SMALL}`);
   const home = (await sendAdmin(api, 'GET', `/admin/placements/${TENANT}/${MAIN}`)).database;
-  await sendAdmin(api, 'POST', `/admin/placements/${TENANT}/${OTHER}/move`, { database: home });
+  for (const org of [OTHER, SMALL]) await sendAdmin(api, 'POST', `/admin/placements/${TENANT}/${org}/move`, { database: home });
+  loadRows(api, home, SMALL, 1, settings.small);
+  loadRows(raw, 'DB', SMALL, 1, settings.small);
   const load = (from, to) => {
     const started = Date.now();
     for (const org of [MAIN, OTHER]) {
@@ -136,10 +143,28 @@ export async function runScaleSuite({ api, raw, token, record, settings }) {
     const offset = await runRound({ ...offsetPage, seconds: settings.seconds });
     record(`page 1,000 of 10 by $skip=9990, for comparison (${size.toLocaleString('en')} rows)`, offset);
   }
+  // The same scenarios on the tenant/org that kept the small size, alternating with the big one's (same database).
+  const alternating = {};
+  const small = (await listScenarios(api, raw, auth, SMALL)).scenarios;
+  const large = (await listScenarios(api, raw, auth, MAIN)).scenarios;
+  for (const [index, [name, smallLoad]] of small.entries()) {
+    const measured = await compareRounds(large[index][1], smallLoad, ...opts);
+    record(
+      `${name}, ${settings.large.toLocaleString('en')}-row tenant/org vs a ${settings.small.toLocaleString('en')}-row one, alternating`,
+      measured.a,
+      measured.b,
+      `${settings.small.toLocaleString('en')}-row tenant/org, same database`,
+    );
+    alternating[name] = 1 - measured.a.rps / measured.b.rps;
+  }
   const growth = {};
   for (const name of Object.keys(sizes[settings.small])) {
-    const [small, large] = [sizes[settings.small][name], sizes[settings.large][name]];
-    growth[name] = { api_loss: 1 - large.api / small.api, raw_loss: 1 - large.raw / small.raw };
+    const [before, after] = [sizes[settings.small][name], sizes[settings.large][name]];
+    growth[name] = {
+      api_loss: 1 - after.api / before.api,
+      raw_loss: 1 - after.raw / before.raw,
+      api_loss_alternating: alternating[name],
+    };
   }
   return growth;
 }

@@ -1,6 +1,6 @@
 // Starts `wrangler dev` for a config on a port with fresh local state, and stops it.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,11 +74,46 @@ export async function startWorker({ config, port, persistTo, databases, vars = {
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
+        // wrangler's esbuild watcher can outlive it; left running while the state folder is removed, it starts a
+        // rebuild it cannot finish and dies with a Go deadlock dump. Its descendants are stopped after it.
+        const family = listDescendants(child.pid);
+        child.once('exit', () => {
+          for (const pid of family) signalIfAlive(pid, 'SIGTERM');
+          resolve();
+        });
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 5000).unref();
       }),
   };
+}
+
+/** The process ids below `pid` (children, grandchildren, ...), from `ps`. */
+function listDescendants(pid) {
+  const listing = spawnSync('ps', ['-A', '-o', 'pid=,ppid='], { encoding: 'utf8' });
+  if (listing.status !== 0) return [];
+  const children = new Map();
+  for (const line of listing.stdout.split('\n')) {
+    const [child, parent] = line.trim().split(/\s+/).map(Number);
+    if (!child || !parent) continue;
+    children.set(parent, [...(children.get(parent) ?? []), child]);
+  }
+  const found = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    for (const child of children.get(queue.shift()) ?? []) {
+      found.push(child);
+      queue.push(child);
+    }
+  }
+  return found;
+}
+
+function signalIfAlive(pid, signal) {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // already gone
+  }
 }
 
 /** Runs SQL against one of a worker's local D1 databases (used to bulk-load rows for the table-size scenarios). */
@@ -112,13 +147,31 @@ export function snapshotWorker(directory) {
 }
 
 /**
+ * The raw Worker's config without its `[assets]` block (the "bare" raw Worker: no static-assets routing in front),
+ * written to `directory` with absolute paths. Returns its path.
+ */
+function writeBareRawConfig(directory) {
+  const source = readFileSync(path.join(root, 'bench/raw/wrangler.toml'), 'utf8');
+  const start = source.indexOf('\n# Static assets routed');
+  if (start < 0) throw new Error('bench/raw/wrangler.toml: the [assets] block is not where writeBareRawConfig expects it');
+  const config = source
+    .slice(0, start)
+    .replace(/^main = .*$/m, `main = ${JSON.stringify(path.join(root, 'bench/raw/worker.js'))}`)
+    .replace(/^migrations_dir = .*$/m, `migrations_dir = ${JSON.stringify(path.join(root, 'migrations/tenant'))}`);
+  mkdirSync(directory, { recursive: true });
+  writeFileSync(path.join(directory, 'wrangler.toml'), config);
+  return path.join(directory, 'wrangler.toml');
+}
+
+/**
  * The API Worker (a frozen copy, rate limits off) and the raw baseline Worker side by side on fresh local state in
  * `state`: `{ api, raw }`, each with `url` and `stop()`. `vars` are the API's variables (its JWT_SECRET among them).
+ * With `bare`, also `bare`: the raw Worker without static-assets routing.
  */
-export async function startApiAndRaw(state, vars) {
+export async function startApiAndRaw(state, vars, { bare = false } = {}) {
   const config = snapshotWorker(path.join(state, 'worker'));
-  const [apiPort, rawPort] = [await findFreePort(), await findFreePort()];
-  const [api, raw] = await Promise.all([
+  const [apiPort, rawPort, barePort] = [await findFreePort(), await findFreePort(), await findFreePort()];
+  const [api, raw, bareRaw] = await Promise.all([
     startWorker({
       config,
       port: apiPort,
@@ -133,6 +186,15 @@ export async function startApiAndRaw(state, vars) {
       databases: ['DB'],
       probePath: '/constant',
     }),
+    bare
+      ? startWorker({
+          config: writeBareRawConfig(path.join(state, 'bare-worker')),
+          port: barePort,
+          persistTo: path.join(state, 'bare'),
+          databases: ['DB'],
+          probePath: '/constant',
+        })
+      : undefined,
   ]);
-  return { api, raw };
+  return bareRaw ? { api, raw, bare: bareRaw } : { api, raw };
 }
