@@ -27,6 +27,10 @@ export async function runRound({ group, url, method = 'GET', headers = {}, body,
   }));
   const result = await autocannon({ url, method, headers, requests: list, connections, duration: seconds });
   const failed = result.non2xx + result.errors + result.timeouts;
+  // Nothing answered at all: the worker (or wrangler dev's proxy in front of it) is gone; its figures would be noise.
+  if (result.requests.total === 0 && result.errors > 0) {
+    throw new Error(`${method} ${url}: no answer in ${seconds} s (${result.errors} connection errors): the worker stopped answering`);
+  }
   if (failed > 0) {
     console.error(
       `    ${method} ${url}: ${failed} of ${result.requests.total} failed (errors ${result.errors}, timeouts ${result.timeouts}): ${JSON.stringify([...failures])}`,

@@ -130,8 +130,14 @@ export async function runScaleSuite({ api, raw, token, record, settings }) {
   const opts = [settings.rounds, settings.seconds];
   const sizes = {};
   let from = 1;
+  // Each phase on freshly started workers (same state): `wrangler dev` gives out after a few hundred thousand requests.
+  const restart = async () => {
+    await api.restart();
+    await raw.restart();
+  };
   for (const size of [settings.small, settings.large]) {
     load(from, size);
+    if (from > 1) await restart();
     from = size + 1;
     const { scenarios, offsetPage } = await listScenarios(api, raw, auth);
     sizes[size] = {};
@@ -145,6 +151,7 @@ export async function runScaleSuite({ api, raw, token, record, settings }) {
   }
   // The same scenarios on the tenant/org that kept the small size, alternating with the big one's (same database).
   const alternating = {};
+  await restart();
   const small = (await listScenarios(api, raw, auth, SMALL)).scenarios;
   const large = (await listScenarios(api, raw, auth, MAIN)).scenarios;
   for (const [index, [name, smallLoad]] of small.entries()) {

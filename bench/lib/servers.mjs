@@ -56,6 +56,9 @@ export async function startWorker({ config, port, persistTo, databases, vars = {
     persistTo,
     '--log-level',
     process.env.BENCH_WRANGLER_LOG ?? 'error',
+    // Its own inspector port: the default (9229) may still be held by a worker that is stopping.
+    '--inspector-port',
+    String(await findFreePort()),
   ];
   for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
   // Run from the config's own folder: `wrangler dev` reloads on changes under its working directory, and a
@@ -67,24 +70,37 @@ export async function startWorker({ config, port, persistTo, databases, vars = {
   });
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}${probePath}`);
-  return {
+  const worker = {
     url,
     persistTo,
     config,
+    /**
+     * Stops `wrangler dev` and starts it again on the same port and state. Its local runtime holds on to memory with
+     * every request (about 10 KB each in its proxy and in the Worker's process, the raw Worker's alike), and after a
+     * few hundred thousand requests its proxy stops answering: long suites restart between their phases.
+     */
+    restart: async () => {
+      await worker.stop();
+      const again = await startWorker({ config, port, persistTo, databases: [], vars, probePath });
+      worker.stop = again.stop;
+      worker.restart = again.restart;
+    },
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();
         // wrangler's esbuild watcher can outlive it; left running while the state folder is removed, it starts a
         // rebuild it cannot finish and dies with a Go deadlock dump. Its descendants are stopped after it.
         const family = listDescendants(child.pid);
-        child.once('exit', () => {
+        child.once('exit', async () => {
           for (const pid of family) signalIfAlive(pid, 'SIGTERM');
+          for (let waited = 0; waited < 3000 && family.some(isAlive); waited += 100) await new Promise((r) => setTimeout(r, 100));
           resolve();
         });
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 5000).unref();
       }),
   };
+  return worker;
 }
 
 /** The process ids below `pid` (children, grandchildren, ...), from `ps`. */
@@ -106,6 +122,15 @@ function listDescendants(pid) {
     }
   }
   return found;
+}
+
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function signalIfAlive(pid, signal) {
