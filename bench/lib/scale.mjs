@@ -111,7 +111,7 @@ async function listScenarios(api, raw, auth, org = MAIN) {
 export async function runScaleSuite({ api, raw, token, record, settings }) {
   const auth = { authorization: `Bearer ${token}` };
   const body = (templateKey) => ({ templateKey, subject: 'S', emailTemplateType: 1, notificationBody: 'B', culture: 'en-US' });
-  // Both tenant/orgs on one tenant database: the first write places each, the operator API moves the second beside it.
+  // The three tenant/orgs on one tenant database: the first write places each, the operator API moves the others beside it.
   await send(api, token, 'POST', '/operations/emailTemplates', body('placed'), `/api/${TENANT}/${MAIN}`);
   await send(api, token, 'POST', '/operations/emailTemplates', body('placed'), `/api/${TENANT}/${OTHER}`);
   await send(api, token, 'POST', '/operations/emailTemplates', body('placed'), `/api/${TENANT}/${SMALL}`);
