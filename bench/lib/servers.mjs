@@ -44,6 +44,28 @@ export async function waitFor(url, timeoutMs = 90_000) {
 export async function startWorker({ config, port, persistTo, databases, vars = {}, probePath = '/' }) {
   for (const binding of databases ?? (await listD1Databases(config)))
     runWrangler(['d1', 'migrations', 'apply', binding, '--local', '-c', config, '--persist-to', persistTo]);
+  const url = `http://127.0.0.1:${port}`;
+  let child = await launchWrangler({ config, port, persistTo, vars });
+  await waitFor(`${url}${probePath}`);
+  return {
+    url,
+    persistTo,
+    config,
+    /**
+     * Stops `wrangler dev` and starts it again on the same port and state. Its local runtime holds on to memory with
+     * every request (about 10 KB each in its proxy and in the Worker's process, the raw Worker's alike), and after a
+     * few hundred thousand requests its proxy stops answering: long suites restart between their phases.
+     */
+    restart: async () => {
+      await stopWrangler(child);
+      child = await launchWrangler({ config, port, persistTo, vars });
+      await waitFor(`${url}${probePath}`);
+    },
+    stop: () => stopWrangler(child),
+  };
+}
+
+async function launchWrangler({ config, port, persistTo, vars }) {
   const args = [
     'dev',
     '-c',
@@ -63,44 +85,29 @@ export async function startWorker({ config, port, persistTo, databases, vars = {
   for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
   // Run from the config's own folder: `wrangler dev` reloads on changes under its working directory, and a
   // reload mid-run answers in-flight writes with 503 "worker restarted mid-request".
-  const child = spawn(process.execPath, [wrangler, ...args], {
+  return spawn(process.execPath, [wrangler, ...args], {
     cwd: path.dirname(config),
     stdio: ['ignore', process.env.BENCH_WRANGLER_LOG ? 'inherit' : 'ignore', 'inherit'],
     env: { CLOUDFLARE_CF_FETCH_ENABLED: 'false', ...process.env, WRANGLER_SEND_METRICS: 'false' },
   });
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(`${url}${probePath}`);
-  const worker = {
-    url,
-    persistTo,
-    config,
-    /**
-     * Stops `wrangler dev` and starts it again on the same port and state. Its local runtime holds on to memory with
-     * every request (about 10 KB each in its proxy and in the Worker's process, the raw Worker's alike), and after a
-     * few hundred thousand requests its proxy stops answering: long suites restart between their phases.
-     */
-    restart: async () => {
-      await worker.stop();
-      const again = await startWorker({ config, port, persistTo, databases: [], vars, probePath });
-      worker.stop = again.stop;
-      worker.restart = again.restart;
-    },
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        // wrangler's esbuild watcher can outlive it; left running while the state folder is removed, it starts a
-        // rebuild it cannot finish and dies with a Go deadlock dump. Its descendants are stopped after it.
-        const family = listDescendants(child.pid);
-        child.once('exit', async () => {
-          for (const pid of family) signalIfAlive(pid, 'SIGTERM');
-          for (let waited = 0; waited < 3000 && family.some(isAlive); waited += 100) await new Promise((r) => setTimeout(r, 100));
-          resolve();
-        });
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-      }),
-  };
-  return worker;
+}
+
+/**
+ * Stops a `wrangler dev` and its descendants: its esbuild watcher can outlive it and, left running while the state
+ * folder is removed, starts a rebuild it cannot finish (a Go deadlock dump).
+ */
+function stopWrangler(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    const family = listDescendants(child.pid);
+    child.once('exit', async () => {
+      for (const pid of family) signalIfAlive(pid, 'SIGTERM');
+      for (let waited = 0; waited < 3000 && family.some(isAlive); waited += 100) await new Promise((r) => setTimeout(r, 100));
+      resolve();
+    });
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+  });
 }
 
 /** The process ids below `pid` (children, grandchildren, ...), from `ps`. */
