@@ -14,11 +14,13 @@ import { startCronTimer } from './platform/deno/cron';
 import { openDenoHost } from './platform/deno/host';
 import type { DenoHost } from './platform/deno/host';
 import { requireDenoRuntime, loadSqlFiles, waitForStdinEnd } from './platform/deno/runtime';
-import type { DenoRuntime } from './platform/deno/runtime';
+import type { DenoRuntime, DenoServeInfo } from './platform/deno/runtime';
 import { runScheduledJobs } from './jobs/scheduler';
 import { commandHandlers, deliverSubscription, scheduledJobs } from './services/registry';
 import { TENANT_MODEL } from './tenant-model';
 
+/** The header the API reads a request's source address from (src/services/identity/token-limits.ts). */
+const CLIENT_ADDRESS = 'cf-connecting-ip';
 const FORWARDED_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$/;
 /** The paths `wrangler dev --test-scheduled` answers by running the cron trigger (the query string, `?cron=`, is ignored). */
 const SCHEDULED_PATHS: readonly string[] = ['/__scheduled', '/cdn-cgi/handler/scheduled'];
@@ -40,16 +42,31 @@ function applyForwardedOrigin(request: Request): Request {
   return new Request(target, { method: request.method, headers: request.headers, body: request.body, redirect: request.redirect });
 }
 
+/**
+ * The request with `CF-Connecting-IP` set as Cloudflare sets it: the connection's address, or behind a trusted proxy
+ * the first X-Forwarded-For address; a value the client sent is never kept.
+ */
+function applyClientAddress(request: Request, info: DenoServeInfo | undefined, trustForwarded: boolean): Request {
+  const forwarded = trustForwarded ? request.headers.get('x-forwarded-for')?.split(',')[0]?.trim() : undefined;
+  const address = forwarded || info?.remoteAddr?.hostname;
+  if (address === undefined && !request.headers.has(CLIENT_ADDRESS)) return request;
+  const headers = new Headers(request.headers);
+  if (address === undefined) headers.delete(CLIENT_ADDRESS);
+  else headers.set(CLIENT_ADDRESS, address);
+  return new Request(request, { headers });
+}
+
 function buildHandler(
   deno: DenoRuntime,
   host: DenoHost,
   assets: StaticAssets,
   extension?: DenoRequestExtension,
-): (request: Request) => Promise<Response> {
+): (request: Request, info?: DenoServeInfo) => Promise<Response> {
   const trustForwarded = deno.env.get('TRUST_FORWARDED_HEADERS') === '1';
   const testScheduled = deno.env.get('TEST_SCHEDULED') === '1';
-  return async (incoming) => {
-    const request = trustForwarded ? applyForwardedOrigin(incoming) : incoming;
+  return async (incoming, info) => {
+    const addressed = applyClientAddress(incoming, info, trustForwarded);
+    const request = trustForwarded ? applyForwardedOrigin(addressed) : addressed;
     const asset = assets.serve(request);
     if (asset) return asset;
     if (testScheduled && SCHEDULED_PATHS.includes(new URL(request.url).pathname)) {
@@ -63,12 +80,13 @@ function buildHandler(
 /**
  * Serves until SIGINT/SIGTERM (or, with EXIT_ON_STDIN_END=1, until standard input closes). Environment: PORT (8788),
  * HOST (127.0.0.1), DENO_DATA_DIR (.deno-data: one SQLite file per database, plus coordinators.sqlite),
- * DENO_TENANT_DATABASES (TENANT_DB_1,TENANT_DB_2), JWT_SECRET, JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE,
+ * DENO_TENANT_DATABASES (TENANT_DB_1,TENANT_DB_2), JWT_SECRET, PAGE_TOKEN_SECRET, JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE,
  * APP_ENV (production; `development` for local servers), RATE_LIMIT_PER_MINUTE (600; 0 turns rate limiting off),
  * MOVE_STEP_QUERIES (400), WEBHOOKS_ALLOW_LOCAL_HTTP (false; `true` lets subscriptions use http:// to a loopback host),
  * WEBHOOKS_DNS_RESOLVER_URL (https://cloudflare-dns.com/dns-query), WEBHOOK_RETRY_BASE_SECONDS (30), CRON_INTERVAL_MINUTES (15; 0 turns the timer off), TEST_SCHEDULED=1
  * (GET /cdn-cgi/handler/scheduled or /__scheduled runs the scheduled jobs, like `wrangler dev --test-scheduled`),
- * TRUST_FORWARDED_HEADERS=1 (the request URL takes X-Forwarded-Proto/-Host, behind a trusted proxy).
+ * TRUST_FORWARDED_HEADERS=1 (the request URL takes X-Forwarded-Proto/-Host and the source address the first
+ * X-Forwarded-For address, behind a trusted proxy).
  */
 export async function serveDeno(extension?: DenoRequestExtension): Promise<void> {
   const deno = requireDenoRuntime();
@@ -88,6 +106,7 @@ export async function serveDeno(extension?: DenoRequestExtension): Promise<void>
     deliveryConsumer: deliverSubscription,
     env: {
       JWT_SECRET: env('JWT_SECRET'),
+      PAGE_TOKEN_SECRET: env('PAGE_TOKEN_SECRET'),
       JWT_JWKS_URL: env('JWT_JWKS_URL'),
       JWT_ISSUER: env('JWT_ISSUER'),
       JWT_AUDIENCE: env('JWT_AUDIENCE'),

@@ -13,6 +13,10 @@ export interface Principal {
   scopes: ReadonlySet<Scope>;
   /** Patterns of `tenantKey/orgKey` the token may use; `*` matches any run of characters. */
   orgs: readonly string[];
+  /** The API client the token was issued to (`client_id`), whose revocation voids it (src/auth/revocation.ts). */
+  clientId?: string;
+  /** `iat`, epoch seconds. */
+  issuedAt?: number;
 }
 
 const REALM = 'Bearer realm="erp-edge-api"';
@@ -97,7 +101,9 @@ function checkClaims(payload: JWTPayload, exp: number, orgs: readonly string[], 
   }
   if (exp - nowSeconds > MAX_TOKEN_LIFETIME_SECONDS + CLOCK_SKEW_SECONDS) return 'The token expires more than 24 hours from now.';
   const subject = payload.sub;
-  if (typeof subject === 'string' && (subject.length > MAX_SUBJECT_LENGTH || hasLoneSurrogate(subject))) {
+  // Every subject has its own rate-limit budget and audit name: a token without one is refused, never pooled.
+  if (typeof subject !== 'string' || subject.trim() === '') return 'The token has no subject (sub).';
+  if (subject.length > MAX_SUBJECT_LENGTH || hasLoneSurrogate(subject)) {
     return `The token's sub is longer than ${MAX_SUBJECT_LENGTH} characters or not well-formed Unicode.`;
   }
   return checkOrgPatterns(orgs);
@@ -125,9 +131,11 @@ export async function authenticate(request: Request, config: AppConfig): Promise
   const refused = checkClaims(payload, exp, orgs, Math.floor(Date.now() / 1000));
   if (refused) throw unauthorized(refused, 'invalid_token');
   const principal = {
-    subject: typeof payload.sub === 'string' ? payload.sub : 'unknown',
+    subject: String(payload.sub),
     scopes: readScopes(payload),
     orgs,
+    ...(typeof payload.client_id === 'string' ? { clientId: payload.client_id } : {}),
+    ...(typeof payload.iat === 'number' ? { issuedAt: payload.iat } : {}),
   };
   rememberVerified(token, config, principal, exp);
   return principal;

@@ -4,6 +4,8 @@ import * as v from 'valibot';
 export interface AppConfig {
   /** HS256 secret for bearer tokens (may be empty when only JWKS is used). */
   readonly jwtSecret: string;
+  /** The key of `$skiptoken` checks (src/odata/cursor.ts): PAGE_TOKEN_SECRET, else JWT_SECRET. */
+  readonly pageTokenSecret: string;
   readonly jwksUrl: string;
   readonly issuer: string;
   readonly audience: string;
@@ -48,6 +50,7 @@ function isResolverUrl(raw: string): boolean {
 const EnvSchema = v.pipe(
   v.object({
     JWT_SECRET: v.optional(v.string(), ''),
+    PAGE_TOKEN_SECRET: v.optional(v.string(), ''),
     JWT_JWKS_URL: v.optional(v.string(), ''),
     JWT_ISSUER: v.optional(v.string(), ''),
     JWT_AUDIENCE: v.optional(v.string(), ''),
@@ -91,12 +94,17 @@ const EnvSchema = v.pipe(
     (env) => env.JWT_SECRET.length >= 32 || env.JWT_JWKS_URL !== '',
     'Configure JWT_SECRET (at least 32 characters) or JWT_JWKS_URL so bearer tokens can be verified.',
   ),
+  v.check(
+    (env) => env.PAGE_TOKEN_SECRET.length >= 32 || (env.PAGE_TOKEN_SECRET === '' && env.JWT_SECRET.length >= 32),
+    'Configure PAGE_TOKEN_SECRET (at least 32 characters; it keys $skiptoken checks) when JWT_SECRET is not set.',
+  ),
   v.check((env) => env.JWT_JWKS_URL === '' || /^https?:\/\//.test(env.JWT_JWKS_URL), 'JWT_JWKS_URL must be an http(s) URL.'),
 );
 
 /** The configuration variables by their Worker names, as the runtime gives them (not yet validated). */
 export interface RawEnv {
   readonly JWT_SECRET?: unknown;
+  readonly PAGE_TOKEN_SECRET?: unknown;
   readonly JWT_JWKS_URL?: unknown;
   readonly JWT_ISSUER?: unknown;
   readonly JWT_AUDIENCE?: unknown;
@@ -115,6 +123,7 @@ export function parseConfig(env: RawEnv): AppConfig {
   if (cached && cached.source === env) return cached.config;
   const result = v.safeParse(EnvSchema, {
     JWT_SECRET: env.JWT_SECRET,
+    PAGE_TOKEN_SECRET: env.PAGE_TOKEN_SECRET,
     JWT_JWKS_URL: env.JWT_JWKS_URL,
     JWT_ISSUER: env.JWT_ISSUER,
     JWT_AUDIENCE: env.JWT_AUDIENCE,
@@ -130,6 +139,7 @@ export function parseConfig(env: RawEnv): AppConfig {
   }
   const config: AppConfig = {
     jwtSecret: result.output.JWT_SECRET,
+    pageTokenSecret: result.output.PAGE_TOKEN_SECRET || result.output.JWT_SECRET,
     jwksUrl: result.output.JWT_JWKS_URL,
     issuer: result.output.JWT_ISSUER,
     audience: result.output.JWT_AUDIENCE,

@@ -279,7 +279,9 @@ export async function handleList(ctx: ApiContext, store: EntityStore, decorate?:
   const compiled = compileODataQuery(query);
   const cursorContext = describeCursorContext(ctx.url.pathname, query, compiled.orderColumns);
   const after =
-    query.skipToken === undefined ? undefined : await decodeSkipToken(cursorContext, query.skipToken, compiled.orderColumns.length);
+    query.skipToken === undefined
+      ? undefined
+      : await decodeSkipToken(cursorContext, query.skipToken, compiled.orderColumns.length, ctx.platform.config.pageTokenSecret);
   const request = after ? { ...query, after } : query;
   const page = await listRecordPage(ctx.db, buildListQueries(ctx.db, store, ctx.scope, compiled, request, select), request);
   let items: Resource[];
@@ -293,7 +295,11 @@ export async function handleList(ctx: ApiContext, store: EntityStore, decorate?:
   const last = page.rows.at(-1);
   if (page.hasMore && last) {
     const values = compiled.orderColumns.map((order) => toCursorValue(last[order.field.name]));
-    body.nextPageLink = buildNextPageLink(ctx.url, query.top, await encodeSkipToken(cursorContext, values));
+    body.nextPageLink = buildNextPageLink(
+      ctx.url,
+      query.top,
+      await encodeSkipToken(cursorContext, values, ctx.platform.config.pageTokenSecret),
+    );
   }
   return jsonResponse(body);
 }

@@ -7,7 +7,7 @@ import { issuesToErrors } from '../validation/issues';
 import { bindPropertyNames } from '../validation/property-names';
 import { requireValue } from '../validation/required';
 import { isPlainObject } from '../validation/values';
-import { CUSTOM_ATTRIBUTES_PROPERTY, isCustomProperty, parseCustomName } from './custom-attributes';
+import { CUSTOM_ATTRIBUTES_PROPERTY, CUSTOM_PREFIX, isCustomProperty, parseCustomName } from './custom-attributes';
 import type { CustomValues } from './custom-attributes';
 import { AUDIT_FIELDS } from './audit';
 import { buildFieldSchema } from './field-schema';
@@ -71,11 +71,16 @@ export function parseCreateBody(spec: EntitySpec, body: unknown, options: Create
   const fieldInput: Record<string, unknown> = {};
   const custom: CustomValues = {};
   const extra: Record<string, unknown> = {};
+  // Paths that set each custom attribute (by lower-case name): top level and inside customAttributes, in any spelling.
+  const customPaths = new Map<string, string[]>();
   const addCustom = (raw: string, value: unknown, path: string) => {
     const name = parseCustomName(raw);
     if (!spec.customAttributes) errors.push({ path, message: message('noCustomAttributes', { entity: spec.title, field: path }) });
     else if (!name) errors.push({ path, message: message('customAttributeName', { field: path }) });
-    else custom[name] = value;
+    else {
+      custom[name] = value;
+      customPaths.set(name.toLowerCase(), [...(customPaths.get(name.toLowerCase()) ?? []), path]);
+    }
   };
   for (const [key, value] of Object.entries(bound.values)) {
     if (key in spec.fields || (options.isActive && key === 'isActive')) fieldInput[key] = value;
@@ -87,6 +92,7 @@ export function parseCreateBody(spec: EntitySpec, body: unknown, options: Create
       else for (const [name, item] of Object.entries(value)) addCustom(name, item, `${key}.${name}`);
     } else errors.push({ path: key, message: message('unknownProperty', { field: key }) });
   }
+  errors.push(...findRepeatedCustom(customPaths));
   const schema = options.isActive ? v.object({ ...buildCreateSchema(spec).entries, isActive: IS_ACTIVE_INPUT }) : buildCreateSchema(spec);
   const result = v.safeParse(schema, fieldInput, { abortEarly: false });
   if (!result.success) errors.push(...issuesToErrors(result.issues));
@@ -95,6 +101,15 @@ export function parseCreateBody(spec: EntitySpec, body: unknown, options: Create
   const values: Values = {};
   for (const [name, value] of Object.entries(result.output)) if (value !== undefined) values[name] = value;
   return { values, custom, extra };
+}
+
+/** A custom attribute set more than once in one body is refused, naming every place that sets it. */
+function findRepeatedCustom(customPaths: ReadonlyMap<string, readonly string[]>): FieldError[] {
+  return [...customPaths].flatMap(([name, paths]) => {
+    if (paths.length < 2) return [];
+    const names = paths.map((path) => `'${path}'`).join(', ');
+    return paths.map((path) => ({ path, message: message('sameProperty', { names, field: `${CUSTOM_PREFIX}${name}` }) }));
+  });
 }
 
 /** Attribute PUT bodies are the bare value or `{"value": X}` (the property name in any case). */

@@ -3,6 +3,7 @@ import { Router } from 'itty-router/Router';
 import type { IRequest, RouterType } from 'itty-router';
 import { authenticate, authorize, requireScope } from '../auth/token';
 import type { Principal, Scope } from '../auth/token';
+import { checkTokenNotRevoked } from '../auth/revocation';
 import type { TenantScope } from '../db/client';
 import type { RoundTripMeter } from '../platform/d1/meter';
 import { BOOKMARK_HEADER, formatBookmark, parseBookmark } from '../platform/placement/bookmark';
@@ -69,6 +70,7 @@ function checkAddress(params: Record<string, string>): { tenantKey: string; orgK
 async function admitApiRequest(request: Request, platform: Platform, tenantKey: string, orgKey: string, scope: Scope): Promise<Principal> {
   const principal = await authenticate(request, platform.config);
   authorize(principal, tenantKey, orgKey, scope);
+  await checkTokenNotRevoked(platform.cache, principal);
   await checkRateLimits(platform.rateLimits, { tenantKey, orgKey, subject: principal.subject }, Date.now());
   return principal;
 }

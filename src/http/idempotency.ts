@@ -2,9 +2,10 @@
  * `Idempotency-Key` (IETF draft-ietf-httpapi-idempotency-key-header) on every POST that creates or changes. The same
  * key with the same request (method, path, query and body bytes) within 24 hours replays the first answer (status,
  * body, Location, ETag) with `Idempotent-Replayed: true` and runs nothing; the same key with another request is 422
- * `IdempotencyKeyReused`; while the first is still running, 409 `IdempotencyKeyInUse`. Keys are per tenant/org, kept
- * by its coordinator (the `idempotency.*` commands, src/idempotency/commands.ts). A request without the header costs
- * nothing more.
+ * `IdempotencyKeyReused`; while the first is still running, 409 `IdempotencyKeyInUse`. Keys are per tenant/org and per
+ * caller (token subject, client, scopes and orgs: another caller's key is another key), kept by the tenant/org's
+ * coordinator (the `idempotency.*` commands, src/idempotency/commands.ts) under a digest, with the answer's body sealed
+ * for the caller and key (src/idempotency/seal.ts). A request without the header costs nothing more.
  */
 import { ApiError, handleError } from '../errors/api-error';
 import type { Coordinator } from '../coordinator/commands';
@@ -13,6 +14,7 @@ import { message } from '../messages/catalogue';
 import { readLimitedBytes } from './body';
 import type { ApiContext } from './context';
 import type { Method } from './route';
+import { computeStoredKey, describeCaller, openBody, sealBody } from '../idempotency/seal';
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'idempotent-replayed';
@@ -56,11 +58,11 @@ function rebuildRequest(request: Request, body: Uint8Array): Request {
   return new Request(request.url, { method: request.method, headers, ...(body.length > 0 ? { body } : {}) });
 }
 
-function buildResponse(stored: StoredResponse, replayed: boolean): Response {
+function buildResponse(stored: StoredResponse, body: string, replayed: boolean): Response {
   const headers = new Headers();
   for (const [name, value] of stored.headers) headers.set(name, value);
   if (replayed) headers.set(REPLAYED_HEADER, 'true');
-  return new Response(stored.body === '' ? null : stored.body, { status: stored.status, headers });
+  return new Response(body === '' ? null : body, { status: stored.status, headers });
 }
 
 async function captureResponse(response: Response): Promise<StoredResponse> {
@@ -78,13 +80,14 @@ export async function handleIdempotently(ctx: ApiContext, handle: (ctx: ApiConte
   const key = parseIdempotencyKey(header);
   const body = await readLimitedBytes(ctx.request);
   const request = rebuildRequest(ctx.request, body);
+  const caller = describeCaller(ctx.principal);
   const use: KeyUse = {
     coordinator: ctx.platform.coordinator(ctx.scope),
-    command: { ...ctx.scope, key, fingerprint: await computeFingerprint(request, body) },
+    command: { ...ctx.scope, key: await computeStoredKey(caller, key), fingerprint: await computeFingerprint(request, body) },
     requestId: ctx.requestId,
   };
   const begun = await use.coordinator.send({ type: 'idempotency.begin', ...use.command });
-  if (begun.status === 'replay') return buildResponse(begun.response, true);
+  if (begun.status === 'replay') return buildResponse(begun.response, await openBody(caller, key, begun.response.body), true);
   if (begun.status === 'inFlight') {
     throw new ApiError(
       'IdempotencyKeyInUse',
@@ -116,8 +119,8 @@ export async function handleIdempotently(ctx: ApiContext, handle: (ctx: ApiConte
     return response;
   }
   const kept = await captureResponse(response);
-  await finishKey(use, kept);
-  return buildResponse(kept, false);
+  await finishKey(use, { ...kept, body: await sealBody(caller, key, kept.body) });
+  return buildResponse(kept, kept.body, false);
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * `$skiptoken`: the opaque position of a keyset page. It holds the values of the last row's order columns and a
- * check (SHA-256 of the list's path, filter, order and those values), so a token edited by hand or taken from another
- * list, filter or order is refused with 400 rather than read as a position in a different order.
+ * check (HMAC-SHA-256, keyed with a server secret, of the list's path, filter, order and those values), so a token
+ * edited by hand, forged, or taken from another list, filter or order is refused with 400 rather than read as a
+ * position in a different order: without the server's secret nobody can compute a check that passes.
  */
 import { odataError } from './lexer';
 import type { CursorValue, OrderColumn } from './order';
@@ -29,9 +30,20 @@ function decodeBase64Url(text: string): Uint8Array | undefined {
   }
 }
 
-async function computeCheck(context: string, values: readonly CursorValue[]): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${context}\n${JSON.stringify(values)}`));
-  return encodeBase64Url(new Uint8Array(digest)).slice(0, 22);
+let checkKey: { secret: string; key: CryptoKey } | undefined;
+
+async function readCheckKey(secret: string): Promise<CryptoKey> {
+  if (checkKey?.secret === secret) return checkKey.key;
+  const material = new TextEncoder().encode(`erp-edge-api $skiptoken\n${secret}`);
+  const key = await crypto.subtle.importKey('raw', material, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  checkKey = { secret, key };
+  return key;
+}
+
+async function computeCheck(secret: string, context: string, values: readonly CursorValue[]): Promise<string> {
+  const data = new TextEncoder().encode(`${context}\n${JSON.stringify(values)}`);
+  const mac = await crypto.subtle.sign('HMAC', await readCheckKey(secret), data);
+  return encodeBase64Url(new Uint8Array(mac)).slice(0, 22);
 }
 
 /** The value of a row's order column as a token carries it (booleans as stored: 0/1). */
@@ -41,8 +53,9 @@ export function toCursorValue(value: unknown): CursorValue {
   return null;
 }
 
-export async function encodeSkipToken(context: string, values: readonly CursorValue[]): Promise<string> {
-  const check = await computeCheck(context, values);
+/** A token for the position `values` in the list `context`; `secret` keys its check (config.pageTokenSecret). */
+export async function encodeSkipToken(context: string, values: readonly CursorValue[], secret: string): Promise<string> {
+  const check = await computeCheck(secret, context, values);
   return encodeBase64Url(new TextEncoder().encode(JSON.stringify([values, check])));
 }
 
@@ -51,7 +64,7 @@ function isCursorValue(value: unknown): value is CursorValue {
 }
 
 /** The position a token names, or 400 InvalidODataQuery naming `$skiptoken`. */
-export async function decodeSkipToken(context: string, token: string, length: number): Promise<CursorValue[]> {
+export async function decodeSkipToken(context: string, token: string, length: number, secret: string): Promise<CursorValue[]> {
   const refuse = () =>
     odataError('$skiptoken', undefined, 'not a page token of this list, filter and order (follow nextPageLink as given)');
   const bytes = decodeBase64Url(token);
@@ -70,6 +83,6 @@ export async function decodeSkipToken(context: string, token: string, length: nu
     if (!isCursorValue(value)) throw refuse();
     checked.push(value);
   }
-  if ((await computeCheck(context, checked)) !== check) throw refuse();
+  if ((await computeCheck(secret, context, checked)) !== check) throw refuse();
   return checked;
 }

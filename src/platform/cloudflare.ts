@@ -63,7 +63,13 @@ async function fetchWorkerAsset(env: Env, path: string): Promise<Response | unde
  */
 function buildRateLimits(env: Env, config: AppConfig): RateLimits | undefined {
   if (config.rateLimitPerMinute === 0) return undefined;
-  return { limit: config.rateLimitPerMinute, periodSeconds: 60, org: env.ORG_RATE_LIMITER, subject: env.SUBJECT_RATE_LIMITER };
+  return {
+    limit: config.rateLimitPerMinute,
+    periodSeconds: 60,
+    org: env.ORG_RATE_LIMITER,
+    subject: env.SUBJECT_RATE_LIMITER,
+    authFailures: env.AUTH_FAILURE_LIMITER,
+  };
 }
 
 /** What the platform needs of the invocation: a way to finish work after the answer (ExecutionContext, DurableObjectState). */

@@ -34,7 +34,7 @@ export type WriteWatcherFactory = (scope: TenantScope, context: WatchContext) =>
 
 /** The key-value cache (KV on Cloudflare; in memory under Deno): what the application uses of it. */
 export interface CacheStore {
-  get(key: string, type: 'json'): Promise<unknown>;
+  get(key: string, options: 'json' | { readonly type: 'json'; readonly cacheTtl?: number }): Promise<unknown>;
   put(key: string, value: string, options?: { readonly expirationTtl?: number }): Promise<void>;
 }
 
@@ -52,6 +52,11 @@ export interface RateLimits {
   readonly org: RateLimiter;
   /** Keyed by the token's subject (across every tenant/org it uses). */
   readonly subject: RateLimiter;
+  /**
+   * Failed client authentications at `/connect/token`, keyed by client id and by source address, with limits of
+   * their own (src/services/identity/failed-authentications.ts).
+   */
+  readonly authFailures: RateLimiter;
 }
 
 /** A webhook delivery job: deliver the subscription's pending events (the consumer reads them from its cursor). */

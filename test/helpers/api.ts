@@ -10,7 +10,8 @@ export interface TokenOptions {
   org?: string;
   orgs?: string[];
   scope?: string;
-  sub?: string;
+  /** `sub` (default tester); null: no `sub` claim. */
+  sub?: string | null;
   /** `exp` relative to now (jose syntax, default 1h); null: no `exp` claim. */
   expiresIn?: string | null;
   /** `iat` in seconds since the epoch (default now). */
@@ -22,8 +23,8 @@ export async function mintToken(options: TokenOptions = {}): Promise<string> {
   const orgs = options.orgs ?? [`${options.tenant ?? 'acme'}/${options.org ?? 'main'}`];
   const jwt = new SignJWT({ scope: options.scope ?? 'application', orgs })
     .setProtectedHeader({ alg: 'HS256' })
-    .setSubject(options.sub ?? 'tester')
     .setIssuedAt(options.issuedAt);
+  if (options.sub !== null) jwt.setSubject(options.sub ?? 'tester');
   if (options.expiresIn !== null) jwt.setExpirationTime(options.expiresIn ?? '1h');
   return jwt.sign(new TextEncoder().encode(options.secret ?? env.JWT_SECRET));
 }

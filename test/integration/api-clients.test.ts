@@ -172,3 +172,51 @@ describe('tenant isolation', () => {
     await tokenFor(client);
   });
 });
+
+describe("clients beyond the caller's reach", () => {
+  it('an admin limited to one org neither lists, reads, re-keys, revokes nor deletes a tenant-wide client (404)', async () => {
+    const tenantAdmin = await tenantClient(admin.tenant, admin.org, 'application admin', [`${admin.tenant}/*`]);
+    const wide = await createApiClient(tenantAdmin, { name: 'Tenant-wide', orgs: ['*'], scopes: ['admin'] });
+    const mine = await createApiClient(admin, { name: 'Within reach' });
+    const listed = await admin.call<{ items: ApiClientAnswer[] }>('GET', API_CLIENTS);
+    const ids = listed.body.items.map((item) => item.clientId);
+    expect(ids).toContain(mine.clientId);
+    expect(ids).not.toContain(wide.clientId);
+    const unknown = `${admin.tenant}~${admin.org}~${'f'.repeat(24)}`;
+    for (const [method, suffix] of [
+      ['GET', ''],
+      ['POST', '/secret'],
+      ['POST', '/revoke'],
+      ['DELETE', ''],
+    ] as const) {
+      const refused = await admin.call<Problem>(method, `${API_CLIENTS}/${wide.clientId}${suffix}`);
+      const missing = await admin.call<Problem>(method, `${API_CLIENTS}/${unknown}${suffix}`);
+      expect(refused.status, `${method} ${suffix}`).toBe(404);
+      expect(refused.body.code).toBe(missing.body.code);
+      expect(refused.text).not.toContain('clientSecret');
+    }
+    // Nothing changed: the wide client's secret still gets its token, and the tenant-wide admin still sees it.
+    expect(await tokenFor(wide)).toMatch(/^ey/);
+    const all = await tenantAdmin.call<{ items: ApiClientAnswer[] }>('GET', API_CLIENTS);
+    expect(all.body.items.map((item) => item.clientId)).toEqual(expect.arrayContaining([wide.clientId, mine.clientId]));
+  });
+});
+
+describe('tokens of a revoked or deleted client', () => {
+  it('stop working at once on the isolate that revoked (within 60 s everywhere)', async () => {
+    for (const action of ['revoke', 'delete'] as const) {
+      const client = await createApiClient(admin, { name: `Soon ${action}d` });
+      const token = await tokenFor(client);
+      const list = () => call('GET', `${admin.base}/operations/emailTemplates/odata?$top=1`, { token });
+      expect((await list()).status).toBe(200);
+      const done =
+        action === 'revoke'
+          ? await admin.call('POST', `${API_CLIENTS}/${client.clientId}/revoke`)
+          : await admin.call('DELETE', `${API_CLIENTS}/${client.clientId}`);
+      expect(done.status).toBeLessThan(300);
+      const refused = await list();
+      expect(refused.status, action).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toContain('invalid_token');
+    }
+  });
+});

@@ -11,6 +11,10 @@ import { kpiReferenceData } from '../helpers/indicators';
 import { createRoute, ROUTES, seedRouteReferenceData } from '../helpers/routes';
 import { openClientD1 } from '../helpers/tenant-db';
 import { freshTenant, siblingOrg } from '../helpers/tenants';
+import { call, mintToken, tenantClient } from '../helpers/api';
+import { API_CLIENTS } from '../helpers/identity';
+import type { ApiClientAnswer } from '../helpers/identity';
+import { computeStoredKey, describeCaller } from '../../src/idempotency/seal';
 
 const TEMPLATES = '/operations/emailTemplates';
 const INDICATORS = '/maintenance/indicators';
@@ -138,7 +142,13 @@ describe('refusals', () => {
       byte.toString(16).padStart(2, '0'),
     ).join('');
     const stub = env.COORDINATOR.get(env.COORDINATOR.idFromName(`${client.tenant}/${client.org}`));
-    const command = { tenantKey: client.tenant, orgKey: client.org, key, fingerprint };
+    // Keys are stored per caller (src/idempotency/seal.ts): the test client's token (sub tester, admin, its org).
+    const caller = describeCaller({
+      subject: 'tester',
+      scopes: new Set(['application', 'admin']),
+      orgs: [`${client.tenant}/${client.org}`],
+    });
+    const command = { tenantKey: client.tenant, orgKey: client.org, key: await computeStoredKey(caller, key), fingerprint };
     expect(await stub.handle({ type: 'idempotency.begin', ...command })).toEqual({ status: 'started' });
     const busy = await client.call('POST', TEMPLATES, {
       headers: { 'idempotency-key': key, 'content-type': 'application/json' },
@@ -196,5 +206,42 @@ describe('refusals', () => {
       expect(result.status, result.text).toBe(200);
       expect(result.headers.get('idempotent-replayed')).toBeNull();
     }
+  });
+});
+
+describe('keys are per caller', () => {
+  it('another subject with the same key and body runs its own request and never sees the first answer', async () => {
+    const key = newKey();
+    const body = { name: 'Shared key', orgs: [client.org] };
+    const first = await client.call<ApiClientAnswer>('POST', API_CLIENTS, { headers: { 'idempotency-key': key }, body });
+    expect(first.status, first.text).toBe(201);
+    const replay = await client.call<ApiClientAnswer>('POST', API_CLIENTS, { headers: { 'idempotency-key': key }, body });
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    // The same caller gets its answer back, secret included (sealed for it in storage).
+    expect(replay.body.clientSecret).toBe(first.body.clientSecret);
+    expect(replay.body.clientId).toBe(first.body.clientId);
+    const otherToken = await mintToken({ tenant: client.tenant, org: client.org, scope: 'application admin', sub: 'someone-else' });
+    const theirs = await call<ApiClientAnswer>('POST', `${client.base}${API_CLIENTS}`, {
+      token: otherToken,
+      headers: { 'idempotency-key': key },
+      body,
+    });
+    expect(theirs.status, theirs.text).toBe(201);
+    expect(theirs.headers.get('idempotent-replayed')).toBeNull();
+    expect(theirs.body.clientId).not.toBe(first.body.clientId);
+    expect(theirs.body.clientSecret).not.toBe(first.body.clientSecret);
+  });
+
+  it('a narrower token of the same subject does not replay a wider create: its own request is authorized (403)', async () => {
+    const key = newKey();
+    const wide = await tenantClient(client.tenant, client.org, 'application admin', [`${client.tenant}/*`]);
+    const body = { name: 'Tenant-wide', orgs: ['*'] };
+    const created = await wide.call<ApiClientAnswer>('POST', API_CLIENTS, { headers: { 'idempotency-key': key }, body });
+    expect(created.status, created.text).toBe(201);
+    const narrow = await client.call<Problem>('POST', API_CLIENTS, { headers: { 'idempotency-key': key }, body });
+    expect(narrow.status).toBe(403);
+    expect(narrow.headers.get('idempotent-replayed')).toBeNull();
+    expect(JSON.stringify(narrow.body)).not.toContain(created.body.clientSecret);
   });
 });

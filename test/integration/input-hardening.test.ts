@@ -126,3 +126,26 @@ describe('strings that are not well-formed Unicode (L1, M4)', () => {
     expectProblem(segment, 'idOrTemplateKey', /idOrTemplateKey is not valid percent-encoding/);
   });
 });
+
+describe('a custom attribute given twice in one body', () => {
+  it('is a 400 naming both places (top level and customAttributes, in any spelling), and nothing is created', async () => {
+    const body = {
+      templateKey: 'twice',
+      subject: 'Hello',
+      emailTemplateType: 1,
+      notificationBody: '<p>Hi</p>',
+      culture: 'en-US',
+      custom_region: 'north',
+      customAttributes: { custom_Region: 'south' },
+    };
+    const result = await client.call<Problem>('POST', TEMPLATES, { body });
+    expect(result.status, result.text).toBe(400);
+    expect(result.body.code).toBe('ValidationFailed');
+    const paths = result.body.errors.map((error) => error.path);
+    expect(paths).toEqual(expect.arrayContaining(['custom_region', 'customAttributes.custom_Region']));
+    expect(result.body.errors[0]?.message).toMatch(/'custom_region', 'customAttributes.custom_Region' name the same property/);
+    expect((await client.call('GET', `${TEMPLATES}/twice`)).status).toBe(404);
+    const once = await client.call('POST', TEMPLATES, { body: { ...body, customAttributes: { custom_other: 'x' } } });
+    expect(once.status, once.text).toBe(201);
+  });
+});

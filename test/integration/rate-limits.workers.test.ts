@@ -10,6 +10,8 @@ import worker from '../../src/index';
 import { mintToken, ORIGIN } from '../helpers/api';
 import { uniqueKey } from '../helpers/tenants';
 import { runInOneWindow } from '../helpers/rate-limit-window';
+import { checkAddressFailureLimit, checkClientFailureLimit, checkFloodSpendsNoBudget } from '../helpers/token-failures';
+import type { FailureScenarioServer } from '../helpers/token-failures';
 
 const LIMIT = 600;
 const POLICY = '"org";q=600;w=60, "subject";q=600;w=60';
@@ -42,12 +44,22 @@ async function burst(count: number, path: string, token: string): Promise<number
 
 const listPath = (tenant: string, org: string) => `/api/${tenant}/${org}/operations/emailTemplates/odata?$top=1`;
 
-/** A client id of the tenant/org that no client has: the token endpoint counts it, then answers invalid_client. */
-const unknownClientId = (tenant: string, org: string) => `${tenant}~${org}~${'0'.repeat(24)}`;
-
-async function requestToken(clientId: string): Promise<Answer & { error?: string }> {
+async function sendJson(path: string, token: string, body: unknown): Promise<unknown> {
   const ctx = createExecutionContext();
-  const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: 'not-the-secret' });
+  const init = {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  };
+  const response = await worker.fetch(new Request(`${ORIGIN}${path}`, init), limitedEnv, ctx);
+  await waitOnExecutionContext(ctx);
+  expect(response.status).toBe(201);
+  return response.json();
+}
+
+async function requestToken(clientId: string, secret: string): Promise<Answer & { error?: string }> {
+  const ctx = createExecutionContext();
+  const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret });
   const init = {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -103,45 +115,44 @@ describe('rate limits (Rate Limiting binding)', () => {
     expect(run.over.headers.get('ratelimit')).toMatch(/^"subject";r=0;t=\d+$/);
   });
 
-  it(
-    'limits POST /connect/token per tenant/org of the client id: 429 temporarily_unavailable with the headers',
-    { timeout: 120_000 },
-    async () => {
-      const run = await runInOneWindow(async () => {
-        const [tenant, org] = [uniqueKey('token-limited'), uniqueKey('o')];
-        const statuses: number[] = [];
-        for (let sent = 0; sent < LIMIT; sent += 50) {
-          const batch = await Promise.all(Array.from({ length: 50 }, () => requestToken(unknownClientId(tenant, org))));
-          statuses.push(...batch.map((answer) => answer.status));
-        }
-        const over = await requestToken(unknownClientId(tenant, org));
-        const other = await requestToken(unknownClientId(uniqueKey('token-free'), org));
-        return { statuses, over, other };
-      });
-      expect(run.statuses.filter((status) => status !== 401)).toEqual([]);
-      const { over, other } = run;
-      expect(over.status).toBe(429);
-      expect(over.error).toBe('temporarily_unavailable');
-      expect(over.headers.get('content-type')).toMatch(/^application\/json/);
-      expect(over.headers.get('cache-control')).toBe('no-store');
-      const retryAfter = Number(over.headers.get('retry-after'));
-      expect(retryAfter).toBeGreaterThanOrEqual(1);
-      expect(retryAfter).toBeLessThanOrEqual(60);
-      expect(over.headers.get('ratelimit-policy')).toBe(POLICY);
-      expect(over.headers.get('ratelimit')).toBe(`"org";r=0;t=${retryAfter}`);
-      expect(other.status).toBe(401);
-      expect(other.error).toBe('invalid_client');
-    },
-  );
+  describe('failed client authentications at POST /connect/token', () => {
+    const server: FailureScenarioServer = {
+      send: async (request) => {
+        const ctx = createExecutionContext();
+        const response = await worker.fetch(new Request(request), limitedEnv, ctx);
+        await waitOnExecutionContext(ctx);
+        return response;
+      },
+      from: (address) => ({ 'cf-connecting-ip': address }),
+      jwtSecret: env.JWT_SECRET,
+    };
 
-  it('counts a client id and the /api requests of its tokens (sub = client id) in one budget', { timeout: 120_000 }, async () => {
+    it('never spend the budget of the tenant/org an invented client id names (no lockout)', { timeout: 120_000 }, async () => {
+      await checkFloodSpendsNoBudget(server, LIMIT);
+    });
+
+    it('are limited per source address (429 temporarily_unavailable, Retry-After within 10 s)', async () => {
+      await checkAddressFailureLimit(server);
+    });
+
+    it('are limited per client id, and the right secret still gets a token', async () => {
+      await checkClientFailureLimit(server);
+    });
+  });
+
+  it('counts a client and the /api requests of its tokens (sub = client id) in one budget', { timeout: 120_000 }, async () => {
+    // Fresh keys and a fresh client (its id is the subject) in every run: a rerun starts in a new window.
     const run = await runInOneWindow(async () => {
-      const [a, b, org] = [uniqueKey('client-a'), uniqueKey('client-b'), uniqueKey('o')];
-      const clientId = unknownClientId(uniqueKey('client-home'), org);
-      const token = await mintToken({ orgs: [`${a}/${org}`, `${b}/${org}`], sub: clientId });
+      const [home, a, b, org] = [uniqueKey('client-home'), uniqueKey('client-a'), uniqueKey('client-b'), uniqueKey('o')];
+      const admin = await mintToken({ tenant: home, org, scope: 'application admin', sub: uniqueKey('admin') });
+      const client = (await sendJson(`/api/${home}/${org}/identity/apiClients`, admin, { name: 'Budget' })) as {
+        clientId: string;
+        clientSecret: string;
+      };
+      const token = await mintToken({ orgs: [`${a}/${org}`, `${b}/${org}`], sub: client.clientId });
       const first = await burst(LIMIT / 2, listPath(a, org), token);
       const second = await burst(LIMIT / 2, listPath(b, org), token);
-      const over = await requestToken(clientId);
+      const over = await requestToken(client.clientId, client.clientSecret);
       return { statuses: [...first, ...second], over };
     });
     expect(run.statuses.filter((status) => status !== 200)).toEqual([]);

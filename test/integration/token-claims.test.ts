@@ -27,6 +27,13 @@ async function expectRefused(token: string, detail: RegExp): Promise<void> {
   expect(result.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
 }
 
+describe('token subject', () => {
+  it('refuses a token without a subject (one shared budget and audit name otherwise)', async () => {
+    await expectRefused(await mintToken({ tenant, org, sub: null }), /no subject/);
+    await expectRefused(await mintToken({ tenant, org, sub: '  ' }), /no subject/);
+  });
+});
+
 describe('token lifetime', () => {
   it('refuses a token without exp', async () => {
     await expectRefused(await mintToken({ tenant, org, expiresIn: null }), /no expiry/);

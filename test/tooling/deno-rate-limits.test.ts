@@ -1,13 +1,15 @@
 /**
  * Rate limits under Deno (in-process counters): a server of its own with RATE_LIMIT_PER_MINUTE=5 answers the sixth
  * request of a tenant/org within a minute with 429 RateLimited, Retry-After and the IETF RateLimit headers; the token
- * endpoint counts the same way, answering 429 in its RFC 6749 shape.
+ * endpoint limits failed client authentications on their own (per client id and per source address).
  */
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DENO_TEST_JWT_SECRET, launchDenoServer } from '../deno/server.js';
 import type { DenoTestServer } from '../deno/server.js';
 import { runInOneWindow } from '../helpers/rate-limit-window.js';
+import { checkAddressFailureLimit, checkClientFailureLimit, checkFloodSpendsNoBudget } from '../helpers/token-failures.js';
+import type { FailureScenarioServer } from '../helpers/token-failures.js';
 
 let server: DenoTestServer;
 
@@ -75,28 +77,26 @@ describe('rate limits under Deno', () => {
     expect(run.other.status).toBe(200);
   });
 
-  it('limits POST /connect/token per tenant/org of the client id (429 temporarily_unavailable)', async () => {
-    const requestToken = async (clientId: string) => {
-      const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: 'not-the-secret' });
-      const response = await fetch(`${server.baseUrl}/connect/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: body.toString(),
-      });
-      const answer = (await response.json()) as { error?: string };
-      return { status: response.status, headers: response.headers, error: answer.error };
+  describe('failed client authentications at POST /connect/token', () => {
+    const scenarioServer: FailureScenarioServer = {
+      send: async (request) => {
+        const url = new URL(request.url);
+        return fetch(new Request(`${server.baseUrl}${url.pathname}${url.search}`, request));
+      },
+      from: (address) => ({ 'x-forwarded-for': address }),
+      jwtSecret: DENO_TEST_JWT_SECRET,
     };
-    const run = await runInOneWindow(async () => {
-      const clientId = `deno-token-${crypto.randomUUID().slice(0, 8)}~a~${'0'.repeat(24)}`;
-      const within = [];
-      for (let index = 0; index < 5; index += 1) within.push(await requestToken(clientId));
-      return { within, over: await requestToken(clientId) };
+
+    it('never spend the budget of the tenant/org an invented client id names (no lockout)', async () => {
+      await checkFloodSpendsNoBudget(scenarioServer, 5);
     });
-    expect(run.within.map((answer) => answer.error)).toEqual(Array.from({ length: 5 }, () => 'invalid_client'));
-    expect(run.over.status).toBe(429);
-    expect(run.over.error).toBe('temporarily_unavailable');
-    expect(run.over.headers.get('retry-after')).toMatch(/^\d+$/);
-    expect(run.over.headers.get('ratelimit')).toMatch(/^"org";r=0;t=\d+$/);
-    expect(run.over.headers.get('ratelimit-policy')).toBe('"org";q=5;w=60, "subject";q=5;w=60');
+
+    it('are limited per source address (429 temporarily_unavailable, Retry-After within 10 s)', async () => {
+      await checkAddressFailureLimit(scenarioServer);
+    });
+
+    it('are limited per client id, and the right secret still gets a token', async () => {
+      await checkClientFailureLimit(scenarioServer);
+    });
   });
 });

@@ -11,7 +11,7 @@ import {
   parseClientId,
 } from '../../src/services/identity/credentials';
 import { buildTokenRoutes } from '../../src/services/identity/token-endpoint';
-import type { TokenRequestGuard } from '../../src/services/identity/token-endpoint';
+import type { TokenLimits } from '../../src/services/identity/token-endpoint';
 
 describe('client ids', () => {
   it('name their tenant/org and nothing else parses', () => {
@@ -48,6 +48,7 @@ describe('secrets', () => {
 
 const CONFIG: AppConfig = {
   jwtSecret: '',
+  pageTokenSecret: 'p'.repeat(32),
   jwksUrl: 'https://idp.example/jwks',
   issuer: '',
   audience: '',
@@ -91,14 +92,22 @@ describe('the token endpoint before the database', () => {
     });
   });
 
-  it('runs the guard with the client id first; its refusal answers', async () => {
+  it('checks the limits with the attempt (client id, secret digest) before any lookup; their refusal answers', async () => {
     const seen: string[] = [];
-    const guard: TokenRequestGuard = async (_ctx, clientId) => {
-      seen.push(clientId);
-      throw new ApiError('Forbidden', 'Too many token requests.');
+    const limits: TokenLimits = {
+      describeAttempt: (_ctx, clientId, secretHash) => ({ clientId, secretHash, address: 'unknown' }),
+      checkBeforeLookup: (_ctx, attempt) => {
+        seen.push(attempt.clientId, attempt.secretHash);
+        throw new ApiError('Forbidden', 'Too many token requests.');
+      },
+      countFailure: async () => undefined,
+      countSuccess: async () => undefined,
     };
-    const [route] = buildTokenRoutes(guard);
+    const [route] = buildTokenRoutes(limits);
     await expect(route?.handle(buildContext({ ...CONFIG, jwtSecret: 'x'.repeat(32) }, BODY))).rejects.toThrow('Too many token requests.');
-    expect(seen).toEqual(['acme~main~000000000000000000000000']);
+    expect(seen).toEqual([
+      'acme~main~000000000000000000000000',
+      await hashClientSecret(new URLSearchParams(BODY).get('client_secret') ?? ''),
+    ]);
   });
 });

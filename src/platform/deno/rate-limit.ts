@@ -3,6 +3,7 @@
  * one counter per key is exact). Fixed windows aligned to the epoch; a new window forgets the previous counts.
  */
 import type { RateLimiter, RateLimits } from '../types';
+import { FAILURES_PER_PERIOD, PERIOD_SECONDS } from '../../services/identity/failed-authentications';
 
 export function buildMemoryRateLimiter(limit: number, periodSeconds: number, now: () => number = Date.now): RateLimiter {
   let window = -1;
@@ -30,5 +31,6 @@ export function buildMemoryRateLimits(perMinute: number): RateLimits | undefined
     periodSeconds: 60,
     org: buildMemoryRateLimiter(perMinute, 60),
     subject: buildMemoryRateLimiter(perMinute, 60),
+    authFailures: buildMemoryRateLimiter(FAILURES_PER_PERIOD, PERIOD_SECONDS),
   };
 }

@@ -26,10 +26,15 @@ export interface DenoDirEntry {
   readonly isDirectory: boolean;
 }
 
+/** What Deno.serve tells a handler about the connection. */
+export interface DenoServeInfo {
+  readonly remoteAddr?: { readonly hostname?: string };
+}
+
 export interface DenoRuntime {
   readonly env: { get(name: string): string | undefined };
   readonly stdin: { readonly readable: ReadableStream<Uint8Array> };
-  serve(options: DenoServeOptions, handler: (request: Request) => Promise<Response>): DenoHttpServer;
+  serve(options: DenoServeOptions, handler: (request: Request, info?: DenoServeInfo) => Promise<Response>): DenoHttpServer;
   readDir(path: string | URL): AsyncIterable<DenoDirEntry>;
   readTextFile(path: string | URL): Promise<string>;
   readFile(path: string | URL): Promise<Uint8Array>;

@@ -4,6 +4,6 @@
  */
 import { apiClientRoutes } from './routes';
 import { buildTokenRoutes } from './token-endpoint';
-import { limitTokenRequests } from './token-limits';
+import { tokenLimits } from './token-limits';
 
-export const identityService = { name: 'identity', routes: apiClientRoutes, publicRoutes: buildTokenRoutes(limitTokenRequests) };
+export const identityService = { name: 'identity', routes: apiClientRoutes, publicRoutes: buildTokenRoutes(tokenLimits) };

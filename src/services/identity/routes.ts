@@ -2,6 +2,7 @@
  * API clients (OAuth2 client credentials) of a tenant/org, managed with an admin-scope token under
  * `/identity/apiClients`: create (the secret is answered once), list, read, revoke, new secret, delete.
  */
+import { recordClientRevocation } from '../../auth/revocation';
 import { allowsOrg } from '../../auth/token';
 import { buildAuditStamp } from '../../entities/handlers';
 import { readJsonBody } from '../../http/body';
@@ -37,6 +38,18 @@ export function toApiClientResource(row: ApiClientRow): Record<string, unknown> 
     modifiedBy: row.modifiedBy,
     version: row.version,
   };
+}
+
+/**
+ * Whether the caller could have granted everything the client holds (its scopes, and every org it names: `*` needs a
+ * token for every org of the tenant). A client beyond the caller's reach is not listed and answers 404 to every other
+ * operation: an admin limited to some orgs never reads, re-keys, revokes or deletes a wider client.
+ */
+function canReach(ctx: ApiContext, client: Pick<ApiClientRow, 'scopes' | 'orgs'>): boolean {
+  return (
+    client.scopes.every((scope) => ctx.principal.scopes.has(scope)) &&
+    client.orgs.every((org) => allowsOrg(ctx.principal, ctx.scope.tenantKey, org))
+  );
 }
 
 /** An admin may only grant orgs its own token may use (`*`: every org of the tenant). */
@@ -83,9 +96,10 @@ function clientIdOf(ctx: ApiContext): string {
   return ctx.params.clientId ?? '';
 }
 
+/** The client of the path, if it exists and is within the caller's reach; else 404. */
 async function findClientOrFail(ctx: ApiContext): Promise<ApiClientRow> {
   const row = await findApiClient(ctx.db, ctx.scope, clientIdOf(ctx));
-  if (!row) throw recordNotFound(`API client '${clientIdOf(ctx)}'`, true);
+  if (!row || !canReach(ctx, row)) throw recordNotFound(`API client '${clientIdOf(ctx)}'`, true);
   return row;
 }
 
@@ -95,6 +109,7 @@ async function revokeClient(ctx: ApiContext): Promise<Response> {
   const stamp = buildAuditStamp(ctx);
   const revoked = await updateApiClient(ctx.db, ctx.scope, row.clientId, { revokedOn: stamp.on }, stamp);
   if (!revoked) throw recordNotFound(`API client '${row.clientId}'`, true);
+  await recordClientRevocation(ctx.platform.cache, row.clientId, ctx.platform.now());
   return jsonResponse(toApiClientResource(revoked));
 }
 
@@ -119,8 +134,15 @@ async function rotateSecret(ctx: ApiContext): Promise<Response> {
 }
 
 async function deleteClient(ctx: ApiContext): Promise<Response> {
-  if (!(await deleteApiClient(ctx.db, ctx.scope, clientIdOf(ctx)))) throw recordNotFound(`API client '${clientIdOf(ctx)}'`, true);
+  const row = await findClientOrFail(ctx);
+  if (!(await deleteApiClient(ctx.db, ctx.scope, row.clientId))) throw recordNotFound(`API client '${row.clientId}'`, true);
+  await recordClientRevocation(ctx.platform.cache, row.clientId, ctx.platform.now());
   return emptyResponse(204);
+}
+
+async function listClients(ctx: ApiContext): Promise<Response> {
+  const rows = await listApiClients(ctx.db, ctx.scope);
+  return jsonResponse({ items: rows.filter((row) => canReach(ctx, row)).map(toApiClientResource) });
 }
 
 const tags = ['API clients'];
@@ -138,7 +160,7 @@ export const apiClientRoutes: readonly ApiRoute[] = [
     path: API_CLIENTS_BASE,
     scope: 'admin',
     doc: { summary: 'List the API clients', tags, operationId: 'listApiClients', ...listClientsDoc },
-    handle: async (ctx) => jsonResponse({ items: (await listApiClients(ctx.db, ctx.scope)).map(toApiClientResource) }),
+    handle: listClients,
   },
   {
     method: 'GET',

@@ -8,6 +8,8 @@ import type { Scope } from '../../auth/token';
 import { readLimitedText } from '../../http/body';
 import type { PublicContext } from '../../http/context';
 import type { PublicRoute } from '../../http/route';
+import type { TenantScope } from '../../db/client';
+import type { AuthenticationAttempt } from './failed-authentications';
 import { digestsMatch, hashClientSecret, parseClientId } from './credentials';
 import { tokenDoc } from './docs';
 import { findApiClient } from './store';
@@ -118,10 +120,20 @@ function grantScopes(client: ApiClientRow, requested: string | undefined): Scope
   return names as Scope[];
 }
 
-/** A guard run before the client's database is read, with the client id (the rate limits: token-limits.ts). A throw answers for the request. */
-export type TokenRequestGuard = (ctx: PublicContext, clientId: string) => Promise<void>;
+/** The limits the endpoint applies (token-limits.ts); absent: none. A throw answers for the request. */
+export interface TokenLimits {
+  describeAttempt(ctx: PublicContext, clientId: string, secretHash: string): AuthenticationAttempt;
+  /** Before the client's database is read. */
+  checkBeforeLookup(ctx: PublicContext, attempt: AuthenticationAttempt): void;
+  /** After a failed authentication; `storedSecretHash` is the digest of the client with that id (null: none may get tokens). */
+  countFailure(ctx: PublicContext, attempt: AuthenticationAttempt, storedSecretHash: string | null): Promise<void>;
+  /** After a successful authentication, before the token is signed. */
+  countSuccess(ctx: PublicContext, scope: TenantScope, clientId: string): Promise<void>;
+}
 
-async function issueToken(ctx: PublicContext, guard: TokenRequestGuard | undefined): Promise<Response> {
+const INVALID_CLIENT = 'The client is unknown or revoked, or the secret is wrong.';
+
+async function issueToken(ctx: PublicContext, limits: TokenLimits | undefined): Promise<Response> {
   const form = await readTokenForm(ctx.request);
   const grantType = form.get('grant_type');
   if (grantType === undefined) throw new OAuthError('invalid_request', 'grant_type is required (client_credentials).');
@@ -134,24 +146,29 @@ async function issueToken(ctx: PublicContext, guard: TokenRequestGuard | undefin
       'This deployment has no JWT_SECRET to sign tokens with: it verifies tokens of the identity provider at JWT_JWKS_URL. Get tokens there.',
     );
   }
-  await guard?.(ctx, credentials.clientId);
+  // A client id that is not one of ours names no database: refused without a read, and not counted.
   const scope = parseClientId(credentials.clientId);
-  const client = scope ? await findApiClient(await ctx.openTenantDatabase(scope), scope, credentials.clientId) : undefined;
-  // The secret is hashed whether or not the client exists, so the answer takes as long either way.
+  if (!scope) throw new OAuthError('invalid_client', INVALID_CLIENT);
   const digest = await hashClientSecret(credentials.secret);
-  if (!scope || !client || client.revokedOn !== null || !digestsMatch(digest, client.secretHash)) {
-    throw new OAuthError('invalid_client', 'The client is unknown or revoked, or the secret is wrong.');
+  const attempt = limits?.describeAttempt(ctx, credentials.clientId, digest);
+  if (attempt) limits?.checkBeforeLookup(ctx, attempt);
+  const client = await findApiClient(await ctx.openTenantDatabase(scope), scope, credentials.clientId);
+  const usable = client && client.revokedOn === null ? client : undefined;
+  if (!usable || !digestsMatch(digest, usable.secretHash)) {
+    if (attempt) await limits?.countFailure(ctx, attempt, usable?.secretHash ?? null);
+    throw new OAuthError('invalid_client', INVALID_CLIENT);
   }
-  const scopes = grantScopes(client, form.get('scope'));
+  await limits?.countSuccess(ctx, scope, usable.clientId);
+  const scopes = grantScopes(usable, form.get('scope'));
   // An org key, or `*` for every org of the tenant: the token's `orgs` patterns.
-  const orgs = client.orgs.map((org) => `${scope.tenantKey}/${org}`);
-  const token = await signAccessToken(config, { subject: client.clientId, clientId: client.clientId, scopes, orgs }, ctx.platform.now());
+  const orgs = usable.orgs.map((org) => `${scope.tenantKey}/${org}`);
+  const token = await signAccessToken(config, { subject: usable.clientId, clientId: usable.clientId, scopes, orgs }, ctx.platform.now());
   const body = { access_token: token, token_type: 'Bearer', expires_in: ISSUED_TOKEN_LIFETIME_SECONDS, scope: scopes.join(' ') };
   return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json; charset=utf-8', ...NO_STORE } });
 }
 
-/** The token endpoint; `guard` (optional) limits requests before the client is looked up. */
-export function buildTokenRoutes(guard?: TokenRequestGuard): PublicRoute[] {
+/** The token endpoint; `limits` (optional) limits failed and successful authentications. */
+export function buildTokenRoutes(limits?: TokenLimits): PublicRoute[] {
   return [
     {
       method: 'POST',
@@ -159,7 +176,7 @@ export function buildTokenRoutes(guard?: TokenRequestGuard): PublicRoute[] {
       doc: { summary: 'Get an access token (OAuth2 client credentials)', tags: ['API clients'], operationId: 'requestToken', ...tokenDoc },
       handle: async (ctx) => {
         try {
-          return await issueToken(ctx, guard);
+          return await issueToken(ctx, limits);
         } catch (error) {
           if (error instanceof OAuthError) return answerError(error);
           throw error;
