@@ -3,6 +3,7 @@ import type { PublicRoute } from './http/route';
 import { jsonResponse } from './http/responses';
 import { buildOpenApiRoutes } from './openapi/routes';
 import { apiRoutes, servicePublicRoutes } from './services/registry';
+import { operatorRoutes } from './admin/routes';
 
 const healthRoute: PublicRoute = {
   method: 'GET',
@@ -24,5 +25,5 @@ const healthRoute: PublicRoute = {
 export const publicRoutes: readonly PublicRoute[] = [
   healthRoute,
   ...servicePublicRoutes,
-  ...buildOpenApiRoutes(() => ({ publicRoutes, apiRoutes })),
+  ...buildOpenApiRoutes(() => ({ publicRoutes, apiRoutes, operatorRoutes })),
 ];

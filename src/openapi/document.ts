@@ -1,6 +1,6 @@
 /** The OpenAPI 3.1 document, generated from the routes' docs (the same descriptions that drive routing and validation). */
 import type { GenericSchema } from 'valibot';
-import type { ApiRoute, PublicRoute, RouteDoc } from '../http/route';
+import type { ApiRoute, OperatorRoute, PublicRoute, RouteDoc } from '../http/route';
 import {
   describeError,
   ERROR_RESPONSES,
@@ -11,7 +11,7 @@ import {
   SECURITY_SCHEME,
   SECURITY_SCHEMES,
 } from './components';
-import { listDocumentedOperations } from './operations';
+import { listDocumentedOperations, listOperatorOperations } from './operations';
 import type { DocumentedOperation } from './operations';
 import { buildSchemaConverter } from './schema';
 import type { JsonObject, SchemaConverter } from './schema';
@@ -104,6 +104,7 @@ function describeOperation(operation: DocumentedOperation, converter: SchemaConv
       : {}),
     responses: describeResponses(operation, converter),
     security: operation.scope ? [{ [SECURITY_SCHEME]: [operation.scope] }] : (doc.security ?? []),
+    'x-permissions': { scopes: [...operation.permissions.scopes], orgs: operation.permissions.orgs },
   };
 }
 
@@ -120,7 +121,11 @@ function collectNamedSchemas(operations: readonly DocumentedOperation[]): Record
 }
 
 /** The whole document (without `servers`, which the serving route adds). */
-export function buildOpenApiDocument(publicRoutes: readonly PublicRoute[], apiRoutes: readonly ApiRoute[]): JsonObject {
+export function buildOpenApiDocument(
+  publicRoutes: readonly PublicRoute[],
+  apiRoutes: readonly ApiRoute[],
+  operatorRoutes: readonly OperatorRoute[] = [],
+): JsonObject {
   const operations = listDocumentedOperations(publicRoutes, apiRoutes);
   const converter = buildSchemaConverter(collectNamedSchemas(operations));
   const paths: Record<string, JsonObject> = {};
@@ -141,6 +146,11 @@ export function buildOpenApiDocument(publicRoutes: readonly PublicRoute[], apiRo
     info: { title: API_TITLE, version: API_VERSION, description: DESCRIPTION },
     tags: tags.map((name) => ({ name })),
     paths,
+    // The operator API (/admin: placements and moves, a scope of its own that grants no tenant data), by permission.
+    'x-operator-operations': listOperatorOperations(operatorRoutes).map((operation) => ({
+      ...operation,
+      'x-permissions': { scopes: [...operation['x-permissions'].scopes], orgs: false },
+    })),
     components: {
       schemas: converter.buildComponents(),
       responses: ERROR_RESPONSES,

@@ -1,5 +1,5 @@
 /** `GET /openapi.json` and `GET /docs` (no token needed). */
-import type { ApiRoute, PublicRoute } from '../http/route';
+import type { ApiRoute, OperatorRoute, PublicRoute } from '../http/route';
 import { loadDocsAssets } from './docs-assets';
 import { DOCS_CONTENT_SECURITY_POLICY, renderDocsPage } from './docs-page';
 import { API_TITLE, buildOpenApiDocument } from './document';
@@ -11,6 +11,7 @@ export const DOCS_PATH = '/docs';
 export interface DocumentedRoutes {
   readonly publicRoutes: readonly PublicRoute[];
   readonly apiRoutes: readonly ApiRoute[];
+  readonly operatorRoutes?: readonly OperatorRoute[];
 }
 
 /** `listRoutes` is called on the first request: the document covers these routes too. */
@@ -18,8 +19,8 @@ export function buildOpenApiRoutes(listRoutes: () => DocumentedRoutes): PublicRo
   let document: JsonObject | undefined;
   const buildDocumentOnce = () => {
     if (!document) {
-      const { publicRoutes, apiRoutes } = listRoutes();
-      document = buildOpenApiDocument(publicRoutes, apiRoutes);
+      const { publicRoutes, apiRoutes, operatorRoutes } = listRoutes();
+      document = buildOpenApiDocument(publicRoutes, apiRoutes, operatorRoutes);
     }
     return document;
   };
