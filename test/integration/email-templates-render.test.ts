@@ -62,6 +62,11 @@ describe('render with parameters', () => {
     const withNull = await render('hello', parameters({ NAME: null, code: '' }));
     expect(withNull.body).toMatchObject({ subject: 'Hello  ()', body: '<p>Hi , your code is .</p>' });
     expect(withNull.body.missingParameters).toEqual(['Name', 'missingOne', 'missingTwo']);
+    // Literal segments match in any case, as every path's do; the key stays exact.
+    const spelled = await client.call<Rendering>('POST', '/Operations/EmailTemplates/hello/RENDER', { body: parameters({ name: 'Bo' }) });
+    expect([spelled.status, spelled.body.subject]).toEqual([200, 'Hello Bo ()']);
+    expect((await client.call('GET', '/operations/emailtemplates/hello/Placeholders')).status).toBe(200);
+    expect((await client.call('GET', '/operations/emailTemplates/HELLO/placeholders')).status).toBe(404);
   });
 
   it('HTML-escapes every value of an HTML template, subject included; a Text template takes values as given', async () => {
