@@ -31,6 +31,7 @@ export const RenderParameter = v.strictObject({
   ),
 });
 
+/** A route by key (named EmailTemplateRenderRoute in the document). */
 export const RenderRoute = v.strictObject({
   companyKey: text('companyKey', KEY_MAX, 'Company of the route'),
   routeKey: text('routeKey', KEY_MAX, 'Key of the route'),
@@ -41,12 +42,8 @@ export const RenderRequest = v.union([
   v.strictObject({
     parameters: v.pipe(v.array(RenderParameter), v.maxLength(MAX_RENDER_PARAMETERS), v.description('The values of the placeholders')),
   }),
-  v.strictObject({
-    route: v.pipe(
-      RenderRoute,
-      v.description("The route whose maintenance notification parameters are the values, in the template's culture"),
-    ),
-  }),
+  // EmailTemplateRenderRoute: its maintenance notification parameters are the values, in the template's culture.
+  v.strictObject({ route: RenderRoute }),
 ]);
 
 export interface RenderValue {
