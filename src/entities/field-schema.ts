@@ -19,12 +19,25 @@ export function buildFieldSchema(name: string, field: FieldSpec): AnySchema {
     case 'string': {
       const max = field.maxLength ?? DEFAULT_STRING_MAX;
       const base = v.pipe(v.string(issueMessage('mustBeString', field_)), v.maxLength(max, issueMessage('tooLong', { ...field_, max })));
-      const checked = field.required
+      const nonEmpty = field.required
         ? v.pipe(
             base,
             v.check((s) => s.trim() !== '', issueMessage('mustNotBeEmpty', field_)),
           )
         : base;
+      const checkText = field.checkText;
+      const checked = checkText
+        ? v.pipe(
+            nonEmpty,
+            v.check(
+              (s) => checkText(name, s) === undefined,
+              (issue) => {
+                const problem = typeof issue.input === 'string' ? checkText(name, issue.input) : undefined;
+                return problem ? issueMessage(problem.key, problem.params) : issueMessage('notValid', field_);
+              },
+            ),
+          )
+        : nonEmpty;
       // Keys of a kind that compares case-insensitively (cultures, currencies) are read in their canonical spelling.
       const reference = field.reference;
       return reference

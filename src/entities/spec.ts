@@ -4,6 +4,7 @@
  */
 import type { ApiContext } from '../http/context';
 import type { FieldError } from '../errors/api-error';
+import type { Message } from '../messages/catalogue';
 import type { EnumSpec } from '../validation/enums';
 import type { FieldKind } from '../validation/values';
 
@@ -27,6 +28,11 @@ export interface FieldSpec {
    * literal of 3 or more characters read the index instead of every row.
    */
   readonly textSearch?: boolean;
+  /**
+   * A service's rule on a string value (email templates: the placeholder syntax), checked with the field's own
+   * validation on create and attribute PUT, so a refusal names the field beside every other bad one.
+   */
+  readonly checkText?: (field: string, value: string) => Message | undefined;
 }
 
 export type FieldSpecs = Readonly<Record<string, FieldSpec>>;

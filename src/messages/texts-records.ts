@@ -158,4 +158,45 @@ export const RECORD_TEXTS = {
     'O modelo da rota tem de ser um modelo da marca da rota',
     'El modelo de la ruta debe ser un modelo de la marca de la ruta',
   ],
+  placeholderUnclosed: [
+    '{field} opens a placeholder with {{ that is never closed with }}',
+    '{field} abre um marcador com {{ que nunca é fechado com }}',
+    '{field} abre un marcador con {{ que nunca se cierra con }}',
+  ],
+  placeholderUnsupported: [
+    '{field} has {tag} at character {position}: only placeholders of letters, digits and _ (such as {{routeKey}}) are supported',
+    '{field} tem {tag} no carácter {position}: só são suportados marcadores de letras, algarismos e _ (como {{routeKey}})',
+    '{field} tiene {tag} en el carácter {position}: solo se admiten marcadores de letras, dígitos y _ (como {{routeKey}})',
+  ],
+  placeholderSyntax: [
+    '{field} is not a valid template ({reason}): use only placeholders such as {{routeKey}}',
+    '{field} não é um modelo válido ({reason}): use só marcadores como {{routeKey}}',
+    '{field} no es una plantilla válida ({reason}): use solo marcadores como {{routeKey}}',
+  ],
+  placeholderMissing: [
+    'The template uses {placeholder} and no value was given for it',
+    'O modelo usa {placeholder} e não foi dado nenhum valor para ele',
+    'La plantilla usa {placeholder} y no se dio ningún valor para él',
+  ],
+  parameterRepeated: [
+    "{field}: the parameter '{parameter}' is given more than once (names are case-insensitive): send it once",
+    "{field}: o parâmetro '{parameter}' é dado mais de uma vez (os nomes não distinguem maiúsculas): envie-o uma só vez",
+    "{field}: el parámetro '{parameter}' se da más de una vez (los nombres no distinguen mayúsculas): envíelo una sola vez",
+  ],
+  renderSource: ['Send either parameters or route, not both', 'Envie parameters ou route, não ambos', 'Envíe parameters o route, no ambos'],
+  renderSourceMissing: [
+    'Send parameters ([{"name", "value"}]) or route ({"companyKey", "routeKey"})',
+    'Envie parameters ([{"name", "value"}]) ou route ({"companyKey", "routeKey"})',
+    'Envíe parameters ([{"name", "value"}]) o route ({"companyKey", "routeKey"})',
+  ],
+  renderValue: [
+    '{field} must be a string, a number or null',
+    '{field} tem de ser um texto, um número ou null',
+    '{field} debe ser un texto, un número o null',
+  ],
+  renderParameterList: [
+    '{field} must be an array of {"name", "value"} objects',
+    '{field} tem de ser uma lista de objetos {"name", "value"}',
+    '{field} debe ser una lista de objetos {"name", "value"}',
+  ],
 } as const;

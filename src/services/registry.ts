@@ -14,7 +14,7 @@ import type { WriteWatcherFactory } from '../platform/types';
 import { buildReferenceDataRoutes } from '../reference/routes';
 import type { ReferenceWriteReaction, UpsertGuard } from '../reference/routes';
 import type { ReferenceUser } from '../reference/usage';
-import { emailTemplatesService } from './email-templates';
+import { buildEmailTemplatesService } from './email-templates';
 import { eventsService } from './events';
 import { exchangeRatesService } from './exchange-rates';
 import { identityService } from './identity';
@@ -44,6 +44,9 @@ export interface ServiceModule {
   /** Reads that ride at the end of every write batch of a tenant/org, with what to do once it commits (webhook kicks). */
   readonly writeWatchers?: readonly WriteWatcherFactory[];
 }
+
+/** Email templates render with a route's maintenance notification parameters: the two services meet here. */
+const emailTemplatesService = buildEmailTemplatesService({ routeParameters: routesService.notificationParameters });
 
 /** The services, in route registration order. */
 const SERVICES = [

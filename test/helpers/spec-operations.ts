@@ -89,6 +89,8 @@ export const SPEC_OPERATIONS: readonly string[] = [
 /** Extensions beyond the specified operations: public routes, custom attribute PUTs, imports, measurements, reference data, API clients. */
 export const EXTENSION_OPERATIONS: readonly string[] = [
   `PUT ${ET}/{templateKey}/{customAttributeName}`,
+  `POST ${ET}/{templateKey}/render`,
+  `GET ${ET}/{templateKey}/placeholders`,
   'GET /health',
   'GET /openapi.json',
   'GET /docs',

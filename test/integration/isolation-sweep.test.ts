@@ -126,6 +126,12 @@ function describeCase(operation: string): OperationCase {
       params: (v) => [{ idOrTemplateKey: v.templateId }, { idOrTemplateKey: v.templateKey }],
     },
     [`POST ${ET}`]: { service: 'emailTemplates', params: () => [{}], body: templateBody },
+    [`POST ${ET}/{templateKey}/render`]: {
+      service: 'emailTemplates',
+      params: templateByKey,
+      body: () => ({ parameters: [{ name: 'x', value: 'y' }] }),
+    },
+    [`GET ${ET}/{templateKey}/placeholders`]: { service: 'emailTemplates', params: templateByKey },
     [`GET ${IM}/validateImportDataState`]: { service: 'imports', params: () => [{}], query: (v) => ({ id: v.importId }) },
     [`GET ${IM}/getLastImports`]: { service: 'imports', params: () => [{}], query: (v) => ({ templateId: v.importTemplate }) },
     [`POST ${IM}/changeDataImport`]: {
@@ -374,7 +380,11 @@ describe('the auth and isolation sweep', () => {
     for (const operation of OPERATIONS) expect(() => describeCase(operation)).not.toThrow();
     const keyed: string[] = [];
     for (const operation of OPERATIONS) if (await takesIdempotencyKey(operation)) keyed.push(operation);
-    const lookups = [`POST ${EX}/getCurrencyExchangeRates`, `POST ${EX}/getCurrencyExchangeRatesByCompany`];
+    const lookups = [
+      `POST ${EX}/getCurrencyExchangeRates`,
+      `POST ${EX}/getCurrencyExchangeRatesByCompany`,
+      `POST ${ET}/{templateKey}/render`,
+    ];
     expect(keyed).toEqual(OPERATIONS.filter((operation) => operation.startsWith('POST ') && !lookups.includes(operation)));
   });
 

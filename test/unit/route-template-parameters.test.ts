@@ -35,6 +35,15 @@ describe('buildTemplateParameters', () => {
       },
     ],
     [
+      'es-ES',
+      {
+        date: '05/03/2026',
+        longDate: '5 de marzo de 2026',
+        locationCount: '1234',
+        equipmentItems: 'Q1 (Boiler), Q2 (Chiller) y Q3 (Pump)',
+      },
+    ],
+    [
       'de-DE',
       { date: '05.03.2026', longDate: '5. März 2026', locationCount: '1.234', equipmentItems: 'Q1 (Boiler), Q2 (Chiller) und Q3 (Pump)' },
     ],

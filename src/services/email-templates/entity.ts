@@ -1,5 +1,6 @@
 /** Email templates: the whole service is this description plus the generic machinery. */
 import { defineEntitySpec } from '../../entities/spec';
+import { checkTemplateSyntax } from './placeholders';
 
 export const EmailTemplateType = { name: 'EmailTemplateType', members: { HTML: 1, Text: 2 } } as const;
 
@@ -29,7 +30,8 @@ export const emailTemplateSpec = defineEntitySpec({
       required: true,
       updatable: true,
       maxLength: 998,
-      description: 'Subject of the email',
+      checkText: checkTemplateSyntax,
+      description: 'Subject of the email; placeholders {{name}} (a malformed or unsupported placeholder is refused)',
     },
     emailTemplateType: {
       kind: 'enum',
@@ -45,7 +47,8 @@ export const emailTemplateSpec = defineEntitySpec({
       required: true,
       updatable: true,
       maxLength: 512 * 1024,
-      description: 'Body of the template',
+      checkText: checkTemplateSyntax,
+      description: 'Body of the template; placeholders {{name}} (a malformed or unsupported placeholder is refused)',
     },
     culture: {
       kind: 'string',

@@ -11,7 +11,7 @@ import type { MembershipAction } from './membership';
 import type { MembershipBy } from './membership-body';
 import { equipmentMembers, listRouteMembers, locationMembers, MEMBER_KINDS } from './members';
 import type { MemberKind } from './members';
-import { handleNotificationParameters } from './notification';
+import { handleNotificationParameters, loadNotificationParameters } from './notification';
 import { guardRouteReferences } from './reference-guard';
 import { routeAttributeChecks, routeCreateOptions } from './rules';
 import { routes, routeStore } from './table';
@@ -95,4 +95,6 @@ export const routesService = {
   }),
   referenceUsers: memberReferenceUsers,
   referenceGuards: [guardRouteReferences],
+  /** A route's maintenance notification parameters for a culture (the email templates service renders with them). */
+  notificationParameters: loadNotificationParameters,
 };

@@ -8,6 +8,7 @@ import type { ReferenceUse } from '../../reference/store';
 import { findRouteByKey } from './find-route';
 import { listRouteMembers } from './members';
 import { buildTemplateParameters } from './template-parameters';
+import type { TemplateParameter } from './template-parameters';
 import { message } from '../../messages/catalogue';
 
 async function checkCultureKey(ctx: ApiContext): Promise<string> {
@@ -25,20 +26,31 @@ async function checkCultureKey(ctx: ApiContext): Promise<string> {
   return canonical;
 }
 
-export async function handleNotificationParameters(ctx: ApiContext): Promise<Response> {
-  const culture = await checkCultureKey(ctx);
+/** A route by its key: company and routeKey. */
+export interface RouteAddress {
+  readonly companyKey: string;
+  readonly routeKey: string;
+}
+
+/**
+ * The maintenance notification parameters of a route, formatted for `culture` (a known, canonical culture key), or
+ * undefined when the tenant/org has no such route. The email templates service renders with them (wired in the registry).
+ */
+export async function loadNotificationParameters(
+  ctx: ApiContext,
+  address: RouteAddress,
+  culture: string,
+): Promise<TemplateParameter[] | undefined> {
   const { db, scope } = ctx;
-  const companyKey = ctx.params.companyKey ?? '';
-  const routeKey = ctx.params.routeKey ?? '';
-  const route = await findRouteByKey(db, scope, companyKey, routeKey);
-  if (!route) throw recordNotFound(`Route '${routeKey}' of company '${companyKey}'`, false, ['companyKey', 'routeKey']);
+  const route = await findRouteByKey(db, scope, address.companyKey, address.routeKey);
+  if (!route) return undefined;
   const uses: ReferenceUse[] = [{ kind: 'companies', key: route.company, path: 'company' }];
   if (route.responsible) uses.push({ kind: 'employees', key: route.responsible, path: 'responsible' });
   const [references, members] = await Promise.all([findReferences(db, scope, uses), listRouteMembers(db, scope, [route.id])]);
   const own = members.get(route.id) ?? { locations: [], equipmentItems: [], tools: [] };
   const company = references.get('companies')?.get(route.company);
   const responsible = route.responsible ? references.get('employees')?.get(route.responsible) : undefined;
-  const parameters = buildTemplateParameters(
+  return buildTemplateParameters(
     {
       routeKey: route.routeKey,
       description: route.description,
@@ -51,5 +63,13 @@ export async function handleNotificationParameters(ctx: ApiContext): Promise<Res
     culture,
     ctx.platform.now(),
   );
+}
+
+export async function handleNotificationParameters(ctx: ApiContext): Promise<Response> {
+  const culture = await checkCultureKey(ctx);
+  const companyKey = ctx.params.companyKey ?? '';
+  const routeKey = ctx.params.routeKey ?? '';
+  const parameters = await loadNotificationParameters(ctx, { companyKey, routeKey }, culture);
+  if (!parameters) throw recordNotFound(`Route '${routeKey}' of company '${companyKey}'`, false, ['companyKey', 'routeKey']);
   return jsonResponse(parameters);
 }
