@@ -2,11 +2,14 @@
 // Applies the D1 migrations to every database of a Wrangler config: migrations/directory to DIRECTORY and
 // migrations/tenant to every TENANT_DB_* binding (each tracks what it applied in its own d1_migrations table).
 //   npm run db:migrate                      # local state in .wrangler/ (npm start does this)
+//   npm run db:migrate -- --persist-to DIR  # local state in DIR (as `wrangler dev --persist-to DIR`)
 //   npm run db:migrate -- --remote          # the deployed databases (npm run deploy does this)
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
+const require = createRequire(import.meta.url);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const wrangler = path.join(root, 'node_modules/wrangler/bin/wrangler.js');
 export const DIRECTORY_BINDING = 'DIRECTORY';
@@ -30,11 +33,10 @@ export async function listD1Databases(configPath) {
   return [...directory, ...tenants].map((database) => database.binding);
 }
 
-/** `wrangler d1 migrations apply` for every database of the config (local unless `remote`). */
-export async function applyAllMigrations({ config = path.join(root, 'wrangler.toml'), remote = false, persistTo, stdio = 'inherit' } = {}) {
+/** `wrangler d1 migrations apply --remote` for every database of the config (the deployed databases). */
+async function applyRemoteMigrations(config, stdio) {
   for (const binding of await listD1Databases(config)) {
-    const args = [wrangler, 'd1', 'migrations', 'apply', binding, remote ? '--remote' : '--local', '-c', config];
-    if (persistTo) args.push('--persist-to', persistTo);
+    const args = [wrangler, 'd1', 'migrations', 'apply', binding, '--remote', '-c', config];
     const result = spawnSync(process.execPath, args, {
       cwd: root,
       stdio,
@@ -46,9 +48,83 @@ export async function applyAllMigrations({ config = path.join(root, 'wrangler.to
   }
 }
 
+/**
+ * The local databases (what `wrangler dev` opens): one Miniflare (one workerd) for all of them, where
+ * `wrangler d1 migrations apply --local` starts Wrangler once per database and workerd once per migration file.
+ * Same bookkeeping as Wrangler: a `d1_migrations` table per database (id, name, applied_at), file names in order,
+ * each file and its bookkeeping row in one batch; the statements are split as Wrangler splits them.
+ * Answers the names applied per binding ({ DIRECTORY: [...], TENANT_DB_1: [...] }).
+ */
+async function applyLocalMigrations(config, persistTo) {
+  const bindings = await listD1Databases(config);
+  const { unstable_readConfig } = await import('wrangler');
+  const databases = unstable_readConfig({ config }).d1_databases ?? [];
+  // wrangler dev's storage: --persist-to (relative to the working directory) or .wrangler/state beside the config.
+  const persistRoot = persistTo ? path.resolve(process.cwd(), persistTo) : path.join(path.dirname(config), '.wrangler/state');
+  // The Miniflare that Wrangler itself runs (its own dependency), so the storage format is the one `wrangler dev` reads.
+  const { Miniflare } = await import(pathToFileURL(createRequire(require.resolve('wrangler/package.json')).resolve('miniflare')).href);
+  const { readD1Migrations } = await import('@cloudflare/vitest-plugin');
+  const d1Databases = {};
+  for (const binding of bindings) {
+    const database = databases.find((candidate) => candidate.binding === binding);
+    d1Databases[binding] = database.preview_database_id ?? database.database_id ?? database.database_name;
+  }
+  const mf = new Miniflare({
+    modules: true,
+    script: 'export default {}',
+    d1Persist: path.join(persistRoot, 'v3', 'd1'),
+    d1Databases,
+  });
+  const applied = {};
+  try {
+    for (const binding of bindings) {
+      const database = databases.find((candidate) => candidate.binding === binding);
+      const table = database.migrations_table ?? 'd1_migrations';
+      const folder = path.resolve(path.dirname(config), database.migrations_dir);
+      const db = await mf.getD1Database(binding);
+      await db
+        .prepare(
+          `CREATE TABLE IF NOT EXISTS ${table}(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)`,
+        )
+        .run();
+      const done = new Set((await db.prepare(`SELECT name FROM ${table}`).all()).results.map((row) => row.name));
+      applied[binding] = [];
+      for (const migration of (await readD1Migrations(folder)).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+        if (done.has(migration.name)) continue;
+        try {
+          await db.batch([
+            ...migration.queries.map((query) => db.prepare(query)),
+            db.prepare(`INSERT INTO ${table} (name) VALUES (?)`).bind(migration.name),
+          ]);
+        } catch (error) {
+          throw new Error(`Migration ${migration.name} of ${binding} failed: ${error?.cause?.message ?? error?.message ?? error}`);
+        }
+        applied[binding].push(migration.name);
+      }
+    }
+  } finally {
+    await mf.dispose();
+  }
+  return applied;
+}
+
+/**
+ * Every database's migrations: local (wrangler dev's state, or `persistTo`) unless `remote`. Locally it answers the
+ * migrations applied per binding.
+ */
+export async function applyAllMigrations({ config = path.join(root, 'wrangler.toml'), remote = false, persistTo, stdio = 'inherit' } = {}) {
+  if (remote) return applyRemoteMigrations(config, stdio);
+  return applyLocalMigrations(config, persistTo);
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
-    await applyAllMigrations({ remote: process.argv.includes('--remote') });
+    const remote = process.argv.includes('--remote');
+    const persistAt = process.argv.indexOf('--persist-to');
+    const applied = await applyAllMigrations({ remote, persistTo: persistAt > 0 ? process.argv[persistAt + 1] : undefined });
+    if (!remote)
+      for (const [binding, names] of Object.entries(applied))
+        console.log(`${binding}: ${names.length === 0 ? 'up to date' : `applied ${names.join(', ')}`}`);
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));
     process.exit(1);

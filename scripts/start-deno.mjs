@@ -8,11 +8,13 @@ import { resolve } from 'node:path';
 import { buildDenoArgs, buildDenoEnv, resolveDenoExecutable } from './deno-bin.mjs';
 import { readDevVar } from './dev-vars.mjs';
 import { buildDocsAssets } from './docs-assets.mjs';
+import { exitUnlessPortFree } from './port.mjs';
 import { DEMO, seedWhenReady } from './seed.mjs';
 
 const port = Number(process.env.PORT ?? 8788);
 const host = '127.0.0.1';
 const baseUrl = `http://${host}:${port}`;
+await exitUnlessPortFree(host, port, 'npm run start:deno');
 const dataDirectory = resolve(process.env.DENO_DATA_DIR ?? '.deno-data');
 mkdirSync(dataDirectory, { recursive: true });
 buildDocsAssets();
@@ -41,9 +43,10 @@ for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill
 server.on('exit', (code) => process.exit(code ?? process.exitCode ?? 0));
 
 try {
-  const created = await seedWhenReady(baseUrl, secret);
+  const seeded = await seedWhenReady(baseUrl, secret);
+  const seed = seeded.present ? 'already there' : `${seeded.created} new records`;
   console.log(
-    `\nDemo data ready on ${DEMO.tenant}/${DEMO.org} (${created} new records). API (Deno): ${baseUrl}  Databases: ${dataDirectory}  Token: npm run -s token -- --tenant demo --org demo\n`,
+    `\nDemo data ready on ${DEMO.tenant}/${DEMO.org} (${seed}). API (Deno): ${baseUrl}  Databases: ${dataDirectory}  Token: npm run -s token -- --tenant demo --org demo\n`,
   );
 } catch (error) {
   console.error(String(error));
