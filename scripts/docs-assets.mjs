@@ -2,7 +2,8 @@
 // Builds public/, the static assets of the API reference (/docs), from npm packages: never committed, made
 // again by `npm start`, `npm run start:deno`, the test configs and `npm run deploy` (`npm run assets` alone).
 //   public/assets/<name>.<content hash>.<ext>  Swagger UI (swagger-ui-dist) and the page's own script and styles
-//   public/_headers                            one year of immutable caching for /assets/* (names change with content)
+//   public/_headers                            one year of immutable caching for each file of /assets/ (names change
+//                                              with content; a missing file's 404 is not cached)
 //   public/docs-assets.json                    the hashed names, read by GET /docs (src/openapi/docs-assets.ts)
 //   public/licenses/swagger-ui-dist/           its licence and notices (Apache-2.0)
 // Idempotent and safe to run concurrently: a file is written (atomically) only when its content changed.
@@ -71,7 +72,11 @@ export function buildDocsAssets() {
     if (!kept.has(file) && !file.endsWith('.tmp')) rmSync(join(PUBLIC_DIR, 'assets', file), { force: true });
   }
   for (const file of LICENSES) writeIfChanged(join(PUBLIC_DIR, 'licenses/swagger-ui-dist', file), readFileSync(join(swaggerDir, file)));
-  const headers = `${ASSETS_PREFIX}*\n  Cache-Control: ${IMMUTABLE_CACHE}\n  X-Content-Type-Options: nosniff\n`;
+  // One rule per file built (not `/assets/*`): a missing asset's 404 must not be cached for a year.
+  const headers = [...kept]
+    .sort()
+    .map((file) => `${ASSETS_PREFIX}${file}\n  Cache-Control: ${IMMUTABLE_CACHE}\n  X-Content-Type-Options: nosniff\n`)
+    .join('');
   writeIfChanged(join(PUBLIC_DIR, '_headers'), Buffer.from(headers));
   writeIfChanged(join(PUBLIC_DIR, MANIFEST_NAME), Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`));
   return manifest;

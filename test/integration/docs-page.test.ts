@@ -68,5 +68,7 @@ describe('GET /docs', () => {
     const response = await SELF.fetch(`${ORIGIN}/assets/swagger-ui-bundle.0000000000000000.js`);
     expect(response.status).toBe(404);
     expect(response.headers.get('content-type')).toContain('application/problem+json');
+    // Not cached for a year as the files are (public/_headers names each built file, not /assets/*).
+    expect(response.headers.get('cache-control') ?? '').not.toContain('immutable');
   });
 });
