@@ -2,18 +2,23 @@ import path from 'node:path';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { buildDocsAssets } from './scripts/docs-assets.mjs';
+import { dropBrokenSourceMaps } from './test/setup/broken-source-maps.js';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long';
 /** Small move steps, so that tests of moves run through several Durable Object alarms. */
 export const TEST_MOVE_STEP_QUERIES = '12';
 
 export default defineConfig(async () => {
+  // The pool reads wrangler.toml (and .dev.vars, when `npm start` made one) once per test file: Wrangler's
+  // informational lines ("Using secrets defined in .dev.vars") would repeat for every file. Warnings still show.
+  process.env.WRANGLER_LOG ??= 'warn';
   // wrangler.toml's [assets] directory (public/) is built from npm packages, never committed.
   buildDocsAssets();
   const migrations = await readD1Migrations(path.join(import.meta.dirname, 'migrations/tenant'));
   const directoryMigrations = await readD1Migrations(path.join(import.meta.dirname, 'migrations/directory'));
   return {
     plugins: [
+      dropBrokenSourceMaps(['itty-router']),
       cloudflareTest(({ inject }) => ({
         main: './src/index.ts',
         wrangler: { configPath: './wrangler.toml' },

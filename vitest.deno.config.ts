@@ -8,11 +8,13 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { buildDocsAssets } from './scripts/docs-assets.mjs';
+import { dropBrokenSourceMaps } from './test/setup/broken-source-maps.js';
 
 // The Deno server serves public/ (static assets, built from npm packages, never committed).
 buildDocsAssets();
 
 export default defineConfig({
+  plugins: [dropBrokenSourceMaps(['itty-router'])],
   resolve: {
     alias: {
       'cloudflare:test': fileURLToPath(new URL('./test/deno/cloudflare-test.ts', import.meta.url)),
