@@ -185,10 +185,7 @@ describe('refusals', () => {
   });
 
   it('refuses a malformed key, naming the header', async () => {
-    // 'é' goes as its UTF-8 bytes written as a byte string ('\u00c3\u00a9'): the same bytes on the wire as 'é', without
-    // workerd's warning about a non-ASCII header value that a browser would refuse to send.
-    const eAcuteUtf8Bytes = String.fromCharCode(...new TextEncoder().encode('é'));
-    for (const bad of ['', '"unterminated', eAcuteUtf8Bytes, 'x'.repeat(256)]) {
+    for (const bad of ['', '"unterminated', 'é', 'x'.repeat(256)]) {
       const result = await client.call('POST', TEMPLATES, { headers: { 'idempotency-key': bad }, body: template('bad-key') });
       expect(result.status, bad).toBe(400);
       expect((result.body as Problem).errors.map((error) => error.path)).toEqual(['Idempotency-Key']);
