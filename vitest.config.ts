@@ -8,6 +8,13 @@ export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long'
 /** Small move steps, so that tests of moves run through several Durable Object alarms. */
 export const TEST_MOVE_STEP_QUERIES = '12';
 
+/** Test files that read state across every tenant/org: each runs on storage of its own (see `projects` below). */
+export const OWN_STORAGE_FILES = [
+  'test/integration/admin.test.ts',
+  'test/integration/events-retention.workers.test.ts',
+  'test/integration/indicators-cron.workers.test.ts',
+];
+
 export default defineConfig(async () => {
   // The pool reads wrangler.toml (and .dev.vars, when `npm start` made one) once per test file: Wrangler's
   // informational lines ("Using secrets defined in .dev.vars") would repeat for every file. Warnings still show.
@@ -41,10 +48,23 @@ export default defineConfig(async () => {
       })),
     ],
     test: {
-      include: ['test/**/*.test.ts'],
-      // Node-only tooling checks (test/tooling/) run in the Deno run (vitest.deno.config.ts); the browser test
-      // (test/browser/) has its own run (vitest.browser.config.ts).
-      exclude: [...configDefaults.exclude, 'test/tooling/**', 'test/browser/**'],
+      // Two projects: most files share one runtime per worker (`isolate: false`: no workerd start, module load and
+      // migrations per file; every test works on a tenant/org of its own, so files do not see each other's data);
+      // the files that check state across all tenant/orgs (the directory's placements, cron jobs over every
+      // tenant/org) get storage of their own, as every file had before. Node-only tooling checks (test/tooling/) run
+      // in the Deno run (vitest.deno.config.ts); the browser test (test/browser/) has its own run.
+      projects: [
+        {
+          extends: true as const,
+          test: {
+            name: 'workers',
+            include: ['test/**/*.test.ts'],
+            exclude: [...configDefaults.exclude, 'test/tooling/**', 'test/browser/**', ...OWN_STORAGE_FILES],
+            isolate: false,
+          },
+        },
+        { extends: true as const, test: { name: 'workers (own storage)', include: [...OWN_STORAGE_FILES], isolate: true } },
+      ],
       setupFiles: ['./test/setup/apply-migrations.ts'],
       globalSetup: ['./test/setup/webhook-receiver.ts', './test/setup/doh-resolver.ts'],
       // Every request writes a log line (src/http/request-log.ts): show console output of failing tests only.

@@ -24,11 +24,17 @@ export interface DenoTestServer {
   stop(): Promise<void>;
 }
 
+/**
+ * The server of this worker process, on globalThis: the run does not isolate test files (vitest.deno.config.ts,
+ * `isolate: false`), so a worker's files share one server, started by the first file's setup (test/deno/setup.ts).
+ */
+const shared = globalThis as { erpDenoServer?: Promise<DenoTestServer> };
+
 let current: DenoTestServer | undefined;
 
 /** The server of the running test file (started by test/deno/setup.ts). */
 export function readDenoServer(): DenoTestServer {
-  if (!current) throw new Error('No Deno server: the Deno test run starts one per file in test/deno/setup.ts.');
+  if (!current) throw new Error('No Deno server: the Deno test run starts one per worker in test/deno/setup.ts.');
   return current;
 }
 
@@ -108,7 +114,10 @@ export async function launchDenoServer(env: Record<string, string> = {}, dataDir
     }),
   });
   // A test file that fails to load never runs its afterAll: the server still goes when the worker exits.
-  const killOnExit = () => child.kill('SIGKILL');
+  const killOnExit = () => {
+    child.kill('SIGKILL');
+    removeDirectory();
+  };
   process.once('exit', killOnExit);
   child.stdin?.on('error', () => undefined);
   let baseUrl: string;
@@ -132,15 +141,13 @@ export async function launchDenoServer(env: Record<string, string> = {}, dataDir
   };
 }
 
-/** The server of this test file (what `readDenoServer` answers and the `cloudflare:test` shim talks to). */
+/**
+ * The server of this worker process (what `readDenoServer` answers and the `cloudflare:test` shim talks to): started
+ * once, shared by the worker's test files, stopped when the worker exits (its stdin closes: EXIT_ON_STDIN_END; its
+ * data directory is removed then). Every test works on a tenant/org of its own, so files do not see each other's data.
+ */
 export async function startDenoServer(): Promise<DenoTestServer> {
-  const server = await launchDenoServer();
-  current = {
-    baseUrl: server.baseUrl,
-    async stop() {
-      await server.stop();
-      current = undefined;
-    },
-  };
+  shared.erpDenoServer ??= launchDenoServer();
+  current = await shared.erpDenoServer;
   return current;
 }

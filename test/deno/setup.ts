@@ -1,9 +1,5 @@
-// Setup file of the Deno test run: every test file gets its own Deno server with a fresh database.
-import { afterAll } from 'vitest';
+// Setup file of the Deno test run: every file of a worker process uses that worker's Deno server (started by the
+// first file, stopped when the worker exits; test/deno/server.ts).
 import { startDenoServer } from './server.js';
 
-const server = await startDenoServer();
-
-afterAll(async () => {
-  await server.stop();
-});
+await startDenoServer();
