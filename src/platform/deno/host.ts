@@ -10,6 +10,7 @@ import type { RawEnv } from '../../config/env';
 import type { CommandHandlers } from '../../coordinator/commands';
 import { DIRECTORY_BINDING, readDatabaseSet, TENANT_DATABASE_PREFIX } from '../d1/databases';
 import { buildPlacementOperations } from '../placement/operations';
+import { D1_MAX_PATTERN_BYTES } from '../../db/client';
 import type { TenantScope } from '../../db/client';
 import { openEveryTenantDatabase, openTenantDatabase, watchWrites } from '../tenant-databases';
 import type { TenantModel } from '../tenant-databases';
@@ -65,7 +66,8 @@ export function fileOfBinding(name: string): string {
 }
 
 function openSqlite(path: string): DatabaseSync {
-  const sqlite = new DatabaseSync(path);
+  // D1's limit on LIKE and GLOB patterns (50 bytes), so that a pattern D1 would refuse is refused here too.
+  const sqlite = new DatabaseSync(path, { limits: { likePatternLength: D1_MAX_PATTERN_BYTES } });
   // One process per file (the coordinators' guarantees hold within one process): the exclusive lock
   // makes a second server on the same files fail at start instead of breaking them.
   sqlite.exec('PRAGMA locking_mode = EXCLUSIVE; PRAGMA busy_timeout = 0; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;');

@@ -16,8 +16,12 @@ declare module 'node:sqlite' {
     setReturnArrays(enabled: boolean): void;
   }
 
+  export interface DatabaseSyncOptions {
+    readonly limits?: { readonly likePatternLength?: number };
+  }
+
   export class DatabaseSync {
-    constructor(path: string);
+    constructor(path: string, options?: DatabaseSyncOptions);
     readonly isTransaction: boolean;
     exec(sql: string): void;
     prepare(sql: string): StatementSync;
