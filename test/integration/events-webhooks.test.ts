@@ -4,7 +4,7 @@ import type { Problem, TenantClient } from '../helpers/api';
 import { readAllChanges } from '../helpers/events';
 import { changeImport, IMPORTS, registerImport } from '../helpers/imports';
 import { freshTenant } from '../helpers/tenants';
-import { readReceived, receiverUrl, subscribe } from '../helpers/webhooks';
+import { readReceived, readStreamed, receiverUrl, subscribe } from '../helpers/webhooks';
 import type { CreatedSubscription, Notification } from '../helpers/webhooks';
 
 const TEMPLATES = '/operations/emailTemplates';
@@ -168,5 +168,42 @@ describe('delivery', () => {
     ).toEqual([]);
     const bad = await client.call<Problem>('GET', `/subscriptions/${subscription.id}/deliveries?status=lost`);
     expect([bad.status, bad.body.errors.map((error) => error.path)]).toEqual([400, ['status']]);
+  });
+});
+
+describe('answers of receivers: at most 4 KB read, the rest never downloaded', () => {
+  /** Every endless answer the receiver sent ended because the API closed the connection, early. */
+  function expectCutShort(streams: { bytes: number; closedByClient: boolean }[], count: number): void {
+    expect(streams).toHaveLength(count);
+    for (const stream of streams) {
+      expect(stream.closedByClient, JSON.stringify(stream)).toBe(true);
+      // 4 KB read; what the network buffers held before the connection closed is a few MiB at most, not the 64 MiB.
+      expect(stream.bytes).toBeLessThan(16 * 1024 * 1024);
+    }
+  }
+
+  it('the handshake: the token followed by an endless body passes, and the answer is cut after 4 KB', async () => {
+    const url = receiverUrl('hs-endless');
+    const started = Date.now();
+    const created = await subscribe(client, url);
+    expect(created.notificationUrl).toBe(url);
+    expect(Date.now() - started).toBeLessThan(8_000);
+    expectCutShort(await readStreamed(url, 1), 1);
+  });
+
+  it('a delivery: a 200 with an endless body is delivered, and the answer is cut after 4 KB', async () => {
+    const subscription = await subscribe(client, receiverUrl('dl-endless'));
+    await expectStatus(client.call('POST', TEMPLATES, { body: template }), 201);
+    const received = await readReceived(subscription.notificationUrl, 1);
+    expect(verifyAll(subscription, received.slice(0, 1)).map((item) => [item.changeType, item.key])).toEqual([['created', 'hook']]);
+    const read = () =>
+      client.call<{ items: { status: string; lastStatus: number }[] }>(
+        'GET',
+        `/subscriptions/${subscription.id}/deliveries?status=delivered`,
+      );
+    const deadline = Date.now() + 8_000;
+    while ((await read()).body.items.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await read()).body.items).toMatchObject([{ status: 'delivered', lastStatus: 200 }]);
+    expectCutShort(await readStreamed(subscription.notificationUrl, 2), 2);
   });
 });

@@ -204,7 +204,7 @@ export async function deliverSubscription(platform: Platform, job: DeliveryJob):
     const refusal = await checkNotificationHost(platform.config, subscription.notificationUrl);
     const answer: ReceiverAnswer = refusal
       ? { error: describeHostRefusal(refusal) }
-      : await postToReceiver(subscription.notificationUrl, body, { 'content-type': 'application/json', ...headers });
+      : await postToReceiver({ url: subscription.notificationUrl, body, headers: { 'content-type': 'application/json', ...headers } });
     const now = platform.now();
     if (!('error' in answer) && answer.status === 410) {
       await runWrites(db, [db.delete(eventSubscriptions).where(subscriptionOf(scope, subscription.id))]);

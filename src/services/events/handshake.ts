@@ -12,7 +12,7 @@ export async function checkHandshake(notificationUrl: string): Promise<void> {
   const token = generateValidationToken();
   const url = new URL(notificationUrl);
   url.searchParams.set('validationToken', token);
-  const answer = await postToReceiver(url.toString(), '', { 'content-type': 'text/plain' });
+  const answer = await postToReceiver({ url: url.toString(), body: '', headers: { 'content-type': 'text/plain' } });
   const field = 'notificationUrl';
   let problem: Message | undefined;
   if ('error' in answer) problem = message('handshakeUnreachable', { field, reason: answer.error });
