@@ -73,6 +73,27 @@ describe('POST /subscriptions', () => {
     expect((await client.call<{ items: unknown[] }>('GET', '/subscriptions')).body.items).toEqual([]);
   });
 
+  it('refuses local names written with a trailing dot (or in capitals) before any lookup (400 naming notificationUrl)', async () => {
+    // (`localhost.` itself is refused too when the development flag is off, as it is outside the tests: test/unit/notification-url.test.ts.)
+    const refusals = [
+      'https://metadata.google.internal./computeMetadata/v1/',
+      'https://Metadata.Google.Internal./x',
+      'https://app.localhost./hook',
+      'https://printer.local./hook',
+      'https://router.home.arpa./hook',
+      'https://intranet./hook',
+      'https://a..example.com/hook',
+      'https://example.com../hook',
+    ];
+    for (const notificationUrl of refusals) {
+      const result = await client.call<Problem>('POST', '/subscriptions', { body: { notificationUrl, resource: '*' } });
+      expect([result.status, result.body.errors?.map((error) => error.path)], notificationUrl).toEqual([400, ['notificationUrl']]);
+      // The URL rule refuses it (the host is private), not the DNS lookup or the handshake that would follow.
+      expect(result.body.errors[0]?.message, notificationUrl).toMatch(/must name a public host/);
+    }
+    expect((await client.call<{ items: unknown[] }>('GET', '/subscriptions')).body.items).toEqual([]);
+  });
+
   it('renews for 3 days (repeating the handshake) and deletes', async () => {
     const created = await subscribe(client, receiverUrl('renew'));
     const renewed = await client.call<{ expirationDateTime: string }>('POST', `/subscriptions/${created.id}/renew`);

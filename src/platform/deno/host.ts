@@ -21,6 +21,7 @@ import { SqliteD1Database } from './d1';
 import { buildMemoryKv } from './kv';
 import type { MemoryKv } from './kv';
 import { applyMigrations } from './migrations';
+import { closePinnedProxy, fetchPinned } from './pinned-fetch';
 import type { SqlMigration } from './migrations';
 import { buildMemoryRateLimits } from './rate-limit';
 
@@ -129,6 +130,8 @@ export function openDenoHost(options: DenoHostOptions): DenoHost {
     now,
     waitUntil,
     readAsset: options.readAsset,
+    // Webhook POSTs connect to the addresses the DNS rule checked (the name is not resolved again).
+    pinnedFetch: fetchPinned,
   };
   // What coordinator commands see: like inside the Durable Object, they cannot call a coordinator.
   coordinators.commandPlatform = {
@@ -152,6 +155,7 @@ export function openDenoHost(options: DenoHostOptions): DenoHost {
       await deliveries.close();
       await coordinators.drain();
       for (const sqlite of [...files.values(), stateFile]) sqlite.close();
+      closePinnedProxy();
     },
   };
 }

@@ -1,8 +1,10 @@
 /**
- * POSTs to a receiver (the validation handshake and deliveries): 10 seconds at most, redirects not followed, at most
- * 4 KB of the answer read. The body is read through a reader that stops at 4 KB and cancels the stream, so the rest of
- * an answer (however large, or endless) is never downloaded nor held in memory.
+ * POSTs to a receiver (the validation handshake and deliveries): 10 seconds at most, redirects not followed, connected
+ * to an address the DNS rule checked where the platform can pin it (Deno), at most 4 KB of the answer read. The body
+ * is read through a reader that stops at 4 KB and cancels the stream, so the rest of an answer (however large, or
+ * endless) is never downloaded nor held in memory.
  */
+import type { PinnedFetch, ReceiverPost } from '../../platform/types';
 
 export const RECEIVER_TIMEOUT_MS = 10_000;
 /** The most of a receiver's answer that is read (the handshake's token, an error's first words). */
@@ -10,11 +12,13 @@ export const RECEIVER_ANSWER_MAX_BYTES = 4096;
 
 export type ReceiverAnswer = { readonly status: number; readonly text: string } | { readonly error: string };
 
-/** What a receiver is sent: the URL, the body and the headers of the POST. */
-export interface ReceiverPost {
-  readonly url: string;
-  readonly body: string;
-  readonly headers: Readonly<Record<string, string>>;
+/**
+ * Where the POST connects: with a platform's `pinnedFetch` and the addresses the host was checked to resolve to, one of
+ * those; otherwise (Workers; an IP literal or a development loopback host, which nothing resolves) the runtime's fetch.
+ */
+export interface ReceiverTarget {
+  readonly pinnedFetch: PinnedFetch | undefined;
+  readonly addresses: readonly string[];
 }
 
 /** At most `max` bytes of the body, decoded as UTF-8; the stream is cancelled as soon as they are read. */
@@ -45,12 +49,15 @@ export async function readAtMost(response: Response, max = RECEIVER_ANSWER_MAX_B
   return new TextDecoder().decode(bytes);
 }
 
-export async function postToReceiver(post: ReceiverPost): Promise<ReceiverAnswer> {
+export async function postToReceiver(post: ReceiverPost, target: ReceiverTarget): Promise<ReceiverAnswer> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), RECEIVER_TIMEOUT_MS);
   try {
     const { url, body, headers } = post;
-    const response = await fetch(url, { method: 'POST', body, headers, redirect: 'manual', signal: controller.signal });
+    const response =
+      target.pinnedFetch && target.addresses.length > 0
+        ? await target.pinnedFetch(post, target.addresses, controller.signal)
+        : await fetch(url, { method: 'POST', body, headers, redirect: 'manual', signal: controller.signal });
     // Read within the same 10 s: a receiver that trickles its answer is cut off like one that does not answer.
     const text = await readAtMost(response);
     return { status: response.status, text };

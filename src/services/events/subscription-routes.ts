@@ -92,8 +92,8 @@ async function requireSubscription(ctx: ApiContext): Promise<SubscriptionRow> {
 
 async function handleCreate(ctx: ApiContext): Promise<Response> {
   const input = parseSubscriptionBody(await readJsonBody(ctx.request), ctx.platform.config.webhooksAllowLocalHttp);
-  await requirePublicHost(ctx.platform.config, input.notificationUrl);
-  await checkHandshake(input.notificationUrl);
+  const addresses = await requirePublicHost(ctx.platform.config, input.notificationUrl);
+  await checkHandshake(input.notificationUrl, { pinnedFetch: ctx.platform.pinnedFetch, addresses });
   const now = ctx.platform.now();
   const subscription = {
     id: crypto.randomUUID(),
@@ -113,8 +113,8 @@ async function handleCreate(ctx: ApiContext): Promise<Response> {
 
 async function handleRenew(ctx: ApiContext): Promise<Response> {
   const current = await requireSubscription(ctx);
-  await requirePublicHost(ctx.platform.config, current.notificationUrl);
-  await checkHandshake(current.notificationUrl);
+  const addresses = await requirePublicHost(ctx.platform.config, current.notificationUrl);
+  await checkHandshake(current.notificationUrl, { pinnedFetch: ctx.platform.pinnedFetch, addresses });
   const renewed = await renewSubscription(ctx.db, ctx.scope, current.id, expirationFrom(ctx.platform.now()));
   if (!renewed) throw recordNotFound(`Subscription '${current.id}'`, true, 'id');
   return jsonResponse(toSubscription(renewed));
