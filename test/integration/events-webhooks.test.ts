@@ -40,7 +40,13 @@ function verifyAll(
 describe('POST /subscriptions', () => {
   it('validates the URL with a handshake, answers 201 with the secret once, and lists it without', async () => {
     const url = receiverUrl('create');
-    const created = await subscribe(client, url, 'operations/emailTemplates', 'state-1');
+    const answer = await client.call<CreatedSubscription>('POST', '/subscriptions', {
+      body: { notificationUrl: url, resource: 'operations/emailTemplates', clientState: 'state-1' },
+    });
+    expect(answer.status, answer.text).toBe(201);
+    // The answer carries the secret: never cached.
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    const created = answer.body;
     expect(created).toMatchObject({ resource: 'operations/emailTemplates', notificationUrl: url, clientState: 'state-1' });
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const lifetime = Date.parse(created.expirationDateTime) - Date.parse(created.createdOn);

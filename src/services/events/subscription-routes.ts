@@ -107,7 +107,8 @@ async function handleCreate(ctx: ApiContext): Promise<Response> {
   const { secret, ...shown } = subscription;
   return jsonResponse(
     { ...shown, secret },
-    { status: 201, headers: { location: `${ctx.apiBase}${SUBSCRIPTIONS_PATH}/${subscription.id}` } },
+    // The answer carries the signing secret: never cached (as the API client answers that carry theirs).
+    { status: 201, headers: { location: `${ctx.apiBase}${SUBSCRIPTIONS_PATH}/${subscription.id}`, 'cache-control': 'no-store' } },
   );
 }
 
@@ -142,7 +143,11 @@ const createDoc: OperationDoc = {
   schemas,
   requestBody: { description: 'The URL, the resource prefix (or `*`) and an optional clientState', schema: SubscriptionInput },
   responses: {
-    201: { description: 'Subscribed: the signing secret is shown in this answer only', schema: CreatedSubscription, headers: ['Location'] },
+    201: {
+      description: 'Subscribed: the signing secret is shown in this answer only (never cached)',
+      schema: CreatedSubscription,
+      headers: ['Location', 'Cache-Control'],
+    },
     400: {
       description:
         'Not valid, its host resolves to a non-public address or cannot be resolved, or the URL did not pass the handshake (all name notificationUrl)',
