@@ -54,7 +54,11 @@ export interface DenoRuntime {
   readDir(path: string | URL): AsyncIterable<DenoDirEntry>;
   readTextFile(path: string | URL): Promise<string>;
   readFile(path: string | URL): Promise<Uint8Array>;
-  mkdir(path: string | URL, options?: { recursive?: boolean }): Promise<void>;
+  mkdir(path: string | URL, options?: { recursive?: boolean; mode?: number }): Promise<void>;
+  readonly build: { readonly os: string };
+  chmodSync(path: string | URL, mode: number): void;
+  writeFileSync(path: string | URL, data: Uint8Array, options?: { createNew?: boolean; mode?: number }): void;
+  readDirSync(path: string | URL): Iterable<DenoDirEntry>;
   addSignalListener(signal: 'SIGINT' | 'SIGTERM', handler: () => void): void;
   listen(options: { readonly hostname: string; readonly port: number }): DenoListener;
   connect(options: { readonly hostname: string; readonly port: number; readonly signal?: AbortSignal }): Promise<DenoConn>;
