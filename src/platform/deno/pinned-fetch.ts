@@ -15,6 +15,8 @@ import type { PinnedFetch } from '../types';
 
 /** The most a CONNECT request's head may take. */
 const MAX_HEAD_BYTES = 8192;
+/** How long a client of the proxy may take to send its CONNECT request. */
+const HEAD_TIMEOUT_MS = 5_000;
 /** How long the tunnel's connection to the receiver may take to open, per address. */
 const CONNECT_TIMEOUT_MS = 10_000;
 
@@ -67,7 +69,10 @@ async function connectToAny(addresses: readonly string[], port: number): Promise
 }
 
 async function tunnel(client: DenoConn): Promise<void> {
+  // A connection that does not send its head in time (not one of this process's requests) is closed.
+  const timer = setTimeout(() => closeQuietly(client), HEAD_TIMEOUT_MS);
   const head = await readHead(client).catch(() => undefined);
+  clearTimeout(timer);
   const target = head === undefined ? undefined : /^CONNECT (\S+) HTTP\/1\.1\r\n/.exec(head)?.[1];
   const credential = head === undefined ? undefined : /\r\nproxy-authorization: basic ([A-Za-z0-9+/=]+)\r\n/i.exec(head)?.[1];
   const token = credential === undefined ? undefined : atob(credential).split(':')[0];
