@@ -1,7 +1,7 @@
 /** The SQL compiler: the exact SQL text and bound values of each construct, order terms and the D1 parameter limit. */
 import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
 import { describe, expect, it } from 'vitest';
-import { checkParameterLimit, compileODataQuery, escapeGlob, hasTrigram } from '../../src/odata/compile';
+import { checkParameterLimit, compileODataQuery, escapeGlob, fittingPart, fitsPatternLimit, hasTrigram } from '../../src/odata/compile';
 import { compileOrderBy } from '../../src/odata/order';
 import { parseFilter } from '../../src/odata/parse-filter';
 import { buildFieldResolver } from '../../src/odata/parse-query';
@@ -133,6 +133,46 @@ describe('the text search term (the trigram index finds its candidates)', () => 
     expect(hasTrigram('日本')).toBe(false);
     expect(hasTrigram('ab*cd?e[f')).toBe(false);
     expect(hasTrigram('ab*cde')).toBe(true);
+  });
+});
+
+describe("text terms and D1's 50-byte limit on GLOB patterns", () => {
+  const patternOf = (name: 'contains' | 'startswith' | 'endswith', text: string) =>
+    name === 'contains' ? `*${escapeGlob(text)}*` : name === 'startswith' ? `${escapeGlob(text)}*` : `*${escapeGlob(text)}`;
+  const bytes = (text: string) => new TextEncoder().encode(text).length;
+
+  it('a literal whose pattern fits is one GLOB; a longer one is compared as text', () => {
+    const sqlOf = (filter: string) => compiled(filter).sql;
+    expect(sqlOf(`contains(subject,'${'a'.repeat(48)}')`)).toContain('GLOB');
+    expect(sqlOf(`contains(subject,'${'a'.repeat(49)}')`)).not.toContain('GLOB');
+    expect(sqlOf(`startswith(subject,'${'a'.repeat(49)}')`)).toContain('GLOB');
+    expect(sqlOf(`startswith(subject,'${'a'.repeat(50)}')`)).toMatch(/instr\(/);
+    expect(sqlOf(`endswith(subject,'${'日'.repeat(17)}')`)).toMatch(/substr\(/);
+    expect(sqlOf(`contains(subject,'${'*'.repeat(16)}')`)).toContain('GLOB');
+    expect(sqlOf(`contains(subject,'${'*'.repeat(17)}')`)).not.toContain('GLOB');
+  });
+
+  it('the index looks a long term up by its longest start (end, for endswith) whose pattern fits', () => {
+    const text = `${'ab*'.repeat(10)}${'日本'.repeat(10)}${'x'.repeat(30)}`;
+    for (const name of ['contains', 'startswith', 'endswith'] as const) {
+      const part = fittingPart(name, text);
+      expect(fitsPatternLimit(patternOf(name, part)), name).toBe(true);
+      expect(bytes(patternOf(name, part))).toBeLessThanOrEqual(50);
+      // One more character would not fit.
+      const longer =
+        name === 'endswith' ? [...text].slice(-[...part].length - 1).join('') : [...text].slice(0, [...part].length + 1).join('');
+      expect(fitsPatternLimit(patternOf(name, longer)), name).toBe(false);
+      expect(name === 'endswith' ? text.endsWith(part) : text.startsWith(part), name).toBe(true);
+    }
+    expect(fittingPart('contains', 'short')).toBe('short');
+    const indexed = buildFieldResolver(FIELDS.map((field) => (field.kind === 'string' ? { ...field, textIndex: 'things_text' } : field)));
+    const filter = parseFilter(`contains(subject,'${'x'.repeat(30)}${'y'.repeat(30)}')`, indexed);
+    expect(compileODataQuery({ filter, orderBy: [], top: 10, skip: 0, count: false }).textSearch?.pattern).toBe(
+      `*${'x'.repeat(30)}${'y'.repeat(18)}*`,
+    );
+    // A long term of wildcards only has no part the index can look up.
+    const wild = parseFilter(`contains(subject,'${'*?'.repeat(30)}')`, indexed);
+    expect(compileODataQuery({ filter: wild, orderBy: [], top: 10, skip: 0, count: false }).textSearch).toBeUndefined();
   });
 });
 
