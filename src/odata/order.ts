@@ -1,7 +1,7 @@
 /** The total order of a list (the user's keys, then tie-breakers), its ORDER BY and the keyset condition of `$skiptoken`. */
 import { sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
-import type { ODataField, OrderTerm } from './types';
+import type { ODataField, OrderTerm, SortOrders } from './types';
 
 /** One column of a list's total order: the user's keys, then the `created_on` and `id` tie-breakers. */
 export interface OrderColumn {
@@ -49,14 +49,58 @@ export function compileOrderBy(terms: readonly OrderTerm[]): SQL {
 export type CursorValue = string | number | null;
 
 /**
- * The rows after `values` in the order of `columns`. In one direction it is one row-value comparison, which SQLite
- * answers with a seek in the index that serves the order: a page after the millionth row costs what the first costs.
- * Keys in mixed directions (refused by the sortable-order check, kept correct here) expand to an OR of prefixes.
+ * Whether an index reads the list in this order without a sort: the columns (the keys, then the tie-breakers) are
+ * those of one of `orders`, all in one direction. SQLite reads an index forwards with NULL first and
+ * backwards with NULL last, which is the order `ORDER BY` defines, so null-able columns are served too.
+ */
+export function isServedByIndex(columns: readonly OrderColumn[], orders: SortOrders): boolean {
+  const first = columns[0];
+  if (!first || columns.some((column) => column.descending !== first.descending || column.field.kind === 'decimal')) return false;
+  // The columns are the keys then the tie-breakers (createdOn, id) not among them, as an order's fields are.
+  return orders.some(
+    (order) => order.fields.length === columns.length && columns.every((column, index) => column.field.name === order.fields[index]),
+  );
+}
+
+/** `column` strictly after `value` in its direction: NULL first ascending, last descending. */
+function compileAfter(column: OrderColumn, value: CursorValue): SQL | undefined {
+  const expression = orderExpression(column.field);
+  if (value === null) return column.descending ? undefined : sql`${expression} IS NOT NULL`;
+  if (!column.descending) return sql`${expression} > ${value}`;
+  return column.field.nullable ? sql`(${expression} < ${value} OR ${expression} IS NULL)` : sql`${expression} < ${value}`;
+}
+
+/** `column` equal to `value` (NULL equal to NULL). */
+function compileEqual(column: OrderColumn, value: CursorValue): SQL {
+  const expression = orderExpression(column.field);
+  return value === null ? sql`${expression} IS NULL` : sql`${expression} = ${value}`;
+}
+
+/**
+ * A range on the first column every row after the position is in, so SQLite seeks into the index instead of reading it
+ * from its start: `>= v` ascending, `<= v` descending over a column without NULLs, `IS NULL` descending after a NULL.
+ */
+function compileSeek(column: OrderColumn, value: CursorValue): SQL | undefined {
+  const expression = orderExpression(column.field);
+  if (value === null) return column.descending ? sql`${expression} IS NULL` : undefined;
+  if (!column.descending) return sql`${expression} >= ${value}`;
+  return column.field.nullable ? undefined : sql`${expression} <= ${value}`;
+}
+
+/**
+ * The rows after `values` in the order of `columns`. In one direction over columns without NULLs it is one row-value
+ * comparison, which SQLite answers with a seek in the index that serves the order: a page after the millionth row costs
+ * what the first costs. Otherwise (mixed directions, null-able columns) it is the OR of each column's step: the columns
+ * before it equal, it after (`a > x OR (a = x AND b < y) OR ...`, NULL first ascending and last descending), with a
+ * range on the first column so the index is still entered at the position.
  */
 export function compileKeyset(columns: readonly OrderColumn[], values: readonly CursorValue[]): SQL {
-  const operator = (descending: boolean) => sql.raw(descending ? '<' : '>');
   const first = columns[0];
-  if (first && columns.every((column) => column.descending === first.descending)) {
+  if (
+    first &&
+    columns.every((column) => column.descending === first.descending && !column.field.nullable) &&
+    values.every((value) => value !== null)
+  ) {
     const left = sql.join(
       columns.map((column) => orderExpression(column.field)),
       sql`, `,
@@ -65,11 +109,17 @@ export function compileKeyset(columns: readonly OrderColumn[], values: readonly 
       values.map((value) => sql`${value}`),
       sql`, `,
     );
-    return sql`((${left}) ${operator(first.descending)} (${right}))`;
+    return sql`((${left}) ${sql.raw(first.descending ? '<' : '>')} (${right}))`;
   }
-  const branches = columns.map((column, index) => {
-    const equal = columns.slice(0, index).map((prefix, at) => sql`${orderExpression(prefix.field)} = ${values[at] ?? null}`);
-    return sql.join([...equal, sql`${orderExpression(column.field)} ${operator(column.descending)} ${values[index] ?? null}`], sql` AND `);
+  const branches: SQL[] = [];
+  columns.forEach((column, index) => {
+    const after = compileAfter(column, values[index] ?? null);
+    if (!after) return;
+    const equal = columns.slice(0, index).map((prefix, at) => compileEqual(prefix, values[at] ?? null));
+    branches.push(sql.join([...equal, after], sql` AND `));
   });
-  return sql`((${sql.join(branches, sql`) OR (`)}))`;
+  if (branches.length === 0) return sql`(0 = 1)`;
+  const any = sql`((${sql.join(branches, sql`) OR (`)}))`;
+  const seek = first ? compileSeek(first, values[0] ?? null) : undefined;
+  return seek ? sql`(${seek} AND ${any})` : any;
 }
