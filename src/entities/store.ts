@@ -14,7 +14,7 @@ import { ApiError } from '../errors/api-error';
 import { checkParameterLimit } from '../odata/compile';
 import type { CompiledQuery } from '../odata/compile';
 import { odataError } from '../odata/lexer';
-import { compileKeyset, isServedByIndex } from '../odata/order';
+import { compileKeyset, compileKeysetArms, isServedByIndex } from '../odata/order';
 import type { CursorValue } from '../odata/order';
 import { SORT_ROW_BUDGET } from '../odata/types';
 import { listSortOrders } from './odata-fields';
@@ -371,24 +371,28 @@ export function buildListQueries(
   const names = select ? [...new Set([...select, ...compiled.orderColumns.map((order) => order.field.name)])] : undefined;
   const selection = names ? Object.fromEntries(names.map((name) => [name, column(store, name)])) : store.columns;
   const keyset = page.after ? compileKeyset(compiled.orderColumns, page.after) : undefined;
-  const selectRows = (condition: SQL | undefined) =>
+  const selectRows = (condition: SQL | undefined, position = keyset) =>
     db
       .select(selection)
       .from(store.table)
-      .where(and(condition, compiled.where, keyset));
+      .where(and(condition, compiled.where, position));
   const scanRows = selectRows(scoped)
     .orderBy(compiled.orderBy)
     .limit(page.top + 1)
     .offset(page.skip);
   checkParameterLimit(scanRows.toSQL().params.length, compiled, D1_MAX_PARAMETERS);
   const arms = findTextSearchArms(store, scope, compiled);
+  const served = isServedByIndex(compiled.orderColumns, listSortOrders(store.spec));
+  // A position over a null-able first column read from its index: two seeks merged (`compileKeysetArms`).
+  const positionArms = page.after && served && !arms ? compileKeysetArms(compiled.orderColumns, page.after) : undefined;
+  const union = arms
+    ? selectRows(arms.candidates).unionAll(selectRows(arms.scan))
+    : positionArms && selectRows(scoped, positionArms[0]).unionAll(selectRows(scoped, positionArms[1]));
   const rowsQuery = fitParameters(
-    arms &&
-      selectRows(arms.candidates)
-        .unionAll(selectRows(arms.scan))
-        .orderBy(compiled.orderBy)
-        .limit(page.top + 1)
-        .offset(page.skip),
+    union
+      ?.orderBy(compiled.orderBy)
+      .limit(page.top + 1)
+      .offset(page.skip),
     scanRows,
   );
   // Unfiltered, the count is the maintained one (one row of entity_counts); filtered, it counts the matching rows.
@@ -406,7 +410,7 @@ export function buildListQueries(
           .where(and(scoped, compiled.where)),
       )
     : buildCountQuery(db, store.spec.table, scope);
-  if (isServedByIndex(compiled.orderColumns, listSortOrders(store.spec))) return { rowsQuery, countQuery, budget: undefined };
+  if (served) return { rowsQuery, countQuery, budget: undefined };
   const bounded = (rows: SQL) => db.select({ count: sql<number>`count(*)` }).from(sql`(${rows})`);
   const budgetQuery = compiled.where
     ? fitParameters(

@@ -87,39 +87,80 @@ function compileSeek(column: OrderColumn, value: CursorValue): SQL | undefined {
   return column.field.nullable ? undefined : sql`${expression} <= ${value}`;
 }
 
+/** `(a, b) > (?, ?)`: the columns, in one direction and never NULL, after the values (one range of an index). */
+function compileRowValue(columns: readonly OrderColumn[], values: readonly CursorValue[]): SQL {
+  const operator = sql.raw(columns[0]?.descending ? '<' : '>');
+  if (columns.length === 1 && columns[0]) return sql`${orderExpression(columns[0].field)} ${operator} ${values[0] ?? null}`;
+  const left = sql.join(
+    columns.map((column) => orderExpression(column.field)),
+    sql`, `,
+  );
+  const right = sql.join(
+    values.map((value) => sql`${value}`),
+    sql`, `,
+  );
+  return sql`(${left}) ${operator} (${right})`;
+}
+
+/**
+ * The steps of a position, any of which puts a row after it: for each column, the columns before it equal and it after
+ * (`a > x`, `a = x AND b < y`, ...; NULL first ascending, last descending). The longest tail of columns in one direction
+ * that can hold no NULL is one step of a row-value comparison (`a = x AND (created_on, id) > (?, ?)`), a range in the
+ * index after the equal columns.
+ */
+function compileSteps(columns: readonly OrderColumn[], values: readonly CursorValue[]): { steps: SQL[]; tail: number } {
+  const last = columns.at(-1);
+  let tail = columns.length;
+  for (let index = columns.length - 1; index >= 0; index -= 1) {
+    const column = columns[index];
+    if (!column || !last || column.field.nullable || values[index] === null || column.descending !== last.descending) break;
+    tail = index;
+  }
+  const equalBefore = (index: number) => columns.slice(0, index).map((prefix, at) => compileEqual(prefix, values[at] ?? null));
+  const steps: SQL[] = [];
+  columns.slice(0, tail).forEach((column, index) => {
+    const after = compileAfter(column, values[index] ?? null);
+    if (after) steps.push(sql.join([...equalBefore(index), after], sql` AND `));
+  });
+  if (tail < columns.length) {
+    steps.push(sql.join([...equalBefore(tail), compileRowValue(columns.slice(tail), values.slice(tail))], sql` AND `));
+  }
+  return { steps, tail };
+}
+
 /**
  * The rows after `values` in the order of `columns`. In one direction over columns without NULLs it is one row-value
  * comparison, which SQLite answers with a seek in the index that serves the order: a page after the millionth row costs
- * what the first costs. Otherwise (mixed directions, null-able columns) it is the OR of each column's step: the columns
- * before it equal, it after (`a > x OR (a = x AND b < y) OR ...`, NULL first ascending and last descending), with a
- * range on the first column so the index is still entered at the position.
+ * what the first costs. Otherwise (mixed directions, null-able columns) it is the OR of each column's step (see
+ * `compileSteps`), with a range on the first column so the index is still entered at the position.
  */
 export function compileKeyset(columns: readonly OrderColumn[], values: readonly CursorValue[]): SQL {
+  const { steps, tail } = compileSteps(columns, values);
+  const [only] = steps;
+  if (only === undefined) return sql`(0 = 1)`;
+  const any = steps.length === 1 ? sql`(${only})` : sql`((${sql.join(steps, sql`) OR (`)}))`;
   const first = columns[0];
-  if (
-    first &&
-    columns.every((column) => column.descending === first.descending && !column.field.nullable) &&
-    values.every((value) => value !== null)
-  ) {
-    const left = sql.join(
-      columns.map((column) => orderExpression(column.field)),
-      sql`, `,
-    );
-    const right = sql.join(
-      values.map((value) => sql`${value}`),
-      sql`, `,
-    );
-    return sql`((${left}) ${sql.raw(first.descending ? '<' : '>')} (${right}))`;
-  }
-  const branches: SQL[] = [];
-  columns.forEach((column, index) => {
-    const after = compileAfter(column, values[index] ?? null);
-    if (!after) return;
-    const equal = columns.slice(0, index).map((prefix, at) => compileEqual(prefix, values[at] ?? null));
-    branches.push(sql.join([...equal, after], sql` AND `));
-  });
-  if (branches.length === 0) return sql`(0 = 1)`;
-  const any = sql`((${sql.join(branches, sql`) OR (`)}))`;
-  const seek = first ? compileSeek(first, values[0] ?? null) : undefined;
+  // One step is a range already (equal columns, then a row value); an OR of steps is entered at the first column's.
+  const seek = first && tail > 0 && steps.length > 1 ? compileSeek(first, values[0] ?? null) : undefined;
   return seek ? sql`(${seek} AND ${any})` : any;
+}
+
+/**
+ * For an order an index serves whose first column may be NULL, the rows after the position as two conditions that are
+ * each a range of the index, every row of the first before every row of the second in the order (an index holds the
+ * NULLs apart, before the values): ascending after a NULL, the rest of the NULLs then the values; descending after a
+ * value, the rest of the values down from it then the NULLs. The page is their `UNION ALL` in the order (a merge of
+ * two seeks), where one OR would read the index from the start of the order. Undefined when one range does already.
+ */
+export function compileKeysetArms(columns: readonly OrderColumn[], values: readonly CursorValue[]): readonly [SQL, SQL] | undefined {
+  const [first, ...rest] = columns;
+  const [value = null, ...restValues] = values;
+  if (!first?.field.nullable || rest.length === 0 || first.descending !== (value !== null)) return undefined;
+  const expression = orderExpression(first.field);
+  const restAfter = compileKeyset(rest, restValues);
+  if (value === null) return [sql`(${expression} IS NULL AND ${restAfter})`, sql`(${expression} IS NOT NULL)`];
+  return [
+    sql`(${expression} <= ${value} AND ((${expression} < ${value}) OR (${expression} = ${value} AND ${restAfter})))`,
+    sql`(${expression} IS NULL)`,
+  ];
 }

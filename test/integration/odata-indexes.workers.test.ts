@@ -96,16 +96,13 @@ describe('every order an index serves is read from it, and a $skiptoken page see
             .slice(0, order.required + extra)
             .map((name) => `${name}${descending ? ' desc' : ''}`)
             .join(',');
-          // Descending, NULL comes last: the rows after a value are those below it and the NULLs, not one range.
-          const first = listODataFields(store.spec).find((field) => field.name === order.fields[0]);
-          const seeks = !descending || first?.nullable !== true;
-          return [`${store.spec.table} $orderby=${orderby}`, store, orderby, seeks] as const;
+          return [`${store.spec.table} $orderby=${orderby}`, store, orderby] as const;
         }),
       ),
     ),
   );
 
-  it.each(cases)('%s', async (_name, store, orderby, seeks) => {
+  it.each(cases)('%s', async (_name, store, orderby) => {
     for (const keyset of [false, true]) {
       const plan = await explain(`$orderby=${orderby}`, store, keyset);
       expect(plan.rows, plan.rows).toMatch(
@@ -113,7 +110,8 @@ describe('every order an index serves is read from it, and a $skiptoken page see
       );
       expect(plan.rows, plan.rows).not.toContain('TEMP B-TREE');
       // The position is a range on the index (a seek), not a filter applied to every row before it.
-      if (keyset && seeks) expect(plan.rows, plan.rows).toMatch(/AND (\(\w+(,\w+)*\)|\w+)[<>]\(?\?(,\?)*\)?\)/);
+      // (A descending order over a null-able column: two seeks merged, the values from the position down, then the NULLs.)
+      if (keyset) expect(plan.rows, plan.rows).toMatch(/AND (\(\w+(,\w+)*\)|\w+)[<>]\(?\?(,\?)*\)?\)/);
     }
   });
 });

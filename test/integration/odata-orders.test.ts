@@ -171,7 +171,8 @@ describe('any order pages through every row exactly once, as a plain sort orders
       ),
       { numRuns: 100, seed: 20261126 },
     );
-  });
+    // About 5 s on a quiet machine (100 data sets, about 800 requests); a limit for a busy one, not an assertion.
+  }, 180_000);
 
   it('$select pages carry the order columns the token is made of, whatever is selected', async () => {
     const rows = Array.from({ length: 9 }, (_, index): SeedTemplate => ({

@@ -2,7 +2,7 @@
 import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
 import { describe, expect, it } from 'vitest';
 import { checkParameterLimit, compileODataQuery, escapeGlob, hasTrigram } from '../../src/odata/compile';
-import { compileKeyset, compileOrderBy, listOrderColumns } from '../../src/odata/order';
+import { compileKeyset, compileKeysetArms, compileOrderBy, listOrderColumns } from '../../src/odata/order';
 import type { CursorValue } from '../../src/odata/order';
 import { parseFilter } from '../../src/odata/parse-filter';
 import { buildFieldResolver } from '../../src/odata/parse-query';
@@ -172,7 +172,7 @@ describe('compile a $skiptoken position (keyset)', () => {
     });
   });
 
-  it('expands mixed directions to an OR of prefixes, entered at a range on the first column', () => {
+  it('expands mixed directions to an OR of steps, the tail in one direction one row value, entered at a range on the first column', () => {
     expect(
       keyset(
         [
@@ -181,27 +181,41 @@ describe('compile a $skiptoken position (keyset)', () => {
         ],
         ['s', 2, 'c', 'i'],
       ).sql,
-    ).toBe(
-      '("subject" <= ? AND (("subject" < ?) OR ("subject" = ? AND "number" > ?) OR ("subject" = ? AND "number" = ? AND "created_on" > ?) OR ("subject" = ? AND "number" = ? AND "created_on" = ? AND "id" > ?)))',
-    );
+    ).toBe('("subject" <= ? AND (("subject" < ?) OR ("subject" = ? AND ("number", "created_on", "id") > (?, ?, ?))))');
   });
 
   it('puts NULL first ascending: after a NULL come the other NULLs by the tie-breakers, then every value', () => {
     expect(keyset([['description', false]], [null, 'c', 'i']).sql).toBe(
-      '(("description" IS NOT NULL) OR ("description" IS NULL AND "created_on" > ?) OR ("description" IS NULL AND "created_on" = ? AND "id" > ?))',
+      '(("description" IS NOT NULL) OR ("description" IS NULL AND ("created_on", "id") > (?, ?)))',
     );
     expect(keyset([['description', false]], ['d', 'c', 'i']).sql).toBe(
-      '("description" >= ? AND (("description" > ?) OR ("description" = ? AND "created_on" > ?) OR ("description" = ? AND "created_on" = ? AND "id" > ?)))',
+      '("description" >= ? AND (("description" > ?) OR ("description" = ? AND ("created_on", "id") > (?, ?))))',
     );
   });
 
   it('puts NULL last descending: after a value come smaller values and the NULLs; after a NULL only NULLs', () => {
     expect(keyset([['description', true]], ['d', 'c', 'i']).sql).toBe(
-      '((("description" < ? OR "description" IS NULL)) OR ("description" = ? AND "created_on" < ?) OR ("description" = ? AND "created_on" = ? AND "id" < ?))',
+      '((("description" < ? OR "description" IS NULL)) OR ("description" = ? AND ("created_on", "id") < (?, ?)))',
     );
-    expect(keyset([['description', true]], [null, 'c', 'i']).sql).toBe(
-      '("description" IS NULL AND (("description" IS NULL AND "created_on" < ?) OR ("description" IS NULL AND "created_on" = ? AND "id" < ?)))',
-    );
+    expect(keyset([['description', true]], [null, 'c', 'i']).sql).toBe('("description" IS NULL AND ("created_on", "id") < (?, ?))');
+  });
+
+  it('splits a position over a null-able first column in two ranges of the index, in page order', () => {
+    const arms = (terms: [string, boolean][], values: CursorValue[]) =>
+      compileKeysetArms(listOrderColumns(terms.map(([name, descending]) => ({ field: field(name), descending }))), values)?.map(
+        (arm) => dialect.sqlToQuery(arm).sql,
+      );
+    expect(arms([['description', false]], [null, 'c', 'i'])).toEqual([
+      '("description" IS NULL AND (("created_on", "id") > (?, ?)))',
+      '("description" IS NOT NULL)',
+    ]);
+    expect(arms([['description', true]], ['d', 'c', 'i'])).toEqual([
+      '("description" <= ? AND (("description" < ?) OR ("description" = ? AND (("created_on", "id") < (?, ?)))))',
+      '("description" IS NULL)',
+    ]);
+    expect(arms([['description', false]], ['d', 'c', 'i'])).toBeUndefined();
+    expect(arms([['description', true]], [null, 'c', 'i'])).toBeUndefined();
+    expect(arms([['subject', true]], ['s', 'c', 'i'])).toBeUndefined();
   });
 });
 
