@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm start: local secret, API reference assets, D1 migrations (the directory and every tenant database),
-// `wrangler dev --test-scheduled` on 127.0.0.1:$PORT (APP_ENV=development, WEBHOOKS_ALLOW_LOCAL_HTTP=true; local state in .wrangler/state, or
+// `wrangler dev --test-scheduled` on 127.0.0.1:$PORT (APP_ENV=development, WEBHOOKS_ALLOW_LOCAL_HTTP=true; GET /__scheduled runs the cron jobs; local state in .wrangler/state, or
 // $PERSIST_TO), demo seed. RATE_LIMIT_PER_MINUTE=n sets the rate limits (0 turns them off; default: wrangler.toml's 600).
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -78,7 +78,8 @@ server.on('exit', (code) => process.exit(code ?? 0));
 try {
   const created = await seedWhenReady(baseUrl, readDevVar('JWT_SECRET') ?? '');
   console.log(
-    `\nDemo data ready on ${DEMO.tenant}/${DEMO.org} (${created} new records). API: ${baseUrl}  Token: npm run -s token -- --tenant demo --org demo\n`,
+    `\nDemo data ready on ${DEMO.tenant}/${DEMO.org} (${created} new records). API: ${baseUrl}  Token: npm run -s token -- --tenant demo --org demo\n` +
+      `Cron jobs now: curl ${baseUrl}/__scheduled (not /cdn-cgi/handler/scheduled: wrangler dev answers it 500 "exception" without reaching the Worker)\n`,
   );
 } catch (error) {
   console.error(String(error));

@@ -2,7 +2,8 @@
 import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
 import { describe, expect, it } from 'vitest';
 import { checkParameterLimit, compileODataQuery, escapeGlob, fittingPart, fitsPatternLimit, hasTrigram } from '../../src/odata/compile';
-import { compileOrderBy } from '../../src/odata/order';
+import { compileKeyset, compileKeysetArms, compileOrderBy, listOrderColumns } from '../../src/odata/order';
+import type { CursorValue } from '../../src/odata/order';
 import { parseFilter } from '../../src/odata/parse-filter';
 import { buildFieldResolver } from '../../src/odata/parse-query';
 import type { FilterNode } from '../../src/odata/types';
@@ -194,6 +195,67 @@ describe('compile $orderby', () => {
   it('does not repeat a column', () => {
     expect(order(['createdOn', true])).toBe('"created_on" DESC, "id" DESC');
     expect(order(['subject', false], ['subject', true])).toBe('"subject" ASC, "created_on" ASC, "id" ASC');
+  });
+});
+
+describe('compile a $skiptoken position (keyset)', () => {
+  const dialect = new SQLiteAsyncDialect();
+  const nullable = { ...fieldNamed('description'), nullable: true };
+  const field = (name: string) => (name === 'description' ? nullable : fieldNamed(name));
+  const keyset = (terms: [string, boolean][], values: CursorValue[]) =>
+    dialect.sqlToQuery(compileKeyset(listOrderColumns(terms.map(([name, descending]) => ({ field: field(name), descending }))), values));
+
+  it('is one row-value comparison in one direction over columns without NULL (a seek in the index)', () => {
+    expect(keyset([['subject', true]], ['s', 'c', 'i'])).toMatchObject({
+      sql: '(("subject", "created_on", "id") < (?, ?, ?))',
+      params: ['s', 'c', 'i'],
+    });
+  });
+
+  it('expands mixed directions to an OR of steps, the tail in one direction one row value, entered at a range on the first column', () => {
+    expect(
+      keyset(
+        [
+          ['subject', true],
+          ['number', false],
+        ],
+        ['s', 2, 'c', 'i'],
+      ).sql,
+    ).toBe('("subject" <= ? AND (("subject" < ?) OR ("subject" = ? AND ("number", "created_on", "id") > (?, ?, ?))))');
+  });
+
+  it('puts NULL first ascending: after a NULL come the other NULLs by the tie-breakers, then every value', () => {
+    expect(keyset([['description', false]], [null, 'c', 'i']).sql).toBe(
+      '(("description" IS NOT NULL) OR ("description" IS NULL AND ("created_on", "id") > (?, ?)))',
+    );
+    expect(keyset([['description', false]], ['d', 'c', 'i']).sql).toBe(
+      '("description" >= ? AND (("description" > ?) OR ("description" = ? AND ("created_on", "id") > (?, ?))))',
+    );
+  });
+
+  it('puts NULL last descending: after a value come smaller values and the NULLs; after a NULL only NULLs', () => {
+    expect(keyset([['description', true]], ['d', 'c', 'i']).sql).toBe(
+      '((("description" < ? OR "description" IS NULL)) OR ("description" = ? AND ("created_on", "id") < (?, ?)))',
+    );
+    expect(keyset([['description', true]], [null, 'c', 'i']).sql).toBe('("description" IS NULL AND ("created_on", "id") < (?, ?))');
+  });
+
+  it('splits a position over a null-able first column in two ranges of the index, in page order', () => {
+    const arms = (terms: [string, boolean][], values: CursorValue[]) =>
+      compileKeysetArms(listOrderColumns(terms.map(([name, descending]) => ({ field: field(name), descending }))), values)?.map(
+        (arm) => dialect.sqlToQuery(arm).sql,
+      );
+    expect(arms([['description', false]], [null, 'c', 'i'])).toEqual([
+      '("description" IS NULL AND (("created_on", "id") > (?, ?)))',
+      '("description" IS NOT NULL)',
+    ]);
+    expect(arms([['description', true]], ['d', 'c', 'i'])).toEqual([
+      '("description" <= ? AND (("description" < ?) OR ("description" = ? AND (("created_on", "id") < (?, ?)))))',
+      '("description" IS NULL)',
+    ]);
+    expect(arms([['description', false]], ['d', 'c', 'i'])).toBeUndefined();
+    expect(arms([['description', true]], [null, 'c', 'i'])).toBeUndefined();
+    expect(arms([['subject', true]], ['s', 'c', 'i'])).toBeUndefined();
   });
 });
 
