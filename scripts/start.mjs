@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm start: local secret, API reference assets, D1 migrations (the directory and every tenant database),
-// `wrangler dev --test-scheduled` on 127.0.0.1:$PORT (APP_ENV=development, WEBHOOKS_ALLOW_LOCAL_HTTP=true; local state in .wrangler/state, or
+// `wrangler dev --test-scheduled` on 127.0.0.1:$PORT (APP_ENV=development, WEBHOOKS_ALLOW_LOCAL_HTTP=true; GET /__scheduled runs the cron jobs; local state in .wrangler/state, or
 // $PERSIST_TO), demo seed. RATE_LIMIT_PER_MINUTE=n sets the rate limits (0 turns them off; default: wrangler.toml's 600).
 // One line per step, then where the API is; past that, wrangler's output (request logs). VERBOSE=1 shows wrangler's
 // output from the start. Ctrl+C (SIGINT) or SIGTERM stops wrangler dev and its workerd processes too.
@@ -185,8 +185,10 @@ try {
   );
   console.log(
     `Ready in ${seconds(startedAt)}: API ${baseUrl}/api/${DEMO.tenant}/${DEMO.org}/...  Docs ${baseUrl}/docs  ` +
-      `Token: npm run -s token -- --tenant ${DEMO.tenant} --org ${DEMO.org}  Stop: Ctrl+C`,
+      `Token: npm run -s token -- --tenant ${DEMO.tenant} --org ${DEMO.org}  Cron jobs now: curl ${baseUrl}/__scheduled  Stop: Ctrl+C`,
   );
+  // Cron jobs: /__scheduled, not /cdn-cgi/handler/scheduled (wrangler dev answers that 500 "exception" without
+  // reaching the Worker).
   // wrangler prints the seed's last request logs a moment later: they are dropped with the rest of the start-up output.
   if (!passThrough)
     setTimeout(() => {

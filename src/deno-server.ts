@@ -92,7 +92,8 @@ export async function serveDeno(extension?: DenoRequestExtension): Promise<void>
   const deno = requireDenoRuntime();
   const env = (name: string) => deno.env.get(name);
   const dataDirectory = env('DENO_DATA_DIR') ?? '.deno-data';
-  await deno.mkdir(dataDirectory, { recursive: true });
+  // Owner only (0700; the files in it 0600: src/platform/deno/host.ts).
+  await deno.mkdir(dataDirectory, { recursive: true, mode: 0o700 });
   const assets = await loadStaticAssets(deno, new URL('../public/', import.meta.url));
   const host = openDenoHost({
     dataDirectory,

@@ -62,7 +62,22 @@ async function walkToPage(first, headers, page) {
   return { url, last };
 }
 
-const SORTABLE = ['templateKey', 'createdOn', 'culture', 'emailTemplateType', 'modifiedOn', 'isActive', 'subject'];
+/** Every short scalar of email templates: each read from its index (the last four since issue 26). */
+const SORTABLE = [
+  'templateKey',
+  'createdOn',
+  'culture',
+  'emailTemplateType',
+  'modifiedOn',
+  'isActive',
+  'subject',
+  'description',
+  'createdBy',
+  'modifiedBy',
+  'version',
+];
+/** Rows created before this instant: 86,399 of a 1,000,000-row tenant/org (one a second from 2026-01-01), under the sort budget. */
+const SORTED_BEFORE = '2026-01-02T00:00:00Z';
 
 /** The list scenarios of tenant/org `org` at its current size: [name, API load, raw load]. */
 async function listScenarios(api, raw, auth, org = MAIN) {
@@ -100,6 +115,13 @@ async function listScenarios(api, raw, auth, org = MAIN) {
       odata(`$orderby=${field}&$top=50`),
       { url: `${raw.url}/scale/order?${scope}&column=${field}` },
     ]),
+    [
+      '$orderby=notificationBody desc (no index: sorted), createdOn filter selecting up to 86,399 rows, page of 50',
+      odata(
+        `$filter=${encodeURIComponent(`createdOn lt ${SORTED_BEFORE}`)}&$orderby=${encodeURIComponent('notificationBody desc')}&$top=50`,
+      ),
+      { url: `${raw.url}/scale/sorted?${scope}&column=notificationBody&before=${encodeURIComponent(SORTED_BEFORE)}` },
+    ],
   ];
   return { scenarios, offsetPage: odata('$top=10&$skip=9990') };
 }

@@ -14,6 +14,11 @@ const SORTABLE = new Map([
   ['modifiedOn', 'modified_on'],
   ['isActive', 'is_active'],
   ['subject', 'subject'],
+  ['description', 'description'],
+  ['createdBy', 'created_by'],
+  ['modifiedBy', 'modified_by'],
+  ['version', 'version'],
+  ['notificationBody', 'notification_body'],
 ]);
 
 const scopeOf = (url) => [url.searchParams.get('tenant'), url.searchParams.get('org')];
@@ -85,6 +90,22 @@ async function answerScenario(request, env) {
         env.DB.prepare(
           `SELECT * FROM email_templates WHERE tenant_key = ? AND org_key = ? ORDER BY ${column === 'created_on' ? '' : `${column}, `}created_on, id LIMIT 51`,
         ).bind(...scopeOf(url)),
+      );
+    }
+    // An order no index serves, within the sort budget (issue 26): the bounded count of the filter's rows, then the sort.
+    case '/scale/sorted': {
+      const column = SORTABLE.get(url.searchParams.get('column') ?? '');
+      if (!column) return new Response('unknown column', { status: 400 });
+      const before = url.searchParams.get('before');
+      await env.DB.prepare(
+        'SELECT count(*) AS count FROM (SELECT 1 FROM email_templates WHERE tenant_key = ? AND org_key = ? AND created_on < ? LIMIT 100001)',
+      )
+        .bind(...scopeOf(url), before)
+        .first();
+      return answerRows(
+        env.DB.prepare(
+          `SELECT * FROM email_templates WHERE tenant_key = ? AND org_key = ? AND created_on < ? ORDER BY ${column} DESC, created_on DESC, id DESC LIMIT 51`,
+        ).bind(...scopeOf(url), before),
       );
     }
     case '/kv': {

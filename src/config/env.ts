@@ -47,6 +47,18 @@ function isResolverUrl(raw: string): boolean {
   return scheme && url.username === '' && url.password === '' && url.search === '' && url.hash === '';
 }
 
+/**
+ * The keys that verify tokens come from JWT_JWKS_URL: over plain http:// anyone on the path could substitute their own
+ * and sign any token. https:// only; http:// to a loopback host (a local identity provider) in development only.
+ */
+function isJwksUrl(raw: string, development: boolean): boolean {
+  if (!URL.canParse(raw)) return false;
+  const url = new URL(raw);
+  const loopback = url.hostname === 'localhost' || url.hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
+  const scheme = url.protocol === 'https:' || (url.protocol === 'http:' && loopback && development);
+  return scheme && url.username === '' && url.password === '';
+}
+
 const EnvSchema = v.pipe(
   v.object({
     JWT_SECRET: v.optional(v.string(), ''),
@@ -98,7 +110,10 @@ const EnvSchema = v.pipe(
     (env) => env.PAGE_TOKEN_SECRET.length >= 32 || (env.PAGE_TOKEN_SECRET === '' && env.JWT_SECRET.length >= 32),
     'Configure PAGE_TOKEN_SECRET (at least 32 characters; it keys $skiptoken checks) when JWT_SECRET is not set.',
   ),
-  v.check((env) => env.JWT_JWKS_URL === '' || /^https?:\/\//.test(env.JWT_JWKS_URL), 'JWT_JWKS_URL must be an http(s) URL.'),
+  v.check(
+    (env) => env.JWT_JWKS_URL === '' || isJwksUrl(env.JWT_JWKS_URL, env.APP_ENV === 'development'),
+    'JWT_JWKS_URL must be an https:// URL (http:// only to a loopback host with APP_ENV=development), without credentials.',
+  ),
 );
 
 /** The configuration variables by their Worker names, as the runtime gives them (not yet validated). */

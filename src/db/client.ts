@@ -31,6 +31,12 @@ export function openDrizzle(binding: D1Database): Database {
 export const D1_MAX_PARAMETERS = 100;
 
 /**
+ * D1 refuses a LIKE or GLOB pattern longer than 50 bytes (UTF-8) when it compares it with a row ("LIKE or GLOB pattern
+ * too complex"): no pattern a client's text reaches may be longer.
+ */
+export const D1_MAX_PATTERN_BYTES = 50;
+
+/**
  * Splits `items` so that a statement binding `perItem` parameters for each item, plus `reserved` others (tenant, org,
  * ...), stays within D1's 100 bound parameters.
  */

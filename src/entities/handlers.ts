@@ -19,7 +19,7 @@ import { buildCustomValueUpdate, loadCustomDefinitions, parsePrefixedCustomName,
 import type { CustomDefinitionSet, CustomValues } from './custom-attributes';
 import { findCachedDefinitions, loadFreshDefinitions } from './create-checks';
 import { parseIfMatch } from './lookup';
-import { listODataFields, listSortOrders } from './odata-fields';
+import { listODataFields } from './odata-fields';
 import { parseCustomColumn, toPartialResource, toResource } from './resource';
 import type { Resource } from './resource';
 import type { EntitySpec, Values } from './spec';
@@ -274,7 +274,7 @@ export async function handleCustomAttributeUpdate(
 }
 
 export async function handleList(ctx: ApiContext, store: EntityStore, decorate?: Decorate): Promise<Response> {
-  const query = parseODataQuery(ctx.url.searchParams, listODataFields(store.spec), listSortOrders(store.spec));
+  const query = parseODataQuery(ctx.url.searchParams, listODataFields(store.spec));
   const select = query.select?.map((field) => field.name);
   const compiled = compileODataQuery(query);
   const cursorContext = describeCursorContext(ctx.url.pathname, query, compiled.orderColumns);

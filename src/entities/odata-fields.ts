@@ -1,4 +1,4 @@
-/** The OData allow-list of an entity (`id`, its declared scalar fields and the audit fields) and its sortable orders. */
+/** The OData allow-list of an entity (`id`, its declared scalar fields and the audit fields) and the orders its indexes serve. */
 import type { ODataField, SortOrders } from '../odata/types';
 import { findReferenceKind } from '../reference/kinds';
 import { AUDIT_FIELDS } from './audit';
@@ -21,6 +21,7 @@ function toODataField(name: string, field: FieldSpec, textIndex?: string): OData
     ...(field.enum ? { enumMembers: field.enum.members } : {}),
     ...(canonicalKey ? { canonicalKey } : {}),
     ...(field.textSearch && textIndex ? { textIndex } : {}),
+    ...(field.required ? {} : { nullable: true }),
   };
 }
 
@@ -49,24 +50,25 @@ export function listIndexFields(fields: readonly string[]): string[] {
 
 const orderCache = new WeakMap<EntitySpec, SortOrders>();
 
-/** A column that is never NULL (a keyset position is one row-value comparison only over non-NULL columns). */
-function isNotNull(spec: EntitySpec, name: string): boolean {
+/** A column an index orders as `ORDER BY` does (a decimal is ordered as a number, its text column is not). */
+function isIndexOrdered(spec: EntitySpec, name: string): boolean {
   if (name === 'id' || name in AUDIT_FIELDS) return true;
   const field = spec.fields[name];
-  return field !== undefined && field.required === true && !field.notQueryable && field.kind !== 'decimal';
+  return field !== undefined && !field.notQueryable && field.kind !== 'decimal';
 }
 
 /**
- * The orders an index serves: the natural key (unique, then the tie-breakers), creation order and every declared index,
- * each only when all its own columns are never NULL. `$orderby` must name an order's own columns, in order, and may add
- * its tie-breakers.
+ * The orders an index serves: the natural key (unique, then the tie-breakers), creation order and every declared index
+ * (null-able columns included: an index holds NULL first, as `ORDER BY` does ascending). An `$orderby` whose keys are
+ * an order's own columns, in order, optionally followed by its tie-breakers, all one direction, is read from that index;
+ * any other is sorted (docs/odata.md, "Sorting").
  */
 export function listSortOrders(spec: EntitySpec): SortOrders {
   let orders = orderCache.get(spec);
   if (!orders) {
     const declared = [spec.key, ['createdOn'], ...(spec.indexes ?? [])];
     orders = declared
-      .filter((fields) => fields.every((name) => isNotNull(spec, name)))
+      .filter((fields) => fields.every((name) => isIndexOrdered(spec, name)))
       .map((fields) => ({ fields: listIndexFields(fields), required: fields.length }));
     orderCache.set(spec, orders);
   }

@@ -1,6 +1,6 @@
 /** The documentation of entity-derived routes (routes.ts): parameters, bodies and answers from the EntitySpec. */
 import type { ParameterDoc, ResponseDoc, RouteDoc } from '../http/route';
-import { DEFAULT_PAGE_SIZE, MAX_FILTER_LENGTH, MAX_PAGE_SIZE, MAX_SKIP } from '../odata/types';
+import { DEFAULT_PAGE_SIZE, MAX_FILTER_LENGTH, MAX_PAGE_SIZE, MAX_SKIP, SORT_ROW_BUDGET } from '../odata/types';
 import { GUID } from '../openapi/values';
 import { AUDIT_FIELDS } from './audit';
 import { buildAttributeBody, buildEntitySchemas, CUSTOM_ATTRIBUTE_BODY } from './doc-schemas';
@@ -30,7 +30,7 @@ const integer = (minimum: number, maximum: number) => ({ type: 'integer', minimu
 
 /**
  * The OData options of a list, typed as the parser reads them (numbers and booleans are not strings); `$orderby` names
- * the entity's sortable orders.
+ * the orders the entity's indexes serve and the sort budget of the others.
  */
 function listODataParameters(spec: EntitySpec): readonly ParameterDoc[] {
   const orders = listSortOrders(spec)
@@ -46,7 +46,7 @@ function listODataParameters(spec: EntitySpec): readonly ParameterDoc[] {
       ['$select', 'Comma-separated properties to answer', TEXT],
       [
         '$orderby',
-        `Comma-separated properties, all asc or all desc (default: by creation). Sortable (an index serves each; each may end with createdOn, id): ${orders}`,
+        `Comma-separated 'property [asc|desc]' keys: any scalar property, any number, each asc or desc; null sorts first ascending, last descending; ties by createdOn, then id (default: by creation). Read from an index (each may end with createdOn, id; all keys one direction): ${orders}. Any other order is sorted: when the $filter selects more than ${SORT_ROW_BUDGET} rows it is 400 asking for a narrower $filter`,
         TEXT,
       ],
       ['$top', `Rows per page (default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE})`, integer(0, MAX_PAGE_SIZE)],

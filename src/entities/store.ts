@@ -13,8 +13,11 @@ import type { WriteStatement } from '../db/writes';
 import { ApiError } from '../errors/api-error';
 import { checkParameterLimit } from '../odata/compile';
 import type { CompiledQuery } from '../odata/compile';
-import { compileKeyset } from '../odata/order';
+import { odataError } from '../odata/lexer';
+import { compileKeyset, compileKeysetArms, isServedByIndex } from '../odata/order';
 import type { CursorValue } from '../odata/order';
+import { SORT_ROW_BUDGET } from '../odata/types';
+import { listSortOrders } from './odata-fields';
 import type { AuditFieldName } from './audit';
 import { buildCountQuery } from './counts';
 import { buildTextSearchArms } from './text-search';
@@ -351,7 +354,9 @@ function fitParameters<T extends { toSQL(): { params: unknown[] } }, F>(preferre
 /**
  * The page query (LIMIT top+1 tells whether more rows exist) and the count query of one OData list; `select` limits
  * the page to those columns. Refuses, with 400 InvalidODataQuery, a page query that would bind more parameters than
- * D1 allows. A filter with a text term the trigram index can look up runs as the two arms of text-search.ts.
+ * D1 allows. A filter with a text term the trigram index can look up runs as the two arms of text-search.ts. An order
+ * no index serves comes with `budget`: a query of the rows the filter selects, counted up to `SORT_ROW_BUDGET + 1` (the
+ * maintained count without a filter), which `listRecordPage` checks before the page is sorted.
  */
 export function buildListQueries(
   db: Database,
@@ -366,24 +371,28 @@ export function buildListQueries(
   const names = select ? [...new Set([...select, ...compiled.orderColumns.map((order) => order.field.name)])] : undefined;
   const selection = names ? Object.fromEntries(names.map((name) => [name, column(store, name)])) : store.columns;
   const keyset = page.after ? compileKeyset(compiled.orderColumns, page.after) : undefined;
-  const selectRows = (condition: SQL | undefined) =>
+  const selectRows = (condition: SQL | undefined, position = keyset) =>
     db
       .select(selection)
       .from(store.table)
-      .where(and(condition, compiled.where, keyset));
+      .where(and(condition, compiled.where, position));
   const scanRows = selectRows(scoped)
     .orderBy(compiled.orderBy)
     .limit(page.top + 1)
     .offset(page.skip);
   checkParameterLimit(scanRows.toSQL().params.length, compiled, D1_MAX_PARAMETERS);
   const arms = findTextSearchArms(store, scope, compiled);
+  const served = isServedByIndex(compiled.orderColumns, listSortOrders(store.spec));
+  // A position over a null-able first column read from its index: two seeks merged (`compileKeysetArms`).
+  const positionArms = page.after && served && !arms ? compileKeysetArms(compiled.orderColumns, page.after) : undefined;
+  const union = arms
+    ? selectRows(arms.candidates).unionAll(selectRows(arms.scan))
+    : positionArms && selectRows(scoped, positionArms[0]).unionAll(selectRows(scoped, positionArms[1]));
   const rowsQuery = fitParameters(
-    arms &&
-      selectRows(arms.candidates)
-        .unionAll(selectRows(arms.scan))
-        .orderBy(compiled.orderBy)
-        .limit(page.top + 1)
-        .offset(page.skip),
+    union
+      ?.orderBy(compiled.orderBy)
+      .limit(page.top + 1)
+      .offset(page.skip),
     scanRows,
   );
   // Unfiltered, the count is the maintained one (one row of entity_counts); filtered, it counts the matching rows.
@@ -401,12 +410,40 @@ export function buildListQueries(
           .where(and(scoped, compiled.where)),
       )
     : buildCountQuery(db, store.spec.table, scope);
-  return { rowsQuery, countQuery };
+  if (served) return { rowsQuery, countQuery, budget: undefined };
+  const bounded = (rows: SQL) => db.select({ count: sql<number>`count(*)` }).from(sql`(${rows})`);
+  const budgetQuery = compiled.where
+    ? fitParameters(
+        arms &&
+          bounded(
+            sql`${selectOnes(arms.candidates)
+              .unionAll(selectOnes(arms.scan))
+              .limit(SORT_ROW_BUDGET + 1)}`,
+          ),
+        bounded(sql`${selectOnes(scoped).limit(SORT_ROW_BUDGET + 1)}`),
+      )
+    : buildCountQuery(db, store.spec.table, scope);
+  return { rowsQuery, countQuery, budget: { query: budgetQuery, orderColumns: compiled.orderColumns } };
+}
+
+/** 400 naming `$filter` as what to add: the order is sorted and the list has more rows than a sort may take. */
+function refuseOverBudget(orderColumns: CompiledQuery['orderColumns']): ApiError {
+  const order = orderColumns.map((column) => `${column.field.name} ${column.descending ? 'desc' : 'asc'}`).join(', ');
+  const budget = SORT_ROW_BUDGET.toLocaleString('en');
+  return odataError(
+    '$orderby',
+    undefined,
+    `no index serves the order ${order}, so it is sorted, and the list has more than ${budget} matching rows (the most a list sorts): add a $filter that selects at most ${budget} rows, or order by one indexed property (docs/odata.md, "Sorting")`,
+  );
 }
 
 /** One page in one D1 query; with `count`, the count rides in the same batch as a second statement. */
 export async function listRecordPage(db: Database, queries: ReturnType<typeof buildListQueries>, page: ListRequest): Promise<ListPage> {
   const { rowsQuery, countQuery } = queries;
+  if (queries.budget && page.top > 0) {
+    const [counted] = await queries.budget.query;
+    if (Number(counted?.count ?? 0) > SORT_ROW_BUDGET) throw refuseOverBudget(queries.budget.orderColumns);
+  }
   if (!page.count) {
     const rows = page.top === 0 ? [] : await rowsQuery;
     return { rows: rows.slice(0, page.top), hasMore: page.top > 0 && rows.length > page.top };

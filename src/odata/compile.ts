@@ -9,6 +9,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
+import { D1_MAX_PATTERN_BYTES } from '../db/client';
 import { odataError } from './lexer';
 import { joinBalanced, leaf, node } from './sql-expr';
 import type { Expr } from './sql-expr';
@@ -29,6 +30,31 @@ function globPattern(name: BoolFunction, text: string): string {
   const escaped = escapeGlob(text);
   if (name === 'contains') return `*${escaped}*`;
   return name === 'startswith' ? `${escaped}*` : `*${escaped}`;
+}
+
+const encoder = new TextEncoder();
+
+/** Whether the pattern is within D1's limit on LIKE and GLOB patterns (50 bytes). */
+export function fitsPatternLimit(pattern: string): boolean {
+  return pattern.length * 3 <= D1_MAX_PATTERN_BYTES || encoder.encode(pattern).length <= D1_MAX_PATTERN_BYTES;
+}
+
+/**
+ * The longest part of `text` whose pattern fits D1's limit: its start (`contains`, `startswith`) or its end
+ * (`endswith`), whole characters. Every text the term matches also matches that part's pattern.
+ */
+export function fittingPart(name: BoolFunction, text: string): string {
+  const characters = [...text];
+  if (name === 'endswith') characters.reverse();
+  let budget = D1_MAX_PATTERN_BYTES - (name === 'contains' ? 2 : 1);
+  let kept = 0;
+  for (const character of characters) {
+    budget -= escapeGlob(character) === character ? encoder.encode(character).length : 3;
+    if (budget < 0) break;
+    kept += 1;
+  }
+  const part = characters.slice(0, kept);
+  return (name === 'endswith' ? part.reverse() : part).join('');
 }
 
 /**
@@ -57,8 +83,12 @@ function findTextSearchTerm(filter: FilterNode): TextSearchTerm | undefined {
     if (part.type !== 'call') continue;
     const [target, search] = part.args;
     if (target.type !== 'property' || !target.field.textIndex) continue;
-    if (search.type !== 'literal' || search.literal.type !== 'string' || !hasTrigram(search.literal.value)) continue;
-    return { index: target.field.textIndex, column: target.field.column, pattern: globPattern(part.name, search.literal.value) };
+    if (search.type !== 'literal' || search.literal.type !== 'string') continue;
+    // A term too long for a GLOB pattern (D1: 50 bytes) looks up the candidates of its longest part that fits: a superset
+    // of its matches, which the whole filter then narrows.
+    const text = fittingPart(part.name, search.literal.value);
+    if (!hasTrigram(text)) continue;
+    return { index: target.field.textIndex, column: target.field.column, pattern: globPattern(part.name, text) };
   }
   return undefined;
 }
@@ -175,7 +205,9 @@ class Compiler {
   }
 
   private call(name: BoolFunction, [target, search]: readonly [ValueNode, ValueNode]): Expr {
-    if (search.type === 'literal' && search.literal.type === 'string') {
+    // A literal becomes one GLOB pattern when it fits D1's limit on patterns (50 bytes); a longer one is compared as text
+    // below (instr, substr), which has no such limit.
+    if (search.type === 'literal' && search.literal.type === 'string' && fitsPatternLimit(globPattern(name, search.literal.value))) {
       const t = this.value(target);
       const pattern = this.bind(globPattern(name, search.literal.value), search.position);
       return node(sql`(${t.sql} GLOB ${pattern.sql})`, t, pattern);

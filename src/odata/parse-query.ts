@@ -3,7 +3,7 @@ import { parseInteger } from '../validation/values';
 import { odataError } from './lexer';
 import { parseFilter } from './parse-filter';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_SKIP } from './types';
-import type { ODataField, ODataQuery, OrderTerm, SortOrders } from './types';
+import type { ODataField, ODataQuery, OrderTerm } from './types';
 
 /** Query options the engine reads; names are matched case-insensitively (`$Filter`, `pagesize`). */
 export const QUERY_OPTIONS = [
@@ -98,69 +98,19 @@ function parseSelect(raw: string, resolve: Resolver): ODataField[] {
   return selected;
 }
 
-/** The sort orders, for messages: `templateKey; createdOn; validFrom, number`. */
-function listSortable(orders: SortOrders): string {
-  return [...new Set(orders.map((order) => order.fields.slice(0, order.required).join(', ')))].join('; ');
-}
-
 /**
- * Checks that the order keys (repeats counted once) begin one of `orders`, name at least its required fields and all
- * go one direction, so one index serves the order: a list is never sorted in a temporary B-tree.
+ * Any number of `property [asc|desc]` keys over the list's properties, in any directions (an order no index serves is
+ * sorted: `buildListQueries`).
  */
-class SortCheck {
-  private candidates: SortOrders;
-  private readonly keys: string[] = [];
-  private descending: boolean | undefined;
-
-  constructor(private readonly orders: SortOrders) {
-    this.candidates = orders;
-  }
-
-  add(term: OrderTerm, position: number): void {
-    if (this.keys.includes(term.field.name)) return;
-    const index = this.keys.length;
-    const next = this.candidates.filter((order) => order.fields[index] === term.field.name);
-    if (next.length === 0) {
-      const where = index === 0 ? `cannot sort by '${term.field.name}'` : `'${term.field.name}' cannot follow ${this.keys.join(', ')}`;
-      throw odataError(
-        '$orderby',
-        position,
-        `${where}: no index serves that order; sortable (each may end with createdOn, id): ${listSortable(this.orders)}`,
-      );
-    }
-    if (this.descending !== undefined && this.descending !== term.descending) {
-      throw odataError('$orderby', position, 'every key must go the same direction (asc or desc): an index is read one way');
-    }
-    this.descending = term.descending;
-    this.candidates = next;
-    this.keys.push(term.field.name);
-  }
-
-  /** The keys must name every required field of an order (`validFrom` alone is not `validFrom, number`). */
-  finish(): void {
-    if (this.keys.length === 0 || this.candidates.some((order) => order.required <= this.keys.length)) return;
-    const missing = [...new Set(this.candidates.map((order) => order.fields.slice(this.keys.length, order.required).join(', ')))];
-    throw odataError(
-      '$orderby',
-      undefined,
-      `${this.keys.join(', ')} must be followed by ${missing.join(' or ')}: no index serves that order; sortable (each may end with createdOn, id): ${listSortable(this.orders)}`,
-    );
-  }
-}
-
-function parseOrderBy(raw: string, resolve: Resolver, orders: SortOrders | undefined): OrderTerm[] {
+function parseOrderBy(raw: string, resolve: Resolver): OrderTerm[] {
   const terms: OrderTerm[] = [];
-  const check = orders ? new SortCheck(orders) : undefined;
   for (const part of splitList(raw)) {
     const match = /^(\S+)(?:\s+(asc|desc))?$/i.exec(part.text);
     if (!match?.[1]) throw odataError('$orderby', part.position, `expected 'property [asc|desc]', got '${part.text}'`);
     const field = resolve(match[1]);
     if (!field) throw odataError('$orderby', part.position, `unknown property '${match[1]}'`);
-    const term = { field, descending: match[2]?.toLowerCase() === 'desc' };
-    check?.add(term, part.position);
-    terms.push(term);
+    terms.push({ field, descending: match[2]?.toLowerCase() === 'desc' });
   }
-  check?.finish();
   return terms;
 }
 
@@ -206,9 +156,9 @@ function parseOptionText(text: string | undefined): string | undefined {
 
 /**
  * Reads `$filter $select $orderby $top $skip $skiptoken $count $inlinecount $format page pageSize` against the allowed
- * fields; with `orders`, an `$orderby` no index serves is refused (400 naming the sortable properties).
+ * fields.
  */
-export function parseODataQuery(params: URLSearchParams, fields: readonly ODataField[], orders?: SortOrders): ODataQuery {
+export function parseODataQuery(params: URLSearchParams, fields: readonly ODataField[]): ODataQuery {
   const options = parseODataOptions(params);
   const format = options.$format?.trim().toLowerCase();
   if (format !== undefined && format !== 'json' && format !== 'application/json') {
@@ -223,7 +173,7 @@ export function parseODataQuery(params: URLSearchParams, fields: readonly ODataF
   return {
     ...(filterText === undefined ? {} : { filter: parseFilter(filterText, resolve) }),
     ...(select.length > 0 ? { select } : {}),
-    orderBy: orderText === undefined ? [] : parseOrderBy(orderText, resolve, orders),
+    orderBy: orderText === undefined ? [] : parseOrderBy(orderText, resolve),
     ...parsePaging(options),
     count: parseCount(options),
     ...(skipToken === undefined ? {} : { skipToken: skipToken.trim() }),

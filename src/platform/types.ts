@@ -32,6 +32,20 @@ export interface WatchContext {
 /** A service's watcher of one tenant/org's writes (undefined: nothing to watch). */
 export type WriteWatcherFactory = (scope: TenantScope, context: WatchContext) => WriteWatcher | undefined;
 
+/** A POST to a webhook receiver: the URL, the body and the headers. */
+export interface ReceiverPost {
+  readonly url: string;
+  readonly body: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/**
+ * Sends a receiver's POST over a connection to one of `addresses` (the public addresses its host was just checked to
+ * resolve to, src/services/events/host-check.ts) while TLS (SNI, the certificate's name) and `Host` name the URL's
+ * host: the name is not resolved again between the check and the connection. Redirects are not followed.
+ */
+export type PinnedFetch = (post: ReceiverPost, addresses: readonly string[], signal: AbortSignal) => Promise<Response>;
+
 /** The key-value cache (KV on Cloudflare; in memory under Deno): what the application uses of it. */
 export interface CacheStore {
   get(key: string, options: 'json' | { readonly type: 'json'; readonly cacheTtl?: number }): Promise<unknown>;
@@ -102,4 +116,9 @@ export interface Platform {
   waitUntil(promise: Promise<unknown>): void;
   /** A static asset of public/ by path (`/docs-assets.json`); undefined when there is none. */
   readAsset(path: string): Promise<Response | undefined>;
+  /**
+   * Webhook POSTs connected to the addresses the DNS rule checked (Deno). Absent on Workers, whose fetch connects
+   * through Cloudflare's network, which resolves the name itself and does not connect to private or reserved addresses.
+   */
+  readonly pinnedFetch?: PinnedFetch;
 }

@@ -44,7 +44,7 @@ export async function setDnsRecords(name: string, entry: { A?: string[]; AAAA?: 
   expect(response.status).toBe(204);
 }
 
-/** A receiver URL of its own (`label` may carry `-fail<N>`, `-gone`, `-refuse`). */
+/** A receiver URL of its own (`label` may carry `-fail<N>`, `-gone`, `-refuse`, `-endless`). */
 export function receiverUrl(label: string): string {
   return `${inject('webhookReceiver')}/hooks/${label}-${crypto.randomUUID().slice(0, 8)}`;
 }
@@ -53,6 +53,12 @@ export function receiverUrl(label: string): string {
 export async function readReceived(url: string, count: number): Promise<ReceivedDelivery[]> {
   const response = await fetch(`${url}/received?count=${count}`);
   return response.json<ReceivedDelivery[]>();
+}
+
+/** The endless answers (`-endless` receivers) sent to `url`, once `count` of them ended (10 s at most). */
+export async function readStreamed(url: string, count: number): Promise<{ bytes: number; closedByClient: boolean }[]> {
+  const response = await fetch(`${url}/streamed?count=${count}`);
+  return response.json<{ bytes: number; closedByClient: boolean }[]>();
 }
 
 export async function subscribe(

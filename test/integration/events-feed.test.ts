@@ -114,6 +114,20 @@ describe('GET /changes', () => {
     expect((await readChanges(client, '?resource=operations/email')).items).toEqual([]);
   });
 
+  it('refuses a resource that is not a service prefix, however long or pattern-like (400 naming resource)', async () => {
+    await createTemplates(1);
+    const refused = ['a'.repeat(201), 'a'.repeat(60_000), '%_'.repeat(30), 'operations%', 'operations_', 'a*', 'operations/', '../x'];
+    for (const resource of refused) {
+      const result = await client.call<Problem>('GET', `/changes?resource=${encodeURIComponent(resource)}`);
+      expect([result.status, result.body.errors?.map((error) => error.path)], resource.slice(0, 40)).toEqual([400, ['resource']]);
+    }
+    // The longest prefix allowed matches by its text (no pattern, so no limit on patterns): none of these events.
+    const longest = await readChanges(client, `?resource=${'a'.repeat(200)}`);
+    expect(longest.items).toEqual([]);
+    expect((await readChanges(client, '?resource=operations/emailTemplates')).items).toHaveLength(1);
+    expect((await readChanges(client, '?resource=')).items).toHaveLength(1);
+  });
+
   it('refuses a malformed cursor and one ahead of the feed (400 InvalidCursor naming since)', async () => {
     const bad = await client.call<Problem>('GET', '/changes?since=42');
     expect(bad.status).toBe(400);

@@ -4,7 +4,7 @@ import type { Problem, TenantClient } from '../helpers/api';
 import { readAllChanges } from '../helpers/events';
 import { changeImport, IMPORTS, registerImport } from '../helpers/imports';
 import { freshTenant } from '../helpers/tenants';
-import { readReceived, receiverUrl, subscribe } from '../helpers/webhooks';
+import { readReceived, readStreamed, receiverUrl, subscribe } from '../helpers/webhooks';
 import type { CreatedSubscription, Notification } from '../helpers/webhooks';
 
 const TEMPLATES = '/operations/emailTemplates';
@@ -40,7 +40,13 @@ function verifyAll(
 describe('POST /subscriptions', () => {
   it('validates the URL with a handshake, answers 201 with the secret once, and lists it without', async () => {
     const url = receiverUrl('create');
-    const created = await subscribe(client, url, 'operations/emailTemplates', 'state-1');
+    const answer = await client.call<CreatedSubscription>('POST', '/subscriptions', {
+      body: { notificationUrl: url, resource: 'operations/emailTemplates', clientState: 'state-1' },
+    });
+    expect(answer.status, answer.text).toBe(201);
+    // The answer carries the secret: never cached.
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    const created = answer.body;
     expect(created).toMatchObject({ resource: 'operations/emailTemplates', notificationUrl: url, clientState: 'state-1' });
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const lifetime = Date.parse(created.expirationDateTime) - Date.parse(created.createdOn);
@@ -70,6 +76,27 @@ describe('POST /subscriptions', () => {
     const both = await client.call<Problem>('POST', '/subscriptions', { body: { notificationUrl: 42, resource: 'bad prefix' } });
     expect(both.status).toBe(400);
     expect(both.body.errors.map((error) => error.path).sort()).toEqual(['notificationUrl', 'resource']);
+    expect((await client.call<{ items: unknown[] }>('GET', '/subscriptions')).body.items).toEqual([]);
+  });
+
+  it('refuses local names written with a trailing dot (or in capitals) before any lookup (400 naming notificationUrl)', async () => {
+    // (`localhost.` itself is refused too when the development flag is off, as it is outside the tests: test/unit/notification-url.test.ts.)
+    const refusals = [
+      'https://metadata.google.internal./computeMetadata/v1/',
+      'https://Metadata.Google.Internal./x',
+      'https://app.localhost./hook',
+      'https://printer.local./hook',
+      'https://router.home.arpa./hook',
+      'https://intranet./hook',
+      'https://a..example.com/hook',
+      'https://example.com../hook',
+    ];
+    for (const notificationUrl of refusals) {
+      const result = await client.call<Problem>('POST', '/subscriptions', { body: { notificationUrl, resource: '*' } });
+      expect([result.status, result.body.errors?.map((error) => error.path)], notificationUrl).toEqual([400, ['notificationUrl']]);
+      // The URL rule refuses it (the host is private), not the DNS lookup or the handshake that would follow.
+      expect(result.body.errors[0]?.message, notificationUrl).toMatch(/must name a public host/);
+    }
     expect((await client.call<{ items: unknown[] }>('GET', '/subscriptions')).body.items).toEqual([]);
   });
 
@@ -168,5 +195,42 @@ describe('delivery', () => {
     ).toEqual([]);
     const bad = await client.call<Problem>('GET', `/subscriptions/${subscription.id}/deliveries?status=lost`);
     expect([bad.status, bad.body.errors.map((error) => error.path)]).toEqual([400, ['status']]);
+  });
+});
+
+describe('answers of receivers: at most 4 KB read, the rest never downloaded', () => {
+  /** Every endless answer the receiver sent ended because the API closed the connection, early. */
+  function expectCutShort(streams: { bytes: number; closedByClient: boolean }[], count: number): void {
+    expect(streams).toHaveLength(count);
+    for (const stream of streams) {
+      expect(stream.closedByClient, JSON.stringify(stream)).toBe(true);
+      // 4 KB read; what the network buffers held before the connection closed is a few MiB at most, not the 64 MiB.
+      expect(stream.bytes).toBeLessThan(16 * 1024 * 1024);
+    }
+  }
+
+  it('the handshake: the token followed by an endless body passes, and the answer is cut after 4 KB', async () => {
+    const url = receiverUrl('hs-endless');
+    const started = Date.now();
+    const created = await subscribe(client, url);
+    expect(created.notificationUrl).toBe(url);
+    expect(Date.now() - started).toBeLessThan(8_000);
+    expectCutShort(await readStreamed(url, 1), 1);
+  });
+
+  it('a delivery: a 200 with an endless body is delivered, and the answer is cut after 4 KB', async () => {
+    const subscription = await subscribe(client, receiverUrl('dl-endless'));
+    await expectStatus(client.call('POST', TEMPLATES, { body: template }), 201);
+    const received = await readReceived(subscription.notificationUrl, 1);
+    expect(verifyAll(subscription, received.slice(0, 1)).map((item) => [item.changeType, item.key])).toEqual([['created', 'hook']]);
+    const read = () =>
+      client.call<{ items: { status: string; lastStatus: number }[] }>(
+        'GET',
+        `/subscriptions/${subscription.id}/deliveries?status=delivered`,
+      );
+    const deadline = Date.now() + 8_000;
+    while ((await read()).body.items.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await read()).body.items).toMatchObject([{ status: 'delivered', lastStatus: 200 }]);
+    expectCutShort(await readStreamed(subscription.notificationUrl, 2), 2);
   });
 });

@@ -17,7 +17,7 @@ interface PlanRow {
 
 /** The plan of the page query and of the count query the engine builds for `search`. */
 async function explain(search: string, store: EntityStore = emailTemplateStore, keyset = false): Promise<{ rows: string; count: string }> {
-  const query = parseODataQuery(new URLSearchParams(search), listODataFields(store.spec), listSortOrders(store.spec));
+  const query = parseODataQuery(new URLSearchParams(search), listODataFields(store.spec));
   const compiled = compileODataQuery(query);
   const after = keyset ? compiled.orderColumns.map(() => 'x') : undefined;
   const { rowsQuery, countQuery } = buildListQueries(openDrizzle(env.TENANT_DB_1), store, { tenantKey: 't', orgKey: 'o' }, compiled, {
@@ -87,7 +87,7 @@ describe('routes get the same from their declared indexes', () => {
   });
 });
 
-describe('every sortable order is read from an index, and a $skiptoken page seeks into it', () => {
+describe('every order an index serves is read from it, and a $skiptoken page seeks into it', () => {
   const cases = [emailTemplateStore, routeStore, exchangeRatesDocumentStore].flatMap((store) =>
     listSortOrders(store.spec).flatMap((order) =>
       [false, true].flatMap((descending) =>
@@ -110,6 +110,7 @@ describe('every sortable order is read from an index, and a $skiptoken page seek
       );
       expect(plan.rows, plan.rows).not.toContain('TEMP B-TREE');
       // The position is a range on the index (a seek), not a filter applied to every row before it.
+      // (A descending order over a null-able column: two seeks merged, the values from the position down, then the NULLs.)
       if (keyset) expect(plan.rows, plan.rows).toMatch(/AND (\(\w+(,\w+)*\)|\w+)[<>]\(?\?(,\?)*\)?\)/);
     }
   });

@@ -66,7 +66,9 @@ async function walk(firstPath: string, token = client.token): Promise<Page[]> {
 
 const idsOf = (pages: readonly Page[]) => pages.flatMap((page) => page.items.map((item) => String(item.id)));
 
+/** NULL first (ascending), as OData orders it. */
 function compareValues(a: unknown, b: unknown): number {
+  if (a === null || b === null) return a === b ? 0 : a === null ? -1 : 1;
   const x = typeof a === 'boolean' ? Number(a) : a;
   const y = typeof b === 'boolean' ? Number(b) : b;
   if (typeof x === 'number' && typeof y === 'number') return x - y;
@@ -89,7 +91,7 @@ function expectedOrder(rows: readonly SeedTemplate[], names: readonly string[], 
     .map((row) => row.id);
 }
 
-describe('nextPageLink walks every sortable order by keyset', () => {
+describe('nextPageLink walks every order an index serves by keyset', () => {
   const orders = listSortOrders(emailTemplateSpec).flatMap((order) => [
     [order.fields.join(', '), order.fields, false] as const,
     [`${order.fields.slice(0, order.required).join(' desc, ')} desc`, order.fields.slice(0, order.required), true] as const,

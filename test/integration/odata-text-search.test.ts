@@ -228,3 +228,46 @@ describe('several terms, both arms, counts and keyset pages answer what GLOB ans
     ]);
   });
 });
+
+describe('terms longer than D1 allows a GLOB pattern (50 bytes)', () => {
+  const LONG = `Quarterly report*? [draft] ${'日本'.repeat(6)} for the board of directors, ${'x'.repeat(40)}`;
+  const LONG_ROWS: readonly SeedTemplate[] = [LONG, `${LONG} (copy)`, `Re: ${LONG}`, LONG.slice(0, 60), LONG.replace('board', 'Board')].map(
+    (subject, index) => ({
+      ...(ROWS[0] as SeedTemplate),
+      id: seedId('d200', index + 1),
+      templateKey: `long${index}`,
+      subject,
+      description: subject,
+    }),
+  );
+  const matches = {
+    contains: (s: string, t: string) => s.includes(t),
+    startswith: (s: string, t: string) => s.startsWith(t),
+    endswith: (s: string, t: string) => s.endsWith(t),
+  };
+
+  it('answer what a text comparison answers, through the index and without it, negated too', async () => {
+    await seedTemplates(client.tenant, client.org, LONG_ROWS);
+    const all = [...ROWS, ...LONG_ROWS];
+    const terms = [
+      LONG,
+      LONG.slice(10),
+      LONG.slice(0, 70),
+      LONG.slice(-70),
+      `${LONG}!`,
+      '*'.repeat(40),
+      `${'日本'.repeat(6)} for the board of directors`,
+    ];
+    for (const term of terms) {
+      for (const [name, test] of Object.entries(matches)) {
+        for (const column of ['subject', 'description'] as const) {
+          const call = `${name}(${column},${literal(term)})`;
+          const expected = all.filter((row) => row[column] != null && test(row[column] ?? '', term)).map((row) => row.id);
+          expect([...(await answerWithApi(call))].sort(), call).toEqual([...expected].sort());
+          const negated = all.filter((row) => row[column] != null && !test(row[column] ?? '', term)).map((row) => row.id);
+          expect([...(await answerWithApi(`not ${call}`))].sort(), `not ${call}`).toEqual([...negated].sort());
+        }
+      }
+    }
+  });
+});

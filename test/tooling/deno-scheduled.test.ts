@@ -1,7 +1,8 @@
 /**
  * The Deno server's test-scheduled paths (TEST_SCHEDULED=1, as `npm run start:deno` sets it): both of wrangler's,
  * `/cdn-cgi/handler/scheduled` and `/__scheduled`, run the cron trigger's jobs now. Deno-only: the Workers run has
- * `createScheduledController` (indicators-cron.workers.test.ts), and `wrangler dev --test-scheduled` answers both.
+ * `createScheduledController` (indicators-cron.workers.test.ts); under `wrangler dev --test-scheduled` only
+ * `/__scheduled` reaches the Worker (test/tooling/dev-scheduled.test.ts).
  */
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';

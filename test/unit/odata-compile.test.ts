@@ -1,8 +1,9 @@
 /** The SQL compiler: the exact SQL text and bound values of each construct, order terms and the D1 parameter limit. */
 import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
 import { describe, expect, it } from 'vitest';
-import { checkParameterLimit, compileODataQuery, escapeGlob, hasTrigram } from '../../src/odata/compile';
-import { compileOrderBy } from '../../src/odata/order';
+import { checkParameterLimit, compileODataQuery, escapeGlob, fittingPart, fitsPatternLimit, hasTrigram } from '../../src/odata/compile';
+import { compileKeyset, compileKeysetArms, compileOrderBy, listOrderColumns } from '../../src/odata/order';
+import type { CursorValue } from '../../src/odata/order';
 import { parseFilter } from '../../src/odata/parse-filter';
 import { buildFieldResolver } from '../../src/odata/parse-query';
 import type { FilterNode } from '../../src/odata/types';
@@ -136,6 +137,46 @@ describe('the text search term (the trigram index finds its candidates)', () => 
   });
 });
 
+describe("text terms and D1's 50-byte limit on GLOB patterns", () => {
+  const patternOf = (name: 'contains' | 'startswith' | 'endswith', text: string) =>
+    name === 'contains' ? `*${escapeGlob(text)}*` : name === 'startswith' ? `${escapeGlob(text)}*` : `*${escapeGlob(text)}`;
+  const bytes = (text: string) => new TextEncoder().encode(text).length;
+
+  it('a literal whose pattern fits is one GLOB; a longer one is compared as text', () => {
+    const sqlOf = (filter: string) => compiled(filter).sql;
+    expect(sqlOf(`contains(subject,'${'a'.repeat(48)}')`)).toContain('GLOB');
+    expect(sqlOf(`contains(subject,'${'a'.repeat(49)}')`)).not.toContain('GLOB');
+    expect(sqlOf(`startswith(subject,'${'a'.repeat(49)}')`)).toContain('GLOB');
+    expect(sqlOf(`startswith(subject,'${'a'.repeat(50)}')`)).toMatch(/instr\(/);
+    expect(sqlOf(`endswith(subject,'${'日'.repeat(17)}')`)).toMatch(/substr\(/);
+    expect(sqlOf(`contains(subject,'${'*'.repeat(16)}')`)).toContain('GLOB');
+    expect(sqlOf(`contains(subject,'${'*'.repeat(17)}')`)).not.toContain('GLOB');
+  });
+
+  it('the index looks a long term up by its longest start (end, for endswith) whose pattern fits', () => {
+    const text = `${'ab*'.repeat(10)}${'日本'.repeat(10)}${'x'.repeat(30)}`;
+    for (const name of ['contains', 'startswith', 'endswith'] as const) {
+      const part = fittingPart(name, text);
+      expect(fitsPatternLimit(patternOf(name, part)), name).toBe(true);
+      expect(bytes(patternOf(name, part))).toBeLessThanOrEqual(50);
+      // One more character would not fit.
+      const longer =
+        name === 'endswith' ? [...text].slice(-[...part].length - 1).join('') : [...text].slice(0, [...part].length + 1).join('');
+      expect(fitsPatternLimit(patternOf(name, longer)), name).toBe(false);
+      expect(name === 'endswith' ? text.endsWith(part) : text.startsWith(part), name).toBe(true);
+    }
+    expect(fittingPart('contains', 'short')).toBe('short');
+    const indexed = buildFieldResolver(FIELDS.map((field) => (field.kind === 'string' ? { ...field, textIndex: 'things_text' } : field)));
+    const filter = parseFilter(`contains(subject,'${'x'.repeat(30)}${'y'.repeat(30)}')`, indexed);
+    expect(compileODataQuery({ filter, orderBy: [], top: 10, skip: 0, count: false }).textSearch?.pattern).toBe(
+      `*${'x'.repeat(30)}${'y'.repeat(18)}*`,
+    );
+    // A long term of wildcards only has no part the index can look up.
+    const wild = parseFilter(`contains(subject,'${'*?'.repeat(30)}')`, indexed);
+    expect(compileODataQuery({ filter: wild, orderBy: [], top: 10, skip: 0, count: false }).textSearch).toBeUndefined();
+  });
+});
+
 describe('compile $orderby', () => {
   const dialect = new SQLiteAsyncDialect();
   const order = (...terms: [string, boolean][]) =>
@@ -154,6 +195,67 @@ describe('compile $orderby', () => {
   it('does not repeat a column', () => {
     expect(order(['createdOn', true])).toBe('"created_on" DESC, "id" DESC');
     expect(order(['subject', false], ['subject', true])).toBe('"subject" ASC, "created_on" ASC, "id" ASC');
+  });
+});
+
+describe('compile a $skiptoken position (keyset)', () => {
+  const dialect = new SQLiteAsyncDialect();
+  const nullable = { ...fieldNamed('description'), nullable: true };
+  const field = (name: string) => (name === 'description' ? nullable : fieldNamed(name));
+  const keyset = (terms: [string, boolean][], values: CursorValue[]) =>
+    dialect.sqlToQuery(compileKeyset(listOrderColumns(terms.map(([name, descending]) => ({ field: field(name), descending }))), values));
+
+  it('is one row-value comparison in one direction over columns without NULL (a seek in the index)', () => {
+    expect(keyset([['subject', true]], ['s', 'c', 'i'])).toMatchObject({
+      sql: '(("subject", "created_on", "id") < (?, ?, ?))',
+      params: ['s', 'c', 'i'],
+    });
+  });
+
+  it('expands mixed directions to an OR of steps, the tail in one direction one row value, entered at a range on the first column', () => {
+    expect(
+      keyset(
+        [
+          ['subject', true],
+          ['number', false],
+        ],
+        ['s', 2, 'c', 'i'],
+      ).sql,
+    ).toBe('("subject" <= ? AND (("subject" < ?) OR ("subject" = ? AND ("number", "created_on", "id") > (?, ?, ?))))');
+  });
+
+  it('puts NULL first ascending: after a NULL come the other NULLs by the tie-breakers, then every value', () => {
+    expect(keyset([['description', false]], [null, 'c', 'i']).sql).toBe(
+      '(("description" IS NOT NULL) OR ("description" IS NULL AND ("created_on", "id") > (?, ?)))',
+    );
+    expect(keyset([['description', false]], ['d', 'c', 'i']).sql).toBe(
+      '("description" >= ? AND (("description" > ?) OR ("description" = ? AND ("created_on", "id") > (?, ?))))',
+    );
+  });
+
+  it('puts NULL last descending: after a value come smaller values and the NULLs; after a NULL only NULLs', () => {
+    expect(keyset([['description', true]], ['d', 'c', 'i']).sql).toBe(
+      '((("description" < ? OR "description" IS NULL)) OR ("description" = ? AND ("created_on", "id") < (?, ?)))',
+    );
+    expect(keyset([['description', true]], [null, 'c', 'i']).sql).toBe('("description" IS NULL AND ("created_on", "id") < (?, ?))');
+  });
+
+  it('splits a position over a null-able first column in two ranges of the index, in page order', () => {
+    const arms = (terms: [string, boolean][], values: CursorValue[]) =>
+      compileKeysetArms(listOrderColumns(terms.map(([name, descending]) => ({ field: field(name), descending }))), values)?.map(
+        (arm) => dialect.sqlToQuery(arm).sql,
+      );
+    expect(arms([['description', false]], [null, 'c', 'i'])).toEqual([
+      '("description" IS NULL AND (("created_on", "id") > (?, ?)))',
+      '("description" IS NOT NULL)',
+    ]);
+    expect(arms([['description', true]], ['d', 'c', 'i'])).toEqual([
+      '("description" <= ? AND (("description" < ?) OR ("description" = ? AND (("created_on", "id") < (?, ?)))))',
+      '("description" IS NULL)',
+    ]);
+    expect(arms([['description', false]], ['d', 'c', 'i'])).toBeUndefined();
+    expect(arms([['description', true]], [null, 'c', 'i'])).toBeUndefined();
+    expect(arms([['subject', true]], ['s', 'c', 'i'])).toBeUndefined();
   });
 });
 

@@ -10,6 +10,7 @@ import type { RawEnv } from '../../config/env';
 import type { CommandHandlers } from '../../coordinator/commands';
 import { DIRECTORY_BINDING, readDatabaseSet, TENANT_DATABASE_PREFIX } from '../d1/databases';
 import { buildPlacementOperations } from '../placement/operations';
+import { D1_MAX_PATTERN_BYTES } from '../../db/client';
 import type { TenantScope } from '../../db/client';
 import { openEveryTenantDatabase, openTenantDatabase, watchWrites } from '../tenant-databases';
 import type { TenantModel } from '../tenant-databases';
@@ -20,6 +21,8 @@ import { SqliteD1Database } from './d1';
 import { buildMemoryKv } from './kv';
 import type { MemoryKv } from './kv';
 import { applyMigrations } from './migrations';
+import { requireDenoRuntime } from './runtime';
+import { closePinnedProxy, fetchPinned } from './pinned-fetch';
 import type { SqlMigration } from './migrations';
 import { buildMemoryRateLimits } from './rate-limit';
 
@@ -64,11 +67,58 @@ export function fileOfBinding(name: string): string {
   return `${name.toLowerCase()}.sqlite`;
 }
 
+/** Owner only: the files hold every tenant's records and secrets (API client hashes, webhook signing secrets). */
+export const DATA_FILE_MODE = 0o600;
+export const DATA_DIRECTORY_MODE = 0o700;
+/** The files SQLite keeps beside a database. */
+const SQLITE_SIDE_FILES = ['-wal', '-shm', '-journal'];
+
+/** Whether the platform has POSIX modes (Windows has none: Deno's chmod is not implemented there). */
+function hasFileModes(): boolean {
+  return requireDenoRuntime().build.os !== 'windows';
+}
+
+/**
+ * The data directory owner only (0700), and every file in it (0600): the ones an earlier version created with the
+ * umask's modes too.
+ */
+export function restrictDataDirectory(directory: string): void {
+  if (!hasFileModes()) return;
+  const deno = requireDenoRuntime();
+  deno.chmodSync(directory, DATA_DIRECTORY_MODE);
+  for (const entry of deno.readDirSync(directory)) {
+    if (entry.isFile) deno.chmodSync(`${directory}/${entry.name}`, DATA_FILE_MODE);
+  }
+}
+
+/**
+ * Opens (creating it owner only, 0600) a database file. SQLite creates its -wal and -shm files with the database file's
+ * mode; they are set to 0600 after opening too.
+ */
 function openSqlite(path: string): DatabaseSync {
-  const sqlite = new DatabaseSync(path);
+  if (hasFileModes()) {
+    const deno = requireDenoRuntime();
+    try {
+      deno.writeFileSync(path, new Uint8Array(), { createNew: true, mode: DATA_FILE_MODE });
+    } catch {
+      // it exists
+    }
+    deno.chmodSync(path, DATA_FILE_MODE);
+  }
+  // D1's limit on LIKE and GLOB patterns (50 bytes), so that a pattern D1 would refuse is refused here too.
+  const sqlite = new DatabaseSync(path, { limits: { likePatternLength: D1_MAX_PATTERN_BYTES } });
   // One process per file (the coordinators' guarantees hold within one process): the exclusive lock
   // makes a second server on the same files fail at start instead of breaking them.
   sqlite.exec('PRAGMA locking_mode = EXCLUSIVE; PRAGMA busy_timeout = 0; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;');
+  if (hasFileModes()) {
+    for (const suffix of SQLITE_SIDE_FILES) {
+      try {
+        requireDenoRuntime().chmodSync(`${path}${suffix}`, DATA_FILE_MODE);
+      } catch {
+        // not there
+      }
+    }
+  }
   return sqlite;
 }
 
@@ -89,6 +139,7 @@ export function openDenoHost(options: DenoHostOptions): DenoHost {
       `Tenant databases must be named ${TENANT_DATABASE_PREFIX}<A-Z, 0-9, _> (at least one): ${wrong.join(', ') || '(none)'}`,
     );
   }
+  restrictDataDirectory(options.dataDirectory);
   const files = new Map<string, DatabaseSync>();
   const appliedMigrations: string[] = [];
   for (const name of [DIRECTORY_BINDING, ...options.tenantDatabases]) {
@@ -127,6 +178,8 @@ export function openDenoHost(options: DenoHostOptions): DenoHost {
     now,
     waitUntil,
     readAsset: options.readAsset,
+    // Webhook POSTs connect to the addresses the DNS rule checked (the name is not resolved again).
+    pinnedFetch: fetchPinned,
   };
   // What coordinator commands see: like inside the Durable Object, they cannot call a coordinator.
   coordinators.commandPlatform = {
@@ -150,6 +203,7 @@ export function openDenoHost(options: DenoHostOptions): DenoHost {
       await deliveries.close();
       await coordinators.drain();
       for (const sqlite of [...files.values(), stateFile]) sqlite.close();
+      closePinnedProxy();
     },
   };
 }

@@ -1,6 +1,7 @@
 /**
- * Types of the two Node built-ins the Deno platform uses (Deno implements both). Declared here because the
- * Worker's type check has no Node types; only src/platform/deno/ may import these modules.
+ * Types of two Node built-ins the Deno platform uses (Deno implements both). Declared here because the
+ * Worker's type check has no Node types of them; only src/platform/deno/ may import these modules (node:http and
+ * node:https, which pinned-fetch.ts uses, take their types from @types/node).
  */
 declare module 'node:sqlite' {
   export type SqliteValue = null | number | bigint | string | Uint8Array;
@@ -16,8 +17,12 @@ declare module 'node:sqlite' {
     setReturnArrays(enabled: boolean): void;
   }
 
+  export interface DatabaseSyncOptions {
+    readonly limits?: { readonly likePatternLength?: number };
+  }
+
   export class DatabaseSync {
-    constructor(path: string);
+    constructor(path: string, options?: DatabaseSyncOptions);
     readonly isTransaction: boolean;
     exec(sql: string): void;
     prepare(sql: string): StatementSync;

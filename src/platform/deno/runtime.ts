@@ -31,6 +31,27 @@ export interface DenoServeInfo {
   readonly remoteAddr?: { readonly hostname?: string };
 }
 
+/** A TCP connection (Deno.Conn). */
+export interface DenoConn {
+  readonly readable: ReadableStream<Uint8Array>;
+  readonly writable: WritableStream<Uint8Array>;
+  read(buffer: Uint8Array): Promise<number | null>;
+  write(data: Uint8Array): Promise<number>;
+  close(): void;
+}
+
+/** A TCP listener (Deno.Listener). */
+export interface DenoListener extends AsyncIterable<DenoConn> {
+  readonly addr: { readonly port: number };
+  unref(): void;
+  close(): void;
+}
+
+/** An HTTP client of fetch's `client` option (Deno.HttpClient). */
+export interface DenoHttpClient {
+  close(): void;
+}
+
 export interface DenoRuntime {
   readonly env: { get(name: string): string | undefined };
   readonly stdin: { readonly readable: ReadableStream<Uint8Array> };
@@ -38,8 +59,17 @@ export interface DenoRuntime {
   readDir(path: string | URL): AsyncIterable<DenoDirEntry>;
   readTextFile(path: string | URL): Promise<string>;
   readFile(path: string | URL): Promise<Uint8Array>;
-  mkdir(path: string | URL, options?: { recursive?: boolean }): Promise<void>;
+  mkdir(path: string | URL, options?: { recursive?: boolean; mode?: number }): Promise<void>;
+  readonly build: { readonly os: string };
+  chmodSync(path: string | URL, mode: number): void;
+  writeFileSync(path: string | URL, data: Uint8Array, options?: { createNew?: boolean; mode?: number }): void;
+  readDirSync(path: string | URL): Iterable<DenoDirEntry>;
   addSignalListener(signal: 'SIGINT' | 'SIGTERM', handler: () => void): void;
+  listen(options: { readonly hostname: string; readonly port: number }): DenoListener;
+  connect(options: { readonly hostname: string; readonly port: number; readonly signal?: AbortSignal }): Promise<DenoConn>;
+  createHttpClient(options: {
+    readonly proxy: { readonly url: string; readonly basicAuth: { readonly username: string; readonly password: string } };
+  }): DenoHttpClient;
   exit(code?: number): never;
 }
 

@@ -61,5 +61,15 @@ export const emailTemplateSpec = defineEntitySpec({
     },
     description: { kind: 'string', column: 'description', textSearch: true, updatable: true, maxLength: 1000, description: 'Description' },
   },
-  indexes: [['culture'], ['emailTemplateType'], ['modifiedOn'], ['isActive'], ['subject']],
+  indexes: [
+    ['culture'],
+    ['emailTemplateType'],
+    ['modifiedOn'],
+    ['isActive'],
+    ['subject'],
+    ['description'],
+    ['createdBy'],
+    ['modifiedBy'],
+    ['version'],
+  ],
 });

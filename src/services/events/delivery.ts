@@ -201,10 +201,13 @@ export async function deliverSubscription(platform: Platform, job: DeliveryJob):
     const body = buildNotification(subscription, rows);
     const headers = await signWebhook(subscription.secret, webhookId, platform.now(), body);
     // The host is looked up again before each POST (DNS answers change): a non-public or unresolvable one is not sent to.
-    const refusal = await checkNotificationHost(platform.config, subscription.notificationUrl);
-    const answer: ReceiverAnswer = refusal
-      ? { error: describeHostRefusal(refusal) }
-      : await postToReceiver(subscription.notificationUrl, body, { 'content-type': 'application/json', ...headers });
+    // The POST connects to the addresses just checked (where the platform pins them: Deno).
+    const check = await checkNotificationHost(platform.config, subscription.notificationUrl);
+    const post = { url: subscription.notificationUrl, body, headers: { 'content-type': 'application/json', ...headers } };
+    const answer: ReceiverAnswer =
+      'refusal' in check
+        ? { error: describeHostRefusal(check.refusal) }
+        : await postToReceiver(post, { pinnedFetch: platform.pinnedFetch, addresses: check.addresses });
     const now = platform.now();
     if (!('error' in answer) && answer.status === 410) {
       await runWrites(db, [db.delete(eventSubscriptions).where(subscriptionOf(scope, subscription.id))]);

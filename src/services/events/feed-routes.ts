@@ -7,6 +7,7 @@ import { validationError } from '../../errors/api-error';
 import { message } from '../../messages/catalogue';
 import { DATE_TIME, GUID, INTEGER } from '../../openapi/values';
 import { CHANGE_TYPES } from '../../events/outbox';
+import { checkResourceFilter, RESOURCE_FILTER, RESOURCE_FILTER_MAX } from './subscription-input';
 import { decodeCursor, encodeCursor, FEED_PAGE_DEFAULT, FEED_PAGE_MAX, readFeedPage, RETENTION_DAYS, toFeedItem } from './feed';
 
 export const CHANGES_PATH = '/changes';
@@ -38,11 +39,19 @@ function parseTop(raw: string | null): number {
   return top;
 }
 
+/** `resource`: a service prefix (as subscriptions name them) or `*`; absent or empty, every event. */
+function parseResource(raw: string | null): string {
+  if (raw === null || raw === '') return '*';
+  const problem = checkResourceFilter(raw, 'resource');
+  if (problem) throw validationError([{ path: 'resource', message: problem }]);
+  return raw;
+}
+
 async function handleChanges(ctx: ApiContext): Promise<Response> {
   const query = ctx.url.searchParams;
   const rawSince = query.get('since');
   const since = rawSince === null ? undefined : decodeCursor(rawSince);
-  const resource = query.get('resource') ?? '*';
+  const resource = parseResource(query.get('resource'));
   const top = parseTop(query.get('$top'));
   const page = await readFeedPage(ctx.db, ctx.scope, since, resource, top);
   const cursor = encodeCursor(page.next);
@@ -71,8 +80,8 @@ export const feedRoutes: ApiRoute[] = [
         {
           name: 'resource',
           in: 'query',
-          description: 'Only events of this service prefix and below (`operations`, `operations/emailTemplates`); `*` for all',
-          schema: { json: { type: 'string' } },
+          description: `Only events of this service prefix and below (\`operations\`, \`operations/emailTemplates\`): letters and digits, segments joined by \`/\`, at most ${RESOURCE_FILTER_MAX} characters; \`*\` for all`,
+          schema: { json: { type: 'string', maxLength: RESOURCE_FILTER_MAX, pattern: RESOURCE_FILTER.source } },
         },
         {
           name: '$top',
@@ -83,7 +92,10 @@ export const feedRoutes: ApiRoute[] = [
       ],
       responses: {
         200: { description: 'A page of events and the cursor to continue from', schema: ChangeFeedPage },
-        400: { description: 'since is not a cursor of this feed, or is ahead of it (InvalidCursor); $top out of range' },
+        400: {
+          description:
+            'since is not a cursor of this feed, or is ahead of it (InvalidCursor); $top out of range; resource is not a service prefix',
+        },
         410: { description: 'since is older than the retention (CursorExpired): resynchronize with /odata' },
       },
     },

@@ -2,7 +2,7 @@
  * The change feed: a tenant/org's events in commit order from a cursor. The cursor is the sequence number of the last
  * event the client has seen, encoded (`c1.<base64url>`) so clients treat it as opaque.
  */
-import { and, asc, eq, gt, like, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, or, sql } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
 import type { Database, TenantScope } from '../../db/client';
 import { ApiError } from '../../errors/api-error';
@@ -41,11 +41,15 @@ export function decodeCursor(cursor: string): number {
   throw invalidCursor('cursorInvalid');
 }
 
-/** A resource filter: the resource itself or anything under it (`operations` matches `operations/emailTemplates`). */
+/**
+ * A resource filter: the resource itself or anything under it (`operations` matches `operations/emailTemplates`).
+ * Compared as text (the first characters), not with LIKE: no pattern, so no wildcard to escape and no limit on patterns
+ * (D1 refuses LIKE patterns over 50 bytes).
+ */
 export function matchesResource(prefix: string) {
   if (prefix === '*' || prefix === '') return undefined;
-  const escaped = prefix.replace(/[\\%_]/g, (character) => `\\${character}`);
-  return or(eq(changeEvents.resource, prefix), like(changeEvents.resource, sql`${`${escaped}/%`} escape '\\'`));
+  const under = `${prefix}/`;
+  return or(eq(changeEvents.resource, prefix), sql`substr(${changeEvents.resource}, 1, length(${under})) = ${under}`);
 }
 
 /** What both the feed and notifications say of an event's record. */

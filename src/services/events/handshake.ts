@@ -6,13 +6,15 @@ import { validationError } from '../../errors/api-error';
 import { message } from '../../messages/catalogue';
 import type { Message } from '../../messages/catalogue';
 import { postToReceiver } from './receiver';
+import type { ReceiverTarget } from './receiver';
 import { generateValidationToken } from './signing';
 
-export async function checkHandshake(notificationUrl: string): Promise<void> {
+/** `target`: where the POST connects (the addresses requirePublicHost checked). */
+export async function checkHandshake(notificationUrl: string, target: ReceiverTarget): Promise<void> {
   const token = generateValidationToken();
   const url = new URL(notificationUrl);
   url.searchParams.set('validationToken', token);
-  const answer = await postToReceiver(url.toString(), '', { 'content-type': 'text/plain' });
+  const answer = await postToReceiver({ url: url.toString(), body: '', headers: { 'content-type': 'text/plain' } }, target);
   const field = 'notificationUrl';
   let problem: Message | undefined;
   if ('error' in answer) problem = message('handshakeUnreachable', { field, reason: answer.error });

@@ -4,6 +4,10 @@
  * returned, so that one private address among public ones is seen.
  */
 
+import { readAtMost } from './receiver';
+
+/** The most of a resolver's answer that is read. */
+const RESOLVER_ANSWER_MAX_BYTES = 65_536;
 /** How long one resolver query may take. */
 export const DNS_TIMEOUT_MS = 5_000;
 /** CNAME hops followed with further queries when an answer leaves its chain unfinished. */
@@ -41,7 +45,14 @@ async function queryResolver(resolverUrl: string, name: string, type: AddressTyp
   try {
     const response = await fetch(url, { headers: { accept: 'application/dns-json' }, redirect: 'manual', signal: controller.signal });
     if (!response.ok) return { error: `the DNS resolver answered ${response.status}` };
-    const body: unknown = await response.json();
+    // A DNS JSON answer is a few hundred bytes: at most 64 KB is read (readAtMost cancels the rest).
+    let body: unknown;
+    try {
+      body = JSON.parse(await readAtMost(response, RESOLVER_ANSWER_MAX_BYTES));
+    } catch {
+      if (controller.signal.aborted) throw new Error('aborted');
+      return { error: 'the DNS resolver gave no DNS answer' };
+    }
     const status = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).Status : undefined;
     const answer = typeof body === 'object' && body !== null ? ((body as Record<string, unknown>).Answer ?? []) : undefined;
     if (typeof status !== 'number' || !Array.isArray(answer)) return { error: 'the DNS resolver gave no DNS answer' };

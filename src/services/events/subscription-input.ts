@@ -2,13 +2,25 @@
 import * as v from 'valibot';
 import { validationError } from '../../errors/api-error';
 import { issueMessage, message } from '../../messages/catalogue';
+import type { Message } from '../../messages/catalogue';
 import { parseStrictBody } from '../../validation/strict-body';
 import { isPlainObject } from '../../validation/values';
 import { checkNotificationUrl } from './notification-url';
 import { DELIVERY_STATUSES } from './subscriptions-store';
 import type { DeliveryStatus } from './subscriptions-store';
 
-const RESOURCE = /^(\*|[A-Za-z][A-Za-z0-9]*(\/[A-Za-z][A-Za-z0-9]*)*)$/;
+/**
+ * A resource filter (subscriptions, `GET /changes?resource=`): `*`, or a service prefix of ASCII letters and digits,
+ * segments joined by `/`, at most 200 characters.
+ */
+export const RESOURCE_FILTER = /^(\*|[A-Za-z][A-Za-z0-9]*(\/[A-Za-z][A-Za-z0-9]*)*)$/;
+export const RESOURCE_FILTER_MAX = 200;
+
+/** Why `value` is not a resource filter (the message names `field`), or undefined when it is one. */
+export function checkResourceFilter(value: string, field: string): Message | undefined {
+  if (value.length > RESOURCE_FILTER_MAX) return message('tooLong', { field, max: RESOURCE_FILTER_MAX });
+  return RESOURCE_FILTER.test(value) ? undefined : message('resourcePrefix', { field });
+}
 
 export const subscriptionFields = {
   notificationUrl: v.pipe(
@@ -17,8 +29,8 @@ export const subscriptionFields = {
   ),
   resource: v.pipe(
     v.string(issueMessage('mustBeString', { field: 'resource' })),
-    v.regex(RESOURCE, issueMessage('resourcePrefix', { field: 'resource' })),
-    v.maxLength(200, issueMessage('tooLong', { field: 'resource', max: 200 })),
+    v.maxLength(RESOURCE_FILTER_MAX, issueMessage('tooLong', { field: 'resource', max: RESOURCE_FILTER_MAX })),
+    v.regex(RESOURCE_FILTER, issueMessage('resourcePrefix', { field: 'resource' })),
     v.description('Service prefix of the records to notify about (`operations/emailTemplates`, `referenceData`), or `*` for all'),
   ),
   clientState: v.optional(

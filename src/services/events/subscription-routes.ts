@@ -92,8 +92,8 @@ async function requireSubscription(ctx: ApiContext): Promise<SubscriptionRow> {
 
 async function handleCreate(ctx: ApiContext): Promise<Response> {
   const input = parseSubscriptionBody(await readJsonBody(ctx.request), ctx.platform.config.webhooksAllowLocalHttp);
-  await requirePublicHost(ctx.platform.config, input.notificationUrl);
-  await checkHandshake(input.notificationUrl);
+  const addresses = await requirePublicHost(ctx.platform.config, input.notificationUrl);
+  await checkHandshake(input.notificationUrl, { pinnedFetch: ctx.platform.pinnedFetch, addresses });
   const now = ctx.platform.now();
   const subscription = {
     id: crypto.randomUUID(),
@@ -107,14 +107,15 @@ async function handleCreate(ctx: ApiContext): Promise<Response> {
   const { secret, ...shown } = subscription;
   return jsonResponse(
     { ...shown, secret },
-    { status: 201, headers: { location: `${ctx.apiBase}${SUBSCRIPTIONS_PATH}/${subscription.id}` } },
+    // The answer carries the signing secret: never cached (as the API client answers that carry theirs).
+    { status: 201, headers: { location: `${ctx.apiBase}${SUBSCRIPTIONS_PATH}/${subscription.id}`, 'cache-control': 'no-store' } },
   );
 }
 
 async function handleRenew(ctx: ApiContext): Promise<Response> {
   const current = await requireSubscription(ctx);
-  await requirePublicHost(ctx.platform.config, current.notificationUrl);
-  await checkHandshake(current.notificationUrl);
+  const addresses = await requirePublicHost(ctx.platform.config, current.notificationUrl);
+  await checkHandshake(current.notificationUrl, { pinnedFetch: ctx.platform.pinnedFetch, addresses });
   const renewed = await renewSubscription(ctx.db, ctx.scope, current.id, expirationFrom(ctx.platform.now()));
   if (!renewed) throw recordNotFound(`Subscription '${current.id}'`, true, 'id');
   return jsonResponse(toSubscription(renewed));
@@ -142,7 +143,11 @@ const createDoc: OperationDoc = {
   schemas,
   requestBody: { description: 'The URL, the resource prefix (or `*`) and an optional clientState', schema: SubscriptionInput },
   responses: {
-    201: { description: 'Subscribed: the signing secret is shown in this answer only', schema: CreatedSubscription, headers: ['Location'] },
+    201: {
+      description: 'Subscribed: the signing secret is shown in this answer only (never cached)',
+      schema: CreatedSubscription,
+      headers: ['Location', 'Cache-Control'],
+    },
     400: {
       description:
         'Not valid, its host resolves to a non-public address or cannot be resolved, or the URL did not pass the handshake (all name notificationUrl)',

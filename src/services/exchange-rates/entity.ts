@@ -42,7 +42,19 @@ export const exchangeRatesDocumentSpec = defineEntitySpec({
       description: 'External version',
     },
   },
-  indexes: [['validFrom', 'number'], ['exchangeRateType'], ['modifiedOn']],
+  indexes: [
+    ['validFrom', 'number'],
+    ['exchangeRateType'],
+    ['modifiedOn'],
+    ['validFrom'],
+    ['isExternallyManaged'],
+    ['externalId'],
+    ['externalVersion'],
+    ['isActive'],
+    ['createdBy'],
+    ['modifiedBy'],
+    ['version'],
+  ],
 });
 
 /**

@@ -82,5 +82,9 @@ export const routeSpec = defineEntitySpec({
     ['responsible'],
     ['description'],
     ['modifiedOn'],
+    ['isActive'],
+    ['createdBy'],
+    ['modifiedBy'],
+    ['version'],
   ],
 });
