@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const READY = /Demo data ready on demo\/demo/;
+// npm start ends its start-up with "Ready in ...", npm run start:deno with "Demo data ready on demo/demo ...".
+const READY = /^Ready in |Demo data ready on demo\/demo/m;
 const START_TIMEOUT_MS = 100_000;
 
 export interface LocalServer {

@@ -45,7 +45,7 @@ beforeAll(async () => {
   const ready = new Promise<void>((resolve, reject) => {
     const read = (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes('Demo data ready')) resolve();
+      if (/^Ready in /m.test(output)) resolve(); // npm start's last start-up line
     };
     server?.stdout?.on('data', read);
     server?.stderr?.on('data', read);
