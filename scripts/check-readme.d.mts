@@ -1,0 +1,15 @@
+// Types of check-readme.mjs (used by test/tooling/readme-examples.test.ts).
+export interface ExampleBlock {
+  readonly line: number;
+  readonly text: string;
+}
+export declare const README_BASE: string;
+export declare const README_RECEIVER: string;
+export declare function readExampleBlocks(readme?: string): ExampleBlock[];
+export declare function buildScript(blocks: readonly ExampleBlock[], base: string, receiver: string): string;
+export declare function checkStatuses(blocks: readonly ExampleBlock[], stderr: string): string[];
+export declare function runReadmeExamples(options?: {
+  base?: string;
+  receiverPort?: number;
+  env?: Record<string, string>;
+}): Promise<{ problems: string[]; errors: string[]; stdout: string; receiver: string }>;
