@@ -1,6 +1,6 @@
 /**
- * One Deno server per test file (fresh SQLite files, fresh KV), like the Workers run's per-file storage
- * isolation. It listens on a free port and trusts X-Forwarded-Proto/-Host so that the tests' origin
+ * One Deno server per worker process of the Deno run (fresh SQLite files, fresh KV), shared by its test files as
+ * the Workers run shares its runtime (vitest.deno.config.ts); every test works on a tenant/org of its own. It listens on a free port and trusts X-Forwarded-Proto/-Host so that the tests' origin
  * (https://api.test) is the one the API sees.
  */
 import { spawn } from 'node:child_process';
