@@ -25,7 +25,7 @@ export default defineConfig(async () => {
   const directoryMigrations = await readD1Migrations(path.join(import.meta.dirname, 'migrations/directory'));
   return {
     plugins: [
-      dropBrokenSourceMaps(['itty-router']),
+      dropBrokenSourceMaps(['itty-router', 'standardwebhooks']),
       cloudflareTest(({ inject }) => ({
         main: './src/index.ts',
         wrangler: { configPath: './wrangler.toml' },

@@ -17,7 +17,7 @@ export const OWN_SERVER_FILES = ['test/integration/admin.test.ts', 'test/tooling
 buildDocsAssets();
 
 export default defineConfig({
-  plugins: [dropBrokenSourceMaps(['itty-router'])],
+  plugins: [dropBrokenSourceMaps(['itty-router', 'standardwebhooks'])],
   resolve: {
     alias: {
       'cloudflare:test': fileURLToPath(new URL('./test/deno/cloudflare-test.ts', import.meta.url)),

@@ -1,7 +1,7 @@
 /**
  * A Vite plugin for the test runs: loads a dependency's modules without their `sourceMappingURL` comment when its
- * published maps point outside the package (itty-router's point to its unpublished src/), which Vite would report
- * once per run ("Sourcemap for ... points to a source file outside its package"). Stack traces inside those modules
+ * published maps point outside the package or to files it does not ship (itty-router's point to its unpublished src/,
+ * standardwebhooks' to missing sources), which Vite would report once per run ("Sourcemap for ... points to ..."). Stack traces inside those modules
  * then show the bundled file, which is what the maps could not improve on anyway.
  */
 import { readFileSync } from 'node:fs';
