@@ -27,6 +27,9 @@ export function buildDenoArgs(writableDirectory, entry = DENO_ENTRY) {
     'run',
     '--no-prompt',
     '--unstable-sloppy-imports',
+    // request.signal aborts only when a client goes away, not after every successful response (Deno's coming default;
+    // the API does not read it, and the legacy behaviour printed a deprecation notice at every start).
+    '--unstable-no-legacy-abort',
     '--allow-net',
     '--allow-env',
     '--allow-read',
