@@ -4,59 +4,23 @@
  * (`/cdn-cgi/handler/scheduled` never reaches the Worker under `wrangler dev`: its local runtime hands that scheduled
  * event to the dev server's own entry worker, which answers 500 "exception"; README, "Cron jobs locally".)
  */
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT as root, startDevServer } from './dev-server.js';
+import type { DevServer } from './dev-server.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-let server: ChildProcess | undefined;
-let state = '';
+let server: DevServer | undefined;
 let baseUrl = '';
-let output = '';
-
-function findFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 beforeAll(async () => {
-  const port = await findFreePort();
-  state = mkdtempSync(path.join(tmpdir(), 'dev-scheduled-'));
-  baseUrl = `http://127.0.0.1:${port}`;
-  // Its own process group, so the whole tree (wrangler, workerd) is stopped with it.
-  server = spawn(process.execPath, ['scripts/start.mjs'], {
-    cwd: root,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PORT: String(port), PERSIST_TO: state, RATE_LIMIT_PER_MINUTE: '0' },
-  });
-  const ready = new Promise<void>((resolve, reject) => {
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (/^Ready in /m.test(output)) resolve(); // npm start's last start-up line
-    };
-    server?.stdout?.on('data', read);
-    server?.stderr?.on('data', read);
-    server?.once('exit', (code) => reject(new Error(`npm start exited (${code}):\n${output.slice(-2000)}`)));
-  });
-  await ready;
+  server = await startDevServer('dev-scheduled', { RATE_LIMIT_PER_MINUTE: '0' });
+  baseUrl = server.baseUrl;
 }, 300_000);
 
 afterAll(() => {
-  if (server?.pid !== undefined && server.exitCode === null) process.kill(-server.pid, 'SIGTERM');
-  if (state) rmSync(state, { recursive: true, force: true });
+  server?.stop();
 });
 
 async function send(method: string, apiPath: string, body?: unknown): Promise<{ status: number; body: unknown }> {
