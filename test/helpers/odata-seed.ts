@@ -1,6 +1,13 @@
 /** Seeds email templates straight into D1 with fixed ids and timestamps, so OData answers are exact. */
 import { openTenantD1 } from './tenant-db';
 
+/** An OData list answer as the tests read it. */
+export interface ODataPage {
+  items: Record<string, unknown>[];
+  count?: number;
+  nextPageLink?: string;
+}
+
 export interface SeedTemplate {
   readonly id: string;
   readonly templateKey: string;

@@ -9,6 +9,7 @@ import { emailTemplateSpec } from '../../src/services/email-templates/entity';
 import { call, ORIGIN } from '../helpers/api';
 import type { CallResult, Problem, TenantClient } from '../helpers/api';
 import { clearTemplates, seedId, seedTemplates } from '../helpers/odata-seed';
+import type { ODataPage as Page } from '../helpers/odata-seed';
 import type { SeedTemplate } from '../helpers/odata-seed';
 import { freshTenant, siblingOrg } from '../helpers/tenants';
 
@@ -29,12 +30,6 @@ const ROWS: readonly SeedTemplate[] = Array.from({ length: TOTAL }, (_, index) =
   version: 1,
   createdBy: 'seed',
 }));
-
-interface Page {
-  items: Record<string, unknown>[];
-  count?: number;
-  nextPageLink?: string;
-}
 
 let client: TenantClient;
 

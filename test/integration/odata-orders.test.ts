@@ -10,17 +10,12 @@ import { call, ORIGIN } from '../helpers/api';
 import type { CallResult, TenantClient } from '../helpers/api';
 import { BASE as DOCUMENTS, createDocument } from '../helpers/exchange-rates';
 import { clearTemplates, seedId, seedTemplates } from '../helpers/odata-seed';
+import type { ODataPage as Page } from '../helpers/odata-seed';
 import type { SeedTemplate } from '../helpers/odata-seed';
 import { createRoute, ROUTES, seedRouteReferenceData } from '../helpers/routes';
 import { freshTenant } from '../helpers/tenants';
 
 const TEMPLATES = '/operations/emailTemplates/odata';
-
-interface Page {
-  items: Record<string, unknown>[];
-  count?: number;
-  nextPageLink?: string;
-}
 
 let client: TenantClient;
 

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call } from '../helpers/api';
 import type { CallResult, Problem, TenantClient } from '../helpers/api';
 import { clearTemplates, seedId, seedTemplates } from '../helpers/odata-seed';
+import type { ODataPage as Page } from '../helpers/odata-seed';
 import type { SeedTemplate } from '../helpers/odata-seed';
 import { freshTenant } from '../helpers/tenants';
 
@@ -24,12 +25,6 @@ const ROWS: readonly SeedTemplate[] = Array.from({ length: TOTAL }, (_, index) =
   version: 1,
   createdBy: 'seed',
 }));
-
-interface Page {
-  items: Record<string, unknown>[];
-  count?: number;
-  nextPageLink?: string;
-}
 
 let client: TenantClient;
 

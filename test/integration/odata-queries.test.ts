@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call, ORIGIN } from '../helpers/api';
 import type { Problem, TenantClient } from '../helpers/api';
 import { clearTemplates, seedId, seedTemplates } from '../helpers/odata-seed';
+import type { ODataPage as Page } from '../helpers/odata-seed';
 import type { SeedTemplate } from '../helpers/odata-seed';
 import { freshTenant, siblingOrg } from '../helpers/tenants';
 
@@ -144,12 +145,6 @@ afterEach(async () => {
   await clearTemplates(client.tenant, client.org);
   await clearTemplates(other.tenant, other.org);
 });
-
-interface Page {
-  items: Record<string, unknown>[];
-  count?: number;
-  nextPageLink?: string;
-}
 
 function listPath(options: Options): string {
   const search = new URLSearchParams(options).toString();

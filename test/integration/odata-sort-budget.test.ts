@@ -7,16 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SORT_ROW_BUDGET } from '../../src/odata/types';
 import type { Problem, TenantClient } from '../helpers/api';
 import { clearTemplates } from '../helpers/odata-seed';
+import type { ODataPage as Page } from '../helpers/odata-seed';
 import { openClientD1 } from '../helpers/tenant-db';
 import { freshTenant } from '../helpers/tenants';
 
 const TEMPLATES = '/operations/emailTemplates/odata';
-
-interface Page {
-  items: Record<string, unknown>[];
-  count?: number;
-  nextPageLink?: string;
-}
 
 let client: TenantClient;
 
