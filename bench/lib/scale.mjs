@@ -6,6 +6,7 @@
 import { compareRounds, runRound } from './load.mjs';
 import { executeSql } from './servers.mjs';
 import { send, sendAdmin } from './fixtures.mjs';
+import { growListOrg, measureListSections, prepareListOrgs } from './scale-lists.mjs';
 
 const TENANT = 'scale';
 const MAIN = 'main';
@@ -128,7 +129,9 @@ async function listScenarios(api, raw, auth, org = MAIN) {
 
 /**
  * Runs the suite on running `api` and `raw` workers (fresh state); `record(name, measured, baseline, baselineName)`
- * keeps each figure. Returns the growth of every scenario from the small to the large size.
+ * keeps each figure. Returns the growth of every email template scenario from the small to the large size and, by list
+ * (routes, exchange rates documents, email templates), every order's first page at the large size against the small
+ * one in alternating rounds (bench/lib/scale-lists.mjs).
  */
 export async function runScaleSuite({ api, raw, token, record, settings }) {
   const auth = { authorization: `Bearer ${token}` };
@@ -186,6 +189,22 @@ export async function runScaleSuite({ api, raw, token, record, settings }) {
     );
     alternating[name] = 1 - measured.a.rps / measured.b.rps;
   }
+  // Routes and exchange rates documents, loaded now so the email template figures above keep their conditions.
+  const started = Date.now();
+  await prepareListOrgs({ api, token, binding: home, tenant: TENANT, orgs: [SMALL, MAIN], small: settings.small });
+  growListOrg({ api, binding: home, tenant: TENANT, org: MAIN, from: settings.small + 1, to: settings.large });
+  console.error(`  routes and exchange rates documents ready in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  const lists = await measureListSections({
+    api,
+    token,
+    tenant: TENANT,
+    large: MAIN,
+    small: SMALL,
+    sizes: { small: settings.small, large: settings.large },
+    settings: { rounds: settings.rounds, seconds: settings.seconds },
+    record,
+    restart,
+  });
   const growth = {};
   for (const name of Object.keys(sizes[settings.small])) {
     const [before, after] = [sizes[settings.small][name], sizes[settings.large][name]];
@@ -195,5 +214,5 @@ export async function runScaleSuite({ api, raw, token, record, settings }) {
       api_loss_alternating: alternating[name],
     };
   }
-  return growth;
+  return { growth, lists };
 }
