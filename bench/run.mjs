@@ -352,7 +352,7 @@ function printTable(result) {
       );
       for (const [name, s] of Object.entries(section))
         lines.push(
-          `| ${name} | ${s.served} | ${s.large.p50_ms} | ${s.large.p99_ms} | ${s.small.p50_ms} | ${(s.loss * 100).toFixed(1)}% | ${s.under_1s.p50 ? 'yes' : 'NO'}/${s.under_1s.p99 ? 'yes' : 'NO'} | ${s.large.failed + s.small.failed} |`,
+          `| ${name} | ${s.served} | ${s.large.p50_ms} | ${s.large.p99_ms} | ${s.small.p50_ms} | ${s.loss === null ? '' : `${(s.loss * 100).toFixed(1)}%`} | ${s.under_1s === null ? 'no answer' : `${s.under_1s.p50 ? 'yes' : 'NO'}/${s.under_1s.p99 ? 'yes' : 'NO'}`} | ${s.large.failed + s.small.failed} |`,
         );
     }
     console.log(lines.join('\n'));

@@ -65,6 +65,7 @@ function summarize(list) {
     rps: median(list.map((r) => r.rps)),
     p50: median(list.map((r) => r.p50)),
     p99: median(list.map((r) => r.p99)),
+    total: list.reduce((sum, r) => sum + r.total, 0),
     failed: list.reduce((sum, r) => sum + r.failed, 0),
   };
 }
