@@ -171,12 +171,14 @@ function loadListRows(api, binding, tenant, org, from, to) {
   );
 }
 
-/** Prepares `orgs` (already placed on one database `binding`): reference records through the API, then the small size. */
+/**
+ * Prepares `orgs` (already placed on one database `binding`): reference records through the API for all of them, then
+ * the small size of each with SQL. The API's writes come first: an API write after a `wrangler d1 execute` into the
+ * same database, with no start of the worker in between, lost the worker's connection in both tries here.
+ */
 export async function prepareListOrgs({ api, token, binding, tenant, orgs, small }) {
-  for (const org of orgs) {
-    await createReferences(api, token, `/api/${tenant}/${org}`);
-    loadListRows(api, binding, tenant, org, 1, small);
-  }
+  for (const org of orgs) await createReferences(api, token, `/api/${tenant}/${org}`);
+  for (const org of orgs) loadListRows(api, binding, tenant, org, 1, small);
 }
 
 /** Grows tenant/org `org` from `from` to `to` rows of routes and exchange rates documents. */
