@@ -4,7 +4,7 @@
 // 1,000,000 rows (bench/lib/scale.mjs, bench/lib/scale-lists.mjs). Prints a markdown table; with --save it also writes
 // bench/results/latest.json (scale.json for --scale: the committed figures the README quotes), otherwise those files
 // are left alone. Timing is not a test.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +29,8 @@ const USAGE = `npm run bench [-- options]
                     documents and email templates: $orderby on every sortable property asc and desc, issue 26's
                     multi-key orders, get by key, a filtered page (1M-row vs 10k-row tenant/org, alternating rounds)
   --scale-rows=N    (or --scale-rows N) the large size of --scale instead of 1,000,000
+  --scale-lists     with --scale: only the per-list first pages (routes, exchange rates documents, email templates);
+                    with --save, replaces only 'lists' in bench/results/scale.json (the growth figures are kept)
   --save            write the figures to bench/results/latest.json (scale.json with --scale)
   --help            this text`;
 if (args.has('--help') || args.has('-h')) {
@@ -40,6 +42,7 @@ const quick = args.has('--quick');
 const webhooksOnly = args.has('--webhooks');
 const full = args.has('--full');
 const scale = args.has('--scale');
+const scaleListsOnly = args.has('--scale-lists');
 const scaleRows = readScaleRows();
 const save = args.has('--save');
 const RESULTS = 'bench/results/latest.json';
@@ -83,7 +86,7 @@ async function main() {
   try {
     const token = await mintToken();
     if (scale) {
-      const settings = { rounds: quick ? 1 : 3, seconds: quick ? 1 : 3, small: 10_000, large: scaleRows };
+      const settings = { rounds: quick ? 1 : 3, seconds: quick ? 1 : 3, small: 10_000, large: scaleRows, listsOnly: scaleListsOnly };
       const { growth, lists } = await runScaleSuite({ api, raw, token, record, settings });
       const result = {
         scenarios,
@@ -94,7 +97,7 @@ async function main() {
         date: new Date().toISOString(),
       };
       printTable(result);
-      if (save) writeFileSync(path.join(root, 'bench/results/scale.json'), `${JSON.stringify(result, null, 2)}\n`);
+      if (save) writeFileSync(path.join(root, 'bench/results/scale.json'), `${JSON.stringify(mergeScaleResult(result), null, 2)}\n`);
       return;
     }
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
@@ -283,6 +286,14 @@ async function main() {
   }
 }
 
+/** A `--scale-lists` result replaces only the stored run's `lists` (and says when they were measured). */
+function mergeScaleResult(result) {
+  if (!result.settings.listsOnly) return result;
+  const file = path.join(root, 'bench/results/scale.json');
+  const stored = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  return { ...stored, lists: result.lists, lists_run: { settings: result.settings, machine: result.machine, date: result.date } };
+}
+
 /** The large size of --scale: `--scale-rows=N` or `--scale-rows N` (at least 10,001: above the small size), else 1,000,000. */
 function readScaleRows() {
   const index = argv.findIndex((arg) => arg === '--scale-rows' || arg.startsWith('--scale-rows='));
@@ -338,7 +349,7 @@ function printTable(result) {
       '',
       `Throughput loss from ${result.settings.small} to ${result.settings.large} rows (API, one phase after the other / raw worker, the same / API, ${result.settings.large}-row vs ${result.settings.small}-row tenant/org in alternating rounds):`,
     );
-    for (const [name, loss] of Object.entries(result.growth))
+    for (const [name, loss] of Object.entries(result.growth ?? {}))
       lines.push(
         `- ${name}: ${(loss.api_loss * 100).toFixed(1)}% / ${(loss.raw_loss * 100).toFixed(1)}% / ${(loss.api_loss_alternating * 100).toFixed(1)}%`,
       );

@@ -128,6 +128,31 @@ async function listScenarios(api, raw, auth, org = MAIN) {
 }
 
 /**
+ * `--scale-lists`: only the per-list first pages (bench/lib/scale-lists.mjs), the email template growth phases skipped
+ * (their figures stay those of the last full run). The email templates are loaded into the API's database only.
+ */
+async function measureListsOnly({ api, token, record, settings, home }) {
+  const started = Date.now();
+  loadRows(api, home, SMALL, 1, settings.small);
+  loadRows(api, home, MAIN, 1, settings.large);
+  await prepareListOrgs({ api, token, binding: home, tenant: TENANT, orgs: [SMALL, MAIN], small: settings.small });
+  growListOrg({ api, binding: home, tenant: TENANT, org: MAIN, from: settings.small + 1, to: settings.large });
+  console.error(`  email templates, routes and exchange rates documents ready in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  await api.restart();
+  return measureListSections({
+    api,
+    token,
+    tenant: TENANT,
+    large: MAIN,
+    small: SMALL,
+    sizes: { small: settings.small, large: settings.large },
+    settings: { rounds: settings.rounds, seconds: settings.seconds },
+    record,
+    restart: () => api.restart(),
+  });
+}
+
+/**
  * Runs the suite on running `api` and `raw` workers (fresh state); `record(name, measured, baseline, baselineName)`
  * keeps each figure. Returns the growth of every email template scenario from the small to the large size and, by list
  * (routes, exchange rates documents, email templates), every order's first page at the large size against the small
@@ -142,6 +167,7 @@ export async function runScaleSuite({ api, raw, token, record, settings }) {
   await send(api, token, 'POST', '/operations/emailTemplates', body('placed'), `/api/${TENANT}/${SMALL}`);
   const home = (await sendAdmin(api, 'GET', `/admin/placements/${TENANT}/${MAIN}`)).database;
   for (const org of [OTHER, SMALL]) await sendAdmin(api, 'POST', `/admin/placements/${TENANT}/${org}/move`, { database: home });
+  if (settings.listsOnly) return { growth: null, lists: await measureListsOnly({ api, token, record, settings, home }) };
   loadRows(api, home, SMALL, 1, settings.small);
   loadRows(raw, 'DB', SMALL, 1, settings.small);
   const load = (from, to) => {
