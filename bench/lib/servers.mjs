@@ -22,7 +22,10 @@ export function runWrangler(args, { quiet = true } = {}) {
   return result.stdout;
 }
 
-export async function waitFor(url, timeoutMs = 90_000) {
+/** How long a starting `wrangler dev` may take to answer (a loaded 2-core machine has taken over 90 s). */
+const START_TIMEOUT_MS = 300_000;
+
+export async function waitFor(url, timeoutMs = START_TIMEOUT_MS) {
   const started = Date.now();
   while (Date.now() - started < timeoutMs) {
     try {
@@ -46,7 +49,12 @@ export async function startWorker({ config, port, persistTo, databases, vars = {
     runWrangler(['d1', 'migrations', 'apply', binding, '--local', '-c', config, '--persist-to', persistTo]);
   const url = `http://127.0.0.1:${port}`;
   let child = await launchWrangler({ config, port, persistTo, vars });
-  await waitFor(`${url}${probePath}`);
+  try {
+    await waitFor(`${url}${probePath}`);
+  } catch (error) {
+    await stopWrangler(child);
+    throw error;
+  }
   return {
     url,
     persistTo,
@@ -203,7 +211,7 @@ function writeBareRawConfig(directory) {
 export async function startApiAndRaw(state, vars, { bare = false } = {}) {
   const config = snapshotWorker(path.join(state, 'worker'));
   const [apiPort, rawPort, barePort] = [await findFreePort(), await findFreePort(), await findFreePort()];
-  const [api, raw, bareRaw] = await Promise.all([
+  const started = await Promise.allSettled([
     startWorker({
       config,
       port: apiPort,
@@ -226,7 +234,14 @@ export async function startApiAndRaw(state, vars, { bare = false } = {}) {
           databases: ['DB'],
           probePath: '/constant',
         })
-      : undefined,
+      : Promise.resolve(undefined),
   ]);
+  // One that did not start: the others are stopped too (no `wrangler dev` outlives the run).
+  const failed = started.find((outcome) => outcome.status === 'rejected');
+  if (failed) {
+    await Promise.all(started.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value?.stop() : undefined)));
+    throw failed.reason;
+  }
+  const [api, raw, bareRaw] = started.map((outcome) => outcome.value);
   return bareRaw ? { api, raw, bare: bareRaw } : { api, raw };
 }
