@@ -9,7 +9,8 @@
 import { Column, is, Param, Placeholder, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
-import type { Database } from './client';
+import { declareBatchKind } from './client';
+import type { BatchKind, Database } from './client';
 import type { WriteStatement } from './writes';
 
 /** What a statement's rows map to: fields by name, each a column or an SQL expression (`sql<T>`, without `mapWith`). */
@@ -127,13 +128,17 @@ export function textPlaceholder(name: string): string {
   return sql.placeholder(name) as unknown as string;
 }
 
-/** Runs the statements as one D1 batch with the placeholders' `values`; answers each statement's rows, mapped. */
+/**
+ * Runs the statements as one D1 batch of the declared `kind` (a `write`, or reads) with the placeholders' `values`;
+ * answers each statement's rows, mapped.
+ */
 export async function runCompiled<const T extends readonly CompiledStatement<unknown>[]>(
   db: Database,
+  kind: BatchKind,
   statements: T,
   values: Readonly<Record<string, unknown>>,
 ): Promise<CompiledRows<T>> {
-  const client = db.$client;
+  const client = declareBatchKind(db, kind).$client;
   const prepared = statements.map((statement) => client.prepare(statement.sql).bind(...statement.fill(values)));
   const results = await client.batch<Record<string, unknown>>(prepared);
   // One array of mapped rows per statement, in order: the tuple type above, element by element.
@@ -142,12 +147,13 @@ export async function runCompiled<const T extends readonly CompiledStatement<unk
   ) as CompiledRows<T>;
 }
 
-/** Runs one compiled select; answers its rows. */
+/** Runs one compiled select as a read of `kind`; answers its rows. */
 export async function runCompiledSelect<Row>(
   db: Database,
+  kind: Exclude<BatchKind, 'write'>,
   statement: CompiledStatement<Row>,
   values: Readonly<Record<string, unknown>>,
 ): Promise<Row[]> {
-  const [rows] = await runCompiled(db, [statement], values);
+  const [rows] = await runCompiled(db, kind, [statement], values);
   return rows;
 }

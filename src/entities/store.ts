@@ -119,7 +119,7 @@ function compileRecordQuery(store: EntityStore, by: RecordLookup['by']): RecordQ
   const lookup = placeholderLookup(store, by);
   const scope = { tenantKey: sql.placeholder('tenantKey'), orgKey: sql.placeholder('orgKey') };
   const selection = selectionOf(store);
-  // The read proves the tenant/org's residency itself (a row answered): no guard statement (guard.ts).
+  // The read proves the tenant/org's residency itself (a row answered): run as a `residentRead` (guard.ts).
   const condition = and(lookupCondition(store, scope, lookup), buildResidentCondition(scope));
   const query = new QueryBuilder().select(selection).from(store.table).where(condition).$dynamic();
   return compileStatement((by === 'idOrKey' ? query.orderBy(idFirst(store, lookup)) : query).limit(1), selection);
@@ -139,8 +139,10 @@ export async function findRecord(
   lookup: RecordLookup,
 ): Promise<EntityRecord | undefined> {
   const values = { tenantKey: scope.tenantKey, orgKey: scope.orgKey, ...lookupValues(lookup) };
+  // The read proves the tenant/org's residency itself (a row answered): declared a `residentRead`.
   const rows = await runCompiledSelect(
     db,
+    'residentRead',
     readRecordQuery(store, lookup.by, () => compileRecordQuery(store, lookup.by)),
     values,
   );
@@ -244,7 +246,7 @@ export async function insertRecord(
     values[columnPlaceholder(name)] = value;
   }
   try {
-    await runCompiled(db, [compiled.insert, ...extra.map(compileWrite), compiled.event], values);
+    await runCompiled(db, 'write', [compiled.insert, ...extra.map(compileWrite), compiled.event], values);
   } catch (error) {
     if (parseConstraintViolation(error) === 'unique')
       throw duplicateKey(

@@ -233,7 +233,7 @@ export async function runMembershipBatch(
   const shape = `${target.action}:${target.by}:${withCompany}`;
   const compiled = readCompiledBatch(target.kind, shape, () => compileMembershipBatch(db, target, withCompany));
   const terms = termsOf(scope, target, stamp);
-  const [candidates, records, , touched] = await runCompiled(db, compiled, {
+  const [candidates, records, , touched] = await runCompiled(db, 'write', compiled, {
     tenantKey: scope.tenantKey,
     orgKey: scope.orgKey,
     routeKey: terms.routeKey,
