@@ -25,8 +25,7 @@ import type { DeliveryJob, DeliveryMessage, DeliveryOutcome, DeliveryQueue, Plat
  * not touch D1), or its failure (src/coordinator/failure.ts), which the stub rethrows; and its D1 round trips either way.
  */
 export type CommandAnswer = (
-  | { readonly result: CommandResult; readonly bookmark: Bookmark | null }
-  | { readonly failure: CommandFailure; readonly bookmark: null }
+  { readonly result: CommandResult; readonly bookmark: Bookmark | null } | { readonly failure: CommandFailure; readonly bookmark: null }
 ) & { readonly roundTrips: number };
 
 function findStub(env: Env, scope: TenantScope) {
