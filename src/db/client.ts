@@ -5,7 +5,7 @@ import { drizzle } from 'drizzle-orm/d1';
 import type { DrizzleD1Database } from 'drizzle-orm/d1';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 
-/** Drizzle over a D1 database; `$client` is that database (compiled queries run on it, src/db/compiled.ts). */
+/** Drizzle over a D1 database; `$client` is that database (compiled queries run on it, src/tenant/compiled.ts). */
 export type Database = DrizzleD1Database & { readonly $client: D1Database };
 
 /**
