@@ -187,8 +187,9 @@ export class TenantD1 implements TenantExecutor {
   }
 
   /**
-   * Reads that guard themselves (`residentRead`, guard.ts `buildResidentCondition`) on the cached placement, without the guard statement:
-   * answers their results when every one has a row (proof of residency), else null (the guarded batch decides).
+   * Reads that guard themselves (`residentRead`, guard.ts `buildResidentCondition`) on the cached placement, without
+   * the guard statement: answers their results when every one has a row (proof of residency), else null (the guarded
+   * batch decides).
    */
   private async runSelfGuarded(calls: readonly Call[]): Promise<D1Result[] | null> {
     const database = readCachedPlacement(this.options.scope);
