@@ -27,6 +27,12 @@ function isKinded(client: D1Database): client is KindedD1 {
   return 'as' in client && typeof client.as === 'function';
 }
 
+/** The D1 database under `db` for batches of `kind` (a plain D1 binding has no kinds: itself). */
+export function readClientOfKind(db: Database, kind: BatchKind): D1Database {
+  const client = db.$client;
+  return isKinded(client) ? client.as(kind) : client;
+}
+
 const byKind = new WeakMap<D1Database, Map<BatchKind, Database>>();
 
 /**

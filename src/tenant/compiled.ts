@@ -14,7 +14,7 @@
 import { Column, is, Param, Placeholder, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
-import { declareBatchKind } from '../db/client';
+import { readClientOfKind } from '../db/client';
 import type { BatchKind, Database } from '../db/client';
 import type { WriteStatement } from '../db/writes';
 
@@ -160,7 +160,7 @@ export async function runCompiled<const T extends readonly CompiledStatement<unk
   statements: T,
   values: Readonly<Record<string, unknown>>,
 ): Promise<CompiledRows<T>> {
-  const client = declareBatchKind(db, kind).$client;
+  const client = readClientOfKind(db, kind);
   const prepared = statements.map((statement) => client.prepare(statement.sql).bind(...statement.fill(values)));
   const results = await client.batch<Record<string, unknown>>(prepared);
   // One array of mapped rows per statement, in order: the tuple type above, element by element.
