@@ -5,8 +5,49 @@ import { drizzle } from 'drizzle-orm/d1';
 import type { DrizzleD1Database } from 'drizzle-orm/d1';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 
-/** Drizzle over a D1 database; `$client` is that database (compiled queries run on it, src/db/compiled.ts). */
+/** Drizzle over a D1 database; `$client` is that database (compiled queries run on it, src/tenant/compiled.ts). */
 export type Database = DrizzleD1Database & { readonly $client: D1Database };
+
+/**
+ * What a batch of tenant statements is, as its caller declares it (the tenant database never reads SQL text to tell):
+ * - `read`: reads, answered with the residency read guard (a replica may answer; what drizzle runs by default);
+ * - `residentRead`: reads whose own condition proves residency (`buildResidentCondition`): run alone, a row answered
+ *   proves it, an empty answer is asked again as a `read`;
+ * - `write`: the one write path (`runWrites`, compiled writes): the write guard, the primary, the write watchers.
+ */
+export type BatchKind = 'read' | 'residentRead' | 'write';
+
+/** A D1 database that runs each batch as the kind its caller declares: `as(kind)` is the same database for that kind. */
+export interface KindedD1 extends D1Database {
+  readonly kind: BatchKind;
+  as(kind: BatchKind): KindedD1;
+}
+
+function isKinded(client: D1Database): client is KindedD1 {
+  return 'as' in client && typeof client.as === 'function';
+}
+
+/** The D1 database under `db` for batches of `kind` (a plain D1 binding has no kinds: itself). */
+export function readClientOfKind(db: Database, kind: BatchKind): D1Database {
+  const client = db.$client;
+  return isKinded(client) ? client.as(kind) : client;
+}
+
+const byKind = new WeakMap<D1Database, Map<BatchKind, Database>>();
+
+/**
+ * Drizzle over the same database whose batches run as `kind` (built once per database and kind). A plain D1 binding
+ * (cross-tenant scans, tests, tooling) has no kinds: its statements run as they are.
+ */
+export function declareBatchKind(db: Database, kind: BatchKind): Database {
+  const client = db.$client;
+  if (!isKinded(client) || client.kind === kind) return db;
+  let kinds = byKind.get(client);
+  if (!kinds) byKind.set(client, (kinds = new Map()));
+  let found = kinds.get(kind);
+  if (!found) kinds.set(kind, (found = drizzle(client.as(kind))));
+  return found;
+}
 
 /** The tenant/org a request, a command or a job works for; every tenant query is scoped by both keys. */
 export interface TenantScope {

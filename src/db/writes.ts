@@ -4,6 +4,7 @@
  * themselves. Statements every write needs (an outbox row, a residency guard) belong here, in one place.
  */
 import type { BatchItem, BatchResponse } from 'drizzle-orm/batch';
+import { declareBatchKind } from './client';
 import type { Database } from './client';
 
 /** A statement of a write batch (insert, update, delete; a read that must see the batch's own writes). */
@@ -16,5 +17,5 @@ export function runWrites(db: Database, statements: readonly WriteStatement[]): 
 export async function runWrites(db: Database, statements: readonly WriteStatement[]): Promise<readonly unknown[]> {
   const [first, ...rest] = statements;
   if (!first) return [];
-  return db.batch([first, ...rest]);
+  return declareBatchKind(db, 'write').batch([first, ...rest]);
 }

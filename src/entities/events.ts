@@ -4,7 +4,8 @@ import { requireColumn } from '../db/client';
 import type { Database, TenantScope } from '../db/client';
 import type { WriteStatement } from '../db/writes';
 import { buildEventInsert } from '../events/outbox';
-import type { EventOrigin } from '../events/outbox';
+import { textPlaceholder } from '../tenant/compiled';
+import type { ChangeType, EventFields, EventOrigin } from '../events/outbox';
 import type { EntitySpec } from './spec';
 import type { AuditStamp, EntityStore } from './store';
 
@@ -32,6 +33,28 @@ export interface CreatedRecord {
   readonly values: Readonly<Record<string, unknown>>;
   /** The event's own id; absent: a random one. */
   readonly eventId?: string;
+  /** A compiled create's placeholders for what every `created` event of the entity says (its resource, type, version). */
+  readonly constants?: Pick<EventFields, 'resource' | 'changeType' | 'version' | 'changes'>;
+}
+
+/** An event's resource and change type as placeholders, in a compiled statement (filled with `eventConstants`). */
+export const EVENT_PLACEHOLDERS = { resource: textPlaceholder('event:resource'), changeType: sql`${sql.placeholder('event:changeType')}` };
+
+/** The values of `EVENT_PLACEHOLDERS` for an event of the entity. */
+export function eventConstants(store: EntityStore, changeType: ChangeType): Record<string, unknown> {
+  return { 'event:resource': resourceOf(store.spec), 'event:changeType': changeType };
+}
+
+/** What every `created` event of the entity says, as placeholders (filled with `createdEventConstants`). */
+export const CREATED_EVENT_PLACEHOLDERS = {
+  ...EVENT_PLACEHOLDERS,
+  version: sql`${sql.placeholder('event:version')}`,
+  changes: sql`${sql.placeholder('event:changes')}`,
+};
+
+/** The values of `CREATED_EVENT_PLACEHOLDERS` for the entity. */
+export function createdEventConstants(store: EntityStore): Record<string, unknown> {
+  return { ...eventConstants(store, 'created'), 'event:version': 1, 'event:changes': null };
 }
 
 /** The `created` event of a record (version 1). */
@@ -42,6 +65,7 @@ export function buildCreatedEventOf(db: Database, store: EntityStore, record: Cr
     recordId: record.id,
     key: keyExpression(store, record.values),
     version: 1,
+    ...record.constants,
     ...(record.eventId === undefined ? {} : { id: record.eventId }),
   });
 }
@@ -59,6 +83,8 @@ export interface UpdateDescription {
   readonly set?: Readonly<Record<string, unknown>>;
   /** The event follows the update in the batch (its condition then says whether it ran): the row has the new version. */
   readonly afterUpdate?: boolean;
+  /** A compiled statement's placeholders for the resource and change type (`EVENT_PLACEHOLDERS`). */
+  readonly constants?: typeof EVENT_PLACEHOLDERS;
 }
 
 /** An event selected from the record's row while `condition` holds (the change's own condition). */
@@ -68,7 +94,7 @@ function buildRowEvent(
   scope: TenantScope,
   condition: SQL | undefined,
   stamp: AuditStamp,
-  fields: { changeType: 'updated' | 'deleted'; key: SQL; version: SQL; changes?: string | SQL },
+  fields: { changeType: 'updated' | 'deleted' | SQL; key: SQL; version: SQL; changes?: string | SQL; resource?: string },
 ): WriteStatement {
   return buildEventInsert(
     db,
@@ -97,6 +123,7 @@ export function buildUpdatedEvent(
     key: keyExpression(store, keyValues),
     version: update.afterUpdate ? sql`${store.common.version}` : sql`${store.common.version} + 1`,
     changes: is(update.changes, SQL) ? update.changes : JSON.stringify(update.changes),
+    ...update.constants,
   });
 }
 

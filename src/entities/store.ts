@@ -3,8 +3,9 @@ import { and, eq, getTableColumns, isSQLWrapper, or, sql } from 'drizzle-orm';
 import type { Placeholder, SQL } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/sqlite-core';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
-import { buildCompiledCache, compileStatement, compileWrite, runCompiled, runCompiledSelect, textPlaceholder } from '../db/compiled';
-import type { CompiledStatement } from '../db/compiled';
+import { bindRequestStatement, compileStatement, compileWrite, runCompiled, runCompiledSelect, textPlaceholder } from '../tenant/compiled';
+import type { CompiledStatement } from '../tenant/compiled';
+import { defineCompiledFamily } from '../tenant/compiled-families';
 import { D1_MAX_PARAMETERS, parseConstraintViolation, requireColumn, scopeCondition } from '../db/client';
 import type { Database, TenantScope } from '../db/client';
 import { runWrites } from '../db/writes';
@@ -21,7 +22,7 @@ import { listSortOrders } from './odata-fields';
 import type { AuditFieldName } from './audit';
 import { buildCountQuery } from './counts';
 import { buildTextSearchArms } from './text-search';
-import { buildCreatedEventOf, buildDeletedEvent, buildUpdatedEvent } from './events';
+import { buildCreatedEventOf, buildDeletedEvent, buildUpdatedEvent, createdEventConstants, CREATED_EVENT_PLACEHOLDERS } from './events';
 import { buildDefinitionsCondition, listDefinitions } from './create-checks';
 import type { CustomDefinitionSet } from './custom-attributes';
 import type { EntitySpec } from './spec';
@@ -58,7 +59,10 @@ export interface EntityStore<S extends EntitySpec = EntitySpec> {
 export function defineEntityStore<const S extends EntitySpec>(spec: S, table: SQLiteTable & EntityCommonColumns): EntityStore<S> {
   const { id, tenantKey, orgKey, customAttributes, isActive, createdOn, createdBy, modifiedOn, modifiedBy, version } = table;
   const common = { id, tenantKey, orgKey, customAttributes, isActive, createdOn, createdBy, modifiedOn, modifiedBy, version };
-  return { spec, table, common, columns: getTableColumns(table) };
+  const store: EntityStore<S> = { spec, table, common, columns: getTableColumns(table) };
+  recordQueries.declare(store);
+  createStatements.declare(store);
+  return store;
 }
 
 /** Every column of a record, with the common ones typed. */
@@ -103,9 +107,6 @@ export function lookupIdSubquery(store: EntityStore, scope: TenantScope, lookup:
   return sql`(SELECT ${store.common.id} FROM ${store.table} WHERE ${condition} ORDER BY ${idFirst(store, lookup)} LIMIT 1)`;
 }
 
-/** `findRecord`'s query, by entity and lookup kind, compiled once per isolate (src/db/compiled.ts). */
-const readRecordQuery = buildCompiledCache<EntityStore, RecordLookup['by'], RecordQuery>();
-
 type RecordQuery = CompiledStatement<EntityRecord>;
 
 /** A lookup of `by` whose values are placeholders (`id`, `key`, `k0`, `k1`, ...). */
@@ -119,11 +120,20 @@ function compileRecordQuery(store: EntityStore, by: RecordLookup['by']): RecordQ
   const lookup = placeholderLookup(store, by);
   const scope = { tenantKey: sql.placeholder('tenantKey'), orgKey: sql.placeholder('orgKey') };
   const selection = selectionOf(store);
-  // The read proves the tenant/org's residency itself (a row answered): no guard statement (guard.ts).
+  // The read proves the tenant/org's residency itself (a row answered): run as a `residentRead` (guard.ts).
   const condition = and(lookupCondition(store, scope, lookup), buildResidentCondition(scope));
   const query = new QueryBuilder().select(selection).from(store.table).where(condition).$dynamic();
-  return compileStatement((by === 'idOrKey' ? query.orderBy(idFirst(store, lookup)) : query).limit(1), selection);
+  return compileStatement((by === 'idOrKey' ? query.orderBy(idFirst(store, lookup)) : query).limit(sql.placeholder('limit')), selection);
 }
+
+/** `findRecord`'s query, by entity and lookup kind, compiled once per isolate (src/tenant/compiled.ts). */
+const recordQueries = defineCompiledFamily({
+  name: 'entity record reads',
+  shapes: (): readonly RecordLookup['by'][] => ['id', 'key', 'idOrKey'],
+  keyOf: (by: RecordLookup['by']) => by,
+  compile: (_db: Database, store: EntityStore, by: RecordLookup['by']) => compileRecordQuery(store, by),
+  statementsOf: (query: RecordQuery) => [query],
+});
 
 /** The placeholders' values of one lookup. */
 function lookupValues(lookup: RecordLookup): Record<string, unknown> {
@@ -138,12 +148,9 @@ export async function findRecord(
   scope: TenantScope,
   lookup: RecordLookup,
 ): Promise<EntityRecord | undefined> {
-  const values = { tenantKey: scope.tenantKey, orgKey: scope.orgKey, ...lookupValues(lookup) };
-  const rows = await runCompiledSelect(
-    db,
-    readRecordQuery(store, lookup.by, () => compileRecordQuery(store, lookup.by)),
-    values,
-  );
+  const values = { tenantKey: scope.tenantKey, orgKey: scope.orgKey, limit: 1, ...lookupValues(lookup) };
+  // The read proves the tenant/org's residency itself (a row answered): declared a `residentRead`.
+  const rows = await runCompiledSelect(db, 'residentRead', recordQueries.read(db, store, lookup.by), values);
   return rows[0];
 }
 
@@ -190,14 +197,17 @@ interface CompiledCreate {
   readonly event: CompiledStatement<never>;
 }
 
-/** Placeholder names of a compiled create: `c:<field>` per column, `defCount`/`defListing` for the definitions. */
+/**
+ * Placeholder names of a compiled create: `c:<field>` per column, `entity`, `defCount`/`defListing` for the definitions,
+ * `event:*` for the event's constants.
+ */
 const columnPlaceholder = (name: string) => `c:${name}`;
 
-/** A create of one entity and shape with placeholders for every value, compiled (src/db/compiled.ts). */
+/** A create of one entity and shape with placeholders for every value, compiled (src/tenant/compiled.ts). */
 function compileCreate(db: Database, store: EntityStore, shape: CreateShape): CompiledCreate {
   const scope = { tenantKey: textPlaceholder('tenantKey'), orgKey: textPlaceholder('orgKey') };
   const listing = shape === 'definitions' ? { count: textPlaceholder('defCount'), json: textPlaceholder('defListing') } : null;
-  const condition = shape === 'plain' ? undefined : buildDefinitionsCondition(scope, store.spec.name, listing);
+  const condition = shape === 'plain' ? undefined : buildDefinitionsCondition(scope, textPlaceholder('entity'), listing);
   // Each column's value goes through its own encoder when the placeholder is filled (booleans, JSON, ...).
   const insert = buildInsertSelect(
     db,
@@ -207,11 +217,19 @@ function compileCreate(db: Database, store: EntityStore, shape: CreateShape): Co
   );
   const values = Object.fromEntries(store.spec.key.map((name) => [name, textPlaceholder(columnPlaceholder(name))]));
   const stamp = { on: textPlaceholder('on'), by: textPlaceholder('by') };
-  const record = { scope, id: textPlaceholder(columnPlaceholder('id')), values, eventId: textPlaceholder('eventId') };
+  const id = textPlaceholder(columnPlaceholder('id'));
+  const record = { scope, id, values, eventId: textPlaceholder('eventId'), constants: CREATED_EVENT_PLACEHOLDERS };
   return { insert: compileWrite(insert), event: compileWrite(buildCreatedEventOf(db, store, record, stamp)) };
 }
 
-const readCompiledCreate = buildCompiledCache<EntityStore, CreateShape, CompiledCreate>();
+/** Creates, by entity and shape, compiled once per isolate. */
+const createStatements = defineCompiledFamily({
+  name: 'entity creates',
+  shapes: (): readonly CreateShape[] => ['plain', 'noDefinitions', 'definitions'],
+  keyOf: (shape: CreateShape) => shape,
+  compile: compileCreate,
+  statementsOf: (create: CompiledCreate) => [create.insert, create.event],
+});
 
 /**
  * Inserts the row plus dependent statements and its `created` event in one batch (one transaction), compiled once per
@@ -229,13 +247,15 @@ export async function insertRecord(
 ): Promise<void> {
   const listing = definitions ? listDefinitions(definitions) : null;
   const shape: CreateShape = definitions === undefined ? 'plain' : listing === null ? 'noDefinitions' : 'definitions';
-  const compiled = readCompiledCreate(store, shape, () => compileCreate(db, store, shape));
+  const compiled = createStatements.read(db, store, shape);
   const values: Record<string, unknown> = {
     tenantKey: row.tenantKey,
     orgKey: row.orgKey,
     on: stamp.on,
     by: stamp.by,
     eventId: crypto.randomUUID(),
+    entity: store.spec.name,
+    ...createdEventConstants(store),
     ...(listing ? { defCount: listing.count, defListing: listing.json } : {}),
   };
   for (const [name, target] of Object.entries(store.columns)) {
@@ -244,7 +264,7 @@ export async function insertRecord(
     values[columnPlaceholder(name)] = value;
   }
   try {
-    await runCompiled(db, [compiled.insert, ...extra.map(compileWrite), compiled.event], values);
+    await runCompiled(db, 'write', [compiled.insert, ...extra.map(bindRequestStatement), compiled.event], values);
   } catch (error) {
     if (parseConstraintViolation(error) === 'unique')
       throw duplicateKey(

@@ -107,8 +107,9 @@ export async function buildApiContext(
     request,
     url,
     params,
-    // Coordinator commands of this request join its read session (their writes' bookmarks are answered too).
-    platform: { ...platform, coordinator: (target) => platform.coordinator(target, session) },
+    // Coordinator commands of this request join its read session (their writes' bookmarks are answered too) and count
+    // their D1 round trips in its log line.
+    platform: { ...platform, coordinator: (target) => platform.coordinator(target, session, trace.meter) },
     requestId: trace.requestId,
     scope: { tenantKey, orgKey },
     db: await platform.openTenantDatabase({ tenantKey, orgKey, meter: trace.meter, session }),

@@ -9,6 +9,7 @@ import type { CommandFailure } from '../coordinator/failure';
 import { CommandLanes } from '../coordinator/lanes';
 import type { TenantScope } from '../db/client';
 import { readDatabaseSet } from './d1/databases';
+import type { RoundTripMeter } from './d1/meter';
 import { advanceSession } from './placement/bookmark';
 import type { Bookmark, ReadSession } from './placement/bookmark';
 import { TenantMover } from './placement/mover';
@@ -21,20 +22,22 @@ import type { DeliveryJob, DeliveryMessage, DeliveryOutcome, DeliveryQueue, Plat
 
 /**
  * What the Durable Object answers for a command: its result and the D1 bookmark of what it read and wrote (null: it did
- * not touch D1), or its failure (src/coordinator/failure.ts), which the stub rethrows.
+ * not touch D1), or its failure (src/coordinator/failure.ts), which the stub rethrows; and its D1 round trips either way.
  */
-export type CommandAnswer =
-  { readonly result: CommandResult; readonly bookmark: Bookmark | null } | { readonly failure: CommandFailure; readonly bookmark: null };
+export type CommandAnswer = (
+  { readonly result: CommandResult; readonly bookmark: Bookmark | null } | { readonly failure: CommandFailure; readonly bookmark: null }
+) & { readonly roundTrips: number };
 
 function findStub(env: Env, scope: TenantScope) {
   return env.COORDINATOR.get(env.COORDINATOR.idFromName(`${scope.tenantKey}/${scope.orgKey}`));
 }
 
-function buildCoordinator(env: Env, scope: TenantScope, session?: ReadSession): Coordinator {
+function buildCoordinator(env: Env, scope: TenantScope, session?: ReadSession, meter?: RoundTripMeter): Coordinator {
   const stub = findStub(env, scope);
   return {
     send: async <C extends CoordinatorCommand>(command: C) => {
       const answer = await stub.answer(command);
+      if (meter) meter.roundTrips += answer.roundTrips;
       if ('failure' in answer) throw rebuildFailure(answer.failure);
       if (session) advanceSession(session, answer.bookmark);
       // The RPC type erases which command was sent; the object answers the result of that command's handler.
@@ -90,7 +93,7 @@ function buildBindingsPlatform(env: Env, ctx: Invocation, model: TenantModel, mo
     placements: buildPlacementOperations(databases, model.tables, moves),
     cache: env.CACHE,
     config: parseConfig(env),
-    coordinator: (scope, session) => buildCoordinator(env, scope, session),
+    coordinator: (scope, session, meter) => buildCoordinator(env, scope, session, meter),
     deliveries,
     now,
     waitUntil,
@@ -174,10 +177,10 @@ export function defineTenantCoordinator(handlers: Partial<CommandHandlers>, mode
     };
 
     /** Commands are queued so that the D1 I/O of one never interleaves with another's. */
-    private run(command: CoordinatorCommand): Promise<{ result: CommandResult; bookmark: Bookmark | null }> {
+    private run(command: CoordinatorCommand, meter: RoundTripMeter): Promise<{ result: CommandResult; bookmark: Bookmark | null }> {
       return this.lanes.dispatch(command, async () => {
         const session: ReadSession = { start: 'primary', bookmark: null };
-        const db = await this.platform.openTenantDatabase({ tenantKey: command.tenantKey, orgKey: command.orgKey, session });
+        const db = await this.platform.openTenantDatabase({ tenantKey: command.tenantKey, orgKey: command.orgKey, session, meter });
         const result = await runCommand(handlers, { db, now: this.platform.now, state: this.state }, command);
         return { result, bookmark: session.bookmark };
       });
@@ -185,15 +188,16 @@ export function defineTenantCoordinator(handlers: Partial<CommandHandlers>, mode
 
     /** The Worker's entry: a failing command is answered as `failure`; the caller logs it (the request log, the cron job). */
     async answer(command: CoordinatorCommand): Promise<CommandAnswer> {
+      const meter: RoundTripMeter = { roundTrips: 0 };
       try {
-        return await this.run(command);
+        return { ...(await this.run(command, meter)), roundTrips: meter.roundTrips };
       } catch (error) {
-        return { failure: describeFailure(error), bookmark: null };
+        return { failure: describeFailure(error), bookmark: null, roundTrips: meter.roundTrips };
       }
     }
 
     async handle(command: CoordinatorCommand): Promise<CommandResult> {
-      return (await this.run(command)).result;
+      return (await this.run(command, { roundTrips: 0 })).result;
     }
 
     async move(scope: TenantScope, target: string): Promise<MoveOutcome> {

@@ -39,17 +39,16 @@ export interface TenantDatabases {
 
 export function openTenantDatabase(parts: TenantDatabases, request: TenantDatabaseRequest): Database {
   const scope: TenantScope = { tenantKey: request.tenantKey, orgKey: request.orgKey };
-  return openDrizzle(
-    new TenantD1({
-      scope,
-      databases: parts.databases,
-      ...(request.meter ? { meter: request.meter } : {}),
-      ...(request.session ? { session: request.session } : {}),
-      waitForMove: () => parts.moves.awaitMove(scope, MOVE_WAIT_MS),
-      watchers: () => parts.watch(scope),
-      now: parts.now,
-    }),
-  );
+  const tenant = new TenantD1({
+    scope,
+    databases: parts.databases,
+    ...(request.meter ? { meter: request.meter } : {}),
+    ...(request.session ? { session: request.session } : {}),
+    waitForMove: () => parts.moves.awaitMove(scope, MOVE_WAIT_MS),
+    watchers: () => parts.watch(scope),
+    now: parts.now,
+  });
+  return openDrizzle(tenant.open());
 }
 
 export function openEveryTenantDatabase(databases: DatabaseSet): Database[] {

@@ -106,8 +106,11 @@ export interface Platform {
   readonly config: AppConfig;
   /** Absent when rate limiting is off (RATE_LIMIT_PER_MINUTE=0, or inside a coordinator). */
   readonly rateLimits?: RateLimits;
-  /** The tenant/org's serial coordinator; with a session, the bookmarks of its D1 writes join that session. */
-  coordinator(scope: TenantScope, session?: ReadSession): Coordinator;
+  /**
+   * The tenant/org's serial coordinator; with a session, the bookmarks of its D1 writes join that session; with a
+   * meter, its commands' D1 round trips are added to it (a request's log line counts them).
+   */
+  coordinator(scope: TenantScope, session?: ReadSession, meter?: RoundTripMeter): Coordinator;
   /** Webhook deliveries (the Worker's queue, or the persisted in-process queue under Deno). */
   readonly deliveries: DeliveryQueue;
   /** The clock (injectable for tests). */

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { openDrizzle } from '../../src/db/client';
 import { equipmentMembers, locationMembers } from '../../src/services/routes/members';
 import type { MemberKind } from '../../src/services/routes/members';
-import { buildMembershipBatch, compileMembershipBatch } from '../../src/services/routes/membership-batch';
+import { buildMembershipBatch, compileMembershipBatch, fillMembershipBatch } from '../../src/services/routes/membership-batch';
 import type { MembershipAction } from '../../src/services/routes/membership-batch';
 import type { MembershipBy } from '../../src/services/routes/membership-body';
 
@@ -31,7 +31,7 @@ async function explainBatch(
   const db = openDrizzle(env.TENANT_DB_1);
   const target = { routeKey: 'R1', companyKey, kind, action, by, values };
   // Without custom attribute values the batch that runs is the compiled one (placeholders filled per request).
-  const terms = { ...scope, routeKey: 'R1', companyKey, valuesJson: JSON.stringify(values), count: values.length, ...stamp };
+  const terms = fillMembershipBatch(scope, target, stamp);
   const queries =
     Object.keys(custom).length === 0
       ? compileMembershipBatch(db, target, companyKey !== null).map((statement) => ({

@@ -1,11 +1,11 @@
 /**
- * Compiled statements (src/db/compiled.ts): their parameters fill exactly as drizzle's `fillPlaceholders` does (each
+ * Compiled statements (src/tenant/compiled.ts): their parameters fill exactly as drizzle's `fillPlaceholders` does (each
  * value through its column's encoder), and their rows map back as drizzle's select does (each column's decoder).
  */
 import { and, eq, fillPlaceholders, sql } from 'drizzle-orm';
 import { integer, QueryBuilder, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { describe, expect, it } from 'vitest';
-import { compileStatement, planPlaceholders } from '../../src/db/compiled';
+import { compileStatement, planPlaceholders } from '../../src/tenant/compiled';
 
 const things = sqliteTable('things', {
   id: text('id').primaryKey(),
@@ -24,7 +24,7 @@ const fields = {
   label: sql<string>`upper(name)`,
 };
 
-function buildQuery() {
+function buildQuery(constant = true) {
   return new QueryBuilder()
     .select(fields)
     .from(things)
@@ -33,7 +33,7 @@ function buildQuery() {
         eq(things.id, sql.placeholder('id')),
         eq(things.active, sql.placeholder('active')),
         sql`${things.meta} = ${sql.param(sql.placeholder('meta'), things.meta)}`,
-        eq(things.name, 'fixed'),
+        constant ? eq(things.name, 'fixed') : undefined,
       ),
     );
 }
@@ -51,8 +51,17 @@ describe('compiled statements', () => {
     expect(() => planPlaceholders(params)({ id: 'a1', active: true })).toThrow('No value for placeholder "meta"');
   });
 
+  it('refuse to compile a statement that binds anything but placeholders (it would be kept for later requests)', () => {
+    expect(() => compileStatement(buildQuery(), fields)).toThrow(/parameter 4 of .* is a bound value \("fixed"\)/);
+    expect(() => compileStatement(new QueryBuilder().select(fields).from(things).where(eq(things.id, 'a1')), fields)).toThrow(
+      'binds placeholders only',
+    );
+    expect(() => compileStatement(new QueryBuilder().select(fields).from(things).limit(1), fields)).toThrow('binds placeholders only');
+    expect(compileStatement(buildQuery(false), fields).params).toHaveLength(3);
+  });
+
   it('map rows through each column decoder; SQL fields and NULLs as they come', () => {
-    const statement = compileStatement(buildQuery(), fields);
+    const statement = compileStatement(buildQuery(false), fields);
     const row = statement.mapRow(['a1', 'Name', 1, '{"tags":["x"]}', 1767225600000, 'NAME']);
     expect(row).toEqual({ id: 'a1', name: 'Name', active: true, meta: { tags: ['x'] }, at: new Date(1767225600000), label: 'NAME' });
     expect(statement.mapRow(['a2', 'N', 0, null, null, 'N'])).toEqual({
@@ -63,6 +72,6 @@ describe('compiled statements', () => {
       at: null,
       label: 'N',
     });
-    expect(statement.sql).toBe(buildQuery().toSQL().sql);
+    expect(statement.sql).toBe(buildQuery(false).toSQL().sql);
   });
 });

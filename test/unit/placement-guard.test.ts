@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { advanceSession, formatBookmark, parseBookmark } from '../../src/platform/placement/bookmark';
 import type { ReadSession } from '../../src/platform/placement/bookmark';
-import { isReadable, isReadOnly, readRefusal } from '../../src/platform/placement/guard';
+import { isReadable, readRefusal } from '../../src/platform/placement/guard';
 import { TENANT_TABLES } from '../../src/tenant-tables';
 
 const D1 = (n: number) => `00000000-${n.toString(16).padStart(8, '0')}-00000000-${'0'.repeat(32)}`;
@@ -30,16 +30,6 @@ describe('x-d1-bookmark', () => {
 });
 
 describe('residency guard', () => {
-  it('treats only plain reads as reads; anything else runs with the write guard', () => {
-    expect(isReadOnly('select "id" from "email_templates" where "tenant_key" = ?')).toBe(true);
-    expect(isReadOnly('  SELECT 1')).toBe(true);
-    expect(isReadOnly('with x as (select 1) select * from x')).toBe(true);
-    expect(isReadOnly('with x as (select 1) insert into t select * from x')).toBe(false);
-    for (const write of ['insert into t values (1)', 'update t set a = 1', 'delete from t', 'replace into t values (1)', 'pragma x']) {
-      expect(isReadOnly(write), write).toBe(false);
-    }
-  });
-
   it('recognizes the refusals of the write guard and the readable states', () => {
     expect(readRefusal(new Error('D1_ERROR: tenant_moving: SQLITE_CONSTRAINT'))).toBe('moving');
     expect(readRefusal(new Error('D1_ERROR', { cause: new Error('tenant_not_resident') }))).toBe('not_resident');

@@ -13,6 +13,7 @@ import { describeFailure, rebuildFailure } from '../../coordinator/failure';
 import { CommandLanes } from '../../coordinator/lanes';
 import type { TenantScope } from '../../db/client';
 import type { DatabaseSet } from '../d1/databases';
+import type { RoundTripMeter } from '../d1/meter';
 import { advanceSession } from '../placement/bookmark';
 import type { Bookmark, ReadSession } from '../placement/bookmark';
 import { TenantMover } from '../placement/mover';
@@ -174,6 +175,7 @@ export class LocalCoordinators {
   private async runQueued<K extends CommandType>(
     name: string,
     command: CommandOf<K>,
+    meter: RoundTripMeter,
   ): Promise<{ result: CommandResult<K>; bookmark: Bookmark | null }> {
     const local = this.findLocal(name);
     const platform = this.commandPlatform;
@@ -181,7 +183,7 @@ export class LocalCoordinators {
     const task = async () => {
       const copy = structuredClone(command);
       const session: ReadSession = { start: 'primary', bookmark: null };
-      const db = await platform.openTenantDatabase({ tenantKey: copy.tenantKey, orgKey: copy.orgKey, session });
+      const db = await platform.openTenantDatabase({ tenantKey: copy.tenantKey, orgKey: copy.orgKey, session, meter });
       const result = await runCommand(this.options.handlers, { db, now: platform.now, state: local.state }, copy);
       return { result, bookmark: session.bookmark };
     };
@@ -194,13 +196,19 @@ export class LocalCoordinators {
   }
 
   /** The coordinator of one tenant/org (the Durable Object named `tenantKey/orgKey` on Cloudflare). */
-  findCoordinator(scope: TenantScope, session?: ReadSession): Coordinator {
+  findCoordinator(scope: TenantScope, session?: ReadSession, meter?: RoundTripMeter): Coordinator {
     const name = formatCoordinatorName(scope);
     return {
       send: async (command) => {
-        const answer = await this.runQueued(name, command);
-        if (session) advanceSession(session, answer.bookmark);
-        return answer.result;
+        // The command's D1 round trips, counted as the Durable Object counts them (and added to the caller's meter).
+        const counted: RoundTripMeter = { roundTrips: 0 };
+        try {
+          const answer = await this.runQueued(name, command, counted);
+          if (session) advanceSession(session, answer.bookmark);
+          return answer.result;
+        } finally {
+          if (meter) meter.roundTrips += counted.roundTrips;
+        }
       },
     };
   }

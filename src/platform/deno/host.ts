@@ -173,7 +173,7 @@ export function openDenoHost(options: DenoHostOptions): DenoHost {
     placements: buildPlacementOperations(databases, options.model.tables, coordinators.moves),
     cache,
     config,
-    coordinator: (scope, session) => coordinators.findCoordinator(scope, session),
+    coordinator: (scope, session, meter) => coordinators.findCoordinator(scope, session, meter),
     deliveries,
     now,
     waitUntil,

@@ -6,20 +6,13 @@ import { sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 
 /**
- * The mark of a read that guards itself: its condition includes `buildResidentCondition`, so any row it answers was
- * read while the tenant/org was readable on this database. Such reads run without the guard statement; only an
- * empty answer (not found, or not here) costs the guarded batch after it.
+ * The condition of a self-guarded read: the tenant/org is readable here (`active` or `moving`), so any row the read
+ * answers was read while the tenant/org was readable on this database. Such a read is run as a `residentRead` (its
+ * caller says so): without the guard statement; only an empty answer (not found, or not here) costs the guarded batch
+ * after it. Values or placeholders.
  */
-export const RESIDENT_MARK = '/* resident */';
-
-/** The condition of a self-guarded read: the tenant/org is readable here (`active` or `moving`). Values or placeholders. */
 export function buildResidentCondition(scope: { readonly tenantKey: unknown; readonly orgKey: unknown }): SQL {
-  return sql`${sql.raw(RESIDENT_MARK)} EXISTS (SELECT 1 FROM tenant_residency WHERE tenant_key = ${scope.tenantKey} AND org_key = ${scope.orgKey} AND state IN ('active', 'moving'))`;
-}
-
-/** True for a statement that carries `buildResidentCondition`. */
-export function isSelfGuarded(sql: string): boolean {
-  return sql.includes(RESIDENT_MARK);
+  return sql`EXISTS (SELECT 1 FROM tenant_residency WHERE tenant_key = ${scope.tenantKey} AND org_key = ${scope.orgKey} AND state IN ('active', 'moving'))`;
 }
 
 /** Reads: answers the tenant/org's residency state here (no row: not here). */
@@ -41,14 +34,4 @@ export function readRefusal(error: unknown): Refusal | null {
 /** True when the read guard's state lets the batch's answer stand (reads are served while a move copies). */
 export function isReadable(state: unknown): boolean {
   return state === 'active' || state === 'moving';
-}
-
-/**
- * True for a statement that only reads. Anything else (and anything unsure) is treated as a write: it then runs
- * with the write guard on the primary, which is always safe.
- */
-export function isReadOnly(sql: string): boolean {
-  const head = sql.trimStart().slice(0, 6).toLowerCase();
-  if (head === 'select') return true;
-  return head.startsWith('with') && !/\b(insert|update|delete|replace)\b/i.test(sql);
 }

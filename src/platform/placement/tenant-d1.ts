@@ -1,6 +1,7 @@
 /**
- * The D1 database a tenant/org's handlers, commands and stores get (drizzle runs over it): it finds the tenant/org's
- * database (isolate cache, else the directory; the first write places it) and runs every statement and batch there
+ * The tenant/org's guarded database behind the D1 object its handlers, commands and stores get (drizzle runs over
+ * it, tenant-client.ts): it finds the tenant/org's database (isolate cache, else the directory; the first write places
+ * it) and runs every batch there, as the kind its caller declares (`read`, `residentRead`, `write`: src/db/client.ts),
  * as ONE D1 batch `[residency guard, ...statements]`, so the database that answers also says whether it holds the
  * tenant/org, at no extra round trip:
  *
@@ -11,8 +12,8 @@
  *   a move copies (`moving`) the write waits for the move in the tenant/org's coordinator, then runs on the new
  *   database; if the move takes too long it is answered 503 with Retry-After. Never lost, never applied twice.
  *
- * Reads that carry the residency condition themselves (guard.ts, `RESIDENT_MARK`: point reads by key or id) run
- * alone: a row proves residency; an empty answer is then asked again as above.
+ * Reads declared `residentRead` carry the residency condition themselves (guard.ts, `buildResidentCondition`: point
+ * reads by key or id) and run alone: a row proves residency; an empty answer is then asked again as above.
  *
  * Write batches end with the watchers' reads (`WriteWatcher`: e.g. the subscriptions behind, for webhook deliveries):
  * their rows reach the watcher once the batch has committed, at no extra round trip.
@@ -20,7 +21,7 @@
  * With a read session (requests, commands) statements go through D1 Sessions: the first read goes to any replica
  * (GET) or the primary, or to a replica at least as fresh as the client's bookmark; writes go to the primary.
  */
-import type { TenantScope } from '../../db/client';
+import type { BatchKind, TenantScope } from '../../db/client';
 import { ApiError } from '../../errors/api-error';
 import type { DatabaseSet } from '../d1/databases';
 import { meterD1 } from '../d1/meter';
@@ -30,7 +31,9 @@ import { advanceSession } from './bookmark';
 import type { ReadSession } from './bookmark';
 import { forgetPlacement, readCachedPlacement, rememberPlacement } from './cache';
 import { ensureResidency, findPlacement, placeTenant } from './directory';
-import { isReadable, isReadOnly, isSelfGuarded, readRefusal, READ_GUARD, WRITE_GUARD } from './guard';
+import { isReadable, readRefusal, READ_GUARD, WRITE_GUARD } from './guard';
+import { TenantClient } from './tenant-client';
+import type { TenantExecutor } from './tenant-client';
 
 export interface TenantD1Options {
   readonly scope: TenantScope;
@@ -45,10 +48,13 @@ export interface TenantD1Options {
   now(): Date;
 }
 
-interface Call {
+/** One statement of a batch: its SQL text and parameters (never inspected: its kind is declared by the caller). */
+export interface TenantCall {
   readonly sql: string;
   readonly params: readonly unknown[];
 }
+
+type Call = TenantCall;
 
 type Handle = D1Database | D1DatabaseSession;
 
@@ -67,14 +73,6 @@ function buildUnavailableError(scope: TenantScope): ApiError {
   });
 }
 
-/**
- * The D1 API's row type `T` is the caller's claim about its own query, unchecked (as on Cloudflare): this cast makes
- * the same claim over the rows of the guarded batch.
- */
-function claimResult<T>(result: D1Result): D1Result<T> {
-  return result as D1Result<T>;
-}
-
 /** Hands each watcher its read's rows (a watcher's failure is logged: the write it watched has committed). */
 function notifyWatchers(watchers: readonly WriteWatcher[], answers: readonly D1Result<Record<string, unknown>>[]): void {
   watchers.forEach((watcher, index) => {
@@ -86,84 +84,18 @@ function notifyWatchers(watchers: readonly WriteWatcher[], answers: readonly D1R
   });
 }
 
-class TenantStatement implements D1PreparedStatement {
-  constructor(
-    private readonly db: TenantD1,
-    readonly sql: string,
-    readonly params: readonly unknown[],
-  ) {}
-
-  bind(...values: unknown[]): D1PreparedStatement {
-    return new TenantStatement(this.db, this.sql, values);
-  }
-
-  private async runOne<T>(): Promise<D1Result<T>> {
-    const [result] = await this.db.execute([this]);
-    if (!result) throw new Error('D1 answered no result for the statement.');
-    return claimResult<T>(result);
-  }
-
-  async first<T = unknown>(columnName?: string): Promise<T | null> {
-    if (columnName === undefined) return (await this.runOne<T>()).results[0] ?? null;
-    const row = (await this.runOne<Record<string, unknown>>()).results[0];
-    if (row === undefined) return null;
-    if (!(columnName in row)) throw new Error(`D1_COLUMN_NOTFOUND: Column not found (${columnName})`);
-    // The caller's claim about the column's type, as above.
-    return row[columnName] as T;
-  }
-
-  run<T = Record<string, unknown>>(): Promise<D1Result<T>> {
-    return this.runOne<T>();
-  }
-
-  all<T = Record<string, unknown>>(): Promise<D1Result<T>> {
-    return this.runOne<T>();
-  }
-
-  raw<T = unknown[]>(options: { columnNames: true }): Promise<[string[], ...T[]]>;
-  raw<T = unknown[]>(options?: { columnNames?: false }): Promise<T[]>;
-  async raw<T = unknown[]>(options?: { columnNames?: boolean }): Promise<T[] | [string[], ...T[]]> {
-    // Inside a batch D1 answers rows as objects (column order kept): a statement must not name two columns alike.
-    const rows = (await this.runOne<Record<string, unknown>>()).results;
-    // The caller's claim about the row's shape (an array of its columns), as above.
-    const arrays = rows.map((row) => Object.values(row) as T);
-    return options?.columnNames === true ? [Object.keys(rows[0] ?? {}), ...arrays] : arrays;
-  }
-}
-
-export class TenantD1 implements D1Database {
+export class TenantD1 implements TenantExecutor {
   /** The D1 session (or binding) of the database the last batch ran on. */
   private connection: { database: string; handle: Handle; opened: ReadSession['bookmark'] } | null = null;
 
   constructor(private readonly options: TenantD1Options) {}
 
-  prepare(query: string): D1PreparedStatement {
-    return new TenantStatement(this, query, []);
+  /** The D1 object drizzle runs over: reads by default; `as(kind)` for the other kinds. */
+  open(): TenantClient {
+    return new TenantClient(this, 'read');
   }
 
-  async batch<T = unknown>(statements: D1PreparedStatement[]): Promise<D1Result<T>[]> {
-    const calls = statements.map((statement) => {
-      if (!(statement instanceof TenantStatement)) throw new Error('batch() takes statements prepared on this tenant database.');
-      return statement;
-    });
-    return (await this.execute(calls)).map((result) => claimResult<T>(result));
-  }
-
-  exec(): Promise<D1ExecResult> {
-    return Promise.reject(new Error('exec() is not available on a tenant database: use prepared statements.'));
-  }
-
-  withSession(): D1DatabaseSession {
-    return {
-      prepare: (query) => this.prepare(query),
-      batch: (statements) => this.batch(statements),
-      getBookmark: () => this.options.session?.bookmark?.value ?? null,
-    };
-  }
-
-  dump(): Promise<ArrayBuffer> {
-    return Promise.reject(new Error('dump() is not available on a tenant database.'));
-  }
+  readonly bookmark = (): string | null => this.options.session?.bookmark?.value ?? null;
 
   private binding(name: string): D1Database {
     const binding = name === '' ? undefined : this.options.databases.tenants.get(name);
@@ -255,8 +187,9 @@ export class TenantD1 implements D1Database {
   }
 
   /**
-   * Reads that guard themselves (guard.ts, `RESIDENT_MARK`) on the cached placement, without the guard statement:
-   * answers their results when every one has a row (proof of residency), else null (the guarded batch decides).
+   * Reads that guard themselves (`residentRead`, guard.ts `buildResidentCondition`) on the cached placement, without
+   * the guard statement: answers their results when every one has a row (proof of residency), else null (the guarded
+   * batch decides).
    */
   private async runSelfGuarded(calls: readonly Call[]): Promise<D1Result[] | null> {
     const database = readCachedPlacement(this.options.scope);
@@ -266,10 +199,11 @@ export class TenantD1 implements D1Database {
     return results.every((result) => result.results.length > 0) ? results : null;
   }
 
-  async execute(calls: readonly Call[]): Promise<D1Result[]> {
+  /** Runs `calls` as one batch of the declared `kind` (the tenant database never reads their SQL to tell). */
+  async execute(kind: BatchKind, calls: readonly Call[]): Promise<D1Result[]> {
     const { scope } = this.options;
-    const writes = calls.some((call) => !isReadOnly(call.sql));
-    if (!writes && calls.every((call) => isSelfGuarded(call.sql))) {
+    const writes = kind === 'write';
+    if (kind === 'residentRead') {
       const results = await this.runSelfGuarded(calls);
       if (results) return results;
     }

@@ -8,7 +8,8 @@
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Placeholder } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/sqlite-core';
-import { planPlaceholders } from '../../db/compiled';
+import { compileStatement } from '../../tenant/compiled';
+import { defineCompiledQuery } from '../../tenant/compiled-families';
 import { changeEvents } from '../../events/table';
 import type { ScheduledJob } from '../../jobs/scheduler';
 import type { WriteWatcherFactory } from '../../platform/types';
@@ -24,24 +25,27 @@ function behindCondition(at: string | Placeholder) {
   );
 }
 
-/** The tenant/org's subscriptions that are behind, as SQL with placeholders (built once per isolate). */
-const behindQuery = new QueryBuilder()
-  .select({ id: eventSubscriptions.id })
-  .from(eventSubscriptions)
-  .where(
-    and(
-      eq(eventSubscriptions.tenantKey, sql.placeholder('tenantKey')),
-      eq(eventSubscriptions.orgKey, sql.placeholder('orgKey')),
-      behindCondition(sql.placeholder('at')),
-    ),
-  )
-  .toSQL();
-const fillBehind = planPlaceholders(behindQuery.params);
+/** The tenant/org's subscriptions that are behind, as SQL with placeholders (compiled once per isolate). */
+const readBehindQuery = defineCompiledQuery('subscriptions behind (write watcher)', () =>
+  compileStatement(
+    new QueryBuilder()
+      .select({ id: eventSubscriptions.id })
+      .from(eventSubscriptions)
+      .where(
+        and(
+          eq(eventSubscriptions.tenantKey, sql.placeholder('tenantKey')),
+          eq(eventSubscriptions.orgKey, sql.placeholder('orgKey')),
+          behindCondition(sql.placeholder('at')),
+        ),
+      ),
+    { id: eventSubscriptions.id },
+  ),
+);
 
 /** The write watcher of the events service: a delivery job for each subscription a committed write left behind. */
 export const watchDeliveries: WriteWatcherFactory = (scope, context) => ({
-  sql: behindQuery.sql,
-  params: fillBehind({ tenantKey: scope.tenantKey, orgKey: scope.orgKey, at: context.now().toISOString() }),
+  sql: readBehindQuery().sql,
+  params: readBehindQuery().fill({ tenantKey: scope.tenantKey, orgKey: scope.orgKey, at: context.now().toISOString() }),
   onCommit(rows) {
     const ids = rows.map((row) => row.id).filter((id): id is string => typeof id === 'string');
     if (ids.length === 0) return;

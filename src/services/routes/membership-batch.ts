@@ -5,16 +5,18 @@
  * runs concurrently. The keys travel as one JSON parameter (`json_each`), however many there are.
  */
 import { and, eq, sql } from 'drizzle-orm';
-import type { SQL } from 'drizzle-orm';
+import type { Placeholder, SQL } from 'drizzle-orm';
 import { requireColumn, scopeCondition } from '../../db/client';
 import type { Database, TenantScope } from '../../db/client';
-import { buildCompiledCache, compileStatement, compileWrite, runCompiled, textPlaceholder } from '../../db/compiled';
+import { compileStatement, compileWrite, runCompiled, textPlaceholder } from '../../tenant/compiled';
+import { defineCompiledFamily } from '../../tenant/compiled-families';
 import { runWrites } from '../../db/writes';
 import { buildCustomValueUpdate } from '../../entities/custom-attributes';
 import type { CustomValues } from '../../entities/custom-attributes';
-import { buildUpdatedEvent } from '../../entities/events';
+import { buildUpdatedEvent, eventConstants, EVENT_PLACEHOLDERS } from '../../entities/events';
 import type { AuditStamp } from '../../entities/store';
 import { ROUTE_SUMMARY } from './find-route';
+import { MEMBER_KINDS } from './members';
 import type { MemberKind } from './members';
 import type { MembershipBy } from './membership-body';
 import { routes, routeStore } from './table';
@@ -33,7 +35,7 @@ export interface MembershipTarget {
 }
 
 /**
- * What the batch binds: a request's values, or (compiled, src/db/compiled.ts) placeholders standing for them. The
+ * What the batch binds: a request's values, or (compiled, src/tenant/compiled.ts) placeholders standing for them. The
  * builders put each term into SQL as is.
  */
 interface MembershipTerms {
@@ -45,6 +47,13 @@ interface MembershipTerms {
   readonly valuesJson: string;
   readonly count: number | string;
   readonly stamp: AuditStamp;
+  /** The event's names: the member field (`locations`, ...) and `added` or `removed`. */
+  readonly field: string;
+  readonly change: string;
+  /** How many routes [0] reads (`AMBIGUOUS_LIMIT`). */
+  readonly limit: number | Placeholder;
+  /** Compiled: the event's resource and change type are placeholders too. */
+  readonly compiled?: boolean;
 }
 
 /** What decides the batch's SQL text (apart from custom attribute values, which are never compiled). */
@@ -129,14 +138,17 @@ function buildStatements(db: Database, terms: MembershipTerms, target: Membershi
   const { named, routeId, allowed, needsChange, changed } = buildConditions(terms, target);
   const table = kind.table;
   const hasCustom = Object.keys(custom).length > 0;
-  const candidates = db.select(ROUTE_SUMMARY).from(routes).where(routeCondition(terms)).limit(AMBIGUOUS_LIMIT);
+  const candidates = db.select(ROUTE_SUMMARY).from(routes).where(routeCondition(terms)).limit(terms.limit);
   const records = db.select(recordFields(kind)).from(reference.table).where(named);
   const condition = and(eq(routes.id, routeId), allowed, hasCustom ? undefined : needsChange);
   // The route's `updated` event, written exactly when the touch is (same condition, same transaction, before it).
-  const changes = sql`json_object('members', json_object(${kind.field}, json_object(${target.action === 'add' ? 'added' : 'removed'}, ${changed}))${
+  const changes = sql`json_object('members', json_object(${terms.field}, json_object(${terms.change}, ${changed}))${
     hasCustom ? sql`, 'attributes', json_array('customAttributes')` : sql``
   })`;
-  const event = buildUpdatedEvent(db, routeStore, scope, condition, stamp, { changes });
+  const event = buildUpdatedEvent(db, routeStore, scope, condition, stamp, {
+    changes,
+    ...(terms.compiled ? { constants: EVENT_PLACEHOLDERS } : {}),
+  });
   const touch = db
     .update(routes)
     .set({
@@ -183,7 +195,13 @@ function termsOf(scope: TenantScope, target: MembershipTarget, stamp: AuditStamp
     valuesJson: JSON.stringify(target.values),
     count: target.values.length,
     stamp,
+    ...constantsOf(target),
   };
+}
+
+/** The terms of a batch that its shape decides (the same for every request of the shape). */
+function constantsOf(target: MembershipShape) {
+  return { field: target.kind.field, change: target.action === 'add' ? 'added' : 'removed', limit: AMBIGUOUS_LIMIT };
 }
 
 /** The batch as drizzle statements (built on every run): requests that set custom attribute values. */
@@ -200,6 +218,10 @@ export function compileMembershipBatch(db: Database, target: MembershipShape, wi
     valuesJson: textPlaceholder('valuesJson'),
     count: textPlaceholder('count'),
     stamp: { on: textPlaceholder('on'), by: textPlaceholder('by') },
+    field: textPlaceholder('field'),
+    change: textPlaceholder('change'),
+    limit: sql.placeholder('limit'),
+    compiled: true,
   };
   const [candidates, records, event, touch, change] = buildStatements(db, terms, target, {});
   return [
@@ -211,8 +233,45 @@ export function compileMembershipBatch(db: Database, target: MembershipShape, wi
   ] as const;
 }
 
-type CompiledMembershipBatch = ReturnType<typeof compileMembershipBatch>;
-const readCompiledBatch = buildCompiledCache<MemberKind, string, CompiledMembershipBatch>();
+/** The values of a compiled batch's placeholders for one request. */
+export function fillMembershipBatch(scope: TenantScope, target: MembershipTarget, stamp: AuditStamp): Record<string, unknown> {
+  const terms = termsOf(scope, target, stamp);
+  return {
+    tenantKey: scope.tenantKey,
+    orgKey: scope.orgKey,
+    routeKey: terms.routeKey,
+    companyKey: terms.companyKey,
+    valuesJson: terms.valuesJson,
+    count: terms.count,
+    on: stamp.on,
+    by: stamp.by,
+    field: terms.field,
+    change: terms.change,
+    limit: terms.limit,
+    ...eventConstants(routeStore, 'updated'),
+  };
+}
+
+/** What decides a compiled batch's SQL text, besides its member kind. */
+interface CompiledShape {
+  readonly action: MembershipAction;
+  readonly by: MembershipBy;
+  readonly withCompany: boolean;
+}
+
+const SHAPES: readonly CompiledShape[] = (['add', 'remove'] as const).flatMap((action) =>
+  (['key', 'id'] as const).flatMap((by) => [true, false].map((withCompany) => ({ action, by, withCompany }))),
+);
+
+/** The membership batches, by member kind and shape, compiled once per isolate. */
+const membershipBatches = defineCompiledFamily({
+  name: 'route membership batches',
+  shapes: () => SHAPES,
+  keyOf: (shape: CompiledShape) => `${shape.action}:${shape.by}:${shape.withCompany}`,
+  compile: (db: Database, kind: MemberKind, shape: CompiledShape) => compileMembershipBatch(db, { kind, ...shape }, shape.withCompany),
+  statementsOf: (batch: ReturnType<typeof compileMembershipBatch>) => batch,
+});
+MEMBER_KINDS.forEach((kind) => membershipBatches.declare(kind));
 
 /**
  * Runs the membership batch (one round trip): compiled once per isolate and shape, or built for this request when it
@@ -229,19 +288,8 @@ export async function runMembershipBatch(
     const [candidates, records, , touched] = await runWrites(db, buildMembershipBatch(db, scope, target, custom, stamp));
     return { candidates, records, touched };
   }
-  const withCompany = target.companyKey !== null;
-  const shape = `${target.action}:${target.by}:${withCompany}`;
-  const compiled = readCompiledBatch(target.kind, shape, () => compileMembershipBatch(db, target, withCompany));
-  const terms = termsOf(scope, target, stamp);
-  const [candidates, records, , touched] = await runCompiled(db, compiled, {
-    tenantKey: scope.tenantKey,
-    orgKey: scope.orgKey,
-    routeKey: terms.routeKey,
-    companyKey: terms.companyKey,
-    valuesJson: terms.valuesJson,
-    count: terms.count,
-    on: stamp.on,
-    by: stamp.by,
-  });
+  const shape = { action: target.action, by: target.by, withCompany: target.companyKey !== null };
+  const compiled = membershipBatches.read(db, target.kind, shape);
+  const [candidates, records, , touched] = await runCompiled(db, 'write', compiled, fillMembershipBatch(scope, target, stamp));
   return { candidates, records, touched };
 }

@@ -4,24 +4,30 @@
  * several times that. A compiled statement keeps the text and its parameters (placeholders filled on each run) and
  * maps rows back to fields as drizzle does (each field's `mapFromDriverValue`).
  *
- * A compiled batch runs as one D1 batch (one transaction), like `runWrites`: the other entry of the one write path.
+ * A compiled statement is kept for every later request of the isolate, whatever its tenant/org: it binds placeholders
+ * only. `compileStatement` and `compileWrite` refuse a statement with any other bound value (a request's value, a
+ * scope key, even a constant), so no value of one request can be reused by another. Statements of one request that
+ * are never kept (`bindRequestStatement`) run beside compiled ones in the same batch.
+ *
+ * A compiled batch runs as one D1 batch (one transaction), like `runWrites`, of the kind its caller declares.
  */
 import { Column, is, Param, Placeholder, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
-import type { Database } from './client';
-import type { WriteStatement } from './writes';
+import { readClientOfKind } from '../db/client';
+import type { BatchKind, Database } from '../db/client';
+import type { WriteStatement } from '../db/writes';
 
 /** What a statement's rows map to: fields by name, each a column or an SQL expression (`sql<T>`, without `mapWith`). */
 export type FieldSelection = Readonly<Record<string, Column | SQL | SQL.Aliased>>;
 
 /** What `toSQL()` of a drizzle query answers: its text and parameters (values or placeholders). */
-export interface BuiltQuery {
+interface BuiltQuery {
   readonly sql: string;
   readonly params: unknown[];
 }
 
-/** A statement compiled once: SQL text, parameters (placeholders among them) and how its rows map to fields. */
+/** A statement to run in a compiled batch: SQL text, parameters (placeholders among them) and how its rows map to fields. */
 export interface CompiledStatement<Row> {
   readonly sql: string;
   readonly params: readonly unknown[];
@@ -33,6 +39,20 @@ export interface CompiledStatement<Row> {
 function valueOf(values: Readonly<Record<string, unknown>>, name: string): unknown {
   if (!(name in values)) throw new Error(`No value for placeholder "${name}".`);
   return values[name];
+}
+
+/** True for a parameter that stands for a value given at run time: a placeholder, or a parameter wrapping one. */
+export function isPlaceholderParam(param: unknown): boolean {
+  return is(param, Placeholder) || (is(param, Param) && is(param.value, Placeholder));
+}
+
+/** Refuses a statement to be kept across requests that binds anything but placeholders. */
+function requirePlaceholders(query: BuiltQuery): void {
+  const bound = query.params.findIndex((param) => !isPlaceholderParam(param));
+  if (bound === -1) return;
+  throw new Error(
+    `A compiled statement binds placeholders only: parameter ${bound + 1} of "${query.sql}" is a bound value (${JSON.stringify(query.params[bound])}); use sql.placeholder or textPlaceholder.`,
+  );
 }
 
 /**
@@ -62,17 +82,18 @@ function decoderOf(field: Column | SQL | SQL.Aliased): (value: unknown) => unkno
   return (value) => value;
 }
 
-/** A statement whose rows are `fields` (the statement selects or returns exactly these, in this order). */
+/** A statement whose rows are `fields` (the statement selects or returns exactly these, in this order); placeholders only. */
 export function compileStatement<F extends FieldSelection>(
   query: { toSQL(): BuiltQuery },
   fields: F,
 ): CompiledStatement<SelectResultFields<F>> {
-  const { sql: text, params } = query.toSQL();
+  const built = query.toSQL();
+  requirePlaceholders(built);
   const decoders = Object.entries(fields).map(([name, field]) => [name, decoderOf(field)] as const);
   return {
-    sql: text,
-    params,
-    fill: planPlaceholders(params),
+    sql: built.sql,
+    params: built.params,
+    fill: planPlaceholders(built.params),
     mapRow(values) {
       const row: Record<string, unknown> = {};
       decoders.forEach(([name, decode], index) => {
@@ -89,33 +110,35 @@ function isBuildable(query: unknown): query is { toSQL(): BuiltQuery } {
   return typeof query === 'object' && query !== null && 'toSQL' in query && typeof query.toSQL === 'function';
 }
 
-/**
- * A per-isolate cache of compiled statements by owner (an entity store, a member kind) and shape: `read(owner, shape,
- * compile)` compiles on the first call for that pair and answers the same result after.
- */
-export function buildCompiledCache<O extends object, K, V>(): (owner: O, shape: K, compile: () => V) => V {
-  const byOwner = new WeakMap<O, Map<K, V>>();
-  return (owner, shape, compile) => {
-    let shapes = byOwner.get(owner);
-    if (!shapes) byOwner.set(owner, (shapes = new Map()));
-    let compiled = shapes.get(shape);
-    if (compiled === undefined) shapes.set(shape, (compiled = compile()));
-    return compiled;
-  };
+function buildQuery(query: WriteStatement): BuiltQuery {
+  if (!isBuildable(query)) throw new Error('A compiled write takes a drizzle query builder (it has toSQL()).');
+  return query.toSQL();
 }
 
-/** A statement whose rows nobody reads (an insert, update or delete without `returning`: any drizzle query builder). */
-export function compileWrite(query: WriteStatement): CompiledStatement<never> {
-  if (!isBuildable(query)) throw new Error('compileWrite takes a drizzle query builder (it has toSQL()).');
-  const { sql: text, params } = query.toSQL();
+function writeOf(built: BuiltQuery): CompiledStatement<never> {
   return {
-    sql: text,
-    params,
-    fill: planPlaceholders(params),
+    sql: built.sql,
+    params: built.params,
+    fill: planPlaceholders(built.params),
     mapRow() {
       throw new Error('A compiled write answers no rows.');
     },
   };
+}
+
+/** A statement whose rows nobody reads (an insert, update or delete without `returning`); placeholders only. */
+export function compileWrite(query: WriteStatement): CompiledStatement<never> {
+  const built = buildQuery(query);
+  requirePlaceholders(built);
+  return writeOf(built);
+}
+
+/**
+ * A write of this request only (its values bound as built), to run beside compiled statements in one batch. Never
+ * kept: the caches of compiled statements (compiled-families.ts) refuse it.
+ */
+export function bindRequestStatement(query: WriteStatement): CompiledStatement<never> {
+  return writeOf(buildQuery(query));
 }
 
 /**
@@ -127,13 +150,17 @@ export function textPlaceholder(name: string): string {
   return sql.placeholder(name) as unknown as string;
 }
 
-/** Runs the statements as one D1 batch with the placeholders' `values`; answers each statement's rows, mapped. */
+/**
+ * Runs the statements as one D1 batch of the declared `kind` (a `write`, or reads) with the placeholders' `values`;
+ * answers each statement's rows, mapped.
+ */
 export async function runCompiled<const T extends readonly CompiledStatement<unknown>[]>(
   db: Database,
+  kind: BatchKind,
   statements: T,
   values: Readonly<Record<string, unknown>>,
 ): Promise<CompiledRows<T>> {
-  const client = db.$client;
+  const client = readClientOfKind(db, kind);
   const prepared = statements.map((statement) => client.prepare(statement.sql).bind(...statement.fill(values)));
   const results = await client.batch<Record<string, unknown>>(prepared);
   // One array of mapped rows per statement, in order: the tuple type above, element by element.
@@ -142,12 +169,13 @@ export async function runCompiled<const T extends readonly CompiledStatement<unk
   ) as CompiledRows<T>;
 }
 
-/** Runs one compiled select; answers its rows. */
+/** Runs one compiled select as a read of `kind`; answers its rows. */
 export async function runCompiledSelect<Row>(
   db: Database,
+  kind: Exclude<BatchKind, 'write'>,
   statement: CompiledStatement<Row>,
   values: Readonly<Record<string, unknown>>,
 ): Promise<Row[]> {
-  const [rows] = await runCompiled(db, [statement], values);
+  const [rows] = await runCompiled(db, kind, [statement], values);
   return rows;
 }

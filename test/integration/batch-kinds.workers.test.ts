@@ -1,0 +1,49 @@
+/**
+ * The tenant database is told what each batch is by its caller (src/db/client.ts, `BatchKind`), never by reading SQL:
+ * drizzle's own runs are reads, `runWrites` declares a write. A statement run as D1's write call (`run()`) on a view
+ * that reads is refused, and the cross-tenant handles refuse any write.
+ */
+import { createExecutionContext, env } from 'cloudflare:test';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { declareBatchKind } from '../../src/db/client';
+import { runWrites } from '../../src/db/writes';
+import { buildWorkerPlatform } from '../../src/platform/cloudflare';
+import { emailTemplates } from '../../src/services/email-templates/table';
+import { TENANT_MODEL } from '../../src/tenant-model';
+import { tenantClient } from '../helpers/api';
+import { uniqueKey } from '../helpers/tenants';
+
+/** Why a run failed: drizzle wraps the database's error ("Failed query: ...") as its cause. */
+async function readRefusal(run: PromiseLike<unknown>): Promise<string> {
+  try {
+    await run;
+  } catch (error) {
+    return error instanceof Error ? `${error.message} ${String(error.cause ?? '')}` : String(error);
+  }
+  throw new Error('the run was not refused');
+}
+
+describe('batch kinds', () => {
+  it('a tenant database reads by default and writes only where a write is declared', async () => {
+    const scope = { tenantKey: uniqueKey('acme'), orgKey: uniqueKey('kinds') };
+    await tenantClient(scope.tenantKey, scope.orgKey);
+    const db = await buildWorkerPlatform(env, createExecutionContext(), TENANT_MODEL).openTenantDatabase(scope);
+    const mine = eq(emailTemplates.tenantKey, scope.tenantKey);
+    expect(await readRefusal(db.delete(emailTemplates).where(mine))).toContain('run() on a tenant database view that reads');
+    await expect(db.select().from(emailTemplates).where(mine)).resolves.toEqual([]);
+    const [deleted] = await runWrites(db, [db.delete(emailTemplates).where(mine).returning({ id: emailTemplates.id })]);
+    expect(deleted).toEqual([]);
+    await expect(declareBatchKind(db, 'write').delete(emailTemplates).where(mine)).resolves.toBeDefined();
+  });
+
+  it('the cross-tenant handles refuse writes', async () => {
+    const platform = buildWorkerPlatform(env, createExecutionContext(), TENANT_MODEL);
+    const [db] = await platform.openEveryTenantDatabase();
+    if (!db) throw new Error('no tenant database');
+    const none = eq(emailTemplates.tenantKey, uniqueKey('nobody'));
+    await expect(db.select({ id: emailTemplates.id }).from(emailTemplates).where(none)).resolves.toEqual([]);
+    expect(await readRefusal(runWrites(db, [db.delete(emailTemplates).where(none)]))).toContain('cross-tenant reads only');
+    expect(await readRefusal(db.delete(emailTemplates).where(none))).toContain('cross-tenant reads only');
+  });
+});
