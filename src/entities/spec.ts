@@ -2,6 +2,7 @@
  * An entity is described once, as data. Routes, valibot schemas, the OData allow-list, the SQL table (with its
  * column and row types) and the OpenAPI description are all derived from this description.
  */
+import type { RuleName } from '../db/rules';
 import type { ApiContext } from '../http/context';
 import type { FieldError } from '../errors/api-error';
 import type { Message } from '../messages/catalogue';
@@ -21,6 +22,11 @@ export interface FieldSpec {
   readonly enum?: EnumSpec;
   /** The value is the natural key of a reference record of this kind. */
   readonly reference?: string;
+  /**
+   * The referenced record's field `field` must equal this record's field of the same name (a route's brand model is a
+   * model of the route's brand); the database refuses a write that breaks it with `rule:<rule>`.
+   */
+  readonly referenceMatch?: ReferenceMatch;
   /** Excluded from `$filter`/`$orderby` (long text). */
   readonly notQueryable?: boolean;
   /**
@@ -36,6 +42,36 @@ export interface FieldSpec {
 }
 
 export type FieldSpecs = Readonly<Record<string, FieldSpec>>;
+
+/** See `FieldSpec.referenceMatch`. */
+export interface ReferenceMatch {
+  /** Field name on both sides (`brand`). */
+  readonly field: string;
+  readonly rule: RuleName;
+}
+
+/**
+ * A table of the entity's members: rows (owner id, scope, member key) that hold keys of a reference kind. Members are
+ * added and removed, never updated.
+ */
+export interface MemberTableSpec {
+  readonly table: string;
+  /** The column of the member's key. */
+  readonly column: string;
+  /** The reference kind of the members. */
+  readonly reference: string;
+  /** A field the member's reference record must share with the owner (its `company`): see `MembersSpec.rules`. */
+  readonly sameField?: string;
+}
+
+/** The entity's member tables and the rules the database holds on them. */
+export interface MembersSpec {
+  /** The member tables' column of the owner's id. */
+  readonly ownerColumn: string;
+  readonly tables: readonly MemberTableSpec[];
+  /** `memberMismatch`: a member added whose `sameField` differs from the owner's; `ownerChange`: the owner's changes while it has such members. */
+  readonly rules: { readonly memberMismatch: RuleName; readonly ownerChange: RuleName };
+}
 
 /** How a single path segment after the prefix finds a record. */
 export type SegmentLookup =
@@ -81,6 +117,8 @@ export interface EntitySpec {
   readonly segmentLookup?: SegmentLookup;
   /** Records take `custom_<name>` values (stored as JSON in the `custom_attributes` column every entity table has). */
   readonly customAttributes: boolean;
+  /** Tables of members that belong to each record (routes: locations, equipment items, tools). */
+  readonly members?: MembersSpec;
   /** Extra indexed columns (each list is one index after tenant/org). */
   readonly indexes?: readonly (readonly string[])[];
   readonly hooks?: EntityHooks;

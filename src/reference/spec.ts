@@ -44,3 +44,14 @@ export type ReferenceRecord = { readonly id: string; readonly key: string } & Re
 export function defineReferenceKind<const S extends ReferenceKindSpec>(spec: S): S {
   return spec;
 }
+
+/**
+ * A table outside the descriptions whose columns hold keys of reference kinds (a service's own table): the database
+ * refuses a row naming a key that does not exist, and the delete of a key a row still names. The columns are part of
+ * the table's primary key: rows are inserted and deleted, never re-keyed.
+ */
+export interface KeyHolderSpec {
+  readonly table: string;
+  /** Column -> reference kind, in check order. */
+  readonly references: Readonly<Record<string, string>>;
+}
