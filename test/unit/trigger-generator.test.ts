@@ -232,7 +232,7 @@ describe('migrations', () => {
   it('finds a generated migration edited by hand', () => {
     const first = generate([HAND_WRITTEN]);
     const edited = { ...first, sql: first.sql.replace("'rule:unknown_reference'", "'rule:other'") };
-    expect(checkTriggerMigrations([HAND_WRITTEN, edited], objects)[0]).toMatch(/descriptions need triggers/);
+    expect(checkTriggerMigrations([HAND_WRITTEN, edited], objects)[0]).toMatch(/do not create the triggers the descriptions make/);
     const commented = { ...first, sql: `${first.sql}-- note\n` };
     expect(checkTriggerMigrations([HAND_WRITTEN, commented], objects)).toEqual([
       'migrations/tenant/0011_triggers.sql is not the output of `npm run triggers` (edited by hand?).',

@@ -55,7 +55,10 @@ export function planTriggerMigration(files: readonly MigrationFile[], objects: r
 export function checkTriggerMigrations(files: readonly MigrationFile[], objects: readonly GeneratedObject[]): string[] {
   const sorted = [...files].sort((a, b) => a.name.localeCompare(b.name));
   if (planTriggerMigration(sorted, objects) !== undefined)
-    return ['The descriptions need triggers the migrations do not create: run `npm run triggers` and commit the new migration.'];
+    return [
+      'The migrations do not create the triggers the descriptions make (a description changed, or a generated migration was edited): ' +
+        'run `npm run triggers` and commit the new migration (never edit one already written).',
+    ];
   const last = sorted.map(isGenerated).lastIndexOf(true);
   const file = sorted[last];
   if (file === undefined) return [];
