@@ -6,22 +6,17 @@ import type { RuleName } from '../db/rules';
 import type { ApiContext } from '../http/context';
 import type { FieldError } from '../errors/api-error';
 import type { Message } from '../messages/catalogue';
+import type { ResourceFieldSpec, ResourceSpec } from '../resources/description/spec';
 import type { EnumSpec } from '../validation/enums';
 import type { FieldKind } from '../validation/values';
 
-export interface FieldSpec {
+/** An entity's field: a resource field (column, required, maxLength, reference) with the entity's options. */
+export interface FieldSpec extends ResourceFieldSpec {
   readonly kind: FieldKind;
-  /** SQL column name (snake_case). */
-  readonly column: string;
   readonly description: string;
-  /** Must be present on create. */
-  readonly required?: boolean;
   /** Has its own `PUT /{key}/{field}` operation. */
   readonly updatable?: boolean;
-  readonly maxLength?: number;
   readonly enum?: EnumSpec;
-  /** The value is the natural key of a reference record of this kind. */
-  readonly reference?: string;
   /**
    * The referenced record's field `field` must equal this record's field of the same name (a route's brand model is a
    * model of the route's brand); the database refuses a write that breaks it with `rule:<rule>`.
@@ -97,7 +92,8 @@ export interface EntityHooks {
 /** The columns every entity row has besides its fields (an index may name them too). */
 export type CommonColumnName = 'id' | 'isActive' | 'version' | 'createdOn' | 'createdBy' | 'modifiedOn' | 'modifiedBy';
 
-export interface EntitySpec {
+/** An entity: a resource description (table, fields) with the entity's options (routes, key, hooks, members). */
+export interface EntitySpec extends ResourceSpec<FieldSpec> {
   /** Resource name used in URLs of reference data and custom attribute keys (`emailTemplates`). */
   readonly name: string;
   /** Human name (`Email template`). */
@@ -106,7 +102,6 @@ export interface EntitySpec {
   readonly resourceName: string;
   /** Path under `/api/{tenantKey}/{orgKey}` (`/operations/emailTemplates`). */
   readonly basePath: string;
-  readonly table: string;
   /** API field name -> description; the order is the order of reads. */
   readonly fields: FieldSpecs;
   /** Natural key: one or more field names, in path order. */

@@ -1,17 +1,13 @@
-/** Reference data kinds, described once: fields, table, references. */
+/** Reference data kinds, described once: fields, table, references (resource descriptions with the kinds' options). */
 import type { FieldError } from '../errors/api-error';
+import type { ResourceFieldSpec, ResourceSpec } from '../resources/description/spec';
 
 export type ReferenceFieldKind = 'string' | 'int' | 'bool' | 'stringList' | 'choice';
 
-export interface ReferenceFieldSpec {
+export interface ReferenceFieldSpec extends ResourceFieldSpec {
   readonly kind: ReferenceFieldKind;
-  readonly column: string;
-  readonly required?: boolean;
   /** For `choice`: the allowed values (matched case-insensitively, stored as written here). */
   readonly choices?: readonly string[];
-  /** The value (or each list item) is the key of a record of this kind. */
-  readonly reference?: string;
-  readonly maxLength?: number;
 }
 
 export type ReferenceFieldSpecs = Readonly<Record<string, ReferenceFieldSpec>>;
@@ -19,10 +15,9 @@ export type ReferenceFieldSpecs = Readonly<Record<string, ReferenceFieldSpec>>;
 /** A record of a kind as validated from a request: its key and field values. */
 export type ReferenceInput = { readonly key: string } & Readonly<Record<string, unknown>>;
 
-export interface ReferenceKindSpec {
+export interface ReferenceKindSpec extends ResourceSpec<ReferenceFieldSpec> {
   /** URL segment and name (`companies`). */
   readonly kind: string;
-  readonly table: string;
   /** Standard lists (cultures, currencies) are read-only, shipped with the migrations and cached in memory. */
   readonly standard: boolean;
   readonly fields: ReferenceFieldSpecs;

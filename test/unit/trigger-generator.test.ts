@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { defineEntitySpec } from '../../src/entities/spec';
 import type { EntitySpec } from '../../src/entities/spec';
 import { defineReferenceKind } from '../../src/reference/spec';
+import { listReferenceFields } from '../../src/resources/description/spec';
 import { checkTriggerMigrations, planTriggerMigration } from '../../src/resources/triggers/plan';
 import { generateTriggerSchema } from '../../src/resources/triggers/schema';
 import type { GeneratedObject } from '../../src/resources/triggers/schema';
@@ -86,6 +87,16 @@ function find(objects: readonly GeneratedObject[], name: string): string {
 const ACTIVE_NEW =
   "EXISTS (SELECT 1 FROM `tenant_residency` AS `r` WHERE `r`.`tenant_key` = NEW.`tenant_key` AND `r`.`org_key` = NEW.`org_key` AND `r`.`state` = 'active')";
 const SCOPE_K = '`k`.`tenant_key` = NEW.`tenant_key` AND `k`.`org_key` = NEW.`org_key`';
+
+describe('descriptions', () => {
+  it('read the reference fields of entities and kinds alike', () => {
+    expect(listReferenceFields(sites)).toEqual([
+      { name: 'company', column: 'company', kind: 'companies', list: false },
+      { name: 'owners', column: 'owners', kind: 'companies', list: true },
+    ]);
+    expect(listReferenceFields(defineTours()).map((field) => field.name)).toEqual(['company', 'site', 'model', 'currency']);
+  });
+});
 
 describe('rule triggers', () => {
   const objects = generateTriggerSchema(describeAll());

@@ -3,8 +3,10 @@
  * own reference fields, and the services' key holders. Keys of standard kinds (cultures, currencies) are left out:
  * those lists are read-only, shipped with the migrations, so a key never disappears.
  */
-import type { EntitySpec } from '../../entities/spec';
+import type { EntitySpec, MembersSpec } from '../../entities/spec';
 import type { KeyHolderSpec, ReferenceKindSpec } from '../../reference/spec';
+import { listReferenceFields } from '../description/spec';
+import type { ReferenceField, ResourceSpec } from '../description/spec';
 
 /** What the generator reads. */
 export interface TriggerDescriptions {
@@ -36,40 +38,32 @@ export function requireKind(descriptions: TriggerDescriptions, name: string): Re
   return kind;
 }
 
-function toColumns(descriptions: TriggerDescriptions, references: readonly (readonly [string, string, boolean])[]): ReferenceColumn[] {
-  return references.flatMap(([column, name, list]) => {
+function toColumns(descriptions: TriggerDescriptions, references: readonly ReferenceField[]): ReferenceColumn[] {
+  return references.flatMap(({ column, kind: name, list }) => {
     const kind = requireKind(descriptions, name);
     return kind.standard ? [] : [{ column, kind, list }];
   });
 }
 
-function listEntityHolders(descriptions: TriggerDescriptions, spec: EntitySpec): KeyHolder[] {
-  const fields = Object.values(spec.fields).flatMap((field) => (field.reference ? [[field.column, field.reference, false] as const] : []));
+/** An entity or a kind: its reference fields; an entity's member tables hold keys too (inserted, never updated). */
+function listResourceHolders(descriptions: TriggerDescriptions, spec: ResourceSpec & { readonly members?: MembersSpec }): KeyHolder[] {
   const members = (spec.members?.tables ?? []).map((member) => ({
     table: member.table,
-    references: toColumns(descriptions, [[member.column, member.reference, false]]),
+    references: toColumns(descriptions, [{ name: member.column, column: member.column, kind: member.reference, list: false }]),
     updatable: false,
   }));
-  return [{ table: spec.table, references: toColumns(descriptions, fields), updatable: true }, ...members];
-}
-
-function listKindHolder(descriptions: TriggerDescriptions, kind: ReferenceKindSpec): KeyHolder {
-  const fields = Object.values(kind.fields).flatMap((field) =>
-    field.reference ? [[field.column, field.reference, field.kind === 'stringList'] as const] : [],
-  );
-  return { table: kind.table, references: toColumns(descriptions, fields), updatable: true };
+  return [{ table: spec.table, references: toColumns(descriptions, listReferenceFields(spec)), updatable: true }, ...members];
 }
 
 /** Every table that holds keys of tenant reference kinds: entities (with their members), kinds, service tables. */
 export function listKeyHolders(descriptions: TriggerDescriptions): KeyHolder[] {
   const holders = [
-    ...descriptions.entities.flatMap((spec) => listEntityHolders(descriptions, spec)),
-    ...descriptions.kinds.map((kind) => listKindHolder(descriptions, kind)),
+    ...[...descriptions.entities, ...descriptions.kinds].flatMap((spec) => listResourceHolders(descriptions, spec)),
     ...descriptions.holders.map((holder) => ({
       table: holder.table,
       references: toColumns(
         descriptions,
-        Object.entries(holder.references).map(([column, kind]) => [column, kind, false] as const),
+        Object.entries(holder.references).map(([column, kind]) => ({ name: column, column, kind, list: false })),
       ),
       updatable: false,
     })),
