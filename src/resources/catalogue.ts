@@ -1,17 +1,15 @@
 /**
- * The descriptions the trigger generator reads (src/resources/triggers/, `npm run triggers`): the stored entities,
- * every reference kind and the services' tables that hold reference keys. An entity, kind or key holder added to the
- * API is added here, and `npm run triggers` writes the migration of its triggers.
+ * The descriptions the trigger generator reads (src/resources/triggers/, `npm run triggers`): every entity a service
+ * stores (the registry's entity stores), every reference kind, and the services' own tables that hold reference keys
+ * (`keyHolders`). A service, entity, kind or key holder added to the API is read from here, and `npm run lint` fails
+ * until `npm run triggers` has written the migration of its triggers.
  */
 import { REFERENCE_KINDS } from '../reference/kinds';
-import { emailTemplateSpec } from '../services/email-templates/entity';
-import { exchangeRatesDocumentSpec } from '../services/exchange-rates/entity';
-import { kpiSeriesKeys } from '../services/indicators/tables';
-import { routeSpec } from '../services/routes/entity';
+import { serviceEntitySpecs, serviceKeyHolders } from '../services/registry';
 import type { TriggerDescriptions } from './triggers/holders';
 
 export const TRIGGER_DESCRIPTIONS: TriggerDescriptions = {
-  entities: [emailTemplateSpec, routeSpec, exchangeRatesDocumentSpec],
+  entities: serviceEntitySpecs,
   kinds: REFERENCE_KINDS,
-  holders: [kpiSeriesKeys],
+  holders: serviceKeyHolders,
 };
