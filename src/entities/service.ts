@@ -1,6 +1,7 @@
 /** What an entity-derived service contributes to the application, from its description and its own rules. */
 import { sql } from 'drizzle-orm';
 import type { ApiRoute } from '../http/route';
+import { listReferenceFields } from '../resources/description/spec';
 import type { ReferenceUser } from '../reference/usage';
 import { buildEntityRoutes } from './routes';
 import type { EntityRouteOptions } from './routes';
@@ -13,12 +14,10 @@ export function deriveReferenceUsers(store: EntityStore): ReferenceUser[] {
     spec.key.flatMap((name) => columns[name] ?? []),
     sql.raw(" || '/' || "),
   );
-  return Object.entries(spec.fields).flatMap(([name, field]): ReferenceUser[] => {
+  return listReferenceFields(spec).flatMap(({ name, kind }): ReferenceUser[] => {
     const column = columns[name];
-    if (!field.reference || !column) return [];
-    return [
-      { kind: field.reference, name: `${spec.name}.${name}`, table, column, tenantKey: common.tenantKey, orgKey: common.orgKey, label },
-    ];
+    if (!column) return [];
+    return [{ kind, name: `${spec.name}.${name}`, table, column, tenantKey: common.tenantKey, orgKey: common.orgKey, label }];
   });
 }
 

@@ -5,6 +5,7 @@ import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Database, TenantScope } from '../db/client';
 import { runReads } from '../db/reads';
 import { ApiError } from '../errors/api-error';
+import { listReferenceFields } from '../resources/description/spec';
 import type { ReferenceKindSpec } from './spec';
 import { tenantReferenceStores } from './tables';
 import { message } from '../messages/catalogue';
@@ -56,19 +57,19 @@ export async function checkReferenceUnused(
 /** The kinds' own columns that hold keys of another kind (`locations.company`, `workerConfigurations.codes`, ...). */
 export function listKindReferenceUsers(): ReferenceUser[] {
   return [...tenantReferenceStores.values()].flatMap(({ spec, table, common, columns }) =>
-    Object.entries(spec.fields).flatMap(([name, field]): ReferenceUser[] => {
+    listReferenceFields(spec).flatMap(({ name, kind, list }): ReferenceUser[] => {
       const column = columns[name];
-      if (!field.reference || !column) return [];
+      if (!column) return [];
       return [
         {
-          kind: field.reference,
+          kind,
           name: `${spec.kind}.${name}`,
           table,
           column,
           tenantKey: common.tenantKey,
           orgKey: common.orgKey,
           label: sql`${common.key}`,
-          ...(field.kind === 'stringList' ? { list: true } : {}),
+          ...(list ? { list: true } : {}),
         },
       ];
     }),

@@ -7,12 +7,14 @@ import type { CommandHandlers, CommandType } from '../coordinator/commands';
 import { forgetCachedDefinitions } from '../entities/create-checks';
 import { deriveReferenceUsers } from '../entities/service';
 import { idempotencyCommands } from '../idempotency/commands';
+import type { EntitySpec } from '../entities/spec';
 import type { EntityStore } from '../entities/store';
 import type { ApiRoute, PublicRoute } from '../http/route';
 import type { ScheduledJob } from '../jobs/scheduler';
 import type { WriteWatcherFactory } from '../platform/types';
 import { buildReferenceDataRoutes } from '../reference/routes';
 import type { ReferenceWriteReaction, UpsertGuard } from '../reference/routes';
+import type { KeyHolderSpec } from '../reference/spec';
 import type { ReferenceUser } from '../reference/usage';
 import { buildEmailTemplatesService } from './email-templates';
 import { eventsService } from './events';
@@ -37,6 +39,8 @@ export interface ServiceModule {
   readonly jobs?: readonly ScheduledJob[];
   /** Other columns holding reference keys: a reference record they use cannot be deleted. */
   readonly referenceUsers?: readonly ReferenceUser[];
+  /** The service's own tables whose columns hold reference keys, for the generated rule triggers (src/resources/). */
+  readonly keyHolders?: readonly KeyHolderSpec[];
   /** Rules on reference upserts of kinds the service depends on. */
   readonly referenceGuards?: readonly UpsertGuard[];
   /** What to do after a reference write of a kind, before it is answered (e.g. retire cache entries). */
@@ -67,6 +71,12 @@ export type UnhandledCommands = RequireNone<
 >;
 
 const services: readonly ServiceModule[] = SERVICES;
+
+/** The entities stored in tables of their own, in service order (the trigger generator reads them). */
+export const serviceEntitySpecs: readonly EntitySpec[] = services.flatMap((service) => service.stores ?? []).map((store) => store.spec);
+
+/** The services' own tables that hold reference keys (the trigger generator reads them). */
+export const serviceKeyHolders: readonly KeyHolderSpec[] = services.flatMap((service) => service.keyHolders ?? []);
 
 /** The services' columns that hold reference keys (entity reference fields, member tables, measurements). */
 export const serviceReferenceUsers: readonly ReferenceUser[] = [

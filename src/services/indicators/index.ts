@@ -2,6 +2,7 @@
 import { indicatorCommands } from './commands';
 import { indicatorRecalculationJob } from './job';
 import { indicatorRoutes } from './routes';
+import { kpiSeriesKeys } from './tables';
 import { indicatorReferenceUsers } from './usage';
 
 export const indicatorsService = {
@@ -10,4 +11,5 @@ export const indicatorsService = {
   commands: indicatorCommands,
   jobs: [indicatorRecalculationJob],
   referenceUsers: indicatorReferenceUsers,
+  keyHolders: [kpiSeriesKeys],
 };

@@ -1,5 +1,6 @@
 /** D1 tables of the indicators service (docs/storage.md describes each one). */
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import type { KeyHolderSpec } from '../../reference/spec';
 
 /**
  * Raw measurements. `value_micros` is the value in millionths (exact integer); `period` is the UTC month
@@ -43,6 +44,9 @@ export const kpiSeries = sqliteTable(
   },
   (table) => [primaryKey({ columns: [table.tenantKey, table.orgKey, table.company, table.code] })],
 );
+
+/** The series' keys name a company and a KPI definition (the database rules of src/resources/triggers/). */
+export const kpiSeriesKeys: KeyHolderSpec = { table: 'kpi_series', references: { company: 'companies', code: 'kpiDefinitions' } };
 
 /** Tenant/orgs with measurements not yet recalculated (read by the cron trigger). */
 export const kpiPendingOrgs = sqliteTable(

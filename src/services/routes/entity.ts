@@ -55,6 +55,7 @@ export const routeSpec = defineEntitySpec({
       updatable: true,
       maxLength: 100,
       reference: 'brandModels',
+      referenceMatch: { field: 'brand', rule: 'route_brand_model' },
       description: 'Brand model (key); must be a model of the brand',
     },
     remarks: { kind: 'string', column: 'remarks', textSearch: true, updatable: true, maxLength: 4000, description: 'Remarks' },
@@ -66,6 +67,16 @@ export const routeSpec = defineEntitySpec({
       reference: 'employees',
       description: 'Responsible employee (key)',
     },
+  },
+  // Deleting the route deletes its members (ON DELETE CASCADE, src/services/routes/table.ts).
+  members: {
+    ownerColumn: 'route_id',
+    tables: [
+      { table: 'route_locations', column: 'location', reference: 'locations', sameField: 'company' },
+      { table: 'route_equipment_items', column: 'equipment_item', reference: 'equipmentItems', sameField: 'company' },
+      { table: 'route_tools', column: 'tool', reference: 'tools' },
+    ],
+    rules: { memberMismatch: 'route_member_company', ownerChange: 'route_company_members' },
   },
   hooks: {
     validateCreate: (ctx, values) => checkBrandModel(ctx.db, ctx.scope, values.brand, values.brandModel, 'brandModel'),
