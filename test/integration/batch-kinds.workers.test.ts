@@ -37,6 +37,25 @@ describe('batch kinds', () => {
     await expect(declareBatchKind(db, 'write').delete(emailTemplates).where(mine)).resolves.toBeDefined();
   });
 
+  it('a write awaited on a view that reads (returning rows) fails loudly', async () => {
+    const scope = { tenantKey: uniqueKey('acme'), orgKey: uniqueKey('kinds') };
+    const client = await tenantClient(scope.tenantKey, scope.orgKey);
+    const created = await client.call('POST', '/operations/emailTemplates', {
+      body: {
+        templateKey: 'loud',
+        subject: 'S',
+        emailTemplateType: 1,
+        notificationBody: 'B',
+        culture: 'en-US',
+      },
+    });
+    expect(created.status).toBe(201);
+    const db = await buildWorkerPlatform(env, createExecutionContext(), TENANT_MODEL).openTenantDatabase(scope);
+    const mine = eq(emailTemplates.tenantKey, scope.tenantKey);
+    const update = db.update(emailTemplates).set({ subject: 'T' }).where(mine).returning({ id: emailTemplates.id });
+    expect(await readRefusal(update)).toContain('A write ran on a tenant database view that reads');
+  });
+
   it('the cross-tenant handles refuse writes', async () => {
     const platform = buildWorkerPlatform(env, createExecutionContext(), TENANT_MODEL);
     const [db] = await platform.openEveryTenantDatabase();

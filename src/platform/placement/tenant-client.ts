@@ -21,6 +21,17 @@ function claimResult<T>(result: D1Result): D1Result<T> {
   return result as D1Result<T>;
 }
 
+/**
+ * A write that reached a view that reads (a drizzle insert, update or delete with `returning` awaited directly) ran
+ * without the write guard and the watchers. D1 says so in the statement's meta: the request fails loudly, so the
+ * first test that runs such code finds it (writes go through `runWrites`).
+ */
+const WRITE_AS_READ = 'A write ran on a tenant database view that reads: write through runWrites.';
+
+function wroteRows(result: D1Result): boolean {
+  return (result.meta.rows_written ?? 0) > 0 || result.meta.changed_db === true;
+}
+
 class TenantStatement implements D1PreparedStatement {
   constructor(
     readonly view: TenantClient,
@@ -86,8 +97,10 @@ export class TenantClient implements KindedD1 {
     return this.views.get(kind) ?? new TenantClient(this.executor, kind, this.views);
   }
 
-  execute(calls: readonly TenantStatement[]): Promise<D1Result[]> {
-    return this.executor.execute(this.kind, calls);
+  async execute(calls: readonly TenantStatement[]): Promise<D1Result[]> {
+    const results = await this.executor.execute(this.kind, calls);
+    if (this.kind !== 'write' && results.some(wroteRows)) throw new Error(WRITE_AS_READ);
+    return results;
   }
 
   prepare(query: string): D1PreparedStatement {
