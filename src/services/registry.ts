@@ -14,6 +14,7 @@ import type { WriteWatcherFactory } from '../platform/types';
 import { buildReferenceDataRoutes } from '../reference/routes';
 import type { ReferenceWriteReaction, UpsertGuard } from '../reference/routes';
 import type { ReferenceUser } from '../reference/usage';
+import { batchService } from './batch';
 import { buildEmailTemplatesService } from './email-templates';
 import { eventsService } from './events';
 import { exchangeRatesService } from './exchange-rates';
@@ -50,6 +51,7 @@ const emailTemplatesService = buildEmailTemplatesService({ routeParameters: rout
 
 /** The services, in route registration order. */
 const SERVICES = [
+  batchService,
   identityService,
   emailTemplatesService,
   routesService,
