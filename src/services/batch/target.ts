@@ -53,6 +53,11 @@ function hasCleanSegments(path: string): boolean {
   });
 }
 
+/** A path whose first segment is `$batch` (any case, raw or percent-encoded). */
+function isNested(path: string): boolean {
+  return (decodeSegment(path.split('/')[0] ?? '') ?? '').toLowerCase() === '$batch';
+}
+
 function pathOf(rest: string): string {
   const query = rest.indexOf('?');
   return query < 0 ? rest : rest.slice(0, query);
@@ -87,6 +92,7 @@ function toRelative(url: string, target: BatchTarget): UrlResolution {
 /** Resolves an inner request's `url` (see the module comment); a fault names what is wrong with it. */
 export function resolveUrl(url: string, target: BatchTarget): UrlResolution {
   if (url.length > MAX_URL_LENGTH || [...url].some(isForbidden)) return { fault: 'batchUrl' };
+  if (isNested(pathOf(url))) return { fault: 'batchNested' };
   const reference = LEADING_REFERENCE.exec(url);
   if (reference) {
     const rest = url.slice(reference[0].length);
@@ -96,6 +102,5 @@ export function resolveUrl(url: string, target: BatchTarget): UrlResolution {
   if ('fault' in resolved) return resolved;
   const path = pathOf(resolved.url.rest);
   if (!hasCleanSegments(path)) return { fault: 'batchUrl' };
-  const first = decodeSegment(path.split('/')[0] ?? '') ?? '';
-  return first.toLowerCase() === '$batch' ? { fault: 'batchNested' } : resolved;
+  return isNested(path) ? { fault: 'batchNested' } : resolved;
 }
