@@ -64,6 +64,14 @@ export const batchDoc: RouteDoc = {
     'An Idempotency-Key on the batch replays the whole answer; inner requests take none.',
     'Atomic groups (`atomicityGroup`, and the `Isolation: snapshot` header, which makes the whole batch one group) are not supported yet: refused with 400, nothing runs.',
   ].join(' '),
+  parameters: [
+    {
+      name: 'Isolation',
+      in: 'header',
+      description: '`snapshot`: the whole batch one atomic group. Not supported yet: refused (400 naming Isolation), nothing runs.',
+      schema: { json: { type: 'string', enum: ['snapshot'] } },
+    },
+  ],
   requestBody: {
     description: 'The requests, in order',
     schema: {
