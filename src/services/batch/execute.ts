@@ -110,7 +110,8 @@ function buildBody(request: BatchRequest, state: BatchState): string | undefined
 }
 
 async function answerRefusal(request: BatchRequest, error: ApiError, run: BatchRun): Promise<BatchResponse> {
-  const instance = `${new URL(run.apiBase).pathname}/${request.url.rest.split('?')[0] ?? ''}`;
+  const path = request.url.base === undefined ? `/${request.url.rest}` : `/$${request.url.base}${request.url.rest}`;
+  const instance = `${new URL(run.apiBase).pathname}${path.split('?')[0] ?? ''}`;
   return readBatchResponse(request.id, problemResponse(error, instance, run.requestId, run.language), request.atomicityGroup);
 }
 
