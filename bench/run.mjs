@@ -1,13 +1,15 @@
 #!/usr/bin/env node
-// npm run bench [-- --quick | --full | --scale [--scale-rows=N] | --webhooks] [-- --save] (--help: the options): the API
-// and a raw baseline worker side by side, same runtime and bindings. --scale runs only the list scenarios at 10,000 and
-// 1,000,000 rows (bench/lib/scale.mjs, bench/lib/scale-lists.mjs). Prints a markdown table; with --save it also writes
+// npm run bench [-- --quick | --full | --scale [--scale-rows=N] [--scale-lists] | --webhooks] [-- --batch] [-- --save]
+// (--help: the options): the API and a raw baseline worker side by side, same runtime and bindings. --scale runs only
+// the list scenarios at 10,000 and 1,000,000 rows (bench/lib/scale.mjs, bench/lib/scale-lists.mjs); --batch only the
+// $batch scenarios (bench/lib/batch.mjs). Prints a markdown table; with --save it also writes
 // bench/results/latest.json (scale.json for --scale: the committed figures the README quotes), otherwise those files
 // are left alone. Timing is not a test.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { measureBatch } from './lib/batch.mjs';
 import { compareRounds } from './lib/load.mjs';
 import { loadTemplateRows, mintToken, ORG, SECRET, send, sendAdmin, TENANT } from './lib/fixtures.mjs';
 import { startApiAndRaw } from './lib/servers.mjs';
@@ -40,6 +42,8 @@ if (args.has('--help') || args.has('-h')) {
 const quick = args.has('--quick');
 /** Only the webhook scenarios (write throughput with 0 and 3 subscriptions, delivery latency). */
 const webhooksOnly = args.has('--webhooks');
+/** Only the $batch scenarios (100 creates per batch against single creates). */
+const batchOnly = args.has('--batch');
 const full = args.has('--full');
 const scale = args.has('--scale');
 const scaleListsOnly = args.has('--scale-lists');
@@ -81,7 +85,7 @@ async function main() {
   const { api, raw, bare } = await startApiAndRaw(
     state,
     { JWT_SECRET: SECRET, WEBHOOKS_ALLOW_LOCAL_HTTP: 'true' },
-    { bare: !scale && !webhooksOnly },
+    { bare: !scale && !webhooksOnly && !batchOnly },
   );
   try {
     const token = await mintToken();
@@ -103,6 +107,14 @@ async function main() {
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const base = `${api.url}/api/${TENANT}/${ORG}`;
     const opts = [settings.rounds, settings.seconds];
+
+    if (batchOnly) {
+      await recordBatch(base, auth, opts);
+      const result = { scenarios, settings: { mode: 'batch', ...settings }, machine: describeMachine(), date: new Date().toISOString() };
+      printTable(result);
+      if (save) writeFileSync(path.join(root, 'bench/results/batch.json'), `${JSON.stringify(result, null, 2)}\n`);
+      return;
+    }
 
     if (webhooksOnly) {
       const webhooks = await recordWebhooks(api, token, auth, opts);
@@ -144,6 +156,7 @@ async function main() {
     record('create (email template)', create.api, create.raw, 'D1 INSERT');
     record('create (email template), same writes', create.apiAgain, create.rawWithEvent, 'D1 INSERT + outbox row, one batch');
     const webhooks = await recordWebhooks(api, token, auth, opts);
+    await recordBatch(base, auth, opts);
 
     // The same three against the bare raw Worker (no static-assets routing in front): the issue's baseline as it was
     // first measured, and what the routing (miniflare's asset proxy and router Workers, locally) costs.
@@ -330,19 +343,49 @@ async function recordWebhooks(api, token, auth, opts) {
   return d;
 }
 
+/** 100 creates per $batch (no group, one atomic group) against single creates, records/s (bench/lib/batch.mjs). */
+async function recordBatch(base, auth, opts) {
+  for (const measured of await measureBatch({ base, auth, rounds: opts[0], seconds: opts[1] })) {
+    if (measured.skipped) {
+      console.error(`  ${measured.name}: not measured (${measured.skipped})`);
+      scenarios.push({ name: measured.name, skipped: measured.skipped });
+      continue;
+    }
+    scenarios.push({
+      name: measured.name,
+      rows_per_s: Math.round(measured.records_per_s),
+      baseline: { name: 'single creates, same connections', rows_per_s: Math.round(measured.single_records_per_s) },
+      ratio: round(measured.ratio, 2),
+      batch_p50_ms: measured.batch.p50,
+      batch_p99_ms: measured.batch.p99,
+      failed: measured.batch.failed + measured.single.failed,
+    });
+    console.error(
+      `  ${measured.name}: ${Math.round(measured.records_per_s)} records/s (batch p50 ${measured.batch.p50} ms, p99 ${measured.batch.p99} ms) vs ${Math.round(measured.single_records_per_s)} single creates/s: ${round(measured.ratio, 2)}x`,
+    );
+  }
+}
+
 function printTable(result) {
   const lines = [
     '| scenario | req/s | p50 ms | p99 ms | baseline | baseline req/s | ratio | failed |',
     '|---|---:|---:|---:|---|---:|---:|---:|',
   ];
   for (const s of result.scenarios) {
-    if (s.seconds !== undefined) lines.push(`| ${s.name} | ${s.seconds} s (ingest ${s.ingest_seconds} s) | | | | | | |`);
+    if (s.skipped !== undefined) lines.push(`| ${s.name} | not measured: ${s.skipped} | | | | | | |`);
+    else if (s.seconds !== undefined) lines.push(`| ${s.name} | ${s.seconds} s (ingest ${s.ingest_seconds} s) | | | | | | |`);
     else if (s.rows_per_s !== undefined)
-      lines.push(`| ${s.name} | ${s.rows_per_s} rows/s | | | ${s.baseline.name} | ${s.baseline.rows_per_s} rows/s | ${s.ratio} | |`);
+      lines.push(
+        `| ${s.name} | ${s.rows_per_s} rows/s | ${s.batch_p50_ms ?? ''} | ${s.batch_p99_ms ?? ''} | ${s.baseline.name} | ${s.baseline.rows_per_s} rows/s | ${s.ratio} | ${s.failed ?? ''} |`,
+      );
     else
       lines.push(
         `| ${s.name} | ${s.rps} | ${s.p50_ms} | ${s.p99_ms} | ${s.baseline?.name ?? ''} | ${s.baseline?.rps ?? ''} | ${s.ratio ?? ''} | ${s.failed} |`,
       );
+  }
+  if (result.settings.mode === 'batch') {
+    console.log(lines.join('\n'));
+    return;
   }
   if (result.settings.mode === 'scale') {
     lines.push(

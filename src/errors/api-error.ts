@@ -29,6 +29,7 @@ export const ERROR_STATUS = {
   PayloadTooLarge: 413,
   UnsupportedMediaType: 415,
   IdempotencyKeyReused: 422,
+  FailedDependency: 424,
   RateLimited: 429,
   InternalError: 500,
   ServiceUnavailable: 503,

@@ -6,7 +6,7 @@ import type { Principal, Scope } from '../auth/token';
 import { checkTokenNotRevoked } from '../auth/revocation';
 import type { TenantScope } from '../db/client';
 import type { RoundTripMeter } from '../platform/d1/meter';
-import { BOOKMARK_HEADER, formatBookmark, parseBookmark } from '../platform/placement/bookmark';
+import { advanceSession, BOOKMARK_HEADER, formatBookmark, parseBookmark } from '../platform/placement/bookmark';
 import type { ReadSession } from '../platform/placement/bookmark';
 import type { Platform } from '../platform/types';
 import type { ApiContext, OperatorContext, PublicContext } from './context';
@@ -36,6 +36,8 @@ export interface RequestTrace {
 }
 
 type Handler = (request: IRequest, platform: Platform, trace: RequestTrace) => Promise<Response>;
+/** The whole application's fetch (what `ApiContext.dispatch` runs a request through). */
+type AppFetch = (request: Request, platform: Platform) => Promise<Response>;
 
 function decodeParams(raw: Record<string, string>): Record<string, string> {
   const decoded: Record<string, string> = {};
@@ -95,6 +97,7 @@ export async function buildApiContext(
   platform: Platform,
   trace: RequestTrace,
   scope: ApiRoute['scope'],
+  fetchApp: AppFetch,
 ): Promise<ApiContext> {
   const params = decodeParams(request.params);
   const { tenantKey, orgKey } = checkAddress(params);
@@ -115,13 +118,18 @@ export async function buildApiContext(
     db: await platform.openTenantDatabase({ tenantKey, orgKey, meter: trace.meter, session }),
     principal,
     apiBase: `${url.origin}/api/${encodeURIComponent(tenantKey)}/${encodeURIComponent(orgKey)}`,
+    dispatch: async (inner) => {
+      const response = await fetchApp(inner, platform);
+      advanceSession(session, parseBookmark(response.headers.get(BOOKMARK_HEADER)) ?? null);
+      return response;
+    },
   };
 }
 
-function wrapApiRoute(route: ApiRoute): Handler {
+function wrapApiRoute(route: ApiRoute, fetchApp: AppFetch): Handler {
   const handle = acceptsIdempotencyKey(route) ? (ctx: ApiContext) => handleIdempotently(ctx, route.handle) : route.handle;
   return async (request, platform, trace) => {
-    const ctx = await buildApiContext(request, platform, trace, route.scope);
+    const ctx = await buildApiContext(request, platform, trace, route.scope, fetchApp);
     const response = await handle(ctx);
     if (platform.rateLimits) response.headers.set(RATE_LIMIT_POLICY_HEADER, describeRateLimitPolicy(platform.rateLimits));
     return response;
@@ -175,7 +183,8 @@ export function buildApp(
   const router: RouterType<IRequest, [Platform, RequestTrace], Response> = Router();
   const patterns: { method: string; path: string; match: RegExp }[] = [];
   const add = (method: string, path: string, handler: Handler) => {
-    router[method.toLowerCase()]?.(path, (request: IRequest, platform: Platform, trace: RequestTrace) => {
+    // itty-router turns the pattern into a regular expression as written: a literal `$` (`/$batch`) is escaped.
+    router[method.toLowerCase()]?.(path.replace(/\$/g, '\\$'), (request: IRequest, platform: Platform, trace: RequestTrace) => {
       trace.route = path;
       return handler(request, platform, trace);
     });
@@ -187,7 +196,8 @@ export function buildApp(
     patterns.push({ method, path, match: entry[1] });
   };
   for (const route of publicRoutes) add(route.method, route.path, wrapPublicRoute(route));
-  for (const route of apiRoutes) add(route.method, `${API_PREFIX}${route.path}`, wrapApiRoute(route));
+  const fetchApp: AppFetch = (request, platform) => app.fetch(request, platform);
+  for (const route of apiRoutes) add(route.method, `${API_PREFIX}${route.path}`, wrapApiRoute(route, fetchApp));
   for (const route of operatorRoutes) add(route.method, route.path, wrapOperatorRoute(route));
 
   const apiPattern = /^\/api\/([^/]+)\/([^/]+)(\/|$)/i;
@@ -211,7 +221,7 @@ export function buildApp(
     throw new ApiError('NotFound', `No resource at ${path}.`);
   });
 
-  return {
+  const app: App = {
     routes: patterns.map(({ method, path, match }) => ({ method, path, match })),
     async fetch(request, platform) {
       const incoming = request.headers.get('x-request-id');
@@ -242,4 +252,5 @@ export function buildApp(
       return response;
     },
   };
+  return app;
 }

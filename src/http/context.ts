@@ -18,6 +18,12 @@ export interface ApiContext {
   readonly principal: Principal;
   /** Absolute `{origin}/api/{tenantKey}/{orgKey}`. */
   readonly apiBase: string;
+  /**
+   * Runs another request through the whole application, exactly as if it had been sent alone (target checks, router,
+   * token, rate limits, handler, the one catch): what `$batch` runs its requests with. The answer's `x-d1-bookmark`
+   * advances this request's read session.
+   */
+  dispatch(request: Request): Promise<Response>;
 }
 
 /** A public route's context (no tenant from the path, no principal). */

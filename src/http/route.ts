@@ -12,7 +12,7 @@ export type DocSchema = GenericSchema<unknown, unknown> | { readonly json: Reado
 
 export interface ParameterDoc {
   readonly name: string;
-  readonly in: 'path' | 'query';
+  readonly in: 'path' | 'query' | 'header';
   readonly description: string;
   /** Path parameters are always required. */
   readonly required?: boolean;

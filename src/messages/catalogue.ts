@@ -5,13 +5,14 @@
  */
 import { LANGUAGES } from './language';
 import type { Language } from './language';
+import { BATCH_TEXTS } from './texts-batch';
 import { EVENT_TEXTS } from './texts-events';
 import { PROBLEM_TEXTS } from './texts-problems';
 import { RECORD_TEXTS } from './texts-records';
 import { REQUEST_TEXTS } from './texts-requests';
 import { VALUE_TEXTS } from './texts-values';
 
-const TEXTS = { ...VALUE_TEXTS, ...RECORD_TEXTS, ...REQUEST_TEXTS, ...EVENT_TEXTS, ...PROBLEM_TEXTS } satisfies Record<
+const TEXTS = { ...VALUE_TEXTS, ...RECORD_TEXTS, ...REQUEST_TEXTS, ...EVENT_TEXTS, ...BATCH_TEXTS, ...PROBLEM_TEXTS } satisfies Record<
   string,
   readonly [string, string, string]
 >;

@@ -69,6 +69,11 @@ export const PROBLEM_TEXTS = {
     'A Idempotency-Key foi usada com outro pedido',
     'La Idempotency-Key se usó con otra solicitud',
   ],
+  'title.FailedDependency': [
+    'A request this one depends on failed',
+    'Um pedido de que este depende falhou',
+    'Una solicitud de la que esta depende falló',
+  ],
   'title.RateLimited': ['Too many requests', 'Demasiados pedidos', 'Demasiadas solicitudes'],
   'title.InternalError': ['Internal server error', 'Erro interno do servidor', 'Error interno del servidor'],
   'title.ServiceUnavailable': [

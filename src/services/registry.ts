@@ -16,6 +16,7 @@ import { buildReferenceDataRoutes } from '../reference/routes';
 import type { ReferenceWriteReaction, UpsertGuard } from '../reference/routes';
 import type { KeyHolderSpec } from '../reference/spec';
 import type { ReferenceUser } from '../reference/usage';
+import { batchService } from './batch';
 import { buildEmailTemplatesService } from './email-templates';
 import { eventsService } from './events';
 import { exchangeRatesService } from './exchange-rates';
@@ -54,6 +55,7 @@ const emailTemplatesService = buildEmailTemplatesService({ routeParameters: rout
 
 /** The services, in route registration order. */
 const SERVICES = [
+  batchService,
   identityService,
   emailTemplatesService,
   routesService,

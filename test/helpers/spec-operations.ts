@@ -114,4 +114,5 @@ export const EXTENSION_OPERATIONS: readonly string[] = [
   `DELETE ${A}/subscriptions/{id}`,
   `POST ${A}/subscriptions/{id}/renew`,
   `GET ${A}/subscriptions/{id}/deliveries`,
+  `POST ${A}/$batch`,
 ];

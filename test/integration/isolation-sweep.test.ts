@@ -235,6 +235,19 @@ function describeCase(operation: string): OperationCase {
     [`DELETE ${API}/subscriptions/{id}`]: { service: 'events', params: (v) => [{ id: v.subscriptionId }], admin: true },
     [`POST ${API}/subscriptions/{id}/renew`]: { service: 'events', params: (v) => [{ id: v.subscriptionId }], admin: true },
     [`GET ${API}/subscriptions/{id}/deliveries`]: { service: 'events', params: (v) => [{ id: v.subscriptionId }] },
+    // Inner requests name the owner's records by id and key: the others' inner answers are those of records that do not exist.
+    [`POST ${API}/$batch`]: {
+      service: 'emailTemplates',
+      params: () => [{}],
+      body: (v) => ({
+        requests: [
+          { id: 'byId', method: 'GET', url: `operations/emailTemplates/${v.templateId}` },
+          { id: 'byKey', method: 'GET', url: `operations/emailTemplates/${encodeURIComponent(v.templateKey)}` },
+          { id: 'rename', method: 'PUT', url: `operations/emailTemplates/${encodeURIComponent(v.templateKey)}/subject`, body: 'Swept' },
+          { id: 'delete', method: 'DELETE', url: `operations/emailTemplates/${v.templateId}` },
+        ],
+      }),
+    },
   };
   const found = cases[operation];
   if (!found) throw new Error(`No sweep case for ${operation}: add one.`);

@@ -101,6 +101,39 @@ describe('rate limits (Rate Limiting binding)', () => {
     },
   );
 
+  it(
+    'counts the $batch and each of its requests: the request past the limit answers its own 429 inside',
+    { timeout: 120_000 },
+    async () => {
+      const run = await runInOneWindow(async () => {
+        const [tenant, org] = [uniqueKey('batched'), uniqueKey('o')];
+        const token = await mintToken({ tenant, org, sub: uniqueKey('batch-client') });
+        const statuses = await burst(LIMIT - 100, listPath(tenant, org), token);
+        const requests = Array.from({ length: 100 }, (_, index) => ({
+          id: `r${index}`,
+          method: 'GET',
+          url: 'operations/emailTemplates/odata?$top=1',
+        }));
+        const ctx = createExecutionContext();
+        const init = {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ requests }),
+        };
+        const response = await worker.fetch(new Request(`${ORIGIN}/api/${tenant}/${org}/$batch`, init), limitedEnv, ctx);
+        await waitOnExecutionContext(ctx);
+        const answer = (await response.json()) as { responses: { status: number; headers: Record<string, string> }[] };
+        return { statuses, status: response.status, inner: answer.responses };
+      });
+      expect(run.statuses.filter((status) => status !== 200)).toEqual([]);
+      expect(run.status).toBe(200);
+      // 500 requests, the batch itself, then 99 of its requests make 600: the 100th is over the limit.
+      expect(run.inner.slice(0, 99).every((answer) => answer.status === 200)).toBe(true);
+      expect(run.inner[99]?.status).toBe(429);
+      expect(run.inner[99]?.headers['retry-after']).toMatch(/^\d+$/);
+    },
+  );
+
   it('limits a token subject across the tenants/orgs it uses', { timeout: 120_000 }, async () => {
     const run = await runInOneWindow(async () => {
       const [a, b, org] = [uniqueKey('spread-a'), uniqueKey('spread-b'), uniqueKey('o')];

@@ -3,12 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { ERROR_STATUS } from '../../src/errors/api-error';
 import { formatMessage, issueMessage, message, readIssueMessage } from '../../src/messages/catalogue';
 import { LANGUAGES, negotiateLanguage } from '../../src/messages/language';
+import { BATCH_TEXTS } from '../../src/messages/texts-batch';
 import { PROBLEM_TEXTS } from '../../src/messages/texts-problems';
 import { RECORD_TEXTS } from '../../src/messages/texts-records';
 import { REQUEST_TEXTS } from '../../src/messages/texts-requests';
 import { VALUE_TEXTS } from '../../src/messages/texts-values';
 
-const ALL: Record<string, readonly string[]> = { ...VALUE_TEXTS, ...RECORD_TEXTS, ...REQUEST_TEXTS, ...PROBLEM_TEXTS };
+const ALL: Record<string, readonly string[]> = { ...VALUE_TEXTS, ...RECORD_TEXTS, ...REQUEST_TEXTS, ...BATCH_TEXTS, ...PROBLEM_TEXTS };
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
 
 describe('the catalogue', () => {

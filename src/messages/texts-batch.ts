@@ -1,0 +1,131 @@
+/**
+ * Messages of `$batch` (src/services/batch/), in en-US, pt-PT and es-ES. Each names the inner request by its `id` (or
+ * its position when it has none) and the field at fault; property and header names are the protocol's own.
+ */
+export const BATCH_TEXTS = {
+  batchRequests: [
+    '{field} must be a list of 1 to {max} requests',
+    '{field} tem de ser uma lista de 1 a {max} pedidos',
+    '{field} debe ser una lista de 1 a {max} solicitudes',
+  ],
+  batchBodyProperty: [
+    '{field} is not a property of a batch (send only requests)',
+    '{field} não é uma propriedade de um lote (envie apenas requests)',
+    '{field} no es una propiedad de un lote (envíe solo requests)',
+  ],
+  batchTooMany: [
+    '{field} holds {count} requests: send at most {max} in one batch',
+    '{field} contém {count} pedidos: envie no máximo {max} num lote',
+    '{field} contiene {count} solicitudes: envíe como máximo {max} en un lote',
+  ],
+  batchEntry: [
+    'Request {id}: {field} must be an object with id, method and url (and optionally headers, body, dependsOn, atomicityGroup)',
+    'Pedido {id}: {field} tem de ser um objeto com id, method e url (e opcionalmente headers, body, dependsOn, atomicityGroup)',
+    'Solicitud {id}: {field} debe ser un objeto con id, method y url (y opcionalmente headers, body, dependsOn, atomicityGroup)',
+  ],
+  batchUnknownProperty: [
+    'Request {id}: {field} is not a property of a batch request (id, method, url, headers, body, dependsOn, atomicityGroup)',
+    'Pedido {id}: {field} não é uma propriedade de um pedido do lote (id, method, url, headers, body, dependsOn, atomicityGroup)',
+    'Solicitud {id}: {field} no es una propiedad de una solicitud del lote (id, method, url, headers, body, dependsOn, atomicityGroup)',
+  ],
+  batchName: [
+    "Request {id}: {field} must be 1 to {max} letters, digits, '-' or '_'",
+    "Pedido {id}: {field} tem de ter 1 a {max} letras, algarismos, '-' ou '_'",
+    "Solicitud {id}: {field} debe tener de 1 a {max} letras, dígitos, '-' o '_'",
+  ],
+  batchDuplicateId: [
+    'Request {id}: {field} is also the id of an earlier request: ids must be unique in a batch',
+    'Pedido {id}: {field} é também o id de um pedido anterior: os ids têm de ser únicos num lote',
+    'Solicitud {id}: {field} es también el id de una solicitud anterior: los ids deben ser únicos en un lote',
+  ],
+  batchMethod: [
+    'Request {id}: {field} must be one of GET, POST, PUT, DELETE',
+    'Pedido {id}: {field} tem de ser um de GET, POST, PUT, DELETE',
+    'Solicitud {id}: {field} debe ser uno de GET, POST, PUT, DELETE',
+  ],
+  batchUrl: [
+    "Request {id}: {field} must be a path relative to the batch's /api/tenantKey/orgKey/ (or an absolute one to the same tenant/org), without '.', '..', '\\' or '#'",
+    "Pedido {id}: {field} tem de ser um caminho relativo ao /api/tenantKey/orgKey/ do lote (ou um absoluto para o mesmo tenant/organização), sem '.', '..', '\\' ou '#'",
+    "Solicitud {id}: {field} debe ser una ruta relativa al /api/tenantKey/orgKey/ del lote (o una absoluta al mismo tenant/organización), sin '.', '..', '\\' ni '#'",
+  ],
+  batchOtherScope: [
+    "Request {id}: {field} addresses another tenant/org: a batch only reaches its own tenant/org's operations",
+    'Pedido {id}: {field} dirige-se a outro tenant/organização: um lote só alcança as operações do seu próprio tenant/organização',
+    'Solicitud {id}: {field} se dirige a otro tenant/organización: un lote solo alcanza las operaciones de su propio tenant/organización',
+  ],
+  batchNested: [
+    'Request {id}: {field} is a $batch: batches cannot be nested',
+    'Pedido {id}: {field} é um $batch: os lotes não podem ser aninhados',
+    'Solicitud {id}: {field} es un $batch: los lotes no se pueden anidar',
+  ],
+  batchHeaders: [
+    'Request {id}: {field} must be an object of header names and string values (at most {max})',
+    'Pedido {id}: {field} tem de ser um objeto de nomes de cabeçalho e valores de texto (no máximo {max})',
+    'Solicitud {id}: {field} debe ser un objeto de nombres de cabecera y valores de texto (como máximo {max})',
+  ],
+  batchHeaderValue: [
+    'Request {id}: {field} must be a header value (text without line breaks)',
+    'Pedido {id}: {field} tem de ser um valor de cabeçalho (texto sem quebras de linha)',
+    'Solicitud {id}: {field} debe ser un valor de cabecera (texto sin saltos de línea)',
+  ],
+  batchHeaderReserved: [
+    'Request {id}: {field} is set by the batch itself (Authorization, Idempotency-Key, x-d1-bookmark, Content-Length, Transfer-Encoding, Host): remove it',
+    'Pedido {id}: {field} é definido pelo próprio lote (Authorization, Idempotency-Key, x-d1-bookmark, Content-Length, Transfer-Encoding, Host): remova-o',
+    'Solicitud {id}: {field} lo define el propio lote (Authorization, Idempotency-Key, x-d1-bookmark, Content-Length, Transfer-Encoding, Host): elimínelo',
+  ],
+  batchBodyMethod: [
+    'Request {id}: {field} is only sent with POST and PUT',
+    'Pedido {id}: {field} só é enviado com POST e PUT',
+    'Solicitud {id}: {field} solo se envía con POST y PUT',
+  ],
+  batchBodyText: [
+    'Request {id}: {field} must be a string when its content-type is not JSON',
+    'Pedido {id}: {field} tem de ser texto quando o seu content-type não é JSON',
+    'Solicitud {id}: {field} debe ser texto cuando su content-type no es JSON',
+  ],
+  batchDependsOn: [
+    'Request {id}: {field} must be a list of ids of earlier requests or atomicity groups',
+    'Pedido {id}: {field} tem de ser uma lista de ids de pedidos anteriores ou de grupos de atomicidade',
+    'Solicitud {id}: {field} debe ser una lista de ids de solicitudes anteriores o de grupos de atomicidad',
+  ],
+  batchUnknownDependency: [
+    'Request {id}: {field} names {name}, which is not an earlier request or atomicity group of this batch',
+    'Pedido {id}: {field} indica {name}, que não é um pedido anterior nem um grupo de atomicidade deste lote',
+    'Solicitud {id}: {field} indica {name}, que no es una solicitud anterior ni un grupo de atomicidad de este lote',
+  ],
+  batchForwardReference: [
+    'Request {id}: {field} refers to ${name}, which is not an earlier request of this batch',
+    'Pedido {id}: {field} refere ${name}, que não é um pedido anterior deste lote',
+    'Solicitud {id}: {field} hace referencia a ${name}, que no es una solicitud anterior de este lote',
+  ],
+  batchGroupAdjacent: [
+    "Request {id}: {field} {name} must directly follow the group's other requests: a group's requests are adjacent",
+    'Pedido {id}: {field} {name} tem de seguir diretamente os outros pedidos do grupo: os pedidos de um grupo são adjacentes',
+    'Solicitud {id}: {field} {name} debe seguir directamente a las otras solicitudes del grupo: las solicitudes de un grupo son adyacentes',
+  ],
+  batchGroupIsId: [
+    'Request {id}: {field} {name} is also a request id: groups and requests need different names',
+    'Pedido {id}: {field} {name} é também o id de um pedido: grupos e pedidos precisam de nomes diferentes',
+    'Solicitud {id}: {field} {name} es también el id de una solicitud: grupos y solicitudes necesitan nombres distintos',
+  ],
+  batchGroupsUnsupported: [
+    'Request {id}: {field} is not supported yet (atomic groups, and Isolation: snapshot, are refused rather than run without atomicity): send the requests without it',
+    'Pedido {id}: {field} ainda não é suportado (grupos atómicos, e Isolation: snapshot, são recusados em vez de executados sem atomicidade): envie os pedidos sem ele',
+    'Solicitud {id}: {field} aún no se admite (los grupos atómicos, e Isolation: snapshot, se rechazan en lugar de ejecutarse sin atomicidad): envíe las solicitudes sin él',
+  ],
+  batchIsolation: [
+    '{field} must be snapshot (the whole batch one atomic group) or absent',
+    '{field} tem de ser snapshot (o lote inteiro num grupo atómico) ou estar ausente',
+    '{field} debe ser snapshot (todo el lote un grupo atómico) o estar ausente',
+  ],
+  batchFailedDependency: [
+    'Request {id}: {field} names {name}, which failed, so this request was not run',
+    'Pedido {id}: {field} indica {name}, que falhou, por isso este pedido não foi executado',
+    'Solicitud {id}: {field} indica {name}, que falló, así que esta solicitud no se ejecutó',
+  ],
+  batchNoIdentifier: [
+    'Request {id}: {field} refers to ${name}, whose answer named no record (only a create answers one)',
+    'Pedido {id}: {field} refere ${name}, cuja resposta não indicou nenhum registo (só uma criação o indica)',
+    'Solicitud {id}: {field} hace referencia a ${name}, cuya respuesta no indicó ningún registro (solo una creación lo indica)',
+  ],
+} as const;

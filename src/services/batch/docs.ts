@@ -1,0 +1,100 @@
+/** The OpenAPI description of `POST /api/{tenantKey}/{orgKey}/$batch` (schemas as JSON Schema). */
+import type { RouteDoc } from '../../http/route';
+import { MAX_BATCH_REQUESTS, MAX_INNER_HEADERS } from './parse';
+import { MAX_URL_LENGTH } from './target';
+
+const NAME = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' };
+
+const BATCH_REQUEST = {
+  type: 'object',
+  required: ['id', 'method', 'url'],
+  additionalProperties: false,
+  properties: {
+    id: { ...NAME, description: 'Unique in the batch; `$<id>` in a later url path or body string stands for the record it created' },
+    method: { type: 'string', enum: ['GET', 'POST', 'PUT', 'DELETE'], description: 'Case-insensitive' },
+    url: {
+      type: 'string',
+      minLength: 1,
+      maxLength: MAX_URL_LENGTH,
+      description:
+        "Relative to the batch's `/api/{tenantKey}/{orgKey}/` (`operations/emailTemplates?$top=5`), an absolute path or URL to the same tenant/org, or `$<id>/...` (the Location an earlier create answered). Never `$batch`.",
+    },
+    headers: {
+      type: 'object',
+      maxProperties: MAX_INNER_HEADERS,
+      additionalProperties: { type: 'string' },
+      description:
+        "The inner request's headers (`content-type`, `if-match`, `accept-language`...). Authorization, Idempotency-Key, x-d1-bookmark, Content-Length, Transfer-Encoding and Host are the batch's own and refused here.",
+    },
+    body: { description: 'POST and PUT only: a JSON value (sent as application/json unless `content-type` says otherwise; then a string)' },
+    dependsOn: {
+      type: 'array',
+      maxItems: MAX_BATCH_REQUESTS,
+      items: { type: 'string' },
+      description: 'Ids of earlier requests or atomicity groups that must have succeeded; else this request answers 424',
+    },
+    atomicityGroup: { ...NAME, description: 'Not supported yet: a batch with an atomicity group is refused (400) and nothing runs' },
+  },
+};
+
+const BATCH_RESPONSE = {
+  type: 'object',
+  required: ['id', 'status', 'headers'],
+  additionalProperties: false,
+  properties: {
+    id: { type: 'string' },
+    status: { type: 'integer', description: 'The status the request would have answered alone; 424 when a dependency failed' },
+    headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'Its headers (Location, ETag, content-type...)' },
+    body: { description: 'Its body: JSON as JSON (problem+json for errors), other media types as text; absent when empty' },
+    atomicityGroup: { type: 'string' },
+  },
+};
+
+export const batchDoc: RouteDoc = {
+  summary: 'Run up to 100 operations in one request (OData 4.01 JSON batch)',
+  operationId: 'runBatch',
+  tags: ['Batch'],
+  description: [
+    `Every operation of this API under /api/{tenantKey}/{orgKey} but $batch itself, at most ${MAX_BATCH_REQUESTS} per batch, in a body of at most 1 MiB`,
+    '(inner bodies may nest 29 levels: the batch adds 3 to the 32 a body may have).',
+    'The whole batch is checked first; any fault (duplicate id, unknown or later `dependsOn`, a `$<id>` of a later request, another tenant/org, a nested $batch, a malformed entry)',
+    "answers 400 naming each request id and field, and nothing runs. Then the requests run in order, each exactly as if sent alone with the batch's token:",
+    'same scopes and orgs, validation, rate limits (each request counts, besides the batch), If-Match, status, body and headers; each reads what the ones before it wrote.',
+    'A request whose `dependsOn` (or `$<id>`) names a failed request answers 424 and does not run; without `dependsOn`, later requests run whatever earlier ones answered.',
+    'An Idempotency-Key on the batch replays the whole answer; inner requests take none.',
+    'Atomic groups (`atomicityGroup`, and the `Isolation: snapshot` header, which makes the whole batch one group) are not supported yet: refused with 400, nothing runs.',
+  ].join(' '),
+  parameters: [
+    {
+      name: 'Isolation',
+      in: 'header',
+      description: '`snapshot`: the whole batch one atomic group. Not supported yet: refused (400 naming Isolation), nothing runs.',
+      schema: { json: { type: 'string', enum: ['snapshot'] } },
+    },
+  ],
+  requestBody: {
+    description: 'The requests, in order',
+    schema: {
+      json: {
+        type: 'object',
+        required: ['requests'],
+        additionalProperties: false,
+        properties: { requests: { type: 'array', minItems: 1, maxItems: MAX_BATCH_REQUESTS, items: BATCH_REQUEST } },
+      },
+    },
+  },
+  responses: {
+    200: {
+      description: 'One answer per request, in order (whatever each answered)',
+      schema: {
+        json: {
+          type: 'object',
+          required: ['responses'],
+          additionalProperties: false,
+          properties: { responses: { type: 'array', items: BATCH_RESPONSE } },
+        },
+      },
+    },
+    400: { description: 'The batch is malformed (each fault names `requests[i].<field>` and the request id); nothing ran' },
+  },
+};

@@ -1,0 +1,106 @@
+/**
+ * Where an inner request of `$batch` goes: its `url` relative to the batch's `/api/{tenantKey}/{orgKey}/`, an absolute
+ * path (or URL of the same origin) to that same tenant/org, or `$<id>/...` (the resource an earlier create answered in
+ * `Location`). Resolved without the URL parser's dot-segment removal, so no url can climb out of the tenant/org.
+ */
+import type { MessageKey } from '../../messages/catalogue';
+
+/** The batch's own address. */
+export interface BatchTarget {
+  readonly origin: string;
+  readonly tenantKey: string;
+  readonly orgKey: string;
+}
+
+/** A url as the batch will send it: the path and query after `/api/{tenantKey}/{orgKey}/`, or after an earlier answer's Location. */
+export interface ResolvedUrl {
+  /** `$<id>` at the start: the request whose Location this url continues. */
+  readonly base?: string;
+  /** Relative path and query (no leading `/` unless it continues a Location: then it starts with `/`, `?` or is empty). */
+  readonly rest: string;
+}
+
+export type UrlResolution =
+  { readonly url: ResolvedUrl } | { readonly fault: Extract<MessageKey, 'batchUrl' | 'batchOtherScope' | 'batchNested'> };
+
+export const MAX_URL_LENGTH = 8192;
+/** Request ids and atomicity group names; also what `$<id>` matches. */
+export const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+export const MAX_NAME_LENGTH = 64;
+const LEADING_REFERENCE = /^\$([A-Za-z0-9_-]{1,64})(?=[/?]|$)/;
+const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+const API_PATH = /^\/api\/([^/?]*)\/([^/?]*)(?:\/|(?=\?)|$)/i;
+
+/** Controls, spaces, backslashes (the URL parser reads them as '/') and fragments are never part of a request target. */
+function isForbidden(character: string): boolean {
+  const code = character.codePointAt(0) ?? 0;
+  return code <= 0x20 || code === 0x7f || character === '\\' || character === '#';
+}
+
+function decodeSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+/** No `.`/`..` segment (raw or percent-encoded), no segment that is not valid percent-encoding. */
+function hasCleanSegments(path: string): boolean {
+  return path.split('/').every((segment) => {
+    const decoded = decodeSegment(segment);
+    return decoded !== undefined && decoded !== '.' && decoded !== '..';
+  });
+}
+
+/** A path whose first segment is `$batch` (any case, raw or percent-encoded). */
+function isNested(path: string): boolean {
+  return (decodeSegment(path.split('/')[0] ?? '') ?? '').toLowerCase() === '$batch';
+}
+
+function pathOf(rest: string): string {
+  const query = rest.indexOf('?');
+  return query < 0 ? rest : rest.slice(0, query);
+}
+
+/** The path and query after `/api/{tenantKey}/{orgKey}/`, or the fault of an absolute path. */
+function stripApiPrefix(absolute: string, target: BatchTarget): UrlResolution {
+  const match = API_PATH.exec(absolute);
+  if (!match) return { fault: 'batchUrl' };
+  if (decodeSegment(match[1] ?? '') !== target.tenantKey || decodeSegment(match[2] ?? '') !== target.orgKey)
+    return { fault: 'batchOtherScope' };
+  return { url: { rest: absolute.slice(match[0].length) } };
+}
+
+function toRelative(url: string, target: BatchTarget): UrlResolution {
+  if (url.startsWith('//')) return { fault: 'batchUrl' };
+  if (SCHEME.test(url)) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return { fault: 'batchUrl' };
+    }
+    if (parsed.origin !== target.origin || parsed.username !== '' || parsed.password !== '') return { fault: 'batchOtherScope' };
+    const afterOrigin = url.slice(url.indexOf('/', url.indexOf('//') + 2));
+    return url.indexOf('/', url.indexOf('//') + 2) < 0 ? { fault: 'batchUrl' } : stripApiPrefix(afterOrigin, target);
+  }
+  if (url.startsWith('/')) return stripApiPrefix(url, target);
+  return { url: { rest: url } };
+}
+
+/** Resolves an inner request's `url` (see the module comment); a fault names what is wrong with it. */
+export function resolveUrl(url: string, target: BatchTarget): UrlResolution {
+  if (url.length > MAX_URL_LENGTH || [...url].some(isForbidden)) return { fault: 'batchUrl' };
+  if (isNested(pathOf(url))) return { fault: 'batchNested' };
+  const reference = LEADING_REFERENCE.exec(url);
+  if (reference) {
+    const rest = url.slice(reference[0].length);
+    return hasCleanSegments(pathOf(rest)) ? { url: { base: reference[1] ?? '', rest } } : { fault: 'batchUrl' };
+  }
+  const resolved = toRelative(url, target);
+  if ('fault' in resolved) return resolved;
+  const path = pathOf(resolved.url.rest);
+  if (!hasCleanSegments(path)) return { fault: 'batchUrl' };
+  return isNested(path) ? { fault: 'batchNested' } : resolved;
+}
