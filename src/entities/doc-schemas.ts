@@ -30,7 +30,7 @@ export interface EntityPage {
 }
 
 /** A record as reads answer it (its properties come from the EntitySpec, known when the spec is built). */
-export type ResourceSchema = v.GenericSchema<unknown, Resource>;
+type ResourceSchema = v.GenericSchema<unknown, Resource>;
 
 export interface EntitySchemas {
   readonly resource: ResourceSchema;

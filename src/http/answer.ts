@@ -17,7 +17,7 @@ export interface Answer<Status extends number, Body> extends Answered {
 }
 
 /** Statuses a handler answers (errors are thrown as ApiError and documented apart). */
-export type SuccessStatus = 200 | 201 | 202 | 204;
+type SuccessStatus = 200 | 201 | 202 | 204;
 
 /** A schema an answer is typed by. */
 export type AnswerSchema = GenericSchema<unknown, unknown>;
@@ -30,7 +30,7 @@ type ExcessOfObject<T, B> = { [K in keyof B]: K extends KeysOf<T> ? Excess<Value
  * `B` with every property that `T` does not have (at any depth) typed `never`: `B & Excess<T, B>` accepts a value of
  * type `B` only when it has no property outside `T`, even when it is not a fresh object literal.
  */
-export type Excess<T, B> = unknown extends T
+type Excess<T, B> = unknown extends T
   ? B
   : B extends readonly (infer Item)[]
     ? readonly Excess<NonNullable<T> extends readonly (infer Allowed)[] ? Allowed : never, Item>[]

@@ -86,12 +86,12 @@ interface Typed {
  * A route's doc whose responses are `R` (kept literal: the handler's answers are typed from them); a route documented
  * as one operation per path value (`variants`) answers what its variants document.
  */
-export interface TypedRouteDoc<R extends ResponseDocs> extends Omit<RouteDoc, 'responses' | 'variants'> {
+interface TypedRouteDoc<R extends ResponseDocs> extends Omit<RouteDoc, 'responses' | 'variants'> {
   readonly responses?: R & ResponseDocsOf<RouteDoc>;
   readonly variants?: readonly (RouteDocVariant & { readonly responses: R & ResponseDocsOf<RouteDoc> })[];
 }
 
-export interface ApiRouteDefinition<R extends ResponseDocs> {
+interface ApiRouteDefinition<R extends ResponseDocs> {
   readonly method: Method;
   /** itty-router pattern relative to `/api/:tenantKey/:orgKey` (e.g. `/operations/emailTemplates/:idOrKey`). */
   readonly path: string;
@@ -113,7 +113,7 @@ export interface ApiRoute extends Typed {
   handle(ctx: ApiContext): Promise<Answered>;
 }
 
-export interface PublicRouteDefinition<R extends ResponseDocs> {
+interface PublicRouteDefinition<R extends ResponseDocs> {
   readonly method: Method;
   readonly path: string;
   readonly doc: TypedRouteDoc<R>;

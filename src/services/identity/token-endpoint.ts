@@ -26,7 +26,7 @@ const BASIC_CHALLENGE = 'Basic realm="erp-edge-api", charset="UTF-8"';
 type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_scope' | 'temporarily_unavailable';
 
 /** The statuses of OAuth errors the token endpoint documents. */
-export type OAuthErrorStatus = 400 | 401 | 429 | 503;
+type OAuthErrorStatus = 400 | 401 | 429 | 503;
 
 const STATUS: Readonly<Record<OAuthErrorCode, OAuthErrorStatus>> = {
   invalid_request: 400,
