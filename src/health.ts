@@ -1,11 +1,16 @@
 /** Public, unauthenticated routes: /health, /openapi.json, /docs and the OAuth2 token endpoint (/connect/token). */
+import { definePublicRoute } from './http/route';
 import type { PublicRoute } from './http/route';
+import * as v from 'valibot';
 import { jsonResponse } from './http/responses';
 import { buildOpenApiRoutes } from './openapi/routes';
 import { apiRoutes, servicePublicRoutes } from './services/registry';
 import { operatorRoutes } from './admin/routes';
 
-const healthRoute: PublicRoute = {
+/** The answer of /health. */
+const HEALTH = v.strictObject({ status: v.literal('ok') });
+
+const healthRoute: PublicRoute = definePublicRoute({
   method: 'GET',
   path: '/health',
   doc: {
@@ -15,12 +20,12 @@ const healthRoute: PublicRoute = {
     responses: {
       200: {
         description: 'The service is up',
-        schema: { json: { type: 'object', properties: { status: { const: 'ok' } }, required: ['status'], additionalProperties: false } },
+        schema: HEALTH,
       },
     },
   },
-  handle: () => jsonResponse({ status: 'ok' }),
-};
+  handle: () => jsonResponse(HEALTH, { status: 'ok' }),
+});
 
 export const publicRoutes: readonly PublicRoute[] = [
   healthRoute,

@@ -8,6 +8,7 @@ import { readJsonBody } from '../http/body';
 import { recordNotFound, validationError } from '../errors/api-error';
 import type { FieldError } from '../errors/api-error';
 import { jsonResponse } from '../http/responses';
+import { DatabasesAnswer, PlacementAnswer, PlacementPageAnswer } from './answers';
 import type { OperatorRoute } from '../http/route';
 import { issueMessage, message } from '../messages/catalogue';
 import { parseStrictBody } from '../validation/strict-body';
@@ -65,7 +66,7 @@ export const operatorRoutes: readonly OperatorRoute[] = [
     method: 'GET',
     path: '/admin/databases',
     summary: 'The tenant databases and how many tenant/orgs each holds',
-    handle: async (ctx) => jsonResponse({ items: await ctx.platform.placements.listDatabases() }),
+    handle: async (ctx) => jsonResponse(DatabasesAnswer, { items: await ctx.platform.placements.listDatabases() }),
   },
   {
     method: 'GET',
@@ -77,7 +78,7 @@ export const operatorRoutes: readonly OperatorRoute[] = [
       const next = new URL(ctx.url);
       next.searchParams.set('$top', String(query.top));
       next.searchParams.set('$skip', String(query.skip + query.top));
-      return jsonResponse({ items: page.items, ...(page.more ? { nextPageLink: next.toString() } : {}) });
+      return jsonResponse(PlacementPageAnswer, { items: page.items, ...(page.more ? { nextPageLink: next.toString() } : {}) });
     },
   },
   {
@@ -88,7 +89,7 @@ export const operatorRoutes: readonly OperatorRoute[] = [
       const scope = readScope(ctx);
       const placement = await ctx.platform.placements.find(scope);
       if (!placement) throw recordNotFound(`Tenant/org ${scope.tenantKey}/${scope.orgKey}`, true);
-      return jsonResponse(placement);
+      return jsonResponse(PlacementAnswer, placement);
     },
   },
   {
@@ -98,7 +99,7 @@ export const operatorRoutes: readonly OperatorRoute[] = [
     handle: async (ctx) => {
       const result = parseStrictBody(MoveBody, await readJsonBody(ctx.request));
       if (!result.success) throw validationError(result.errors);
-      return jsonResponse(await ctx.platform.placements.move(readScope(ctx), result.output.database));
+      return jsonResponse(PlacementAnswer, await ctx.platform.placements.move(readScope(ctx), result.output.database));
     },
   },
 ];

@@ -4,6 +4,7 @@ import { CUSTOM_PROPERTIES, DATE_TIME, GUID, INTEGER } from '../openapi/values';
 import { ENUM_METADATA } from '../validation/enums';
 import { findRequiredBase } from '../validation/required';
 import { AUDIT_FIELDS } from './audit';
+import type { Resource } from './resource';
 import { CUSTOM_ATTRIBUTES_OBJECT } from './custom-attributes';
 import type { EntitySpec, FieldSpec, FieldSpecs } from './spec';
 import { buildAttributeSchema, buildCreateSchema, IS_ACTIVE_INPUT } from './validate';
@@ -21,9 +22,19 @@ export interface EntityDocOptions {
   readonly schemas?: Readonly<Record<string, AnySchema>>;
 }
 
+/** A page of a list: the records (whole, or the `$select`ed properties), the total when asked, the next page's URL. */
+export interface EntityPage {
+  items: Resource[];
+  count?: number;
+  nextPageLink?: string;
+}
+
+/** A record as reads answer it (its properties come from the EntitySpec, known when the spec is built). */
+type ResourceSchema = v.GenericSchema<unknown, Resource>;
+
 export interface EntitySchemas {
-  readonly resource: AnySchema;
-  readonly page: AnySchema;
+  readonly resource: ResourceSchema;
+  readonly page: v.GenericSchema<unknown, EntityPage>;
   readonly create: AnySchema;
   readonly customValue: AnySchema;
   /** Every named schema above, by component name. */
@@ -45,7 +56,7 @@ export function buildAttributeBody(name: string, field: FieldSpec | undefined): 
   return v.union([value, v.strictObject({ value })]);
 }
 
-export function withCustom(schema: AnySchema, custom: boolean): AnySchema {
+export function withCustom<T>(schema: v.GenericSchema<unknown, T>, custom: boolean): v.GenericSchema<unknown, T> {
   return custom ? v.pipe(schema, v.metadata({ patternProperties: CUSTOM_PROPERTIES })) : schema;
 }
 
@@ -93,7 +104,7 @@ export function buildEntitySchemas(spec: EntitySpec, options: EntityDocOptions =
   const cached = cache.get(spec);
   if (cached) return cached;
   const entries = { id: GUID, ...buildAnswerEntries(spec.fields), ...options.answerExtras, ...buildAnswerEntries(AUDIT_FIELDS) };
-  const resource = withCustom(v.strictObject(entries), spec.customAttributes);
+  const resource: ResourceSchema = withCustom(v.strictObject(entries), spec.customAttributes);
   const selected = v.pipe(
     v.strictObject(Object.fromEntries(Object.entries(entries).map(([name, schema]) => [name, v.optional(schema)]))),
     v.description('With $select: only the selected properties'),

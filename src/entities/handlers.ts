@@ -6,6 +6,7 @@ import type { JsonBodyOptions } from '../http/body';
 import type { ApiContext } from '../http/context';
 import { ApiError, recordNotFound, validationError } from '../errors/api-error';
 import type { FieldError } from '../errors/api-error';
+import type { Answer } from '../http/answer';
 import { createdResponse, emptyResponse, etagOf, jsonResponse } from '../http/responses';
 import { compileODataQuery } from '../odata/compile';
 import { decodeSkipToken, describeCursorContext, encodeSkipToken, toCursorValue } from '../odata/cursor';
@@ -22,6 +23,8 @@ import { parseIfMatch } from './lookup';
 import { listODataFields } from './odata-fields';
 import { parseCustomColumn, toPartialResource, toResource } from './resource';
 import type { Resource } from './resource';
+import { buildEntitySchemas } from './doc-schemas';
+import type { EntityPage } from './doc-schemas';
 import type { EntitySpec, Values } from './spec';
 import { buildListQueries, deleteRecord, findRecord, insertRecord, isRefusedInsert, listRecordPage, updateRecord } from './store';
 import type { AuditStamp, EntityRecord, EntityStore, RecordLookup } from './store';
@@ -120,7 +123,7 @@ const CREATE_ATTEMPTS = 3;
  * the condition refuses, everything is read afresh (400 for what is wrong) and tried again; when a rule refuses, the
  * checks read afresh word the 400, else the rule's own 400 answers.
  */
-export async function handleCreate(ctx: ApiContext, store: EntityStore, options: CreateOptions = {}): Promise<Response> {
+export async function handleCreate(ctx: ApiContext, store: EntityStore, options: CreateOptions = {}): Promise<Answer<201, string>> {
   const { spec } = store;
   const body = await readJsonBody(ctx.request, options.body);
   const input = parseCreateBody(spec, body, {
@@ -165,12 +168,17 @@ export async function handleCreate(ctx: ApiContext, store: EntityStore, options:
 /** Adds related data (route members, rate lines) to the resources of read and list answers. */
 export type Decorate = (ctx: ApiContext, rows: readonly Readonly<Record<string, unknown>>[], resources: Resource[]) => Promise<void>;
 
-export async function handleRead(ctx: ApiContext, store: EntityStore, lookup: RecordLookup, decorate?: Decorate): Promise<Response> {
+export async function handleRead(
+  ctx: ApiContext,
+  store: EntityStore,
+  lookup: RecordLookup,
+  decorate?: Decorate,
+): Promise<Answer<200, Resource>> {
   const row = await findRecord(ctx.db, store, ctx.scope, lookup);
   if (!row) throw recordNotFound(store.spec.title, true, listRecordParams(ctx));
   const resource = toResource(store.spec, row);
   await decorate?.(ctx, [row], [resource]);
-  return jsonResponse(resource, { headers: { etag: etagOf(row.version) } });
+  return jsonResponse(buildEntitySchemas(store.spec).resource, resource, { headers: { etag: etagOf(row.version) } });
 }
 
 /** Explains a failed conditional write: missing record (404 or 400) or a stale `If-Match` (412). */
@@ -189,14 +197,14 @@ async function answerUnchanged(
   lookup: RecordLookup,
   listed404: boolean,
   expected: number | undefined,
-): Promise<Response> {
+): Promise<Answer<200, null>> {
   const row = await findRecord(ctx.db, store, ctx.scope, lookup);
   if (!row) throw recordNotFound(store.spec.title, listed404, listRecordParams(ctx));
   if (expected !== undefined && row.version !== expected) return explainMiss(ctx, store, lookup, listed404);
   return emptyResponse(200, { etag: etagOf(row.version) });
 }
 
-export async function handleDelete(ctx: ApiContext, store: EntityStore, lookup: RecordLookup): Promise<Response> {
+export async function handleDelete(ctx: ApiContext, store: EntityStore, lookup: RecordLookup): Promise<Answer<204, null>> {
   const deleted = await deleteRecord(ctx.db, store, ctx.scope, lookup, buildAuditStamp(ctx), parseIfMatch(ctx.request));
   if (!deleted) return explainMiss(ctx, store, lookup, true);
   return emptyResponse(204);
@@ -215,7 +223,7 @@ export async function handleAttributeUpdate(
   lookup: RecordLookup,
   name: string,
   options: AttributeOptions,
-): Promise<Response> {
+): Promise<Answer<200, null>> {
   const body = await readJsonBody(ctx.request);
   let value: unknown;
   let uses: ReferenceUse[] = [];
@@ -254,7 +262,7 @@ export async function handleCustomAttributeUpdate(
   store: EntityStore,
   lookup: RecordLookup,
   rawName: string,
-): Promise<Response> {
+): Promise<Answer<200, null>> {
   const name = parsePrefixedCustomName(rawName);
   if (!store.spec.customAttributes || !name) {
     throw new ApiError('NotFound', `${store.spec.title} has no attribute '${rawName}'.`);
@@ -273,7 +281,7 @@ export async function handleCustomAttributeUpdate(
   return emptyResponse(200, { etag: etagOf(version) });
 }
 
-export async function handleList(ctx: ApiContext, store: EntityStore, decorate?: Decorate): Promise<Response> {
+export async function handleList(ctx: ApiContext, store: EntityStore, decorate?: Decorate): Promise<Answer<200, EntityPage>> {
   const query = parseODataQuery(ctx.url.searchParams, listODataFields(store.spec));
   const select = query.select?.map((field) => field.name);
   const compiled = compileODataQuery(query);
@@ -290,7 +298,7 @@ export async function handleList(ctx: ApiContext, store: EntityStore, decorate?:
     items = page.rows.map((row) => toResource(store.spec, row));
     await decorate?.(ctx, page.rows, items);
   }
-  const body: Record<string, unknown> = { items };
+  const body: EntityPage = { items };
   if (page.count !== undefined) body.count = page.count;
   const last = page.rows.at(-1);
   if (page.hasMore && last) {
@@ -301,5 +309,5 @@ export async function handleList(ctx: ApiContext, store: EntityStore, decorate?:
       await encodeSkipToken(cursorContext, values, ctx.platform.config.pageTokenSecret),
     );
   }
-  return jsonResponse(body);
+  return jsonResponse(buildEntitySchemas(store.spec).page, body);
 }

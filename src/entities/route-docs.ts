@@ -11,6 +11,9 @@ import type { EntitySpec } from './spec';
 
 type DocParts = Omit<RouteDoc, 'summary' | 'tags' | 'operationId'>;
 
+/** How a record path names the record: the shared single segment (id or key), the id, or the key. */
+type RecordPath = 'segment' | 'id' | 'key';
+
 /** The `{customAttributeName}` path parameter of a custom attribute PUT. */
 export const CUSTOM_ATTRIBUTE_NAME: ParameterDoc = {
   name: 'customAttributeName',
@@ -108,79 +111,95 @@ function keyParameters(spec: EntitySpec): ParameterDoc[] {
 const ID_PARAMETER: ParameterDoc = { name: 'id', in: 'path', description: 'Record identifier (GUID)', schema: GUID };
 
 /** Parameters of a record path: `segment` (single-key read/delete), `id`, or the key. */
-export function describeRecordPath(spec: EntitySpec, by: 'segment' | 'id' | 'key'): ParameterDoc[] {
+function describeRecordPath(spec: EntitySpec, by: RecordPath): ParameterDoc[] {
   if (by === 'segment') return [segmentParameter(spec)];
   return by === 'id' ? [ID_PARAMETER] : keyParameters(spec);
 }
 
-/** Parts of the doc of one entity route. */
-export function describeEntityRoute(
-  spec: EntitySpec,
-  kind: string,
-  options: EntityDocOptions,
-  extra: { by?: 'segment' | 'id' | 'key'; attribute?: string } = {},
-): DocParts {
+/** The doc of a list: OData options, the page. */
+export function describeEntityList(spec: EntitySpec, options: EntityDocOptions) {
   const schemas = buildEntitySchemas(spec, options);
-  const base = { schemas: schemas.named };
-  const record = describeRecordPath(spec, extra.by ?? 'key');
-  switch (kind) {
-    case 'list':
-      return {
-        ...base,
-        parameters: listODataParameters(spec),
-        responses: { 200: { description: 'A page of records', schema: schemas.page } },
-      };
-    case 'create':
-      return {
-        ...base,
-        requestBody: {
-          description: 'The new record; custom_<name> properties (or a customAttributes object) set custom attributes',
-          schema: schemas.create,
-        },
-        responses: { 201: { description: 'Created: the body is the new record identifier', schema: GUID, headers: ['Location'] } },
-      };
-    case 'read':
-      return {
-        ...base,
-        parameters: record,
-        responses: {
-          200: { description: 'The record', schema: schemas.resource, headers: ['ETag'] },
-          404: { description: 'The record does not exist' },
-        },
-      };
-    case 'delete':
-      return {
-        ...base,
-        parameters: record,
-        responses: { 204: { description: 'Deleted' }, 404: { description: 'The record does not exist' } },
-        errors: [412],
-      };
-    case 'customAttribute':
-      return {
-        ...base,
-        parameters: [...record, CUSTOM_ATTRIBUTE_NAME],
-        requestBody: CUSTOM_ATTRIBUTE_REQUEST,
-        responses: {
-          200: { description: 'Updated (empty body)', headers: ['ETag'] },
-          404: { description: 'The record does not exist, or the entity has no such attribute' },
-        },
-        errors: [412],
-      };
-    default: {
-      const name = extra.attribute ?? '';
-      const field = name === 'isActive' ? AUDIT_FIELDS.isActive : findField(spec, name);
-      const responses: Record<number, ResponseDoc> = { 200: { description: 'Updated (empty body)', headers: ['ETag'] } };
-      if (name === 'isActive') responses[404] = { description: 'The record does not exist' };
-      return {
-        ...base,
-        parameters: record,
-        requestBody: {
-          description: `The new ${name}: the bare JSON value, or {"value": ...}`,
-          schema: buildAttributeBody(name, field),
-        },
-        responses,
-        errors: [412],
-      };
-    }
-  }
+  return {
+    schemas: schemas.named,
+    parameters: listODataParameters(spec),
+    responses: { 200: { description: 'A page of records', schema: schemas.page } },
+  } satisfies DocParts;
+}
+
+/** The doc of a create: the body, the new id. */
+export function describeEntityCreate(spec: EntitySpec, options: EntityDocOptions) {
+  const schemas = buildEntitySchemas(spec, options);
+  return {
+    schemas: schemas.named,
+    requestBody: {
+      description: 'The new record; custom_<name> properties (or a customAttributes object) set custom attributes',
+      schema: schemas.create,
+    },
+    responses: { 201: { description: 'Created: the body is the new record identifier', schema: GUID, headers: ['Location'] } },
+  } satisfies DocParts;
+}
+
+/** The doc of a read by `by`: the record. */
+export function describeEntityRead(spec: EntitySpec, options: EntityDocOptions, by: RecordPath) {
+  const schemas = buildEntitySchemas(spec, options);
+  return {
+    schemas: schemas.named,
+    parameters: describeRecordPath(spec, by),
+    responses: {
+      200: { description: 'The record', schema: schemas.resource, headers: ['ETag'] },
+      404: { description: 'The record does not exist' },
+    },
+  } satisfies DocParts;
+}
+
+/** The doc of a delete by `by`. */
+export function describeEntityDelete(spec: EntitySpec, options: EntityDocOptions, by: RecordPath) {
+  return {
+    schemas: buildEntitySchemas(spec, options).named,
+    parameters: describeRecordPath(spec, by),
+    responses: { 204: { description: 'Deleted' }, 404: { description: 'The record does not exist' } },
+    errors: [412],
+  } satisfies DocParts;
+}
+
+/** The doc of a custom attribute PUT (`{customAttributeName}`). */
+export function describeEntityCustomAttribute(spec: EntitySpec, options: EntityDocOptions) {
+  return {
+    schemas: buildEntitySchemas(spec, options).named,
+    parameters: [...describeRecordPath(spec, 'key'), CUSTOM_ATTRIBUTE_NAME],
+    requestBody: CUSTOM_ATTRIBUTE_REQUEST,
+    responses: {
+      200: { description: 'Updated (empty body)', headers: ['ETag'] },
+      404: { description: 'The record does not exist, or the entity has no such attribute' },
+    },
+    errors: [412],
+  } satisfies DocParts;
+}
+
+function describeAttributeBody(spec: EntitySpec, options: EntityDocOptions, name: string) {
+  const field = name === 'isActive' ? AUDIT_FIELDS.isActive : findField(spec, name);
+  return {
+    schemas: buildEntitySchemas(spec, options).named,
+    parameters: describeRecordPath(spec, 'key'),
+    requestBody: {
+      description: `The new ${name}: the bare JSON value, or {"value": ...}`,
+      schema: buildAttributeBody(name, field),
+    },
+    errors: [412],
+  } satisfies DocParts;
+}
+
+const UPDATED = { description: 'Updated (empty body)', headers: ['ETag'] } satisfies ResponseDoc;
+
+/** The doc of an updatable field's PUT. */
+export function describeEntityAttribute(spec: EntitySpec, options: EntityDocOptions, name: string) {
+  return { ...describeAttributeBody(spec, options, name), responses: { 200: UPDATED } } satisfies DocParts;
+}
+
+/** The doc of the isActive PUT (it documents 404 for a missing record). */
+export function describeEntityIsActive(spec: EntitySpec, options: EntityDocOptions) {
+  return {
+    ...describeAttributeBody(spec, options, 'isActive'),
+    responses: { 200: UPDATED, 404: { description: 'The record does not exist' } },
+  } satisfies DocParts;
 }

@@ -1,11 +1,21 @@
 /** Derives an entity's HTTP routes from its description. */
 import type { ApiContext } from '../http/context';
+import { defineApiRoute } from '../http/route';
 import type { ApiRoute } from '../http/route';
 import type { EntityDocOptions } from './doc-schemas';
 import { handleAttributeUpdate, handleCreate, handleCustomAttributeUpdate, handleDelete, handleList, handleRead } from './handlers';
 import type { CreateOptions, Decorate } from './handlers';
 import { parseKeyLookup, parseSegmentLookup } from './lookup';
-import { describeEntityRoute, segmentParamName } from './route-docs';
+import {
+  describeEntityAttribute,
+  describeEntityCreate,
+  describeEntityCustomAttribute,
+  describeEntityDelete,
+  describeEntityIsActive,
+  describeEntityList,
+  describeEntityRead,
+  segmentParamName,
+} from './route-docs';
 import type { EntityStore, RecordLookup } from './store';
 
 export interface EntityRouteOptions {
@@ -45,12 +55,12 @@ function buildReadRoutes(store: EntityStore, options: EntityRouteOptions): ApiRo
   const { spec } = store;
   const base = spec.basePath;
   const tags = tagOf(store);
-  const describe = (kind: string, by: 'segment' | 'id' | 'key') => describeEntityRoute(spec, kind, options.doc ?? {}, { by });
+  const docOptions = options.doc ?? {};
   if (spec.key.length === 1) {
     const [keyName = 'key'] = spec.key;
     const segment = segmentParamName(spec);
     return [
-      {
+      defineApiRoute({
         method: 'GET',
         path: `${base}/:${segment}`,
         scope: 'application',
@@ -58,11 +68,11 @@ function buildReadRoutes(store: EntityStore, options: EntityRouteOptions): ApiRo
           summary: `Read a ${spec.title.toLowerCase()} by id or by ${keyName}`,
           tags,
           operationId: `read${spec.resourceName}`,
-          ...describe('read', 'segment'),
+          ...describeEntityRead(spec, docOptions, 'segment'),
         },
         handle: (ctx) => handleRead(ctx, store, parseSegmentLookup(spec, ctx.params[segment] ?? ''), options.decorate),
-      },
-      {
+      }),
+      defineApiRoute({
         method: 'DELETE',
         path: `${base}/:${segment}`,
         scope: 'application',
@@ -70,14 +80,14 @@ function buildReadRoutes(store: EntityStore, options: EntityRouteOptions): ApiRo
           summary: `Delete a ${spec.title.toLowerCase()} by id or by ${keyName}`,
           tags,
           operationId: `delete${spec.resourceName}`,
-          ...describe('delete', 'segment'),
+          ...describeEntityDelete(spec, docOptions, 'segment'),
         },
         handle: (ctx) => handleDelete(ctx, store, parseSegmentLookup(spec, ctx.params[segment] ?? '')),
-      },
+      }),
     ];
   }
   return [
-    {
+    defineApiRoute({
       method: 'GET',
       path: `${base}/:id`,
       scope: 'application',
@@ -85,11 +95,11 @@ function buildReadRoutes(store: EntityStore, options: EntityRouteOptions): ApiRo
         summary: `Read a ${spec.title.toLowerCase()} by id`,
         tags,
         operationId: `read${spec.resourceName}ById`,
-        ...describe('read', 'id'),
+        ...describeEntityRead(spec, docOptions, 'id'),
       },
       handle: (ctx) => handleRead(ctx, store, parseIdLookup(ctx), options.decorate),
-    },
-    {
+    }),
+    defineApiRoute({
       method: 'DELETE',
       path: `${base}/:id`,
       scope: 'application',
@@ -97,11 +107,11 @@ function buildReadRoutes(store: EntityStore, options: EntityRouteOptions): ApiRo
         summary: `Delete a ${spec.title.toLowerCase()} by id`,
         tags,
         operationId: `delete${spec.resourceName}ById`,
-        ...describe('delete', 'id'),
+        ...describeEntityDelete(spec, docOptions, 'id'),
       },
       handle: (ctx) => handleDelete(ctx, store, parseIdLookup(ctx)),
-    },
-    {
+    }),
+    defineApiRoute({
       method: 'GET',
       path: `${base}${keyParams(store)}`,
       scope: 'application',
@@ -109,11 +119,11 @@ function buildReadRoutes(store: EntityStore, options: EntityRouteOptions): ApiRo
         summary: `Read a ${spec.title.toLowerCase()} by key`,
         tags,
         operationId: `read${spec.resourceName}ByKey`,
-        ...describe('read', 'key'),
+        ...describeEntityRead(spec, docOptions, 'key'),
       },
       handle: (ctx) => handleRead(ctx, store, keyLookupOf(store, ctx), options.decorate),
-    },
-    {
+    }),
+    defineApiRoute({
       method: 'DELETE',
       path: `${base}${keyParams(store)}`,
       scope: 'application',
@@ -121,10 +131,10 @@ function buildReadRoutes(store: EntityStore, options: EntityRouteOptions): ApiRo
         summary: `Delete a ${spec.title.toLowerCase()} by key`,
         tags,
         operationId: `delete${spec.resourceName}ByKey`,
-        ...describe('delete', 'key'),
+        ...describeEntityDelete(spec, docOptions, 'key'),
       },
       handle: (ctx) => handleDelete(ctx, store, keyLookupOf(store, ctx)),
-    },
+    }),
   ];
 }
 
@@ -138,16 +148,13 @@ function attributeRoutes(store: EntityStore, options: EntityRouteOptions): ApiRo
   const updatable = Object.entries(spec.fields)
     .filter(([, field]) => field.updatable)
     .map(([name]) => name);
-  const routes: ApiRoute[] = [...updatable, 'isActive'].map((name) => ({
-    method: 'PUT',
+  const docOptions = options.doc ?? {};
+  const describeRoute = (name: string) => ({
+    method: 'PUT' as const,
     path: `${spec.basePath}${keyParams(store)}/${name}`,
-    scope: 'application',
-    doc: {
-      summary: `Set the ${name} of a ${spec.title.toLowerCase()}`,
-      tags,
-      operationId: `update${spec.resourceName}${name.charAt(0).toUpperCase()}${name.slice(1)}`,
-      ...describeEntityRoute(spec, 'attribute', options.doc ?? {}, { attribute: name }),
-    },
+    scope: 'application' as const,
+    summary: `Set the ${name} of a ${spec.title.toLowerCase()}`,
+    operationId: `update${spec.resourceName}${name.charAt(0).toUpperCase()}${name.slice(1)}`,
     handle: (ctx: ApiContext) => {
       const check = options.checkAttribute?.[name];
       return handleAttributeUpdate(ctx, store, keyLookupOf(store, ctx), name, {
@@ -155,20 +162,28 @@ function attributeRoutes(store: EntityStore, options: EntityRouteOptions): ApiRo
         ...(check ? { check } : {}),
       });
     },
-  }));
+  });
+  const routes: ApiRoute[] = updatable.map((name) => {
+    const { summary, operationId, ...route } = describeRoute(name);
+    return defineApiRoute({ ...route, doc: { summary, tags, operationId, ...describeEntityAttribute(spec, docOptions, name) } });
+  });
+  const { summary, operationId, ...isActive } = describeRoute('isActive');
+  routes.push(defineApiRoute({ ...isActive, doc: { summary, tags, operationId, ...describeEntityIsActive(spec, docOptions) } }));
   if (spec.customAttributes) {
-    routes.push({
-      method: 'PUT',
-      path: `${spec.basePath}${keyParams(store)}/:customAttributeName`,
-      scope: 'application',
-      doc: {
-        summary: `Set a custom attribute (custom_<name>) of a ${spec.title.toLowerCase()}`,
-        tags,
-        operationId: `update${spec.resourceName}CustomAttribute`,
-        ...describeEntityRoute(spec, 'customAttribute', options.doc ?? {}),
-      },
-      handle: (ctx) => handleCustomAttributeUpdate(ctx, store, keyLookupOf(store, ctx), ctx.params.customAttributeName ?? ''),
-    });
+    routes.push(
+      defineApiRoute({
+        method: 'PUT',
+        path: `${spec.basePath}${keyParams(store)}/:customAttributeName`,
+        scope: 'application',
+        doc: {
+          summary: `Set a custom attribute (custom_<name>) of a ${spec.title.toLowerCase()}`,
+          tags,
+          operationId: `update${spec.resourceName}CustomAttribute`,
+          ...describeEntityCustomAttribute(spec, options.doc ?? {}),
+        },
+        handle: (ctx) => handleCustomAttributeUpdate(ctx, store, keyLookupOf(store, ctx), ctx.params.customAttributeName ?? ''),
+      }),
+    );
   }
   return routes;
 }
@@ -178,7 +193,7 @@ export function buildEntityRoutes(store: EntityStore, options: EntityRouteOption
   const { spec } = store;
   const tags = tagOf(store);
   return [
-    {
+    defineApiRoute({
       method: 'GET',
       path: `${spec.basePath}/odata`,
       scope: 'application',
@@ -186,11 +201,11 @@ export function buildEntityRoutes(store: EntityStore, options: EntityRouteOption
         summary: `List ${spec.title.toLowerCase()}s (OData)`,
         tags,
         operationId: `list${spec.resourceName}s`,
-        ...describeEntityRoute(spec, 'list', options.doc ?? {}),
+        ...describeEntityList(spec, options.doc ?? {}),
       },
       handle: (ctx) => handleList(ctx, store, options.decorate),
-    },
-    {
+    }),
+    defineApiRoute({
       method: 'POST',
       path: spec.basePath,
       scope: 'application',
@@ -198,10 +213,10 @@ export function buildEntityRoutes(store: EntityStore, options: EntityRouteOption
         summary: `Create a ${spec.title.toLowerCase()}`,
         tags,
         operationId: `create${spec.resourceName}`,
-        ...describeEntityRoute(spec, 'create', options.doc ?? {}),
+        ...describeEntityCreate(spec, options.doc ?? {}),
       },
       handle: (ctx) => handleCreate(ctx, store, options.create),
-    },
+    }),
     ...buildReadRoutes(store, options),
     ...attributeRoutes(store, options),
   ];

@@ -4,6 +4,7 @@
  * ordinary column of the primary key, so a move copies it as is and feed cursors stay valid on the new database.
  */
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import type { ChangeType } from './outbox';
 
 export const changeEvents = sqliteTable(
   'change_events',
@@ -17,7 +18,7 @@ export const changeEvents = sqliteTable(
     /** Service prefix of the record (`operations/emailTemplates`, `referenceData/companies`, ...). */
     resource: text('resource').notNull(),
     /** created | updated | deleted */
-    changeType: text('change_type').notNull(),
+    changeType: text('change_type').$type<ChangeType>().notNull(),
     recordId: text('record_id').notNull(),
     recordKey: text('record_key').notNull(),
     /** The record's version after the change (a deletion: its last version + 1). */

@@ -1,17 +1,50 @@
-/** Response builders shared by every service. */
+/** Response builders shared by every service: the one place that serializes answers (typed by src/http/answer.ts). */
+import type { Answer, AnswerSchema, ExactBody } from './answer';
+import type { InferOutput } from 'valibot';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-export function jsonResponse(body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {
-  return new Response(JSON.stringify(body), { status: init.status ?? 200, headers: { 'content-type': JSON_TYPE, ...init.headers } });
+interface JsonInit<Status extends number> {
+  readonly status?: Status;
+  readonly headers?: Record<string, string>;
 }
 
-export function emptyResponse(status: 200 | 204, headers: Record<string, string> = {}): Response {
-  return new Response(null, { status, headers });
+/** Casts a built Response to the answer it is: only the builders below make answers. */
+function toAnswer<Status extends number, Body>(response: Response): AnswerEach<Status, Body> {
+  return response as AnswerEach<Status, Body>;
 }
 
-export function createdResponse(id: string, location: string): Response {
-  return new Response(JSON.stringify(id), { status: 201, headers: { 'content-type': JSON_TYPE, location } });
+/** One Answer per status of a union (an answer of status 400 | 401 is an answer of 400 or one of 401). */
+type AnswerEach<Status extends number, Body> = Status extends number ? Answer<Status, Body> : never;
+
+/**
+ * A JSON answer of `schema` (the schema its route documents): `body` must be the schema's output with nothing more,
+ * checked at compile time (the document describes exactly what is answered).
+ */
+export function jsonResponse<S extends AnswerSchema, B extends InferOutput<S>, Status extends number = 200>(
+  schema: S,
+  body: ExactBody<S, B>,
+  init: JsonInit<Status> = {},
+): AnswerEach<Status, InferOutput<S>> {
+  const response = new Response(JSON.stringify(body), {
+    status: init.status ?? 200,
+    headers: { 'content-type': JSON_TYPE, ...init.headers },
+  });
+  return toAnswer<Status, InferOutput<S>>(response);
+}
+
+/** An HTML page (its route documents the body as a string of media type text/html). */
+export function htmlResponse(page: string, headers: Record<string, string> = {}): Answer<200, string> {
+  return toAnswer(new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8', ...headers } }));
+}
+
+export function emptyResponse<Status extends 200 | 204>(status: Status, headers: Record<string, string> = {}): Answer<Status, null> {
+  return toAnswer(new Response(null, { status, headers }));
+}
+
+/** 201 Created: the body is the new record's identifier (a GUID), `location` its URL. */
+export function createdResponse(id: string, location: string): Answer<201, string> {
+  return toAnswer(new Response(JSON.stringify(id), { status: 201, headers: { 'content-type': JSON_TYPE, location } }));
 }
 
 export function etagOf(version: number): string {

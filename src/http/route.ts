@@ -1,5 +1,6 @@
 import type { GenericSchema } from 'valibot';
 import type { Scope } from '../auth/token';
+import type { Answered, AnswerOf, ResponseDocs } from './answer';
 import type { ApiContext, OperatorContext, PublicContext } from './context';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -72,22 +73,69 @@ export interface RouteDoc extends OperationDoc {
   readonly variants?: readonly RouteDocVariant[];
 }
 
-export interface ApiRoute {
+type ResponseDocsOf<D extends OperationDoc> = NonNullable<D['responses']>;
+
+declare const TYPED: unique symbol;
+
+/** A route built by defineApiRoute or definePublicRoute: its handler answers what its doc's schemas describe. */
+interface Typed {
+  readonly [TYPED]: true;
+}
+
+/**
+ * A route's doc whose responses are `R` (kept literal: the handler's answers are typed from them); a route documented
+ * as one operation per path value (`variants`) answers what its variants document.
+ */
+interface TypedRouteDoc<R extends ResponseDocs> extends Omit<RouteDoc, 'responses' | 'variants'> {
+  readonly responses?: R & ResponseDocsOf<RouteDoc>;
+  readonly variants?: readonly (RouteDocVariant & { readonly responses: R & ResponseDocsOf<RouteDoc> })[];
+}
+
+interface ApiRouteDefinition<R extends ResponseDocs> {
   readonly method: Method;
   /** itty-router pattern relative to `/api/:tenantKey/:orgKey` (e.g. `/operations/emailTemplates/:idOrKey`). */
   readonly path: string;
   readonly scope: Scope;
-  readonly doc: RouteDoc;
+  readonly doc: TypedRouteDoc<R>;
   /** A POST that only reads (a lookup): it takes no Idempotency-Key. Every other POST honours one. */
   readonly readOnly?: boolean;
-  handle(ctx: ApiContext): Promise<Response>;
+  /** Answers one of the documented success statuses with exactly its schema's output. */
+  handle(ctx: ApiContext): Promise<AnswerOf<R>>;
 }
 
-export interface PublicRoute {
+/** A tenant/org route (made by defineApiRoute). */
+export interface ApiRoute extends Typed {
+  readonly method: Method;
+  readonly path: string;
+  readonly scope: Scope;
+  readonly doc: RouteDoc;
+  readonly readOnly?: boolean;
+  handle(ctx: ApiContext): Promise<Answered>;
+}
+
+interface PublicRouteDefinition<R extends ResponseDocs> {
+  readonly method: Method;
+  readonly path: string;
+  readonly doc: TypedRouteDoc<R>;
+  handle(ctx: PublicContext): Promise<AnswerOf<R>> | AnswerOf<R>;
+}
+
+/** A route without a token (made by definePublicRoute). */
+export interface PublicRoute extends Typed {
   readonly method: Method;
   readonly path: string;
   readonly doc: RouteDoc;
-  handle(ctx: PublicContext): Promise<Response> | Response;
+  handle(ctx: PublicContext): Promise<Answered> | Answered;
+}
+
+/** A tenant/org route whose handler's answers are typed by the schemas its doc documents per status. */
+export function defineApiRoute<const R extends ResponseDocs>(route: ApiRouteDefinition<R>): ApiRoute {
+  return route as ApiRouteDefinition<R> & Typed;
+}
+
+/** A public route whose handler's answers are typed by the schemas its doc documents per status. */
+export function definePublicRoute<const R extends ResponseDocs>(route: PublicRouteDefinition<R>): PublicRoute {
+  return route as PublicRouteDefinition<R> & Typed;
 }
 
 /** An operator route (`/admin/...`, scope `operator`): placements of tenant/orgs, not tenant data. */
@@ -96,5 +144,5 @@ export interface OperatorRoute {
   /** itty-router pattern, absolute (e.g. `/admin/placements/:tenantKey/:orgKey`). */
   readonly path: string;
   readonly summary: string;
-  handle(ctx: OperatorContext): Promise<Response>;
+  handle(ctx: OperatorContext): Promise<Answered>;
 }

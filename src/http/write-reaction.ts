@@ -9,8 +9,8 @@ export type WriteReaction = (ctx: ApiContext) => Promise<void>;
  * after any unexpected failure, which might have committed (a failing reaction is then ignored). A refused write
  * (ApiError) changed nothing and does not react.
  */
-export async function reactAfterWrite(ctx: ApiContext, write: () => Promise<Response>, react: WriteReaction): Promise<Response> {
-  let response: Response;
+export async function reactAfterWrite<A extends Response>(ctx: ApiContext, write: () => Promise<A>, react: WriteReaction): Promise<A> {
+  let response: A;
   try {
     response = await write();
   } catch (error) {

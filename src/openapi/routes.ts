@@ -1,4 +1,7 @@
 /** `GET /openapi.json` and `GET /docs` (no token needed). */
+import * as v from 'valibot';
+import { htmlResponse, jsonResponse } from '../http/responses';
+import { definePublicRoute } from '../http/route';
 import type { ApiRoute, OperatorRoute, PublicRoute } from '../http/route';
 import { loadDocsAssets } from './docs-assets';
 import { DOCS_CONTENT_SECURITY_POLICY, renderDocsPage } from './docs-page';
@@ -6,6 +9,9 @@ import { API_TITLE, buildOpenApiDocument } from './document';
 import type { JsonObject } from './schema';
 
 export const OPENAPI_PATH = '/openapi.json';
+
+/** The answer of /openapi.json. */
+const OPENAPI_DOCUMENT = v.pipe(v.record(v.string(), v.unknown()), v.description('An OpenAPI 3.1 document'));
 export const DOCS_PATH = '/docs';
 
 export interface DocumentedRoutes {
@@ -25,7 +31,7 @@ export function buildOpenApiRoutes(listRoutes: () => DocumentedRoutes): PublicRo
     return document;
   };
   return [
-    {
+    definePublicRoute({
       method: 'GET',
       path: OPENAPI_PATH,
       doc: {
@@ -33,37 +39,36 @@ export function buildOpenApiRoutes(listRoutes: () => DocumentedRoutes): PublicRo
         tags: ['Documentation'],
         operationId: 'readOpenApiDocument',
         responses: {
-          200: { description: 'The OpenAPI document', schema: { json: { type: 'object', description: 'An OpenAPI 3.1 document' } } },
+          200: { description: 'The OpenAPI document', schema: OPENAPI_DOCUMENT },
         },
       },
       handle: (ctx) =>
-        new Response(JSON.stringify({ ...buildDocumentOnce(), servers: [{ url: ctx.url.origin }] }), {
-          headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=300' },
-        }),
-    },
-    {
+        jsonResponse(
+          OPENAPI_DOCUMENT,
+          { ...buildDocumentOnce(), servers: [{ url: ctx.url.origin }] },
+          { headers: { 'cache-control': 'public, max-age=300' } },
+        ),
+    }),
+    definePublicRoute({
       method: 'GET',
       path: DOCS_PATH,
       doc: {
         summary: 'The API reference for people, rendered from /openapi.json (no token needed)',
         tags: ['Documentation'],
         operationId: 'readApiReference',
-        responses: { 200: { description: 'An HTML page', contentType: 'text/html', schema: { json: { type: 'string' } } } },
+        responses: { 200: { description: 'An HTML page', contentType: 'text/html', schema: v.string() } },
       },
       handle: async (ctx) => {
         const assets = await loadDocsAssets(ctx.platform);
         const development = ctx.platform.config.environment === 'development';
-        return new Response(renderDocsPage({ title: API_TITLE, documentUrl: OPENAPI_PATH, assets, development }), {
-          headers: {
-            'content-type': 'text/html; charset=utf-8',
-            // Always revalidated: the page names the current content-hashed assets (which are cached for a year).
-            'cache-control': 'no-cache',
-            'content-security-policy': DOCS_CONTENT_SECURITY_POLICY,
-            'x-content-type-options': 'nosniff',
-            'referrer-policy': 'no-referrer',
-          },
+        return htmlResponse(renderDocsPage({ title: API_TITLE, documentUrl: OPENAPI_PATH, assets, development }), {
+          // Always revalidated: the page names the current content-hashed assets (which are cached for a year).
+          'cache-control': 'no-cache',
+          'content-security-policy': DOCS_CONTENT_SECURITY_POLICY,
+          'x-content-type-options': 'nosniff',
+          'referrer-policy': 'no-referrer',
         });
       },
-    },
+    }),
   ];
 }

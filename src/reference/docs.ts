@@ -58,7 +58,7 @@ const KIND: ParameterDoc = {
 const UNKNOWN_KIND = { description: 'Unknown kind, or (DELETE) no record with that key' };
 const READ_ONLY = { description: 'The kind is a standard read-only list (Allow: GET)' };
 
-export const referenceListDoc: Parts = {
+export const referenceListDoc = {
   schemas,
   parameters: [KIND],
   responses: {
@@ -68,9 +68,9 @@ export const referenceListDoc: Parts = {
     },
     404: UNKNOWN_KIND,
   },
-};
+} satisfies Parts;
 
-export const referenceUpsertDoc: Parts = {
+export const referenceUpsertDoc = {
   schemas,
   parameters: [KIND],
   requestBody: {
@@ -85,9 +85,9 @@ export const referenceUpsertDoc: Parts = {
     404: UNKNOWN_KIND,
     405: READ_ONLY,
   },
-};
+} satisfies Parts;
 
-export const referenceDeleteDoc: Parts = {
+export const referenceDeleteDoc = {
   parameters: [KIND, { name: 'key', in: 'path', description: 'Key of the record', schema: { json: { type: 'string' } } }],
   responses: {
     204: { description: 'Deleted' },
@@ -95,4 +95,4 @@ export const referenceDeleteDoc: Parts = {
     404: UNKNOWN_KIND,
     405: READ_ONLY,
   },
-};
+} satisfies Parts;

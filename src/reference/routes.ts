@@ -7,6 +7,7 @@ import { buildRequestOrigin } from '../http/context';
 import type { ApiContext } from '../http/context';
 import { ApiError, recordNotFound } from '../errors/api-error';
 import type { FieldError } from '../errors/api-error';
+import { defineApiRoute } from '../http/route';
 import type { ApiRoute } from '../http/route';
 import { reactAfterWrite } from '../http/write-reaction';
 import type { WriteReaction } from '../http/write-reaction';
@@ -42,7 +43,7 @@ export interface ReferenceRules {
 }
 
 /** A write of the path's kind, followed by the reactions of the services that depend on that kind. */
-function reactToWrite(ctx: ApiContext, reactions: readonly ReferenceWriteReaction[], write: () => Promise<Response>): Promise<Response> {
+function reactToWrite<A extends Response>(ctx: ApiContext, reactions: readonly ReferenceWriteReaction[], write: () => Promise<A>) {
   const relevant = reactions.filter((reaction) => reaction.kind === ctx.params.kind);
   if (relevant.length === 0) return write();
   return reactAfterWrite(ctx, write, async (reacting) => {
@@ -64,7 +65,7 @@ function parseKind(ctx: ApiContext, writing: boolean): ReferenceKindSpec {
   return spec;
 }
 
-async function handleUpsert(ctx: ApiContext, guards: readonly UpsertGuard[]): Promise<Response> {
+async function handleUpsert(ctx: ApiContext, guards: readonly UpsertGuard[]) {
   const spec = parseKind(ctx, true);
   const records = parseReferenceRecords(spec, await readJsonBody(ctx.request));
   const uses: ReferenceUse[] = [];
@@ -103,10 +104,10 @@ async function handleUpsert(ctx: ApiContext, guards: readonly UpsertGuard[]): Pr
     check,
     uses.length > 0 ? uses.map((use) => use.path) : records.map((_, index) => `[${index}]`),
   );
-  return jsonResponse({ upserted });
+  return jsonResponse(referenceUpsertDoc.responses[200].schema, { upserted });
 }
 
-async function handleDelete(ctx: ApiContext, users: readonly ReferenceUser[]): Promise<Response> {
+async function handleDelete(ctx: ApiContext, users: readonly ReferenceUser[]) {
   const spec = parseKind(ctx, true);
   const key = ctx.params.key ?? '';
   const db = ctx.db;
@@ -124,7 +125,7 @@ const tags = ['Reference data'];
 export function buildReferenceDataRoutes(rules: ReferenceRules): ApiRoute[] {
   const users = [...rules.users, ...listKindReferenceUsers()];
   return [
-    {
+    defineApiRoute({
       method: 'GET',
       path: '/referenceData/:kind',
       scope: 'application',
@@ -134,9 +135,12 @@ export function buildReferenceDataRoutes(rules: ReferenceRules): ApiRoute[] {
         operationId: 'listReferenceData',
         ...referenceListDoc,
       },
-      handle: async (ctx) => jsonResponse({ items: await listReferenceRecords(ctx.db, parseKind(ctx, false), ctx.scope) }),
-    },
-    {
+      handle: async (ctx) =>
+        jsonResponse(referenceListDoc.responses[200].schema, {
+          items: await listReferenceRecords(ctx.db, parseKind(ctx, false), ctx.scope),
+        }),
+    }),
+    defineApiRoute({
       method: 'PUT',
       path: '/referenceData/:kind',
       scope: 'admin',
@@ -147,8 +151,8 @@ export function buildReferenceDataRoutes(rules: ReferenceRules): ApiRoute[] {
         ...referenceUpsertDoc,
       },
       handle: (ctx) => reactToWrite(ctx, rules.reactions, () => handleUpsert(ctx, rules.guards)),
-    },
-    {
+    }),
+    defineApiRoute({
       method: 'DELETE',
       path: '/referenceData/:kind/:key',
       scope: 'admin',
@@ -159,6 +163,6 @@ export function buildReferenceDataRoutes(rules: ReferenceRules): ApiRoute[] {
         ...referenceDeleteDoc,
       },
       handle: (ctx) => reactToWrite(ctx, rules.reactions, () => handleDelete(ctx, users)),
-    },
+    }),
   ];
 }

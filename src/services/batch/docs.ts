@@ -1,4 +1,5 @@
 /** The OpenAPI description of `POST /api/{tenantKey}/{orgKey}/$batch` (schemas as JSON Schema). */
+import * as v from 'valibot';
 import type { RouteDoc } from '../../http/route';
 import { MAX_BATCH_REQUESTS, MAX_INNER_HEADERS } from './parse';
 import { MAX_URL_LENGTH } from './target';
@@ -37,20 +38,21 @@ const BATCH_REQUEST = {
   },
 };
 
-const BATCH_RESPONSE = {
-  type: 'object',
-  required: ['id', 'status', 'headers'],
-  additionalProperties: false,
-  properties: {
-    id: { type: 'string' },
-    status: { type: 'integer', description: 'The status the request would have answered alone; 424 when a dependency failed' },
-    headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'Its headers (Location, ETag, content-type...)' },
-    body: { description: 'Its body: JSON as JSON (problem+json for errors), other media types as text; absent when empty' },
-    atomicityGroup: { type: 'string' },
-  },
-};
+/** One inner answer (the 200's `responses` items): the valibot schema the document and the handler's type share. */
+const BATCH_RESPONSE = v.strictObject({
+  id: v.string(),
+  status: v.pipe(v.number(), v.integer(), v.description('The status the request would have answered alone; 424 when a dependency failed')),
+  headers: v.pipe(v.record(v.string(), v.string()), v.description('Its headers (Location, ETag, content-type...)')),
+  body: v.optional(
+    v.pipe(v.unknown(), v.description('Its body: JSON as JSON (problem+json for errors), other media types as text; absent when empty')),
+  ),
+  atomicityGroup: v.optional(v.string()),
+});
 
-export const batchDoc: RouteDoc = {
+/** The answer of a batch: one answer per request, in order. */
+export const BATCH_ANSWER = v.strictObject({ responses: v.array(BATCH_RESPONSE) });
+
+export const batchDoc = {
   summary: 'Run up to 100 operations in one request (OData 4.01 JSON batch)',
   operationId: 'runBatch',
   tags: ['Batch'],
@@ -86,15 +88,8 @@ export const batchDoc: RouteDoc = {
   responses: {
     200: {
       description: 'One answer per request, in order (whatever each answered)',
-      schema: {
-        json: {
-          type: 'object',
-          required: ['responses'],
-          additionalProperties: false,
-          properties: { responses: { type: 'array', items: BATCH_RESPONSE } },
-        },
-      },
+      schema: BATCH_ANSWER,
     },
     400: { description: 'The batch is malformed (each fault names `requests[i].<field>` and the request id); nothing ran' },
   },
-};
+} satisfies RouteDoc;

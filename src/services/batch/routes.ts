@@ -3,11 +3,12 @@ import { validationError } from '../../errors/api-error';
 import type { FieldError } from '../../errors/api-error';
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
+import { defineApiRoute } from '../../http/route';
 import type { ApiRoute } from '../../http/route';
 import { jsonResponse } from '../../http/responses';
 import { message } from '../../messages/catalogue';
 import { negotiateLanguage } from '../../messages/language';
-import { batchDoc } from './docs';
+import { BATCH_ANSWER, batchDoc } from './docs';
 import { executeBatch } from './execute';
 import { parseBatch } from './parse';
 import type { BatchPlan } from './parse';
@@ -42,7 +43,7 @@ function refuseAtomicGroups(plan: BatchPlan): void {
     throw validationError(errors, 'Atomic groups (atomicityGroup, Isolation: snapshot) are not supported yet; nothing was run.');
 }
 
-async function handleBatch(ctx: ApiContext): Promise<Response> {
+async function handleBatch(ctx: ApiContext) {
   const snapshot = readIsolation(ctx.request);
   const body = await readJsonBody(ctx.request);
   const parsed = parseBatch(body, { origin: ctx.url.origin, ...ctx.scope }, snapshot);
@@ -58,9 +59,9 @@ async function handleBatch(ctx: ApiContext): Promise<Response> {
     language: negotiateLanguage(headers.get('accept-language')),
     dispatch: (request) => ctx.dispatch(request),
   });
-  return jsonResponse({ responses });
+  return jsonResponse(BATCH_ANSWER, { responses });
 }
 
 export const batchRoutes: readonly ApiRoute[] = [
-  { method: 'POST', path: BATCH_PATH, scope: 'application', doc: batchDoc, handle: handleBatch },
+  defineApiRoute({ method: 'POST', path: BATCH_PATH, scope: 'application', doc: batchDoc, handle: handleBatch }),
 ];

@@ -31,7 +31,7 @@ const EmailTemplatePlaceholders = v.strictObject({
 const SYNTAX =
   'Placeholders are {{name}} (letters, digits and _, case-insensitive; spaces inside the braces allowed); sections, partials, comments, unescaped {{{ }}} and delimiter changes are not supported.';
 
-export const renderDoc: Parts = {
+export const renderDoc = {
   description: `${SYNTAX} HTML templates (emailTemplateType 1) HTML-escape every value, in the subject too; Text templates (2) insert values as given. A value is never parsed as a template. A placeholder without a value renders empty and is listed in missingParameters (with strict=true: 400 naming each). Parameters the template does not use are ignored.`,
   schemas: { EmailTemplateRenderParameter: RenderParameter, EmailTemplateRenderRoute: RenderRoute, EmailTemplateRendering },
   parameters: [
@@ -55,9 +55,9 @@ export const renderDoc: Parts = {
     },
     404: { description: 'No such template, or no such route (RecordNotFound naming route.companyKey and route.routeKey)' },
   },
-};
+} satisfies Parts;
 
-export const placeholdersDoc: Parts = {
+export const placeholdersDoc = {
   description: SYNTAX,
   schemas: { EmailTemplatePlaceholders },
   parameters: [TEMPLATE_KEY],
@@ -66,4 +66,4 @@ export const placeholdersDoc: Parts = {
     400: { description: 'A stored subject or notificationBody with malformed or unsupported placeholders (naming the field)' },
     404: { description: 'No such template' },
   },
-};
+} satisfies Parts;

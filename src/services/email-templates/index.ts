@@ -1,5 +1,6 @@
 /** The email templates service: the description and the generic entity machinery, plus render and placeholders. */
 import { defineEntityService } from '../../entities/service';
+import { defineApiRoute } from '../../http/route';
 import type { ApiRoute } from '../../http/route';
 import { placeholdersDoc, renderDoc } from './docs';
 import { emailTemplateSpec } from './entity';
@@ -14,7 +15,7 @@ const tags = ['Email templates'];
 export function buildEmailTemplatesService(sources: RenderSources) {
   const handlers = buildRenderHandlers(sources);
   const routes: ApiRoute[] = [
-    {
+    defineApiRoute({
       method: 'POST',
       path: `${BASE}/:templateKey/render`,
       scope: 'application',
@@ -26,14 +27,14 @@ export function buildEmailTemplatesService(sources: RenderSources) {
       },
       readOnly: true,
       handle: handlers.render,
-    },
-    {
+    }),
+    defineApiRoute({
       method: 'GET',
       path: `${BASE}/:templateKey/placeholders`,
       scope: 'application',
       doc: { summary: 'The placeholder names a template uses', tags, operationId: 'listEmailTemplatePlaceholders', ...placeholdersDoc },
       handle: handlers.placeholders,
-    },
+    }),
   ];
   return { name: 'emailTemplates', ...defineEntityService(emailTemplateStore, { routes }) };
 }

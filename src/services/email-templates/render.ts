@@ -11,8 +11,11 @@ import type { EntityRecord } from '../../entities/store';
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
 import { jsonResponse } from '../../http/responses';
+import { placeholdersDoc, renderDoc } from './docs';
 import { message } from '../../messages/catalogue';
 import { EmailTemplateType } from './entity';
+
+type EmailTemplateTypeValue = (typeof EmailTemplateType.members)[keyof typeof EmailTemplateType.members];
 import { parseTemplate, renderTemplate } from './placeholders';
 import type { ParsedTemplate } from './placeholders';
 import { parseRenderBody } from './render-input';
@@ -35,7 +38,7 @@ const TEMPLATE_FIELDS = ['subject', 'notificationBody'] as const;
 type TemplateField = (typeof TEMPLATE_FIELDS)[number];
 
 interface StoredTemplate {
-  readonly emailTemplateType: number;
+  readonly emailTemplateType: EmailTemplateTypeValue;
   readonly culture: string;
   readonly parsed: Readonly<Record<TemplateField, ParsedTemplate>>;
 }
@@ -55,7 +58,9 @@ async function loadTemplate(ctx: ApiContext): Promise<StoredTemplate> {
   const { subject, notificationBody } = parsed;
   if (!subject || !notificationBody) throw validationError(errors);
   return {
-    emailTemplateType: Number(row.emailTemplateType),
+    // Stored as 1 (HTML) or 2 (Text): the column's enum rule refuses anything else.
+    emailTemplateType:
+      Number(row.emailTemplateType) === EmailTemplateType.members.HTML ? EmailTemplateType.members.HTML : EmailTemplateType.members.Text,
     culture: String(row.culture),
     parsed: { subject, notificationBody },
   };
@@ -93,7 +98,7 @@ function collectValues(parameters: readonly RenderValue[], culture: string): Map
 export function buildRenderHandlers(sources: RenderSources) {
   return {
     /** `POST /{templateKey}/render[?strict=true]`. */
-    async render(ctx: ApiContext): Promise<Response> {
+    async render(ctx: ApiContext) {
       const strict = parseStrict(ctx);
       const input = parseRenderBody(await readJsonBody(ctx.request));
       const template = await loadTemplate(ctx);
@@ -116,7 +121,7 @@ export function buildRenderHandlers(sources: RenderSources) {
         );
       }
       const escaping = template.emailTemplateType === EmailTemplateType.members.HTML ? 'html' : 'none';
-      return jsonResponse({
+      return jsonResponse(renderDoc.responses[200].schema, {
         subject: renderTemplate(template.parsed.subject, values, escaping),
         body: renderTemplate(template.parsed.notificationBody, values, escaping),
         emailTemplateType: template.emailTemplateType,
@@ -126,9 +131,9 @@ export function buildRenderHandlers(sources: RenderSources) {
     },
 
     /** `GET /{templateKey}/placeholders`. */
-    async placeholders(ctx: ApiContext): Promise<Response> {
+    async placeholders(ctx: ApiContext) {
       const template = await loadTemplate(ctx);
-      return jsonResponse({
+      return jsonResponse(placeholdersDoc.responses[200].schema, {
         placeholders: listNames(template),
         subject: [...template.parsed.subject.names],
         notificationBody: [...template.parsed.notificationBody.names],

@@ -2,6 +2,7 @@
 import * as v from 'valibot';
 import type { ApiContext } from '../../http/context';
 import { jsonResponse } from '../../http/responses';
+import { defineApiRoute } from '../../http/route';
 import type { ApiRoute } from '../../http/route';
 import { validationError } from '../../errors/api-error';
 import { message } from '../../messages/catalogue';
@@ -47,7 +48,7 @@ function parseResource(raw: string | null): string {
   return raw;
 }
 
-async function handleChanges(ctx: ApiContext): Promise<Response> {
+async function handleChanges(ctx: ApiContext) {
   const query = ctx.url.searchParams;
   const rawSince = query.get('since');
   const since = rawSince === null ? undefined : decodeCursor(rawSince);
@@ -55,17 +56,15 @@ async function handleChanges(ctx: ApiContext): Promise<Response> {
   const top = parseTop(query.get('$top'));
   const page = await readFeedPage(ctx.db, ctx.scope, since, resource, top);
   const cursor = encodeCursor(page.next);
-  const body: Record<string, unknown> = { items: page.rows.map(toFeedItem), cursor };
-  if (page.hasMore) {
-    const next = new URL(ctx.url.toString());
-    next.searchParams.set('since', cursor);
-    body.nextPageLink = next.toString();
-  }
-  return jsonResponse(body);
+  const items = page.rows.map(toFeedItem);
+  if (!page.hasMore) return jsonResponse(ChangeFeedPage, { items, cursor });
+  const next = new URL(ctx.url.toString());
+  next.searchParams.set('since', cursor);
+  return jsonResponse(ChangeFeedPage, { items, cursor, nextPageLink: next.toString() });
 }
 
 export const feedRoutes: ApiRoute[] = [
-  {
+  defineApiRoute({
     method: 'GET',
     path: CHANGES_PATH,
     scope: 'application',
@@ -100,5 +99,5 @@ export const feedRoutes: ApiRoute[] = [
       },
     },
     handle: handleChanges,
-  },
+  }),
 ];

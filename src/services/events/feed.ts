@@ -7,6 +7,7 @@ import { scopeCondition } from '../../db/client';
 import type { Database, TenantScope } from '../../db/client';
 import { ApiError } from '../../errors/api-error';
 import { message } from '../../messages/catalogue';
+import { isPlainObject } from '../../validation/values';
 import { lastSequenceOf } from '../../events/outbox';
 import { changeEventRetention, changeEvents } from '../../events/table';
 import type { ChangeEventRow } from '../../events/table';
@@ -64,13 +65,19 @@ export function describeEvent(row: ChangeEventRow) {
   };
 }
 
+/** The stored `changes` (a JSON object, written by the outbox) as the feed answers it. */
+function parseChanges(text: string | null): { changes?: Record<string, unknown> } {
+  const changes: unknown = text === null ? null : JSON.parse(text);
+  return isPlainObject(changes) ? { changes } : {};
+}
+
 /** An event as the feed answers it. */
 export function toFeedItem(row: ChangeEventRow) {
   return {
     id: row.id,
     ...describeEvent(row),
     actor: row.actor,
-    ...(row.changes === null ? {} : { changes: JSON.parse(row.changes) as unknown }),
+    ...parseChanges(row.changes),
   };
 }
 

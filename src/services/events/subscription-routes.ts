@@ -4,6 +4,7 @@ import { recordNotFound } from '../../errors/api-error';
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
 import { emptyResponse, jsonResponse } from '../../http/responses';
+import { defineApiRoute } from '../../http/route';
 import type { ApiRoute, OperationDoc } from '../../http/route';
 import { DATE_TIME, GUID, INTEGER } from '../../openapi/values';
 import { isGuid } from '../../validation/values';
@@ -51,6 +52,9 @@ const Delivery = v.strictObject({
   completedOn: DATE_TIME,
 });
 const SubscriptionInput = v.strictObject(subscriptionFields);
+const SubscriptionList = v.strictObject({ items: v.array(Subscription) });
+const DeliveryList = v.strictObject({ items: v.array(Delivery) });
+
 const schemas = { Subscription, CreatedSubscription, Delivery, SubscriptionInput };
 
 function toSubscription(row: SubscriptionRow) {
@@ -65,11 +69,17 @@ function toSubscription(row: SubscriptionRow) {
   };
 }
 
+/** The stored event ids (a JSON array of GUIDs) as the answer lists them. */
+function parseEventIds(text: string): string[] {
+  const ids: unknown = JSON.parse(text);
+  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
+}
+
 function toDelivery(row: DeliveryRow) {
   return {
     id: row.id,
     status: row.status,
-    eventIds: JSON.parse(row.eventIds) as unknown,
+    eventIds: parseEventIds(row.eventIds),
     attempts: row.attempts,
     lastStatus: row.lastStatus,
     lastError: row.lastError,
@@ -90,7 +100,7 @@ async function requireSubscription(ctx: ApiContext): Promise<SubscriptionRow> {
   return found;
 }
 
-async function handleCreate(ctx: ApiContext): Promise<Response> {
+async function handleCreate(ctx: ApiContext) {
   const input = parseSubscriptionBody(await readJsonBody(ctx.request), ctx.platform.config.webhooksAllowLocalHttp);
   const addresses = await requirePublicHost(ctx.platform.config, input.notificationUrl);
   await checkHandshake(input.notificationUrl, { pinnedFetch: ctx.platform.pinnedFetch, addresses });
@@ -106,26 +116,27 @@ async function handleCreate(ctx: ApiContext): Promise<Response> {
   await insertSubscription(ctx.db, ctx.scope, subscription);
   const { secret, ...shown } = subscription;
   return jsonResponse(
+    CreatedSubscription,
     { ...shown, secret },
     // The answer carries the signing secret: never cached (as the API client answers that carry theirs).
     { status: 201, headers: { location: `${ctx.apiBase}${SUBSCRIPTIONS_PATH}/${subscription.id}`, 'cache-control': 'no-store' } },
   );
 }
 
-async function handleRenew(ctx: ApiContext): Promise<Response> {
+async function handleRenew(ctx: ApiContext) {
   const current = await requireSubscription(ctx);
   const addresses = await requirePublicHost(ctx.platform.config, current.notificationUrl);
   await checkHandshake(current.notificationUrl, { pinnedFetch: ctx.platform.pinnedFetch, addresses });
   const renewed = await renewSubscription(ctx.db, ctx.scope, current.id, expirationFrom(ctx.platform.now()));
   if (!renewed) throw recordNotFound(`Subscription '${current.id}'`, true, 'id');
-  return jsonResponse(toSubscription(renewed));
+  return jsonResponse(Subscription, toSubscription(renewed));
 }
 
-async function handleDeliveries(ctx: ApiContext): Promise<Response> {
+async function handleDeliveries(ctx: ApiContext) {
   const subscription = await requireSubscription(ctx);
   const status = parseDeliveryStatus(ctx.url.searchParams.get('status'));
   const rows = await listDeliveries(ctx.db, ctx.scope, subscription.id, status, DELIVERIES_MAX);
-  return jsonResponse({ items: rows.map(toDelivery) });
+  return jsonResponse(DeliveryList, { items: rows.map(toDelivery) });
 }
 
 const idParameter = { name: 'id', in: 'path' as const, description: 'The subscription id', schema: GUID };
@@ -136,7 +147,7 @@ const handshakeRule =
 const hostRule =
   'Only https:// URLs to public hosts (http://127.0.0.1 too when the development flag WEBHOOKS_ALLOW_LOCAL_HTTP is on): a host name must resolve (DNS-over-HTTPS, A and AAAA, CNAME chains followed) to public addresses only, else 400 naming notificationUrl; the check is repeated at renewal and before every delivery.';
 
-const createDoc: OperationDoc = {
+const createDoc = {
   summary: 'Subscribe a URL to change notifications (validation handshake first)',
   operationId: 'createSubscription',
   description: `${handshakeRule} ${hostRule} The subscription expires after 3 days unless renewed.`,
@@ -153,10 +164,10 @@ const createDoc: OperationDoc = {
         'Not valid, its host resolves to a non-public address or cannot be resolved, or the URL did not pass the handshake (all name notificationUrl)',
     },
   },
-};
+} satisfies OperationDoc;
 
 export const subscriptionRoutes: ApiRoute[] = [
-  {
+  defineApiRoute({
     method: 'GET',
     path: SUBSCRIPTIONS_PATH,
     scope: 'application',
@@ -168,14 +179,14 @@ export const subscriptionRoutes: ApiRoute[] = [
       responses: {
         200: {
           description: 'Every subscription (expired ones too, until deleted)',
-          schema: v.strictObject({ items: v.array(Subscription) }),
+          schema: SubscriptionList,
         },
       },
     },
-    handle: async (ctx) => jsonResponse({ items: (await listSubscriptions(ctx.db, ctx.scope)).map(toSubscription) }),
-  },
-  { method: 'POST', path: SUBSCRIPTIONS_PATH, scope: 'admin', doc: { ...createDoc, tags }, handle: handleCreate },
-  {
+    handle: async (ctx) => jsonResponse(SubscriptionList, { items: (await listSubscriptions(ctx.db, ctx.scope)).map(toSubscription) }),
+  }),
+  defineApiRoute({ method: 'POST', path: SUBSCRIPTIONS_PATH, scope: 'admin', doc: { ...createDoc, tags }, handle: handleCreate }),
+  defineApiRoute({
     method: 'GET',
     path: `${SUBSCRIPTIONS_PATH}/:id/deliveries`,
     scope: 'application',
@@ -193,11 +204,11 @@ export const subscriptionRoutes: ApiRoute[] = [
           schema: v.picklist(DELIVERY_STATUSES),
         },
       ],
-      responses: { 200: { description: 'Oldest first', schema: v.strictObject({ items: v.array(Delivery) }) }, ...notFound },
+      responses: { 200: { description: 'Oldest first', schema: DeliveryList }, ...notFound },
     },
     handle: handleDeliveries,
-  },
-  {
+  }),
+  defineApiRoute({
     method: 'POST',
     path: `${SUBSCRIPTIONS_PATH}/:id/renew`,
     scope: 'admin',
@@ -218,8 +229,8 @@ export const subscriptionRoutes: ApiRoute[] = [
       },
     },
     handle: handleRenew,
-  },
-  {
+  }),
+  defineApiRoute({
     method: 'GET',
     path: `${SUBSCRIPTIONS_PATH}/:id`,
     scope: 'application',
@@ -231,9 +242,9 @@ export const subscriptionRoutes: ApiRoute[] = [
       parameters: [idParameter],
       responses: { 200: { description: 'The subscription (never its secret)', schema: Subscription }, ...notFound },
     },
-    handle: async (ctx) => jsonResponse(toSubscription(await requireSubscription(ctx))),
-  },
-  {
+    handle: async (ctx) => jsonResponse(Subscription, toSubscription(await requireSubscription(ctx))),
+  }),
+  defineApiRoute({
     method: 'DELETE',
     path: `${SUBSCRIPTIONS_PATH}/:id`,
     scope: 'admin',
@@ -251,5 +262,5 @@ export const subscriptionRoutes: ApiRoute[] = [
         throw recordNotFound(`Subscription '${subscription.id}'`, true, 'id');
       return emptyResponse(204);
     },
-  },
+  }),
 ];

@@ -45,7 +45,7 @@ export const eventDeliveries = sqliteTable(
       .references(() => eventSubscriptions.id, { onDelete: 'cascade' }),
     /** The `webhook-id` of the batch. */
     id: text('id').notNull(),
-    status: text('status').notNull(),
+    status: text('status').$type<'delivered' | 'failed'>().notNull(),
     firstSeq: integer('first_seq').notNull(),
     lastSeq: integer('last_seq').notNull(),
     /** JSON array of the event ids in the batch. */

@@ -32,9 +32,13 @@ export function isPositiveDecimal(text: string): boolean {
   return new Exact(text).greaterThan(0);
 }
 
-/** A JSON value that `JSON.stringify` writes as the given number text, verbatim (JSON.rawJSON). */
-export function toJsonNumber(text: string): unknown {
-  return JSON.rawJSON(text);
+/**
+ * A JSON value that `JSON.stringify` writes as the given number text, verbatim (JSON.rawJSON): typed as the number
+ * the answer carries on the wire (what the answer's schema describes).
+ */
+export function toJsonNumber(text: string): number {
+  const raw: unknown = JSON.rawJSON(text);
+  return raw as number;
 }
 
 /** 1 / factor, rounded to COMPUTED_DIGITS significant digits. */

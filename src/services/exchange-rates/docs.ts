@@ -32,7 +32,7 @@ const LINE_ID: ParameterDoc = {
   schema: { json: { type: 'string' } },
 };
 
-export const insertLineDoc: Parts = {
+export const insertLineDoc = {
   schemas: lineSchemas,
   parameters: [NUMBER],
   requestBody: {
@@ -44,9 +44,9 @@ export const insertLineDoc: Parts = {
     400: { description: 'Not valid, a duplicate pair, or no such document (RecordNotFound)' },
   },
   errors: [412],
-};
+} satisfies Parts;
 
-function describeLineAttribute(name: string): RouteDocVariant {
+function describeLineAttribute(name: string) {
   return {
     summary: `Set the ${name} of a rate line`,
     operationId: `updateExchangeRateDocumentRate${name.charAt(0).toUpperCase()}${name.slice(1)}`,
@@ -61,11 +61,11 @@ function describeLineAttribute(name: string): RouteDocVariant {
       400: { description: 'Not valid, or no such document or line (RecordNotFound)' },
     },
     errors: [412],
-  };
+  } satisfies RouteDocVariant;
 }
 
 /** One operation per line attribute, plus `{customAttributeName}`. */
-export const lineAttributeVariants: readonly RouteDocVariant[] = [
+export const lineAttributeVariants = [
   ...LINE_ATTRIBUTES.map(describeLineAttribute),
   {
     summary: 'Set a custom attribute (custom_<name>) of a rate line',
@@ -76,17 +76,18 @@ export const lineAttributeVariants: readonly RouteDocVariant[] = [
     requestBody: CUSTOM_ATTRIBUTE_REQUEST,
     responses: {
       200: { description: 'Updated (empty body)', headers: ['ETag'] },
+      400: { description: 'Not valid for the custom attribute' },
       404: { description: 'No such document, line or attribute' },
     },
     errors: [412],
-  },
+  } satisfies RouteDocVariant,
 ];
 
-export const deleteLineDoc: Parts = {
+export const deleteLineDoc = {
   parameters: [NUMBER, LINE_ID],
   responses: { 204: { description: 'Deleted' }, 404: { description: 'No such document or line' } },
   errors: [412],
-};
+} satisfies Parts;
 
 const ExchangeCurrencyRate = v.strictObject({
   currencyFromKey: v.string(),
@@ -95,7 +96,7 @@ const ExchangeCurrencyRate = v.strictObject({
   exchangeRateDate: v.pipe(DATE_TIME, v.description('validFrom of the document that answered (the asked date for the same currency)')),
 });
 
-function describeLookup(input: typeof pairInput): Parts {
+function describeLookup(input: typeof pairInput) {
   const names = Object.keys(input.fields);
   return {
     schemas: { ExchangeCurrencyRate },
@@ -115,7 +116,7 @@ function describeLookup(input: typeof pairInput): Parts {
       400: { description: 'Not valid: missing inputs, unknown currencies or company (UnknownReference)' },
       404: { description: 'No active document valid on the date converts the currencies (RecordNotFound)' },
     },
-  };
+  } satisfies Parts;
 }
 
 export const pairLookupDoc = describeLookup(pairInput);

@@ -3,6 +3,7 @@ import { buildAuditStamp } from '../../entities/handlers';
 import type { Decorate } from '../../entities/handlers';
 import type { Resource } from '../../entities/resource';
 import { defineEntityService } from '../../entities/service';
+import { defineApiRoute } from '../../http/route';
 import type { ApiRoute } from '../../http/route';
 import { reactAfterWrite } from '../../http/write-reaction';
 import type { WriteReaction } from '../../http/write-reaction';
@@ -52,7 +53,7 @@ const tags = ['Exchange rates documents'];
 const LINES_PATH = `${EXCHANGE_RATES_BASE}/:number/${LINES_PROPERTY}`;
 
 const lookupRoutes: ApiRoute[] = [
-  {
+  defineApiRoute({
     method: 'POST',
     path: `${EXCHANGE_RATES_BASE}/getCurrencyExchangeRates`,
     scope: 'application',
@@ -64,8 +65,8 @@ const lookupRoutes: ApiRoute[] = [
     },
     readOnly: true,
     handle: handleRateLookup,
-  },
-  {
+  }),
+  defineApiRoute({
     method: 'POST',
     path: `${EXCHANGE_RATES_BASE}/getCurrencyExchangeRatesByCompany`,
     scope: 'application',
@@ -77,11 +78,11 @@ const lookupRoutes: ApiRoute[] = [
     },
     readOnly: true,
     handle: handleRateLookupByCompany,
-  },
+  }),
 ];
 
 const lineRoutes: ApiRoute[] = [
-  {
+  defineApiRoute({
     method: 'POST',
     path: LINES_PATH,
     scope: 'application',
@@ -92,8 +93,8 @@ const lineRoutes: ApiRoute[] = [
       ...insertLineDoc,
     },
     handle: handleLineInsert,
-  },
-  {
+  }),
+  defineApiRoute({
     method: 'PUT',
     path: `${LINES_PATH}/:lineId/:attribute`,
     scope: 'application',
@@ -104,14 +105,14 @@ const lineRoutes: ApiRoute[] = [
       variants: lineAttributeVariants,
     },
     handle: handleLineAttributeUpdate,
-  },
-  {
+  }),
+  defineApiRoute({
     method: 'DELETE',
     path: `${LINES_PATH}/:lineId`,
     scope: 'application',
     doc: { summary: 'Delete a rate line', tags, operationId: 'deleteExchangeRateDocumentRate', ...deleteLineDoc },
     handle: handleLineDelete,
-  },
+  }),
 ];
 
 const entity = defineEntityService(exchangeRatesDocumentStore, {

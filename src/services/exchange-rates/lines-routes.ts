@@ -39,7 +39,7 @@ function unwrapLineBody(body: unknown): unknown {
 }
 
 /** POST `/{number}/exchangeRateDocumentRates`: 204; a missing document is 400 RecordNotFound. */
-export async function handleLineInsert(ctx: ApiContext): Promise<Response> {
+export async function handleLineInsert(ctx: ApiContext) {
   const number = parseDocumentNumber(ctx.params.number);
   const body = unwrapLineBody(await readJsonBody(ctx.request, { exactNumberKeys: ['conversionFactor'] }));
   const { line, errors } = parseLineBody(body, '');
@@ -102,7 +102,7 @@ async function parseLineAttribute(ctx: ApiContext, name: string): Promise<unknow
 }
 
 /** PUT `/{number}/exchangeRateDocumentRates/{lineId}/{attribute}`: 200, empty. */
-export async function handleLineAttributeUpdate(ctx: ApiContext): Promise<Response> {
+export async function handleLineAttributeUpdate(ctx: ApiContext) {
   const number = parseDocumentNumber(ctx.params.number);
   const segment = ctx.params.attribute ?? '';
   const attribute = matchLiteralSegment(LINE_ATTRIBUTES, segment);
@@ -120,7 +120,7 @@ export async function handleLineAttributeUpdate(ctx: ApiContext): Promise<Respon
 }
 
 /** PUT `.../{lineId}/{custom_<name>}`: body `{"value": X}` or bare X; 404 for a missing document or line. */
-async function updateLineCustomAttribute(ctx: ApiContext, number: number, rawName: string): Promise<Response> {
+async function updateLineCustomAttribute(ctx: ApiContext, number: number, rawName: string) {
   const name = parsePrefixedCustomName(rawName);
   if (!name) throw new ApiError('NotFound', `${LINE_TITLE} has no attribute '${rawName}'.`);
   const value = unwrapValue(await readJsonBody(ctx.request));
@@ -136,7 +136,7 @@ async function updateLineCustomAttribute(ctx: ApiContext, number: number, rawNam
 }
 
 /** DELETE `/{number}/exchangeRateDocumentRates/{lineId}`: 204; 404 for a missing document or line. */
-export async function handleLineDelete(ctx: ApiContext): Promise<Response> {
+export async function handleLineDelete(ctx: ApiContext) {
   const number = parseDocumentNumber(ctx.params.number);
   await writeLine(ctx, number, true, async (db, document) => {
     const line = await findLineOrFail(db, ctx, document, true);

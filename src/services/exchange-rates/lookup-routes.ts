@@ -6,6 +6,7 @@ import type { ApiContext } from '../../http/context';
 import { ApiError, errorOfFields, validationError } from '../../errors/api-error';
 import type { FieldError } from '../../errors/api-error';
 import { jsonResponse } from '../../http/responses';
+import { pairLookupDoc } from './docs';
 import { isPlainObject } from '../../validation/values';
 import { toJsonNumber } from './decimal';
 import { loadRatesGeneration, loadThroughCache } from './rate-cache';
@@ -100,7 +101,7 @@ interface RateQuestion {
   readonly toPath: string;
 }
 
-async function answerRate(ctx: ApiContext, generation: number, question: RateQuestion): Promise<Response> {
+async function answerRate(ctx: ApiContext, generation: number, question: RateQuestion) {
   const { from, to, date } = question;
   const entry = await loadThroughCache(ctx, generation, `pair/${encodeURIComponent(from)}/${encodeURIComponent(to)}`, isPairEntry, () =>
     loadPair(ctx, from, to),
@@ -113,7 +114,12 @@ async function answerRate(ctx: ApiContext, generation: number, question: RateQue
     throw errorOfFields('UnknownReference', errors);
   }
   const answer = (rate: string, rateDate: string) =>
-    jsonResponse({ currencyFromKey: from, currencyToKey: to, exchangeRate: toJsonNumber(rate), exchangeRateDate: rateDate });
+    jsonResponse(pairLookupDoc.responses[200].schema, {
+      currencyFromKey: from,
+      currencyToKey: to,
+      exchangeRate: toJsonNumber(rate),
+      exchangeRateDate: rateDate,
+    });
   if (from === to) return answer('1', date);
   const picked = pickRate(entry.timeline, date);
   if (!picked)
@@ -126,7 +132,7 @@ function parseReferencedDate(ctx: ApiContext, input: Record<string, unknown>): s
 }
 
 /** POST `/getCurrencyExchangeRates`: ExchangeCurrencyRate, or 404 RecordNotFound when no document answers. */
-export async function handleRateLookup(ctx: ApiContext): Promise<Response> {
+export async function handleRateLookup(ctx: ApiContext) {
   const input = await parseLookupInput(ctx, pairInput);
   const generation = await loadRatesGeneration(ctx);
   return answerRate(ctx, generation, {
@@ -139,7 +145,7 @@ export async function handleRateLookup(ctx: ApiContext): Promise<Response> {
 }
 
 /** POST `/getCurrencyExchangeRatesByCompany`: `currencyKey` converted into the company's base currency. */
-export async function handleRateLookupByCompany(ctx: ApiContext): Promise<Response> {
+export async function handleRateLookupByCompany(ctx: ApiContext) {
   const input = await parseLookupInput(ctx, companyInput);
   const companyKey = String(input.companyKey);
   const generation = await loadRatesGeneration(ctx);

@@ -39,7 +39,7 @@ const CLIENT_ID = {
 };
 const MISSING = { description: 'No API client of this tenant/org has this clientId' };
 
-export const createClientDoc: Parts = {
+export const createClientDoc = {
   schemas,
   requestBody: {
     description: 'name; scopes (default ["application"]); orgs of the tenant (default: the path org; ["*"]: all)',
@@ -53,31 +53,31 @@ export const createClientDoc: Parts = {
     },
     403: { description: 'The token lacks the admin scope, or may not use an org the body grants' },
   },
-};
+} satisfies Parts;
 
-export const listClientsDoc: Parts = {
+export const listClientsDoc = {
   schemas,
   responses: {
     200: { description: 'Every API client of the tenant/org (no secrets)', schema: v.strictObject({ items: v.array(ApiClientResource) }) },
   },
-};
+} satisfies Parts;
 
-export const readClientDoc: Parts = {
+export const readClientDoc = {
   schemas,
   parameters: [CLIENT_ID],
   responses: { 200: { description: 'The API client (no secret)', schema: ApiClientResource }, 404: MISSING },
-};
+} satisfies Parts;
 
-export const revokeClientDoc: Parts = {
+export const revokeClientDoc = {
   schemas,
   parameters: [CLIENT_ID],
   responses: {
     200: { description: 'Revoked (or already revoked): the token endpoint refuses the client from now on', schema: ApiClientResource },
     404: MISSING,
   },
-};
+} satisfies Parts;
 
-export const rotateSecretDoc: Parts = {
+export const rotateSecretDoc = {
   schemas,
   parameters: [CLIENT_ID],
   responses: {
@@ -89,12 +89,12 @@ export const rotateSecretDoc: Parts = {
     400: { description: 'The client is revoked (code InvalidStateTransition)' },
     404: MISSING,
   },
-};
+} satisfies Parts;
 
-export const deleteClientDoc: Parts = {
+export const deleteClientDoc = {
   parameters: [CLIENT_ID],
   responses: { 204: { description: 'Deleted: the token endpoint refuses the client from now on' }, 404: MISSING },
-};
+} satisfies Parts;
 
 /** RFC 6749 section 5.2 error answer. */
 const OAuthError = v.strictObject({
@@ -123,13 +123,16 @@ const oauthError = (description: string, headers?: readonly HeaderName[]) => ({
   ...(headers ? { headers } : {}),
 });
 
-export const tokenDoc: Parts = {
+/** No token needed: the client authenticates in the form body, or with HTTP Basic. */
+const TOKEN_SECURITY: NonNullable<Parts['security']> = [{}, { clientBasic: [] }];
+
+export const tokenDoc = {
   description:
     'OAuth2 client credentials grant (RFC 6749 section 4.4). Authenticate the client with client_id and client_secret in ' +
     'the form body, or with HTTP Basic (client_id as user, client_secret as password), not both. The answer is a bearer ' +
     'token for /api requests of the orgs the client may use, with the scopes asked for (default: all of the client).',
   schemas: { TokenRequest, TokenResponse, OAuthError },
-  security: [{}, { clientBasic: [] }],
+  security: TOKEN_SECURITY,
   requestBody: { description: 'The token request, form-encoded', contentType: 'application/x-www-form-urlencoded', schema: TokenRequest },
   responses: {
     200: { description: 'The access token', schema: TokenResponse, headers: ['Cache-Control'] },
@@ -142,4 +145,4 @@ export const tokenDoc: Parts = {
     ),
     503: oauthError('temporarily_unavailable: this deployment has no JWT_SECRET to sign tokens with (it only verifies tokens of a JWKS)'),
   },
-};
+} satisfies Parts;

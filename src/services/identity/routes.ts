@@ -2,12 +2,14 @@
  * API clients (OAuth2 client credentials) of a tenant/org, managed with an admin-scope token under
  * `/identity/apiClients`: create (the secret is answered once), list, read, revoke, new secret, delete.
  */
+import type * as v from 'valibot';
 import { recordClientRevocation } from '../../auth/revocation';
 import { allowsOrg } from '../../auth/token';
 import { buildAuditStamp } from '../../entities/handlers';
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
 import { ApiError, recordNotFound } from '../../errors/api-error';
+import { defineApiRoute } from '../../http/route';
 import type { ApiRoute } from '../../http/route';
 import { emptyResponse, jsonResponse } from '../../http/responses';
 import { buildClientId, generateClientSecret, hashClientSecret } from './credentials';
@@ -22,7 +24,7 @@ export const API_CLIENTS_BASE = '/identity/apiClients';
 /** Answers that carry a secret are never cached. */
 const NO_STORE = { 'cache-control': 'no-store' };
 
-export function toApiClientResource(row: ApiClientRow): Record<string, unknown> {
+export function toApiClientResource(row: ApiClientRow): v.InferOutput<(typeof readClientDoc.responses)[200]['schema']> {
   return {
     id: row.id,
     clientId: row.clientId,
@@ -66,7 +68,7 @@ function checkGrantable(ctx: ApiContext, input: NewApiClient): void {
   }
 }
 
-async function createClient(ctx: ApiContext): Promise<Response> {
+async function createClient(ctx: ApiContext) {
   const input = parseApiClientInput(await readJsonBody(ctx.request), ctx.scope.orgKey);
   checkGrantable(ctx, input);
   const secret = generateClientSecret();
@@ -89,7 +91,11 @@ async function createClient(ctx: ApiContext): Promise<Response> {
   };
   await insertApiClient(ctx.db, row);
   const location = `${ctx.apiBase}${API_CLIENTS_BASE}/${encodeURIComponent(row.clientId)}`;
-  return jsonResponse({ ...toApiClientResource(row), clientSecret: secret }, { status: 201, headers: { location, ...NO_STORE } });
+  return jsonResponse(
+    createClientDoc.responses[201].schema,
+    { ...toApiClientResource(row), clientSecret: secret },
+    { status: 201, headers: { location, ...NO_STORE } },
+  );
 }
 
 function clientIdOf(ctx: ApiContext): string {
@@ -103,17 +109,17 @@ async function findClientOrFail(ctx: ApiContext): Promise<ApiClientRow> {
   return row;
 }
 
-async function revokeClient(ctx: ApiContext): Promise<Response> {
+async function revokeClient(ctx: ApiContext) {
   const row = await findClientOrFail(ctx);
-  if (row.revokedOn !== null) return jsonResponse(toApiClientResource(row));
+  if (row.revokedOn !== null) return jsonResponse(revokeClientDoc.responses[200].schema, toApiClientResource(row));
   const stamp = buildAuditStamp(ctx);
   const revoked = await updateApiClient(ctx.db, ctx.scope, row.clientId, { revokedOn: stamp.on }, stamp);
   if (!revoked) throw recordNotFound(`API client '${row.clientId}'`, true);
   await recordClientRevocation(ctx.platform.cache, row.clientId, ctx.platform.now());
-  return jsonResponse(toApiClientResource(revoked));
+  return jsonResponse(revokeClientDoc.responses[200].schema, toApiClientResource(revoked));
 }
 
-async function rotateSecret(ctx: ApiContext): Promise<Response> {
+async function rotateSecret(ctx: ApiContext) {
   const row = await findClientOrFail(ctx);
   if (row.revokedOn !== null) {
     throw new ApiError('InvalidStateTransition', `API client '${row.clientId}' is revoked: it cannot get a new secret.`, {
@@ -130,53 +136,57 @@ async function rotateSecret(ctx: ApiContext): Promise<Response> {
     stamp,
   );
   if (!changed) throw recordNotFound(`API client '${row.clientId}'`, true);
-  return jsonResponse({ ...toApiClientResource(changed), clientSecret: secret }, { headers: NO_STORE });
+  return jsonResponse(
+    rotateSecretDoc.responses[200].schema,
+    { ...toApiClientResource(changed), clientSecret: secret },
+    { headers: NO_STORE },
+  );
 }
 
-async function deleteClient(ctx: ApiContext): Promise<Response> {
+async function deleteClient(ctx: ApiContext) {
   const row = await findClientOrFail(ctx);
   if (!(await deleteApiClient(ctx.db, ctx.scope, row.clientId))) throw recordNotFound(`API client '${row.clientId}'`, true);
   await recordClientRevocation(ctx.platform.cache, row.clientId, ctx.platform.now());
   return emptyResponse(204);
 }
 
-async function listClients(ctx: ApiContext): Promise<Response> {
+async function listClients(ctx: ApiContext) {
   const rows = await listApiClients(ctx.db, ctx.scope);
-  return jsonResponse({ items: rows.filter((row) => canReach(ctx, row)).map(toApiClientResource) });
+  return jsonResponse(listClientsDoc.responses[200].schema, { items: rows.filter((row) => canReach(ctx, row)).map(toApiClientResource) });
 }
 
 const tags = ['API clients'];
 
 export const apiClientRoutes: readonly ApiRoute[] = [
-  {
+  defineApiRoute({
     method: 'POST',
     path: API_CLIENTS_BASE,
     scope: 'admin',
     doc: { summary: 'Register an API client (its secret is answered this once)', tags, operationId: 'createApiClient', ...createClientDoc },
     handle: createClient,
-  },
-  {
+  }),
+  defineApiRoute({
     method: 'GET',
     path: API_CLIENTS_BASE,
     scope: 'admin',
     doc: { summary: 'List the API clients', tags, operationId: 'listApiClients', ...listClientsDoc },
     handle: listClients,
-  },
-  {
+  }),
+  defineApiRoute({
     method: 'GET',
     path: `${API_CLIENTS_BASE}/:clientId`,
     scope: 'admin',
     doc: { summary: 'Read an API client', tags, operationId: 'readApiClient', ...readClientDoc },
-    handle: async (ctx) => jsonResponse(toApiClientResource(await findClientOrFail(ctx))),
-  },
-  {
+    handle: async (ctx) => jsonResponse(readClientDoc.responses[200].schema, toApiClientResource(await findClientOrFail(ctx))),
+  }),
+  defineApiRoute({
     method: 'POST',
     path: `${API_CLIENTS_BASE}/:clientId/revoke`,
     scope: 'admin',
     doc: { summary: 'Revoke an API client: no new token from now on', tags, operationId: 'revokeApiClient', ...revokeClientDoc },
     handle: revokeClient,
-  },
-  {
+  }),
+  defineApiRoute({
     method: 'POST',
     path: `${API_CLIENTS_BASE}/:clientId/secret`,
     scope: 'admin',
@@ -187,12 +197,12 @@ export const apiClientRoutes: readonly ApiRoute[] = [
       ...rotateSecretDoc,
     },
     handle: rotateSecret,
-  },
-  {
+  }),
+  defineApiRoute({
     method: 'DELETE',
     path: `${API_CLIENTS_BASE}/:clientId`,
     scope: 'admin',
     doc: { summary: 'Delete an API client', tags, operationId: 'deleteApiClient', ...deleteClientDoc },
     handle: deleteClient,
-  },
+  }),
 ];

@@ -2,6 +2,9 @@
 import { integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type { Scope } from '../../auth/token';
 
+/** The scopes a client may hold (validate.ts CLIENT_SCOPES): never `operator`. */
+type ClientScope = Extract<Scope, 'application' | 'admin'>;
+
 /**
  * One row per client, scoped by the tenant/org it was registered under. The secret is kept only as its SHA-256
  * digest; `scopes` and `orgs` (org keys of the tenant, or `*`) are JSON arrays; a revoked client keeps its row.
@@ -15,7 +18,7 @@ export const apiClients = sqliteTable(
     clientId: text('client_id').notNull(),
     name: text('name').notNull(),
     secretHash: text('secret_hash').notNull(),
-    scopes: text('scopes', { mode: 'json' }).$type<Scope[]>().notNull(),
+    scopes: text('scopes', { mode: 'json' }).$type<ClientScope[]>().notNull(),
     orgs: text('orgs', { mode: 'json' }).$type<string[]>().notNull(),
     secretIssuedOn: text('secret_issued_on').notNull(),
     revokedOn: text('revoked_on'),

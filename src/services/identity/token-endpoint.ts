@@ -7,6 +7,8 @@ import { canIssueTokens, ISSUED_TOKEN_LIFETIME_SECONDS, signAccessToken } from '
 import type { Scope } from '../../auth/token';
 import { readLimitedText } from '../../http/body';
 import type { PublicContext } from '../../http/context';
+import { jsonResponse } from '../../http/responses';
+import { definePublicRoute } from '../../http/route';
 import type { PublicRoute } from '../../http/route';
 import type { TenantScope } from '../../db/client';
 import type { AuthenticationAttempt } from './failed-authentications';
@@ -23,7 +25,10 @@ const BASIC_CHALLENGE = 'Basic realm="erp-edge-api", charset="UTF-8"';
 
 type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_scope' | 'temporarily_unavailable';
 
-const STATUS: Readonly<Record<OAuthErrorCode, number>> = {
+/** The statuses of OAuth errors the token endpoint documents. */
+type OAuthErrorStatus = 400 | 401 | 429 | 503;
+
+const STATUS: Readonly<Record<OAuthErrorCode, OAuthErrorStatus>> = {
   invalid_request: 400,
   invalid_client: 401,
   unsupported_grant_type: 400,
@@ -33,7 +38,7 @@ const STATUS: Readonly<Record<OAuthErrorCode, number>> = {
 
 /** How an OAuth error is answered when its code's status is not the one (a rate limit's 429 and its headers). */
 export interface OAuthAnswer {
-  readonly status?: number;
+  readonly status?: OAuthErrorStatus;
   readonly headers?: Readonly<Record<string, string>>;
 }
 
@@ -48,11 +53,11 @@ export class OAuthError extends Error {
   }
 }
 
-function answerError(error: OAuthError): Response {
-  const headers: Record<string, string> = { ...error.answer.headers, 'content-type': 'application/json; charset=utf-8', ...NO_STORE };
+function answerError(error: OAuthError) {
+  const headers: Record<string, string> = { ...error.answer.headers, ...NO_STORE };
   if (error.error === 'invalid_client') headers['www-authenticate'] = BASIC_CHALLENGE;
   const status = error.answer.status ?? STATUS[error.error];
-  return new Response(JSON.stringify({ error: error.error, error_description: error.message }), { status, headers });
+  return jsonResponse(tokenDoc.responses[status].schema, { error: error.error, error_description: error.message }, { status, headers });
 }
 
 /** The form's parameters; a parameter sent twice is refused (section 3.2). */
@@ -133,7 +138,7 @@ export interface TokenLimits {
 
 const INVALID_CLIENT = 'The client is unknown or revoked, or the secret is wrong.';
 
-async function issueToken(ctx: PublicContext, limits: TokenLimits | undefined): Promise<Response> {
+async function issueToken(ctx: PublicContext, limits: TokenLimits | undefined) {
   const form = await readTokenForm(ctx.request);
   const grantType = form.get('grant_type');
   if (grantType === undefined) throw new OAuthError('invalid_request', 'grant_type is required (client_credentials).');
@@ -163,14 +168,14 @@ async function issueToken(ctx: PublicContext, limits: TokenLimits | undefined): 
   // An org key, or `*` for every org of the tenant: the token's `orgs` patterns.
   const orgs = usable.orgs.map((org) => `${scope.tenantKey}/${org}`);
   const token = await signAccessToken(config, { subject: usable.clientId, clientId: usable.clientId, scopes, orgs }, ctx.platform.now());
-  const body = { access_token: token, token_type: 'Bearer', expires_in: ISSUED_TOKEN_LIFETIME_SECONDS, scope: scopes.join(' ') };
-  return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json; charset=utf-8', ...NO_STORE } });
+  const body = { access_token: token, token_type: 'Bearer' as const, expires_in: ISSUED_TOKEN_LIFETIME_SECONDS, scope: scopes.join(' ') };
+  return jsonResponse(tokenDoc.responses[200].schema, body, { headers: NO_STORE });
 }
 
 /** The token endpoint; `limits` (optional) limits failed and successful authentications. */
 export function buildTokenRoutes(limits?: TokenLimits): PublicRoute[] {
   return [
-    {
+    definePublicRoute({
       method: 'POST',
       path: TOKEN_PATH,
       doc: { summary: 'Get an access token (OAuth2 client credentials)', tags: ['API clients'], operationId: 'requestToken', ...tokenDoc },
@@ -182,6 +187,6 @@ export function buildTokenRoutes(limits?: TokenLimits): PublicRoute[] {
           throw error;
         }
       },
-    },
+    }),
   ];
 }

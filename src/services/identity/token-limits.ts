@@ -57,7 +57,7 @@ export const tokenLimits: TokenLimits = {
       await checkRateLimits(ctx.platform.rateLimits, { ...scope, subject: clientId }, Date.now());
     } catch (error) {
       if (!(error instanceof ApiError) || error.code !== 'RateLimited') throw error;
-      throw new OAuthError('temporarily_unavailable', error.message, { status: error.status, headers: error.headers });
+      throw new OAuthError('temporarily_unavailable', error.message, { status: 429, headers: error.headers });
     }
   },
 };

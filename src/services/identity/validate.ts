@@ -10,6 +10,8 @@ import { isPlainObject } from '../../validation/values';
 import type { Scope } from '../../auth/token';
 
 export const CLIENT_SCOPES = ['application', 'admin'] as const satisfies readonly Scope[];
+
+type ClientScope = (typeof CLIENT_SCOPES)[number];
 /** `*` in `orgs`: every org of the tenant, present and future. */
 export const ALL_ORGS = '*';
 export const MAX_CLIENT_ORGS = 100;
@@ -50,7 +52,7 @@ export const ApiClientInput = v.strictObject({
 
 export interface NewApiClient {
   readonly name: string;
-  readonly scopes: Scope[];
+  readonly scopes: ClientScope[];
   /** Org keys of the tenant, or `['*']`. */
   readonly orgs: string[];
 }
@@ -63,8 +65,8 @@ export function parseApiClientInput(body: unknown, pathOrg: string): NewApiClien
   if (!result.success || bound.errors.length > 0) {
     throw validationError([...bound.errors, ...(result.success ? [] : result.errors)]);
   }
-  const input = result.output as { name: string; scopes?: Scope[]; orgs?: string[] };
+  const input = result.output as { name: string; scopes?: ClientScope[]; orgs?: string[] };
   const orgs = [...new Set(input.orgs ?? [pathOrg])];
-  const scopes: Scope[] = [...new Set(input.scopes ?? ['application' as const])];
+  const scopes: ClientScope[] = [...new Set(input.scopes ?? ['application' as const])];
   return { name: input.name.trim(), scopes, orgs: orgs.includes(ALL_ORGS) ? [ALL_ORGS] : orgs };
 }

@@ -38,7 +38,7 @@ const RevertImport = v.strictObject({ revertedTypeMessage: enumOf(ReturnMessageT
 
 const schemas = { ImportDataInfoResource, ImportInfoResource, ApiImportDataInfoResource, RevertImport };
 
-export const validateStateDoc: Parts = {
+export const validateStateDoc = {
   schemas,
   parameters: [{ name: 'id', in: 'query', required: true, description: 'Identifier of the import (GUID)', schema: GUID }],
   responses: {
@@ -47,9 +47,9 @@ export const validateStateDoc: Parts = {
       schema: ImportDataInfoResource,
     },
   },
-};
+} satisfies Parts;
 
-export const lastImportsDoc: Parts = {
+export const lastImportsDoc = {
   schemas,
   parameters: [
     { name: 'templateId', in: 'query', required: true, description: 'The import data template', schema: { json: { type: 'string' } } },
@@ -61,9 +61,9 @@ export const lastImportsDoc: Parts = {
     },
   ],
   responses: { 200: { description: "The template's imports, newest first", schema: v.array(ImportDataInfoResource) } },
-};
+} satisfies Parts;
 
-export const changeDoc: Parts = {
+export const changeDoc = {
   schemas,
   requestBody: {
     description:
@@ -75,9 +75,9 @@ export const changeDoc: Parts = {
     400: { description: 'Not valid, another tenant/subscription, or a refused transition (InvalidStateTransition)' },
     404: { description: 'No import has this importId' },
   },
-};
+} satisfies Parts;
 
-export const revertDoc: Parts = {
+export const revertDoc = {
   schemas,
   parameters: [
     { name: 'templateKey', in: 'query', description: 'The import data template (or in the body)', schema: { json: { type: 'string' } } },
@@ -90,19 +90,19 @@ export const revertDoc: Parts = {
   responses: {
     200: { description: 'Information when an import was reverted; Warning when there was nothing to revert', schema: RevertImport },
   },
-};
+} satisfies Parts;
 
-export const registerDoc: Parts = {
+export const registerDoc = {
   schemas,
   requestBody: {
     description: 'The import to register (state Pending; key = the next integer of the tenant/org)',
     schema: ApiImportDataInfoResource,
   },
   responses: { 201: { description: 'Registered: the body is the new import id', schema: GUID, headers: ['Location'] } },
-};
+} satisfies Parts;
 
-export const readImportDoc: Parts = {
+export const readImportDoc = {
   schemas,
   parameters: [{ name: 'id', in: 'path', description: 'Identifier of the import (GUID)', schema: { json: { type: 'string' } } }],
   responses: { 200: { description: 'The import', schema: ImportDataInfoResource }, 404: { description: 'No import has this id' } },
-};
+} satisfies Parts;

@@ -4,6 +4,7 @@ import type { ApiContext } from '../../http/context';
 import { errorOfFields, recordNotFound, validationError } from '../../errors/api-error';
 import type { FieldError } from '../../errors/api-error';
 import { createdResponse, emptyResponse, jsonResponse } from '../../http/responses';
+import { defineApiRoute } from '../../http/route';
 import type { ApiRoute } from '../../http/route';
 import { isGuid } from '../../validation/values';
 import { buildCommandBase, sendImportCommand } from './client';
@@ -17,7 +18,7 @@ import { message } from '../../messages/catalogue';
 export const IMPORTS_BASE = '/corePatterns/importDataInfos';
 const tags = ['Import data info'];
 
-async function handleRegister(ctx: ApiContext): Promise<Response> {
+async function handleRegister(ctx: ApiContext) {
   const input = parseRegisterBody(await readJsonBody(ctx.request));
   const outcome = await sendImportCommand(ctx, {
     ...buildCommandBase(ctx),
@@ -27,7 +28,7 @@ async function handleRegister(ctx: ApiContext): Promise<Response> {
   return createdResponse(outcome.id, `${ctx.apiBase}${IMPORTS_BASE}/${outcome.id}`);
 }
 
-async function handleChange(ctx: ApiContext): Promise<Response> {
+async function handleChange(ctx: ApiContext) {
   const input = parseChangeBody(await readJsonBody(ctx.request));
   const mismatches: FieldError[] = [];
   if (input.tenant !== null && input.tenant !== ctx.scope.tenantKey) {
@@ -56,50 +57,50 @@ async function handleChange(ctx: ApiContext): Promise<Response> {
   return emptyResponse(200);
 }
 
-async function handleValidateState(ctx: ApiContext): Promise<Response> {
+async function handleValidateState(ctx: ApiContext) {
   const id = parseGuidParam(ctx.url.searchParams, 'id');
   const now = ctx.platform.now();
   const row = await findImport(ctx.db, ctx.scope, id);
   if (!row) throw recordNotFound(`Import ${id}`, false, 'id');
-  if (!isStaleProcessing(row, now)) return jsonResponse(toImportResource(row));
+  if (!isStaleProcessing(row, now)) return jsonResponse(validateStateDoc.responses[200].schema, toImportResource(row));
   const outcome = await sendImportCommand(ctx, { ...buildCommandBase(ctx), type: 'imports.expire', importId: id, now: now.toISOString() });
   if (outcome.status === 'notFound') throw recordNotFound(`Import ${id}`, false, 'id');
-  return jsonResponse(toImportResource(outcome.row));
+  return jsonResponse(validateStateDoc.responses[200].schema, toImportResource(outcome.row));
 }
 
-async function handleLastImports(ctx: ApiContext): Promise<Response> {
+async function handleLastImports(ctx: ApiContext) {
   const query = parseLastImportsQuery(ctx.url.searchParams);
   const rows = await listLastImports(ctx.db, ctx.scope, query.templateId, query.top);
-  return jsonResponse(rows.map(toImportResource));
+  return jsonResponse(lastImportsDoc.responses[200].schema, rows.map(toImportResource));
 }
 
-async function handleRevert(ctx: ApiContext): Promise<Response> {
+async function handleRevert(ctx: ApiContext) {
   const templateKey = parseRevertInput(await readJsonBody(ctx.request, { optional: true }), ctx.url.searchParams);
   const outcome = await sendImportCommand(ctx, { ...buildCommandBase(ctx), type: 'imports.revert', templateKey });
   if (outcome.status === 'nothing') {
-    return jsonResponse({
+    return jsonResponse(revertDoc.responses[200].schema, {
       revertedTypeMessage: ReturnMessageType.members.Warning,
       message: `Template '${templateKey}' has no succeeded import left to revert.`,
     });
   }
   const file = outcome.originalFileName ? ` (${outcome.originalFileName})` : '';
-  return jsonResponse({
+  return jsonResponse(revertDoc.responses[200].schema, {
     revertedTypeMessage: ReturnMessageType.members.Information,
     message: `Import ${outcome.key}${file} of template '${templateKey}' was reverted.`,
   });
 }
 
-async function handleReadOne(ctx: ApiContext): Promise<Response> {
+async function handleReadOne(ctx: ApiContext) {
   const id = ctx.params.id ?? '';
   if (!isGuid(id)) throw validationError([{ path: 'id', message: message('mustBeGuid', { field: 'id' }) }]);
   const row = await findImport(ctx.db, ctx.scope, id.toLowerCase());
   if (!row) throw recordNotFound(`Import ${id}`, true, 'id');
-  return jsonResponse(toImportResource(row));
+  return jsonResponse(readImportDoc.responses[200].schema, toImportResource(row));
 }
 
 /** Literal paths before `/:id`. */
 export const importRoutes: readonly ApiRoute[] = [
-  {
+  defineApiRoute({
     method: 'GET',
     path: `${IMPORTS_BASE}/validateImportDataState`,
     scope: 'application',
@@ -110,8 +111,8 @@ export const importRoutes: readonly ApiRoute[] = [
       ...validateStateDoc,
     },
     handle: handleValidateState,
-  },
-  {
+  }),
+  defineApiRoute({
     method: 'GET',
     path: `${IMPORTS_BASE}/getLastImports`,
     scope: 'application',
@@ -122,15 +123,15 @@ export const importRoutes: readonly ApiRoute[] = [
       ...lastImportsDoc,
     },
     handle: handleLastImports,
-  },
-  {
+  }),
+  defineApiRoute({
     method: 'POST',
     path: `${IMPORTS_BASE}/changeDataImport`,
     scope: 'application',
     doc: { summary: "Change an import's state and details", tags, operationId: 'changeDataImport', ...changeDoc },
     handle: handleChange,
-  },
-  {
+  }),
+  defineApiRoute({
     method: 'POST',
     path: `${IMPORTS_BASE}/revertImportFile`,
     scope: 'application',
@@ -141,8 +142,8 @@ export const importRoutes: readonly ApiRoute[] = [
       ...revertDoc,
     },
     handle: handleRevert,
-  },
-  {
+  }),
+  defineApiRoute({
     method: 'POST',
     path: IMPORTS_BASE,
     scope: 'application',
@@ -153,8 +154,8 @@ export const importRoutes: readonly ApiRoute[] = [
       ...registerDoc,
     },
     handle: handleRegister,
-  },
-  {
+  }),
+  defineApiRoute({
     method: 'GET',
     path: `${IMPORTS_BASE}/:id`,
     scope: 'application',
@@ -165,5 +166,5 @@ export const importRoutes: readonly ApiRoute[] = [
       ...readImportDoc,
     },
     handle: handleReadOne,
-  },
+  }),
 ];

@@ -27,16 +27,16 @@ const KpiChartData = v.union([
 
 const ADDRESS_400 = { description: 'Not valid, or an unknown company or KPI code (RecordNotFound)' };
 
-export const summaryDoc: Parts = {
+export const summaryDoc = {
   schemas: { IndicatorSummary },
   parameters: [
     { name: 'companyKey', in: 'path', description: 'Company', schema: { json: { type: 'string' } } },
     { name: 'code', in: 'path', description: 'KPI code', schema: { json: { type: 'string' } } },
   ],
   responses: { 200: { description: 'The summary as of the last recalculation', schema: IndicatorSummary }, 400: ADDRESS_400 },
-};
+} satisfies Parts;
 
-export const chartDoc: Parts = {
+export const chartDoc = {
   schemas: { KpiChartData },
   parameters: [
     { name: 'company', in: 'path', description: 'Company', schema: { json: { type: 'string' } } },
@@ -53,9 +53,9 @@ export const chartDoc: Parts = {
     200: { description: '12 periods ending at referenceDate, then 3 with only the forecast', schema: v.array(KpiChartData) },
     400: ADDRESS_400,
   },
-};
+} satisfies Parts;
 
-export const recalculateDoc: Parts = {
+export const recalculateDoc = {
   parameters: [
     {
       name: 'workerConfigurationKey',
@@ -68,9 +68,9 @@ export const recalculateDoc: Parts = {
     200: { description: 'true once the KPIs are recalculated', schema: v.literal(true) },
     400: { description: 'Not valid, or an unknown worker configuration (RecordNotFound)' },
   },
-};
+} satisfies Parts;
 
-export const measurementsDoc: Parts = {
+export const measurementsDoc = {
   requestBody: {
     description: `At most ${MAX_MEASUREMENTS} measurements, all-or-nothing`,
     schema: v.pipe(v.array(MeasurementSchema), v.maxLength(MAX_MEASUREMENTS)),
@@ -79,4 +79,4 @@ export const measurementsDoc: Parts = {
     200: { description: 'How many were accepted', schema: v.strictObject({ accepted: INTEGER }) },
     400: { description: 'Not valid, or unknown companies or KPI codes (UnknownReference)' },
   },
-};
+} satisfies Parts;

@@ -8,6 +8,7 @@ import type { FieldError } from '../../errors/api-error';
 import { loadStandardList } from '../../reference/store';
 import { refCompanies, refKpiDefinitions } from '../../reference/tables';
 import { FUTURE_PERIODS } from './kpi-math';
+import type { ValueType } from './kpi-math';
 import { listPeriods, shiftPeriod, shiftPeriodUpToLast } from './periods';
 import { kpiPeriods, kpiSummaries } from './tables';
 import { message } from '../../messages/catalogue';
@@ -68,11 +69,28 @@ export interface SummaryBody {
   value: number | null;
   homologValue: string | null;
   variation: number | null;
-  trend: number | null;
-  valueType: string;
+  trend: Sign | null;
+  valueType: ValueType;
   valueFractionDigits: number;
   currencySymbol: string | null;
-  result: number | null;
+  result: Sign | null;
+}
+
+type Sign = -1 | 0 | 1;
+
+/** A stored sign (trend, result: written as -1, 0 or 1) as the answer types it. */
+function toSign(value: number | null): Sign | null {
+  if (value === null) return null;
+  return value > 0 ? 1 : value < 0 ? -1 : 0;
+}
+
+const VALUE_TYPES: readonly ValueType[] = ['Number', 'Percentage', 'Currency', 'Duration'];
+
+/** A stored value type (written from the KPI definition's choices) as the answer types it. */
+function toValueType(text: string): ValueType {
+  const found = VALUE_TYPES.find((type) => type === text);
+  if (!found) throw new Error(`Unknown KPI value type '${text}'.`);
+  return found;
 }
 
 /** IndicatorSummary as materialized by the last recalculation; before any, only the definition's facts. */
@@ -92,11 +110,11 @@ export async function loadIndicatorSummary(db: Database, scope: TenantScope, add
       value: toNumber(summary.value),
       homologValue: summary.homologValue,
       variation: toNumber(summary.variation),
-      trend: summary.trend,
-      valueType: summary.valueType,
+      trend: toSign(summary.trend),
+      valueType: toValueType(summary.valueType),
       valueFractionDigits: summary.valueFractionDigits,
       currencySymbol: summary.currencySymbol,
-      result: summary.result,
+      result: toSign(summary.result),
     };
   }
   const { valueType } = definition;
@@ -106,7 +124,7 @@ export async function loadIndicatorSummary(db: Database, scope: TenantScope, add
     homologValue: null,
     variation: null,
     trend: null,
-    valueType,
+    valueType: toValueType(valueType),
     valueFractionDigits: definition.valueFractionDigits,
     currencySymbol: typeof symbol === 'string' ? symbol : null,
     result: null,

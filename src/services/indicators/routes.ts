@@ -3,6 +3,7 @@ import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
 import { errorOfFields, validationError } from '../../errors/api-error';
 import { jsonResponse } from '../../http/responses';
+import { defineApiRoute } from '../../http/route';
 import type { ApiRoute } from '../../http/route';
 import { normalizeDateTime } from '../../validation/values';
 import { sendRecalculation } from './commands';
@@ -16,15 +17,15 @@ import { message } from '../../messages/catalogue';
 export const INDICATORS_BASE = '/maintenance/indicators';
 const tags = ['Indicators'];
 
-async function handleIngest(ctx: ApiContext): Promise<Response> {
+async function handleIngest(ctx: ApiContext) {
   const measurements = parseMeasurements(await readJsonBody(ctx.request));
   await ingestMeasurements(ctx.db, ctx.scope, measurements, ctx.platform.now());
-  return jsonResponse({ accepted: measurements.length });
+  return jsonResponse(measurementsDoc.responses[200].schema, { accepted: measurements.length });
 }
 
-async function handleSummary(ctx: ApiContext): Promise<Response> {
+async function handleSummary(ctx: ApiContext) {
   const address = { company: ctx.params.companyKey ?? '', code: ctx.params.code ?? '', companyField: 'companyKey', codeField: 'code' };
-  return jsonResponse(await loadIndicatorSummary(ctx.db, ctx.scope, address));
+  return jsonResponse(summaryDoc.responses[200].schema, await loadIndicatorSummary(ctx.db, ctx.scope, address));
 }
 
 function parseReferencePeriod(ctx: ApiContext): string {
@@ -38,13 +39,13 @@ function parseReferencePeriod(ctx: ApiContext): string {
   return toPeriod(normalized);
 }
 
-async function handleChart(ctx: ApiContext): Promise<Response> {
+async function handleChart(ctx: ApiContext) {
   const period = parseReferencePeriod(ctx);
   const address = { company: ctx.params.company ?? '', code: ctx.params.code ?? '', companyField: 'company', codeField: 'code' };
-  return jsonResponse(await loadKpiChart(ctx.db, ctx.scope, address, period));
+  return jsonResponse(chartDoc.responses[200].schema, await loadKpiChart(ctx.db, ctx.scope, address, period));
 }
 
-async function handleRecalculate(ctx: ApiContext): Promise<Response> {
+async function handleRecalculate(ctx: ApiContext) {
   const configurationKey = ctx.params.workerConfigurationKey ?? '';
   const outcome = await sendRecalculation(ctx.platform, ctx.scope, { configurationKey, onlyChanged: false });
   if (outcome.status === 'unknownConfiguration') {
@@ -52,11 +53,11 @@ async function handleRecalculate(ctx: ApiContext): Promise<Response> {
       { path: 'workerConfigurationKey', message: message('unknownWorkerConfiguration', { key: configurationKey }) },
     ]);
   }
-  return jsonResponse(true);
+  return jsonResponse(recalculateDoc.responses[200].schema, true);
 }
 
 export const indicatorRoutes: readonly ApiRoute[] = [
-  {
+  defineApiRoute({
     method: 'POST',
     path: `${INDICATORS_BASE}/measurements`,
     scope: 'application',
@@ -67,8 +68,8 @@ export const indicatorRoutes: readonly ApiRoute[] = [
       ...measurementsDoc,
     },
     handle: handleIngest,
-  },
-  {
+  }),
+  defineApiRoute({
     method: 'GET',
     path: `${INDICATORS_BASE}/getIndicatorSummaryByCode/:companyKey/:code`,
     scope: 'application',
@@ -79,8 +80,8 @@ export const indicatorRoutes: readonly ApiRoute[] = [
       ...summaryDoc,
     },
     handle: handleSummary,
-  },
-  {
+  }),
+  defineApiRoute({
     method: 'GET',
     path: `${INDICATORS_BASE}/kpiChart/:company/:code`,
     scope: 'application',
@@ -91,8 +92,8 @@ export const indicatorRoutes: readonly ApiRoute[] = [
       ...chartDoc,
     },
     handle: handleChart,
-  },
-  {
+  }),
+  defineApiRoute({
     method: 'POST',
     path: `${INDICATORS_BASE}/assetsRecalculateKPIs/:workerConfigurationKey`,
     scope: 'application',
@@ -103,5 +104,5 @@ export const indicatorRoutes: readonly ApiRoute[] = [
       ...recalculateDoc,
     },
     handle: handleRecalculate,
-  },
+  }),
 ];

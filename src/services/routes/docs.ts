@@ -30,7 +30,7 @@ const ROUTE_KEY_PARAMS = [
   { name: 'routeKey', in: 'path', description: 'Key of the route', schema: { json: { type: 'string' } } },
 ] as const;
 
-export const notificationDoc: Parts = {
+export const notificationDoc = {
   schemas: { RouteMaintenanceNotificationTemplateParameter },
   parameters: [
     ...ROUTE_KEY_PARAMS,
@@ -49,10 +49,10 @@ export const notificationDoc: Parts = {
     },
     400: { description: 'Not valid: missing or unknown cultureKey, or no such route (RecordNotFound)' },
   },
-};
+} satisfies Parts;
 
 /** `value` holds keys or ids; bare array or `{"value": [...], "customAttributes": {...}}`. */
-export function describeMembership(by: MembershipBy): Parts {
+export function describeMembership(by: MembershipBy) {
   return {
     parameters: [
       { name: 'routeKey', in: 'path', description: 'Key of the route', schema: { json: { type: 'string' } } },
@@ -74,5 +74,5 @@ export function describeMembership(by: MembershipBy): Parts {
       },
       400: { description: 'Not valid: unknown keys or ids (UnknownReference), members of another company, an unknown or ambiguous route' },
     },
-  };
+  } satisfies Parts;
 }

@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import type { Decorate } from '../../entities/handlers';
 import { defineEntityService } from '../../entities/service';
+import { defineApiRoute } from '../../http/route';
 import type { ApiRoute } from '../../http/route';
 import type { ReferenceUser } from '../../reference/usage';
 import { describeMembership, notificationDoc, routeEntityDoc } from './docs';
@@ -46,21 +47,23 @@ const MEMBERSHIP_OPERATIONS: readonly { segment: string; kind: MemberKind; actio
 ).flatMap(([segment, kind]) => MEMBERSHIP_VERBS.map(([verb, action, by]) => ({ segment, kind, action, by, verb })));
 
 function membershipRoutes(): ApiRoute[] {
-  return MEMBERSHIP_OPERATIONS.map(({ segment, kind, action, by, verb }) => ({
-    method: 'POST',
-    path: `${BASE}/:routeKey/${segment}/${verb}`,
-    scope: 'application',
-    doc: {
-      summary: `${action === 'add' ? 'Add' : 'Remove'} ${kind.title}s ${action === 'add' ? 'to' : 'from'} a route, by ${by === 'key' ? 'keys' : 'identifiers'}`,
-      tags,
-      operationId: `${verb}Route${kind.field === 'locations' ? 'Locations' : 'EquipmentItems'}`,
-      ...describeMembership(by),
-    },
-    handle: (ctx) => handleMembershipChange(ctx, kind, action, by),
-  }));
+  return MEMBERSHIP_OPERATIONS.map(({ segment, kind, action, by, verb }) =>
+    defineApiRoute({
+      method: 'POST',
+      path: `${BASE}/:routeKey/${segment}/${verb}`,
+      scope: 'application',
+      doc: {
+        summary: `${action === 'add' ? 'Add' : 'Remove'} ${kind.title}s ${action === 'add' ? 'to' : 'from'} a route, by ${by === 'key' ? 'keys' : 'identifiers'}`,
+        tags,
+        operationId: `${verb}Route${kind.field === 'locations' ? 'Locations' : 'EquipmentItems'}`,
+        ...describeMembership(by),
+      },
+      handle: (ctx) => handleMembershipChange(ctx, kind, action, by),
+    }),
+  );
 }
 
-const notificationRoute: ApiRoute = {
+const notificationRoute: ApiRoute = defineApiRoute({
   method: 'GET',
   path: `${BASE}/getMaintenanceNotificationTemplateParameters/:companyKey/:routeKey`,
   scope: 'application',
@@ -71,7 +74,7 @@ const notificationRoute: ApiRoute = {
     ...notificationDoc,
   },
   handle: handleNotificationParameters,
-};
+});
 
 /** The member and tool tables hold reference keys: a location, equipment item or tool in a route cannot be deleted. */
 const memberReferenceUsers: readonly ReferenceUser[] = MEMBER_KINDS.map((kind) => ({

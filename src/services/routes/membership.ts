@@ -71,12 +71,7 @@ async function checkCustom(ctx: ApiContext, custom: CustomValues): Promise<Custo
   return values;
 }
 
-export async function handleMembershipChange(
-  ctx: ApiContext,
-  kind: MemberKind,
-  action: MembershipAction,
-  by: MembershipBy,
-): Promise<Response> {
+export async function handleMembershipChange(ctx: ApiContext, kind: MemberKind, action: MembershipAction, by: MembershipBy) {
   const body = parseMembershipBody(await readJsonBody(ctx.request), by);
   const custom = await checkCustom(ctx, body.custom);
   const target = {

@@ -2,6 +2,7 @@
 import type { ApiContext } from '../../http/context';
 import { errorOfFields, recordNotFound, validationError } from '../../errors/api-error';
 import { jsonResponse } from '../../http/responses';
+import { notificationDoc } from './docs';
 import { canonicalizeReferenceKey } from '../../reference/kinds';
 import { loadStandardList, findReferences } from '../../reference/store';
 import type { ReferenceUse } from '../../reference/store';
@@ -65,11 +66,11 @@ export async function loadNotificationParameters(
   );
 }
 
-export async function handleNotificationParameters(ctx: ApiContext): Promise<Response> {
+export async function handleNotificationParameters(ctx: ApiContext) {
   const culture = await checkCultureKey(ctx);
   const companyKey = ctx.params.companyKey ?? '';
   const routeKey = ctx.params.routeKey ?? '';
   const parameters = await loadNotificationParameters(ctx, { companyKey, routeKey }, culture);
   if (!parameters) throw recordNotFound(`Route '${routeKey}' of company '${companyKey}'`, false, ['companyKey', 'routeKey']);
-  return jsonResponse(parameters);
+  return jsonResponse(notificationDoc.responses[200].schema, parameters);
 }

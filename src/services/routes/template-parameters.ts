@@ -6,7 +6,7 @@
 import type { MemberItem } from './members';
 
 export interface TemplateParameter {
-  readonly name: string;
+  readonly name: (typeof TEMPLATE_PARAMETER_NAMES)[number];
   readonly value: string | null;
 }
 
