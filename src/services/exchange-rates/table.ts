@@ -38,6 +38,9 @@ export const exchangeRateLines = sqliteTable(
     uniqueIndex('exchange_rate_lines_pair_uq').on(table.documentId, table.fromCurrency, table.toCurrency),
     index('exchange_rate_lines_from_idx').on(table.tenantKey, table.orgKey, table.fromCurrency, table.toCurrency),
     index('exchange_rate_lines_to_idx').on(table.tenantKey, table.orgKey, table.toCurrency),
+    // A document's lines (reads by document ids, in line order): without it SQLite chose the (tenant, org) prefix of
+    // the currency indexes and read every line of the tenant/org (400 ms at 1,000,000 documents; now flat).
+    index('exchange_rate_lines_document_idx').on(table.tenantKey, table.orgKey, table.documentId, table.lineNo),
     check('exchange_rate_lines_currencies_differ', sql`${table.fromCurrency} <> ${table.toCurrency}`),
   ],
 );

@@ -1,0 +1,1 @@
+CREATE INDEX `exchange_rate_lines_document_idx` ON `exchange_rate_lines` (`tenant_key`,`org_key`,`document_id`,`line_no`);
