@@ -17,7 +17,7 @@ import type { StagedWrite, WriteContext } from '../tenant/unit-of-work';
 import { buildDefinitionsCondition, listDefinitions } from './create-checks';
 import type { CustomDefinitionSet } from './custom-attributes';
 import { createdEventConstants, createdEventFields, CREATED_EVENT_PLACEHOLDERS, deletedEventOf, updatedEventOf } from './events';
-import { duplicateKey, lookupIdSubquery } from './store';
+import { duplicateKey, findRecord, lookupIdSubquery } from './store';
 import type { EntityStore, RecordLookup } from './store';
 
 function column(store: EntityStore, name: string): SQLiteColumn {
@@ -153,9 +153,20 @@ export function stageCreate(store: EntityStore, create: CreateRecord): StagedWri
                 store.spec.key.map((name) => create.row[name]),
               )
             : undefined,
+        confirm: async () =>
+          isKeyStored(
+            context,
+            store,
+            store.spec.key.map((name) => create.row[name]),
+          ),
       };
     },
   };
+}
+
+/** Whether a record of the entity with this natural key is stored (asked after a refused batch). */
+async function isKeyStored(context: WriteContext, store: EntityStore, values: readonly unknown[]): Promise<boolean> {
+  return (await findRecord(context.db, store, context.scope, { by: 'key', values })) !== undefined;
 }
 
 /** The condition of a write to the one record: the lookup's record, at `expectedVersion` when given. */
@@ -188,7 +199,8 @@ export function stageUpdate(
   set: Readonly<Record<string, unknown>>,
 ): StagedWrite<number | undefined> {
   return {
-    plan({ db, scope, stamp }) {
+    plan(context) {
+      const { db, scope, stamp } = context;
       const values = { ...set, version: sql`${store.common.version} + 1`, modifiedOn: stamp.on, modifiedBy: stamp.by };
       const condition = and(
         writeCondition(store, scope, target.lookup, target.expectedVersion),
@@ -210,6 +222,14 @@ export function stageUpdate(
             store.spec.key.map((name) => (name in set ? set[name] : '(unchanged)')),
           );
         },
+        // A changed key: the refusal is this update's when the new key is stored.
+        confirm: async () =>
+          store.spec.key.every((name) => name in set) &&
+          isKeyStored(
+            context,
+            store,
+            store.spec.key.map((name) => set[name]),
+          ),
       };
     },
   };

@@ -44,6 +44,11 @@ export interface WritePlan<R> {
   settle(rows: readonly (readonly unknown[])[]): R;
   /** This write's own error for a refused batch (e.g. a unique violation: DuplicateKey), or undefined. */
   explain?(error: unknown): Error | undefined;
+  /**
+   * Whether the refusal is this write's, when several writes of the batch explain it (D1 does not say which statement
+   * failed): read after the refused batch, e.g. whether the key it writes is stored. Only asked then.
+   */
+  confirm?(error: unknown): Promise<boolean>;
 }
 
 /** A write a repository or service stages: planned at commit, with the unit's context. */
@@ -116,15 +121,21 @@ interface Staged {
   outcome: Outcome<unknown> | undefined;
 }
 
-/** The write a failed batch's error belongs to: one whose table the error names, else any that explains it. */
-function attributeError(plans: readonly WritePlan<unknown>[], error: unknown): { index: number; error: Error } | undefined {
+/**
+ * The write a refused batch's error belongs to: among the writes whose table the error names (else all), those that
+ * explain it; when several do, the first that confirms it (a read), else the last (it met an earlier one's row).
+ */
+async function attributeError(plans: readonly WritePlan<unknown>[], error: unknown): Promise<{ index: number; error: Error } | undefined> {
   const text = error instanceof Error ? `${error.message} ${String(error.cause ?? '')}` : String(error);
-  const named = plans.map((plan, index) => ({ plan, index })).filter(({ plan }) => text.includes(`${plan.table}.`));
-  for (const { plan, index } of named.length > 0 ? named : plans.map((plan, index) => ({ plan, index }))) {
+  const all = plans.map((plan, index) => ({ plan, index }));
+  const named = all.filter(({ plan }) => text.includes(`${plan.table}.`));
+  const claims = (named.length > 0 ? named : all).flatMap(({ plan, index }) => {
     const explained = plan.explain?.(error);
-    if (explained) return { index, error: explained };
-  }
-  return undefined;
+    return explained ? [{ plan, index, error: explained }] : [];
+  });
+  if (claims.length <= 1) return claims[0];
+  for (const claim of claims) if (await claim.plan.confirm?.(error)) return claim;
+  return claims.at(-1);
 }
 
 function openWriteBatch(context: WriteContext): WriteBatch {
@@ -155,7 +166,7 @@ function openWriteBatch(context: WriteContext): WriteBatch {
       try {
         if (statements.flat().length > 0) rows = await runBound(context.db, 'write', statements.flat());
       } catch (error) {
-        const attributed = attributeError(plans, error);
+        const attributed = await attributeError(plans, error);
         staged.forEach((entry, index) => {
           entry.outcome = { ok: false, error: attributed?.index === index ? attributed.error : error };
         });
