@@ -2,7 +2,7 @@
  * What a create checks against stored data, without reading it first: custom attribute definitions come from a
  * per-isolate cache and tenant reference keys are not looked up; instead the insert carries SQL conditions that the
  * database evaluates in the same batch (one round trip). A condition that does not hold makes the insert refuse
- * (see `insertRecord`); the create then reads everything afresh, answers 400 for what is really wrong, and tries
+ * (see `stageCreate`, record-writes.ts); the create then reads everything afresh, answers 400 for what is really wrong, and tries
  * again. Freshness therefore comes from D1 itself, in the write's own transaction: a definition changed by any
  * isolate (or written straight into D1) is seen by the next create.
  */

@@ -26,9 +26,8 @@ function keyExpression(store: EntityStore, values: Readonly<Record<string, unkno
   return sql.join(parts, sql` || '/' || `);
 }
 
-/** The record a `created` event is of: its tenant/org, id and field values (values, or placeholders when compiled). */
+/** The record a `created` event is of: its id and field values (values, or placeholders when compiled). */
 export interface CreatedRecord {
-  readonly scope: TenantScope;
   readonly id: string;
   readonly values: Readonly<Record<string, unknown>>;
   /** The event's own id; absent: a random one. */
@@ -57,9 +56,9 @@ export function createdEventConstants(store: EntityStore): Record<string, unknow
   return { ...eventConstants(store, 'created'), 'event:version': 1, 'event:changes': null };
 }
 
-/** The `created` event of a record (version 1). */
-export function buildCreatedEventOf(db: Database, store: EntityStore, record: CreatedRecord, stamp: AuditStamp) {
-  return buildEventInsert(db, buildEventOrigin(record.scope, stamp), {
+/** What the `created` event of a record says (version 1). */
+export function createdEventFields(store: EntityStore, record: CreatedRecord): EventFields {
+  return {
     resource: resourceOf(store.spec),
     changeType: 'created',
     recordId: record.id,
@@ -67,13 +66,7 @@ export function buildCreatedEventOf(db: Database, store: EntityStore, record: Cr
     version: 1,
     ...record.constants,
     ...(record.eventId === undefined ? {} : { id: record.eventId }),
-  });
-}
-
-/** The `created` event of a record inserted from `row` (version 1). */
-export function buildCreatedEvent(db: Database, store: EntityStore, row: Readonly<Record<string, unknown>>, stamp: AuditStamp) {
-  const scope = { tenantKey: String(row.tenantKey), orgKey: String(row.orgKey) };
-  return buildCreatedEventOf(db, store, { scope, id: String(row.id), values: row }, stamp);
+  };
 }
 
 /** What an update changed: the event's `changes`, and the values it sets (a new key is the event's key). */
@@ -87,21 +80,35 @@ export interface UpdateDescription {
   readonly constants?: typeof EVENT_PLACEHOLDERS;
 }
 
+/** An event of a change: its fields, over the rows of `from` (the changed record while the change's condition holds). */
+export interface RowEvent {
+  readonly fields: EventFields;
+  readonly from: SQL;
+}
+
 /** An event selected from the record's row while `condition` holds (the change's own condition). */
-function buildRowEvent(
-  db: Database,
+function rowEventOf(
   store: EntityStore,
-  scope: TenantScope,
   condition: SQL | undefined,
-  stamp: AuditStamp,
   fields: { changeType: 'updated' | 'deleted' | SQL; key: SQL; version: SQL; changes?: string | SQL; resource?: string },
-): WriteStatement {
-  return buildEventInsert(
-    db,
-    buildEventOrigin(scope, stamp),
-    { resource: resourceOf(store.spec), recordId: sql`${store.common.id}`, ...fields },
-    sql`from ${store.table} where ${condition}`,
-  );
+): RowEvent {
+  return {
+    fields: { resource: resourceOf(store.spec), recordId: sql`${store.common.id}`, ...fields },
+    from: sql`from ${store.table} where ${condition}`,
+  };
+}
+
+/** The `updated` event of an update (see `buildUpdatedEvent`), as fields over the record's row. */
+export function updatedEventOf(store: EntityStore, condition: SQL | undefined, update: UpdateDescription): RowEvent {
+  const set = update.set ?? {};
+  const keyValues = Object.fromEntries(store.spec.key.filter((name) => name in set).map((name) => [name, set[name]]));
+  return rowEventOf(store, condition, {
+    changeType: 'updated',
+    key: keyExpression(store, keyValues),
+    version: update.afterUpdate ? sql`${store.common.version}` : sql`${store.common.version} + 1`,
+    changes: is(update.changes, SQL) ? update.changes : JSON.stringify(update.changes),
+    ...update.constants,
+  });
 }
 
 /**
@@ -116,28 +123,11 @@ export function buildUpdatedEvent(
   stamp: AuditStamp,
   update: UpdateDescription,
 ): WriteStatement {
-  const set = update.set ?? {};
-  const keyValues = Object.fromEntries(store.spec.key.filter((name) => name in set).map((name) => [name, set[name]]));
-  return buildRowEvent(db, store, scope, condition, stamp, {
-    changeType: 'updated',
-    key: keyExpression(store, keyValues),
-    version: update.afterUpdate ? sql`${store.common.version}` : sql`${store.common.version} + 1`,
-    changes: is(update.changes, SQL) ? update.changes : JSON.stringify(update.changes),
-    ...update.constants,
-  });
+  const event = updatedEventOf(store, condition, update);
+  return buildEventInsert(db, buildEventOrigin(scope, stamp), event.fields, event.from);
 }
 
 /** The `deleted` tombstone of a delete, put before it in the batch with the delete's condition (version: last + 1). */
-export function buildDeletedEvent(
-  db: Database,
-  store: EntityStore,
-  scope: TenantScope,
-  condition: SQL | undefined,
-  stamp: AuditStamp,
-): WriteStatement {
-  return buildRowEvent(db, store, scope, condition, stamp, {
-    changeType: 'deleted',
-    key: keyExpression(store),
-    version: sql`${store.common.version} + 1`,
-  });
+export function deletedEventOf(store: EntityStore, condition: SQL | undefined): RowEvent {
+  return rowEventOf(store, condition, { changeType: 'deleted', key: keyExpression(store), version: sql`${store.common.version} + 1` });
 }

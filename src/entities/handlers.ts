@@ -3,6 +3,7 @@ import { writeUnderRules } from '../db/rules';
 import type { WriteStatement } from '../db/writes';
 import { readJsonBody } from '../http/body';
 import type { JsonBodyOptions } from '../http/body';
+import { openRequestUnit } from '../http/context';
 import type { ApiContext } from '../http/context';
 import { ApiError, recordNotFound, validationError } from '../errors/api-error';
 import type { FieldError } from '../errors/api-error';
@@ -26,8 +27,12 @@ import type { Resource } from './resource';
 import { buildEntitySchemas } from './doc-schemas';
 import type { EntityPage } from './doc-schemas';
 import type { EntitySpec, Values } from './spec';
-import { buildListQueries, deleteRecord, findRecord, insertRecord, isRefusedInsert, listRecordPage, updateRecord } from './store';
+import { isRefusedInsert } from './record-writes';
+import { openEntityRepository } from './repository';
+import type { EntityRepository } from './repository';
+import { buildListQueries, listRecordPage } from './store';
 import type { AuditStamp, EntityRecord, EntityStore, RecordLookup } from './store';
+import { commitAlone } from '../tenant/unit-of-work';
 import { parseAttributeValue, parseCreateBody } from './validate';
 import type { CreateInput } from './validate';
 
@@ -134,27 +139,23 @@ export async function handleCreate(ctx: ApiContext, store: EntityStore, options:
   const prepared = (await options.prepare?.(ctx, input.values, input.extra)) ?? {};
   const uses = [...collectReferenceUses(spec, input.values), ...(prepared.uses ?? [])];
   const id = crypto.randomUUID();
-  const stamp = buildAuditStamp(ctx);
+  // The unit's audit stamp (the request's clock and subject) and scope are added to the row on commit.
+  const unit = openRequestUnit(ctx);
+  const repository = openEntityRepository(unit, store);
   for (let attempt = 1; ; attempt += 1) {
     const checked = await checkCreate(ctx, spec, input, uses, attempt > 1);
     const row = {
       id,
-      ...ctx.scope,
       ...input.values,
       ...(spec.customAttributes ? { customAttributes: JSON.stringify(checked.custom) } : {}),
       // isActive may be given on create (default true).
       isActive: input.values.isActive !== false,
-      version: 1,
-      createdOn: stamp.on,
-      createdBy: stamp.by,
-      modifiedOn: stamp.on,
-      modifiedBy: stamp.by,
     };
-    const statements = options.statements?.(ctx, id, input.values, input.extra) ?? [];
+    const extra = options.statements?.(ctx, id, input.values, input.extra) ?? [];
     try {
       // A rule the database refuses (a reference, the entity's rules) is worded by the checks, read afresh.
       await writeUnderRules(
-        () => insertRecord(ctx.db, store, row, stamp, statements, checked.definitions),
+        () => commitAlone(unit, (batch) => repository.stageCreate(batch, { row, extra, definitions: checked.definitions })),
         () => checkCreate(ctx, spec, input, uses, true),
         uses.map((use) => use.path),
       );
@@ -174,7 +175,7 @@ export async function handleRead(
   lookup: RecordLookup,
   decorate?: Decorate,
 ): Promise<Answer<200, Resource>> {
-  const row = await findRecord(ctx.db, store, ctx.scope, lookup);
+  const row = await openEntityRepository(openRequestUnit(ctx), store).find(lookup);
   if (!row) throw recordNotFound(store.spec.title, true, listRecordParams(ctx));
   const resource = toResource(store.spec, row);
   await decorate?.(ctx, [row], [resource]);
@@ -182,9 +183,14 @@ export async function handleRead(
 }
 
 /** Explains a failed conditional write: missing record (404 or 400) or a stale `If-Match` (412). */
-async function explainMiss(ctx: ApiContext, store: EntityStore, lookup: RecordLookup, listed404: boolean): Promise<never> {
-  const row = await findRecord(ctx.db, store, ctx.scope, lookup);
-  if (!row) throw recordNotFound(store.spec.title, listed404, listRecordParams(ctx));
+async function explainMiss(
+  ctx: ApiContext,
+  repository: EntityRepository<EntitySpec>,
+  lookup: RecordLookup,
+  listed404: boolean,
+): Promise<never> {
+  const row = await repository.find(lookup);
+  if (!row) throw recordNotFound(repository.store.spec.title, listed404, listRecordParams(ctx));
   throw new ApiError('PreconditionFailed', `If-Match does not match the current version ${row.version}.`, {
     headers: { etag: etagOf(row.version) },
   });
@@ -193,20 +199,23 @@ async function explainMiss(ctx: ApiContext, store: EntityStore, lookup: RecordLo
 /** Explains an attribute update that changed nothing: missing record, stale `If-Match` (412), or a no-op (200). */
 async function answerUnchanged(
   ctx: ApiContext,
-  store: EntityStore,
+  repository: EntityRepository<EntitySpec>,
   lookup: RecordLookup,
   listed404: boolean,
   expected: number | undefined,
 ): Promise<Answer<200, null>> {
-  const row = await findRecord(ctx.db, store, ctx.scope, lookup);
-  if (!row) throw recordNotFound(store.spec.title, listed404, listRecordParams(ctx));
-  if (expected !== undefined && row.version !== expected) return explainMiss(ctx, store, lookup, listed404);
+  const row = await repository.find(lookup);
+  if (!row) throw recordNotFound(repository.store.spec.title, listed404, listRecordParams(ctx));
+  if (expected !== undefined && row.version !== expected) return explainMiss(ctx, repository, lookup, listed404);
   return emptyResponse(200, { etag: etagOf(row.version) });
 }
 
 export async function handleDelete(ctx: ApiContext, store: EntityStore, lookup: RecordLookup): Promise<Answer<204, null>> {
-  const deleted = await deleteRecord(ctx.db, store, ctx.scope, lookup, buildAuditStamp(ctx), parseIfMatch(ctx.request));
-  if (!deleted) return explainMiss(ctx, store, lookup, true);
+  const unit = openRequestUnit(ctx);
+  const repository = openEntityRepository(unit, store);
+  const target = { lookup, expectedVersion: parseIfMatch(ctx.request) };
+  const deleted = await commitAlone(unit, (batch) => repository.stageDelete(batch, target));
+  if (!deleted) return explainMiss(ctx, repository, lookup, true);
   return emptyResponse(204);
 }
 
@@ -241,13 +250,16 @@ export async function handleAttributeUpdate(
   };
   await check();
   const expected = parseIfMatch(ctx.request);
+  const unit = openRequestUnit(ctx);
+  const repository = openEntityRepository(unit, store);
+  const target = { lookup, expectedVersion: expected };
   // The database checks the same rules in the update's batch: a concurrent write that broke one is answered as above.
   const version = await writeUnderRules(
-    () => updateRecord(ctx.db, store, ctx.scope, lookup, { [name]: value }, buildAuditStamp(ctx), expected),
+    () => commitAlone(unit, (batch) => repository.stageUpdate(batch, target, { [name]: value })),
     check,
     [name],
   );
-  if (version === undefined) return answerUnchanged(ctx, store, lookup, options.listed404, expected);
+  if (version === undefined) return answerUnchanged(ctx, repository, lookup, options.listed404, expected);
   return emptyResponse(200, { etag: etagOf(version) });
 }
 
@@ -276,8 +288,11 @@ export async function handleCustomAttributeUpdate(
   // version is needed when the client sends no If-Match.
   const customAttributes = buildCustomValueUpdate(store.common.customAttributes, checked);
   const expected = parseIfMatch(ctx.request);
-  const version = await updateRecord(ctx.db, store, ctx.scope, lookup, { customAttributes }, buildAuditStamp(ctx), expected);
-  if (version === undefined) return answerUnchanged(ctx, store, lookup, true, expected);
+  const unit = openRequestUnit(ctx);
+  const repository = openEntityRepository(unit, store);
+  const target = { lookup, expectedVersion: expected };
+  const version = await commitAlone(unit, (batch) => repository.stageUpdate(batch, target, { customAttributes }));
+  if (version === undefined) return answerUnchanged(ctx, repository, lookup, true, expected);
   return emptyResponse(200, { etag: etagOf(version) });
 }
 

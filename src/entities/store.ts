@@ -1,16 +1,14 @@
-/** Storage of entity records in D1: every statement is scoped by tenant and org; writes run through `runWrites`. */
-import { and, eq, getTableColumns, isSQLWrapper, or, sql } from 'drizzle-orm';
+/** Storage of entity records in D1: every statement is scoped by tenant and org; writes are staged (record-writes.ts). */
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Placeholder, SQL } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/sqlite-core';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
-import { bindRequestStatement, compileStatement, compileWrite, runCompiled, runCompiledSelect, textPlaceholder } from '../tenant/compiled';
+import { compileStatement, runCompiledSelect } from '../tenant/compiled';
 import type { CompiledStatement } from '../tenant/compiled';
 import { defineCompiledFamily } from '../tenant/compiled-families';
-import { D1_MAX_PARAMETERS, parseConstraintViolation, requireColumn, scopeCondition } from '../db/client';
+import { D1_MAX_PARAMETERS, requireColumn, scopeCondition } from '../db/client';
 import type { Database, TenantScope } from '../db/client';
-import { runWrites } from '../db/writes';
 import { buildResidentCondition } from '../platform/placement/guard';
-import type { WriteStatement } from '../db/writes';
 import { ApiError } from '../errors/api-error';
 import { checkParameterLimit } from '../odata/compile';
 import type { CompiledQuery } from '../odata/compile';
@@ -22,9 +20,7 @@ import { listSortOrders } from './odata-fields';
 import type { AuditFieldName } from './audit';
 import { buildCountQuery } from './counts';
 import { buildTextSearchArms } from './text-search';
-import { buildCreatedEventOf, buildDeletedEvent, buildUpdatedEvent, createdEventConstants, CREATED_EVENT_PLACEHOLDERS } from './events';
-import { buildDefinitionsCondition, listDefinitions } from './create-checks';
-import type { CustomDefinitionSet } from './custom-attributes';
+import { declareRecordWrites } from './record-writes';
 import type { EntitySpec } from './spec';
 import type { EntityTable } from './table';
 import { message } from '../messages/catalogue';
@@ -61,7 +57,7 @@ export function defineEntityStore<const S extends EntitySpec>(spec: S, table: SQ
   const common = { id, tenantKey, orgKey, customAttributes, isActive, createdOn, createdBy, modifiedOn, modifiedBy, version };
   const store: EntityStore<S> = { spec, table, common, columns: getTableColumns(table) };
   recordQueries.declare(store);
-  createStatements.declare(store);
+  declareRecordWrites(store);
   return store;
 }
 
@@ -164,185 +160,8 @@ export function duplicateKey(spec: EntitySpec, values: readonly unknown[]): ApiE
   });
 }
 
-/** A column's value in an insert: the row's, else the column's default (entity tables have no generated columns). */
-function columnValue(row: Readonly<Record<string, unknown>>, name: string, target: SQLiteColumn): unknown {
-  return row[name] !== undefined ? row[name] : (target.defaultFn?.() ?? target.default ?? null);
-}
-
-/**
- * `INSERT ... SELECT` of one row, every column named in the table's order (`bound` gives each one's SQL). With a
- * `condition` the insert is refused by the database unless it holds: the row's id is bound only when it does, so a
- * false condition fails the id's NOT NULL constraint and aborts the whole batch (the statements after it included) in
- * the same transaction. `isRefusedInsert` recognises that failure.
- */
-function buildInsertSelect(db: Database, store: EntityStore, bound: (name: string, target: SQLiteColumn) => SQL, condition?: SQL) {
-  const values = Object.entries(store.columns).map(([name, target]) => {
-    const value = bound(name, target);
-    return name === 'id' && condition ? sql`CASE WHEN ${condition} THEN ${value} END` : value;
-  });
-  return db.insert(store.table).select(sql`SELECT ${sql.join(values, sql`, `)}`);
-}
-
-/** True when a batch failed because a guarded insert's condition did not hold. */
-export function isRefusedInsert(store: EntityStore, error: unknown): boolean {
-  const text = error instanceof Error ? `${error.message} ${String(error.cause ?? '')}` : String(error);
-  return text.includes(`NOT NULL constraint failed: ${store.spec.table}.${store.common.id.name}`);
-}
-
-/** What decides a create's SQL text: no condition, no definitions, or definitions (their listing is bound). */
-type CreateShape = 'plain' | 'noDefinitions' | 'definitions';
-
-interface CompiledCreate {
-  readonly insert: CompiledStatement<never>;
-  readonly event: CompiledStatement<never>;
-}
-
-/**
- * Placeholder names of a compiled create: `c:<field>` per column, `entity`, `defCount`/`defListing` for the definitions,
- * `event:*` for the event's constants.
- */
-const columnPlaceholder = (name: string) => `c:${name}`;
-
-/** A create of one entity and shape with placeholders for every value, compiled (src/tenant/compiled.ts). */
-function compileCreate(db: Database, store: EntityStore, shape: CreateShape): CompiledCreate {
-  const scope = { tenantKey: textPlaceholder('tenantKey'), orgKey: textPlaceholder('orgKey') };
-  const listing = shape === 'definitions' ? { count: textPlaceholder('defCount'), json: textPlaceholder('defListing') } : null;
-  const condition = shape === 'plain' ? undefined : buildDefinitionsCondition(scope, textPlaceholder('entity'), listing);
-  // Each column's value goes through its own encoder when the placeholder is filled (booleans, JSON, ...).
-  const insert = buildInsertSelect(
-    db,
-    store,
-    (name, target) => sql`${sql.param(sql.placeholder(columnPlaceholder(name)), target)}`,
-    condition,
-  );
-  const values = Object.fromEntries(store.spec.key.map((name) => [name, textPlaceholder(columnPlaceholder(name))]));
-  const stamp = { on: textPlaceholder('on'), by: textPlaceholder('by') };
-  const id = textPlaceholder(columnPlaceholder('id'));
-  const record = { scope, id, values, eventId: textPlaceholder('eventId'), constants: CREATED_EVENT_PLACEHOLDERS };
-  return { insert: compileWrite(insert), event: compileWrite(buildCreatedEventOf(db, store, record, stamp)) };
-}
-
-/** Creates, by entity and shape, compiled once per isolate. */
-const createStatements = defineCompiledFamily({
-  name: 'entity creates',
-  shapes: (): readonly CreateShape[] => ['plain', 'noDefinitions', 'definitions'],
-  keyOf: (shape: CreateShape) => shape,
-  compile: compileCreate,
-  statementsOf: (create: CompiledCreate) => [create.insert, create.event],
-});
-
-/**
- * Inserts the row plus dependent statements and its `created` event in one batch (one transaction), compiled once per
- * isolate and entity (the dependent statements are the request's own). With `definitions`, the insert only happens
- * while the stored custom attribute definitions are exactly those (`isRefusedInsert` tells the refusal from other
- * errors); a refused insert aborts the batch, its event included.
- */
-export async function insertRecord(
-  db: Database,
-  store: EntityStore,
-  row: Readonly<Record<string, unknown>>,
-  stamp: AuditStamp,
-  extra: readonly WriteStatement[] = [],
-  definitions?: CustomDefinitionSet,
-): Promise<void> {
-  const listing = definitions ? listDefinitions(definitions) : null;
-  const shape: CreateShape = definitions === undefined ? 'plain' : listing === null ? 'noDefinitions' : 'definitions';
-  const compiled = createStatements.read(db, store, shape);
-  const values: Record<string, unknown> = {
-    tenantKey: row.tenantKey,
-    orgKey: row.orgKey,
-    on: stamp.on,
-    by: stamp.by,
-    eventId: crypto.randomUUID(),
-    entity: store.spec.name,
-    ...createdEventConstants(store),
-    ...(listing ? { defCount: listing.count, defListing: listing.json } : {}),
-  };
-  for (const [name, target] of Object.entries(store.columns)) {
-    const value = columnValue(row, name, target);
-    if (isSQLWrapper(value)) throw new Error(`${store.spec.table}.${name}: a create binds values, not SQL.`);
-    values[columnPlaceholder(name)] = value;
-  }
-  try {
-    await runCompiled(db, 'write', [compiled.insert, ...extra.map(bindRequestStatement), compiled.event], values);
-  } catch (error) {
-    if (parseConstraintViolation(error) === 'unique')
-      throw duplicateKey(
-        store.spec,
-        store.spec.key.map((name) => row[name]),
-      );
-    throw error;
-  }
-}
-
-export interface AuditStamp {
-  readonly on: string;
-  readonly by: string;
-}
-
-/** The condition of a write to the one record: the lookup's record, at `expectedVersion` when given. */
-function writeCondition(store: EntityStore, scope: TenantScope, lookup: RecordLookup, expectedVersion: number | undefined) {
-  return and(
-    eq(store.common.id, lookupIdSubquery(store, scope, lookup)),
-    ...(expectedVersion === undefined ? [] : [eq(store.common.version, expectedVersion)]),
-  );
-}
-
-/** True when the stored column differs from the value (NULL-safe; values are encoded as the column stores them). */
-function differs(target: SQLiteColumn, value: unknown): SQL {
-  return sql`${target} IS NOT ${isSQLWrapper(value) ? value : sql.param(value, target)}`;
-}
-
-/**
- * Updates columns of one record, bumping `version` and the audit fields, in one statement, only when a value
- * changes (a no-op write never bumps the version). Returns the new version, or undefined when no row was
- * updated: missing, `expectedVersion` differs, or nothing to change.
- */
-export async function updateRecord(
-  db: Database,
-  store: EntityStore,
-  scope: TenantScope,
-  lookup: RecordLookup,
-  set: Readonly<Record<string, unknown>>,
-  stamp: AuditStamp,
-  expectedVersion?: number,
-): Promise<number | undefined> {
-  const values = { ...set, version: sql`${store.common.version} + 1`, modifiedOn: stamp.on, modifiedBy: stamp.by };
-  const condition = and(
-    writeCondition(store, scope, lookup, expectedVersion),
-    or(...Object.entries(set).map(([name, value]) => differs(column(store, name), value))),
-  );
-  try {
-    const [, rows] = await runWrites(db, [
-      buildUpdatedEvent(db, store, scope, condition, stamp, { changes: { attributes: Object.keys(set) }, set }),
-      db.update(store.table).set(values).where(condition).returning({ version: store.common.version }),
-    ]);
-    return rows[0]?.version;
-  } catch (error) {
-    if (parseConstraintViolation(error) === 'unique') {
-      const keyValues = store.spec.key.map((name) => (name in set ? set[name] : '(unchanged)'));
-      throw duplicateKey(store.spec, keyValues);
-    }
-    throw error;
-  }
-}
-
-/** Deletes one record (children go by ON DELETE CASCADE) with its tombstone; returns whether a row was deleted. */
-export async function deleteRecord(
-  db: Database,
-  store: EntityStore,
-  scope: TenantScope,
-  lookup: RecordLookup,
-  stamp: AuditStamp,
-  expectedVersion?: number,
-): Promise<boolean> {
-  const condition = writeCondition(store, scope, lookup, expectedVersion);
-  const [, rows] = await runWrites(db, [
-    buildDeletedEvent(db, store, scope, condition, stamp),
-    db.delete(store.table).where(condition).returning({ id: store.common.id }),
-  ]);
-  return rows.length > 0;
-}
+/** Who changes a record now (the unit of work's audit stamp). */
+export type { AuditStamp } from '../tenant/unit-of-work';
 
 export interface ListPage {
   /** The page's rows: every column by field name, or the `$select`ed ones. */

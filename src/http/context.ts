@@ -2,6 +2,8 @@ import type { Principal } from '../auth/token';
 import type { Database, TenantScope } from '../db/client';
 import type { EventOrigin } from '../events/outbox';
 import type { Platform } from '../platform/types';
+import { openTenantUnit } from '../tenant/unit-of-work';
+import type { TenantUnit } from '../tenant/unit-of-work';
 
 /** Everything a handler needs about one request, after routing, auth and tenant scoping. */
 export interface ApiContext {
@@ -48,4 +50,9 @@ export interface OperatorContext extends PublicContext {
 /** The request's events' origin: its tenant/org, the platform clock and the token's subject. */
 export function buildRequestOrigin(ctx: ApiContext): EventOrigin {
   return { ...ctx.scope, occurredOn: ctx.platform.now().toISOString(), actor: ctx.principal.subject };
+}
+
+/** The request's unit of work: its tenant/org's database and scope, and its audit stamp (the clock, the token's subject). */
+export function openRequestUnit(ctx: ApiContext): TenantUnit {
+  return openTenantUnit({ db: ctx.db, scope: ctx.scope, stamp: { on: ctx.platform.now().toISOString(), by: ctx.principal.subject } });
 }

@@ -82,13 +82,8 @@ function decoderOf(field: Column | SQL | SQL.Aliased): (value: unknown) => unkno
   return (value) => value;
 }
 
-/** A statement whose rows are `fields` (the statement selects or returns exactly these, in this order); placeholders only. */
-export function compileStatement<F extends FieldSelection>(
-  query: { toSQL(): BuiltQuery },
-  fields: F,
-): CompiledStatement<SelectResultFields<F>> {
-  const built = query.toSQL();
-  requirePlaceholders(built);
+/** A statement of `built` whose rows are `fields`, mapped by each column's decoder. */
+function compileFields<F extends FieldSelection>(built: BuiltQuery, fields: F): CompiledStatement<SelectResultFields<F>> {
   const decoders = Object.entries(fields).map(([name, field]) => [name, decoderOf(field)] as const);
   return {
     sql: built.sql,
@@ -104,6 +99,16 @@ export function compileStatement<F extends FieldSelection>(
       return row as SelectResultFields<F>;
     },
   };
+}
+
+/** A statement whose rows are `fields` (the statement selects or returns exactly these, in this order); placeholders only. */
+export function compileStatement<F extends FieldSelection>(
+  query: { toSQL(): BuiltQuery },
+  fields: F,
+): CompiledStatement<SelectResultFields<F>> {
+  const built = query.toSQL();
+  requirePlaceholders(built);
+  return compileFields(built, fields);
 }
 
 function isBuildable(query: unknown): query is { toSQL(): BuiltQuery } {
@@ -150,6 +155,39 @@ export function textPlaceholder(name: string): string {
   return sql.placeholder(name) as unknown as string;
 }
 
+/** A statement with its parameters filled: ready to run in a batch, its rows mapped to fields. */
+export interface BoundStatement<Row> {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+  mapRow(values: readonly unknown[]): Row;
+}
+
+/** A compiled statement with the placeholders' `values` filled. */
+export function bindCompiled<Row>(statement: CompiledStatement<Row>, values: Readonly<Record<string, unknown>>): BoundStatement<Row> {
+  return { sql: statement.sql, params: statement.fill(values), mapRow: (row) => statement.mapRow(row) };
+}
+
+/**
+ * A statement of this request only (its values bound as built) whose rows are `fields` (it selects or returns exactly
+ * these, in this order). Never kept: only the caches of compiled-families.ts keep statements.
+ */
+export function bindRequestQuery<F extends FieldSelection>(
+  query: { toSQL(): BuiltQuery },
+  fields: F,
+): BoundStatement<SelectResultFields<F>> {
+  const built = query.toSQL();
+  const statement = compileFields(built, fields);
+  return bindCompiled(statement, {});
+}
+
+/** Runs bound statements as one D1 batch of the declared `kind`; answers each statement's rows, mapped, in order. */
+export async function runBound(db: Database, kind: BatchKind, statements: readonly BoundStatement<unknown>[]): Promise<unknown[][]> {
+  const client = readClientOfKind(db, kind);
+  const prepared = statements.map((statement) => client.prepare(statement.sql).bind(...statement.params));
+  const results = await client.batch<Record<string, unknown>>(prepared);
+  return statements.map((statement, index) => (results[index]?.results ?? []).map((row) => statement.mapRow(Object.values(row))));
+}
+
 /**
  * Runs the statements as one D1 batch of the declared `kind` (a `write`, or reads) with the placeholders' `values`;
  * answers each statement's rows, mapped.
@@ -160,13 +198,13 @@ export async function runCompiled<const T extends readonly CompiledStatement<unk
   statements: T,
   values: Readonly<Record<string, unknown>>,
 ): Promise<CompiledRows<T>> {
-  const client = readClientOfKind(db, kind);
-  const prepared = statements.map((statement) => client.prepare(statement.sql).bind(...statement.fill(values)));
-  const results = await client.batch<Record<string, unknown>>(prepared);
+  const rows = await runBound(
+    db,
+    kind,
+    statements.map((statement) => bindCompiled(statement, values)),
+  );
   // One array of mapped rows per statement, in order: the tuple type above, element by element.
-  return statements.map((statement, index) =>
-    (results[index]?.results ?? []).map((row) => statement.mapRow(Object.values(row))),
-  ) as CompiledRows<T>;
+  return rows as CompiledRows<T>;
 }
 
 /** Runs one compiled select as a read of `kind`; answers its rows. */

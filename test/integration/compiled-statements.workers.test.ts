@@ -17,7 +17,13 @@ describe('compiled statements', () => {
     const db = openDrizzle(env.TENANT_DB_1);
     const families = listCompiledFamilies();
     expect(families.map((family) => family.name)).toEqual(
-      expect.arrayContaining(['entity record reads', 'entity creates', 'entity created events', 'route membership batches', 'subscriptions behind (write watcher)']),
+      expect.arrayContaining([
+        'entity record reads',
+        'entity creates',
+        'entity created events',
+        'route membership batches',
+        'subscriptions behind (write watcher)',
+      ]),
     );
     for (const family of families) {
       expect(family.owners, family.name).toBeGreaterThan(0);

@@ -6,9 +6,9 @@
  */
 import { recordNotFound, validationError } from '../../errors/api-error';
 import type { FieldError } from '../../errors/api-error';
-import { findRecord } from '../../entities/store';
-import type { EntityRecord } from '../../entities/store';
+import { openEntityRepository } from '../../entities/repository';
 import { readJsonBody } from '../../http/body';
+import { openRequestUnit } from '../../http/context';
 import type { ApiContext } from '../../http/context';
 import { jsonResponse } from '../../http/responses';
 import { placeholdersDoc, renderDoc } from './docs';
@@ -45,13 +45,15 @@ interface StoredTemplate {
 
 async function loadTemplate(ctx: ApiContext): Promise<StoredTemplate> {
   const templateKey = ctx.params.templateKey ?? '';
-  const row: EntityRecord | undefined = await findRecord(ctx.db, emailTemplateStore, ctx.scope, { by: 'key', values: [templateKey] });
+  const templates = openEntityRepository(openRequestUnit(ctx), emailTemplateStore);
+  // The row is typed from the email templates' description (its table).
+  const row = await templates.find({ by: 'key', values: [templateKey] });
   if (!row) throw recordNotFound(`Email template '${templateKey}'`, true, 'templateKey');
   // A stored template written before its syntax was checked (or by SQL) is refused here, naming each bad field.
   const errors: FieldError[] = [];
   const parsed: Partial<Record<TemplateField, ParsedTemplate>> = {};
   for (const field of TEMPLATE_FIELDS) {
-    const result = parseTemplate(field, String(row[field] ?? ''));
+    const result = parseTemplate(field, row[field]);
     if (result.ok) parsed[field] = result.template;
     else errors.push({ path: field, message: result.problem });
   }
@@ -60,8 +62,8 @@ async function loadTemplate(ctx: ApiContext): Promise<StoredTemplate> {
   return {
     // Stored as 1 (HTML) or 2 (Text): the column's enum rule refuses anything else.
     emailTemplateType:
-      Number(row.emailTemplateType) === EmailTemplateType.members.HTML ? EmailTemplateType.members.HTML : EmailTemplateType.members.Text,
-    culture: String(row.culture),
+      row.emailTemplateType === EmailTemplateType.members.HTML ? EmailTemplateType.members.HTML : EmailTemplateType.members.Text,
+    culture: row.culture,
     parsed: { subject, notificationBody },
   };
 }

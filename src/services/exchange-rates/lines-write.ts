@@ -1,5 +1,6 @@
 /**
- * Line writes: the line statement and the document's version bump run in one batch. Every line change bumps the
+ * Line writes: the line statement and the document's version bump staged as one write of the request's unit of work
+ * (src/tenant/unit-of-work.ts), committed as one batch with the document's `updated` event. Every line change bumps the
  * document's version (its ETag covers its lines); a write that changes nothing bumps nothing. With `If-Match`,
  * both statements are guarded by that version (412 when it moved); without, they only need the document to exist,
  * so concurrent writes of different lines never refuse each other.
@@ -7,19 +8,20 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { parseConstraintViolation } from '../../db/client';
 import type { Database } from '../../db/client';
-import { runWrites } from '../../db/writes';
-import type { WriteStatement } from '../../db/writes';
-import { buildUpdatedEvent } from '../../entities/events';
-import { buildAuditStamp } from '../../entities/handlers';
+import { updatedEventOf } from '../../entities/events';
 import { parseIfMatch, parseIntegerSegment } from '../../entities/lookup';
 import type { AuditStamp } from '../../entities/store';
+import { openRequestUnit } from '../../http/context';
 import type { ApiContext } from '../../http/context';
+import { bindRequestQuery } from '../../tenant/compiled';
+import { commitAlone, rowsOf } from '../../tenant/unit-of-work';
+import type { StagedWrite, TenantUnit } from '../../tenant/unit-of-work';
 import { ApiError, recordNotFound, validationError } from '../../errors/api-error';
 import { etagOf } from '../../http/responses';
 import { exchangeRatesDocumentSpec } from './entity';
 import { LINES_PROPERTY } from './lines-input';
 import { buildDocumentBump, findDocumentRef } from './lines-store';
-import { exchangeRatesDocumentStore } from './table';
+import { exchangeRatesDocumentStore, exchangeRateLines } from './table';
 import type { DocumentRef } from './lines-store';
 import { message } from '../../messages/catalogue';
 
@@ -31,7 +33,12 @@ export interface LineWritePlan {
    * (a drizzle query is thenable, so returning it bare from an async function would run it), or `unchanged`
    * when the line already is as asked.
    */
-  (db: Database, document: DocumentRef, stamp: AuditStamp): Promise<{ statement: WriteStatement } | { unchanged: true }>;
+  (db: Database, document: DocumentRef, stamp: AuditStamp): Promise<{ statement: LineStatement } | { unchanged: true }>;
+}
+
+/** A line's insert, update or delete that returns the line's id when it changed it (lines-store.ts). */
+interface LineStatement {
+  toSQL(): { sql: string; params: unknown[] };
 }
 
 /** The `{number}` path segment: an integer document number. */
@@ -51,44 +58,53 @@ function preconditionFailed(version: number): ApiError {
   });
 }
 
-/** Runs one line write; answers the document's new version. */
+/** The line statement, the document's bump and its `updated` event, as one staged write: its rows written and bumped. */
+function stageLineWrite(statement: LineStatement, guard: DocumentRef): StagedWrite<{ written: number; version: number | undefined }> {
+  return {
+    plan({ db, scope, stamp }) {
+      const line = bindRequestQuery(statement, { id: exchangeRateLines.id });
+      const bump = bindRequestQuery(buildDocumentBump(db, scope, guard, stamp), { version: exchangeRatesDocumentStore.common.version });
+      // The document's `updated` event follows its bump, written only when the bump was (changes() is the bump's).
+      const condition = and(eq(exchangeRatesDocumentStore.common.id, guard.id), sql`changes() > 0`);
+      const event = updatedEventOf(exchangeRatesDocumentStore, condition, { changes: { attributes: [LINES_PROPERTY] }, afterUpdate: true });
+      return {
+        table: 'exchange_rate_lines',
+        statements: [{ statement: line }, { statement: bump }, { event }],
+        settle: ([written, bumped]) => ({ written: rowsOf(line, written).length, version: rowsOf(bump, bumped)[0]?.version }),
+        explain: explainLineError,
+      };
+    },
+  };
+}
+
+/** A refused line write: the currency pair exists (409) or the currencies are the same (400). */
+function explainLineError(error: unknown): ApiError | undefined {
+  const violation = parseConstraintViolation(error);
+  if (violation === 'unique') {
+    const exists = message('pairExists');
+    return new ApiError('DuplicateKey', exists, {
+      errors: [
+        { path: 'fromCurrency', message: exists },
+        { path: 'toCurrency', message: exists },
+      ],
+    });
+  }
+  if (violation === 'check') return validationError([{ path: 'toCurrency', message: message('currenciesDiffer') }]);
+  return undefined;
+}
+
+/** Runs one line write in the request's unit of work; answers the document's new version. */
 export async function writeLine(ctx: ApiContext, number: number, listed404: boolean, plan: LineWritePlan): Promise<number> {
-  const { db, scope } = ctx;
   const expected = parseIfMatch(ctx.request);
+  const unit: TenantUnit = openRequestUnit(ctx);
   for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
     const document = await findDocumentOrFail(ctx, number, listed404);
     if (expected !== undefined && expected !== document.version) throw preconditionFailed(document.version);
     const guard: DocumentRef = expected === undefined ? { id: document.id } : document;
-    const stamp = buildAuditStamp(ctx);
-    const planned = await plan(db, guard, stamp);
+    const planned = await plan(unit.db, guard, unit.stamp);
     if ('unchanged' in planned) return document.version;
-    const { statement } = planned;
-    let written: readonly unknown[];
-    let bumped: readonly { version: number }[];
-    try {
-      // The document's `updated` event follows its bump, written only when the bump was (changes() is the bump's).
-      const condition = and(eq(exchangeRatesDocumentStore.common.id, guard.id), sql`changes() > 0`);
-      const event = buildUpdatedEvent(db, exchangeRatesDocumentStore, scope, condition, stamp, {
-        changes: { attributes: [LINES_PROPERTY] },
-        afterUpdate: true,
-      });
-      [written, bumped] = await runWrites(db, [statement, buildDocumentBump(db, scope, guard, stamp), event]);
-    } catch (error) {
-      const violation = parseConstraintViolation(error);
-      if (violation === 'unique') {
-        const exists = message('pairExists');
-        throw new ApiError('DuplicateKey', exists, {
-          errors: [
-            { path: 'fromCurrency', message: exists },
-            { path: 'toCurrency', message: exists },
-          ],
-        });
-      }
-      if (violation === 'check') throw validationError([{ path: 'toCurrency', message: message('currenciesDiffer') }]);
-      throw error;
-    }
-    const version = bumped[0]?.version;
-    if (written.length > 0 && version !== undefined) return version;
+    const { written, version } = await commitAlone(unit, (batch) => batch.stage(stageLineWrite(planned.statement, guard)));
+    if (written > 0 && version !== undefined) return version;
     // Nothing written: with If-Match, the document moved on meanwhile; without, the document or the line changed
     // meanwhile (gone, or already as asked): the next attempt reads them again.
     if (expected !== undefined) throw preconditionFailed((await findDocumentOrFail(ctx, number, listed404)).version);

@@ -5,12 +5,12 @@
  * coordinator restarted between the D1 write and the answer) finds its history entry and changes nothing.
  */
 import type { CommandContext, CommandHandlers, CommandOf } from '../../coordinator/commands';
-import type { Database, TenantScope } from '../../db/client';
+import { commitAlone, openTenantUnit } from '../../tenant/unit-of-work';
+import type { TenantUnit } from '../../tenant/unit-of-work';
 import { decideTransition, describeState, FATAL, isImportState, isStaleProcessing } from './states';
 import type { ImportState } from './states';
-import { findChangeByCommand, findImport, findImportForChange, findRevertCandidate, insertImport, writeImportChange } from './store';
+import { findChangeByCommand, findImport, findImportForChange, findRevertCandidate, insertImport, stageImportChange } from './store';
 import type { ChangeOrigin, ChangeRequest, ImportPatch, NewImport } from './store';
-import type { AuditStamp } from '../../entities/store';
 import type { ImportRow } from './table';
 
 /** What every import command carries besides its type, tenant/org and payload. */
@@ -59,15 +59,12 @@ declare module '../../coordinator/commands' {
 
 type ImportCommand = CommandOf<'imports.register' | 'imports.change' | 'imports.expire' | 'imports.revert'>;
 
-function prepare(
-  { db, now }: CommandContext,
-  command: ImportCommand,
-): { db: Database; scope: TenantScope; origin: ChangeOrigin; stamp: AuditStamp } {
+/** The command's unit of work (its tenant/org, opened once, with the command's audit stamp) and its origin. */
+function prepare({ db, now }: CommandContext, command: ImportCommand): TenantUnit & { readonly origin: ChangeOrigin } {
+  const scope = { tenantKey: command.tenantKey, orgKey: command.orgKey };
   return {
-    db,
-    scope: { tenantKey: command.tenantKey, orgKey: command.orgKey },
+    ...openTenantUnit({ db, scope, stamp: { on: now().toISOString(), by: command.by } }),
     origin: { commandId: command.commandId, requestId: command.requestId },
-    stamp: { on: now().toISOString(), by: command.by },
   };
 }
 
@@ -78,7 +75,7 @@ function requireState(row: ImportRow): ImportState {
 
 /** Writes a change decided on `row`; the coordinator is the only writer, so the row cannot have moved on. */
 async function applyChange(run: ReturnType<typeof prepare>, row: ImportRow, change: ChangeRequest): Promise<ImportRow> {
-  const written = await writeImportChange(run.db, run.scope, row, change, run.origin, run.stamp);
+  const written = await commitAlone(run, (batch) => batch.stage(stageImportChange(row, change, run.origin)));
   if (!written) throw new Error(`Import ${row.id} changed outside its coordinator (version ${row.version}).`);
   return written;
 }

@@ -1,5 +1,5 @@
 /** D1 storage of imports: every statement is scoped by tenant and org. */
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
 import type { Database, TenantScope } from '../../db/client';
@@ -8,6 +8,9 @@ import { buildEventInsert } from '../../events/outbox';
 import type { EventFields } from '../../events/outbox';
 import { buildEventOrigin } from '../../entities/events';
 import type { AuditStamp } from '../../entities/store';
+import { bindCompiled, bindRequestQuery, bindRequestStatement } from '../../tenant/compiled';
+import { rowsOf } from '../../tenant/unit-of-work';
+import type { StagedWrite } from '../../tenant/unit-of-work';
 import { PENDING, SUCCEEDED } from './states';
 import type { ImportState } from './states';
 import { importDataInfoChanges, importDataInfos } from './table';
@@ -32,7 +35,19 @@ export type ChangeKind = 'change' | 'expire' | 'revert';
 /** The change feed's resource of imports. */
 export const IMPORTS_RESOURCE = 'corePatterns/importDataInfos';
 
-/** An import's event, selected from its row (after the write: its new version and key). */
+/** An import's event, selected from its row (after the write: its new version and key): its fields and rows. */
+function describeImportEvent(
+  fields: Pick<EventFields, 'changeType' | 'changes'>,
+  where: SQL | undefined,
+): { fields: EventFields; from: SQL } {
+  const t = importDataInfos;
+  return {
+    fields: { resource: IMPORTS_RESOURCE, recordId: sql`${t.id}`, key: sql`${t.key}`, version: sql`${t.version}`, ...fields },
+    from: sql`from ${t} where ${where}`,
+  };
+}
+
+/** An import's event statement, for a write run with `runWrites`. */
 function buildImportEvent(
   db: Database,
   scope: TenantScope,
@@ -40,13 +55,8 @@ function buildImportEvent(
   fields: Pick<EventFields, 'changeType' | 'changes'>,
   where: SQL | undefined,
 ) {
-  const t = importDataInfos;
-  return buildEventInsert(
-    db,
-    buildEventOrigin(scope, stamp),
-    { resource: IMPORTS_RESOURCE, recordId: sql`${t.id}`, key: sql`${t.key}`, version: sql`${t.version}`, ...fields },
-    sql`from ${t} where ${where}`,
-  );
+  const event = describeImportEvent(fields, where);
+  return buildEventInsert(db, buildEventOrigin(scope, stamp), event.fields, event.from);
 }
 
 /** Columns a change may set besides the state, version and audit fields. */
@@ -206,54 +216,61 @@ export interface ChangeRequest {
 }
 
 /**
- * Writes one change of an import read at `current.version`, in one batch (one transaction): the history
- * entry (seq = version + 1) and the row update, both conditional on that version. Returns the new row, or
- * undefined when the row moved on meanwhile (then neither statement wrote anything).
+ * One change of an import read at `current.version`, staged in a unit of work (one transaction with its batch): the
+ * history entry (seq = version + 1), the row update, both conditional on that version, and its event. Its result is
+ * the new row, or undefined when the row moved on meanwhile (then none of its statements wrote anything).
  */
-export async function writeImportChange(
-  db: Database,
-  scope: TenantScope,
-  current: ImportRow,
-  change: ChangeRequest,
-  origin: ChangeOrigin,
-  stamp: AuditStamp,
-): Promise<ImportRow | undefined> {
-  const t = importDataInfos;
-  const h = importDataInfoChanges;
-  const atVersion = and(importsOf(scope), eq(t.id, current.id), eq(t.version, current.version));
-  const insertChange = db.insert(h).select((qb) =>
-    qb
-      .select({
-        id: sql<string>`${crypto.randomUUID()}`.as('id'),
-        tenantKey: t.tenantKey,
-        orgKey: t.orgKey,
-        importId: t.id,
-        seq: sql<number>`${t.version} + 1`.as('seq'),
-        kind: sql<string>`${change.kind}`.as('kind'),
-        fromState: t.importDataState,
-        toState: sql<number>`${change.toState}`.as('to_state'),
-        commandId: sql<string>`${origin.commandId}`.as('command_id'),
-        requestId: sql<string>`${origin.requestId}`.as('request_id'),
-        changedOn: sql<string>`${stamp.on}`.as('changed_on'),
-        changedBy: sql<string>`${stamp.by}`.as('changed_by'),
-      })
-      .from(t)
-      .where(atVersion),
-  );
-  const update = db
-    .update(t)
-    .set({ ...change.patch, importDataState: change.toState, version: sql`${t.version} + 1`, modifiedOn: stamp.on, modifiedBy: stamp.by })
-    .where(atVersion)
-    .returning();
-  // The event follows the update: selected at the new version, it exists exactly when the update was made.
-  const changes = sql`json_object('kind', ${change.kind}, 'fromState', ${current.importDataState}, 'toState', ${change.toState}, 'attributes', json(${JSON.stringify(Object.keys(change.patch))}))`;
-  const event = buildImportEvent(
-    db,
-    scope,
-    stamp,
-    { changeType: 'updated', changes },
-    and(importsOf(scope), eq(t.id, current.id), eq(t.version, current.version + 1), eq(t.modifiedOn, stamp.on), sql`changes() > 0`),
-  );
-  const [, rows] = await runWrites(db, [insertChange, update, event]);
-  return rows[0];
+export function stageImportChange(current: ImportRow, change: ChangeRequest, origin: ChangeOrigin): StagedWrite<ImportRow | undefined> {
+  return {
+    plan({ db, scope, stamp }) {
+      const t = importDataInfos;
+      const h = importDataInfoChanges;
+      const atVersion = and(importsOf(scope), eq(t.id, current.id), eq(t.version, current.version));
+      const insertChange = db.insert(h).select((qb) =>
+        qb
+          .select({
+            id: sql<string>`${crypto.randomUUID()}`.as('id'),
+            tenantKey: t.tenantKey,
+            orgKey: t.orgKey,
+            importId: t.id,
+            seq: sql<number>`${t.version} + 1`.as('seq'),
+            kind: sql<string>`${change.kind}`.as('kind'),
+            fromState: t.importDataState,
+            toState: sql<number>`${change.toState}`.as('to_state'),
+            commandId: sql<string>`${origin.commandId}`.as('command_id'),
+            requestId: sql<string>`${origin.requestId}`.as('request_id'),
+            changedOn: sql<string>`${stamp.on}`.as('changed_on'),
+            changedBy: sql<string>`${stamp.by}`.as('changed_by'),
+          })
+          .from(t)
+          .where(atVersion),
+      );
+      const columns = getTableColumns(t);
+      const update = bindRequestQuery(
+        db
+          .update(t)
+          .set({
+            ...change.patch,
+            importDataState: change.toState,
+            version: sql`${t.version} + 1`,
+            modifiedOn: stamp.on,
+            modifiedBy: stamp.by,
+          })
+          .where(atVersion)
+          .returning(columns),
+        columns,
+      );
+      // The event follows the update: selected at the new version, it exists exactly when the update was made.
+      const changes = sql`json_object('kind', ${change.kind}, 'fromState', ${current.importDataState}, 'toState', ${change.toState}, 'attributes', json(${JSON.stringify(Object.keys(change.patch))}))`;
+      const event = describeImportEvent(
+        { changeType: 'updated', changes },
+        and(importsOf(scope), eq(t.id, current.id), eq(t.version, current.version + 1), eq(t.modifiedOn, stamp.on), sql`changes() > 0`),
+      );
+      return {
+        table: 'import_data_infos',
+        statements: [{ statement: bindCompiled(bindRequestStatement(insertChange), {}) }, { statement: update }, { event }],
+        settle: ([, rows]) => rowsOf(update, rows)[0],
+      };
+    },
+  };
 }
