@@ -140,17 +140,14 @@ async function measureListsOnly({ api, token, record, settings, home }) {
   growListOrg({ api, binding: home, tenant: TENANT, org: MAIN, from: settings.small + 1, to: settings.large });
   console.error(`  email templates, routes and exchange rates documents ready in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   await api.restart();
-  return measureListSections({
-    api,
-    token,
-    tenant: TENANT,
-    large: MAIN,
-    small: SMALL,
-    sizes: { small: settings.small, large: settings.large },
-    settings: { rounds: settings.rounds, seconds: settings.seconds },
-    record,
-    restart: () => api.restart(),
-  });
+  return measureLists({ api, token, record, settings, restart: () => api.restart() });
+}
+
+/** Every list's first pages on `scale/main` against `scale/small`, alternating (bench/lib/scale-lists.mjs). */
+function measureLists({ api, token, record, settings, restart }) {
+  const sizes = { small: settings.small, large: settings.large };
+  const rounds = { rounds: settings.rounds, seconds: settings.seconds };
+  return measureListSections({ api, token, tenant: TENANT, large: MAIN, small: SMALL, sizes, settings: rounds, record, restart });
 }
 
 /**
@@ -221,17 +218,7 @@ export async function runScaleSuite({ api, raw, token, record, settings }) {
   await prepareListOrgs({ api, token, binding: home, tenant: TENANT, orgs: [SMALL, MAIN], small: settings.small });
   growListOrg({ api, binding: home, tenant: TENANT, org: MAIN, from: settings.small + 1, to: settings.large });
   console.error(`  routes and exchange rates documents ready in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-  const lists = await measureListSections({
-    api,
-    token,
-    tenant: TENANT,
-    large: MAIN,
-    small: SMALL,
-    sizes: { small: settings.small, large: settings.large },
-    settings: { rounds: settings.rounds, seconds: settings.seconds },
-    record,
-    restart,
-  });
+  const lists = await measureLists({ api, token, record, settings, restart });
   const growth = {};
   for (const name of Object.keys(sizes[settings.small])) {
     const [before, after] = [sizes[settings.small][name], sizes[settings.large][name]];
