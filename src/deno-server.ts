@@ -26,7 +26,7 @@ const FORWARDED_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$/;
 const SCHEDULED_PATHS: readonly string[] = ['/__scheduled', '/cdn-cgi/handler/scheduled'];
 
 /** Extra requests a caller serves before the app (undefined: not its own). */
-export type DenoRequestExtension = (request: Request, host: DenoHost) => Promise<Response | undefined>;
+type DenoRequestExtension = (request: Request, host: DenoHost) => Promise<Response | undefined>;
 
 /** Behind a trusted proxy: the URL the client used, from X-Forwarded-Proto and X-Forwarded-Host. */
 function applyForwardedOrigin(request: Request): Request {

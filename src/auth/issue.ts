@@ -10,7 +10,7 @@ import type { Scope } from './token';
 /** Lifetime of an issued token (`expires_in`): 1 hour, well inside the 24 hours the verifier allows at most. */
 export const ISSUED_TOKEN_LIFETIME_SECONDS = 60 * 60;
 
-export interface AccessTokenGrant {
+interface AccessTokenGrant {
   /** `sub`, recorded as createdBy/modifiedBy: the client id. */
   readonly subject: string;
   readonly clientId: string;

@@ -6,9 +6,9 @@
  */
 
 /** Most patterns a token's `orgs` claim may hold. */
-export const MAX_ORG_PATTERNS = 100;
+const MAX_ORG_PATTERNS = 100;
 /** Longest pattern: enough to name any `tenantKey/orgKey` literally (64 + 1 + 64 characters). */
-export const MAX_ORG_PATTERN_LENGTH = 129;
+const MAX_ORG_PATTERN_LENGTH = 129;
 
 /** Why a claim's patterns are refused, or undefined when they are within the limits. */
 export function checkOrgPatterns(patterns: readonly string[]): string | undefined {

@@ -34,9 +34,9 @@ export interface AppConfig {
  * reference product's 60 per subscription, since a request here is far cheaper (one D1 round trip), and bulk work
  * goes through bulk endpoints (5000 measurements or reference records, 1000 members or lines per request).
  */
-export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
+const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
 
-export const DEFAULT_DNS_RESOLVER_URL = 'https://cloudflare-dns.com/dns-query';
+const DEFAULT_DNS_RESOLVER_URL = 'https://cloudflare-dns.com/dns-query';
 
 /** https://, or http:// to a loopback host; no credentials, query or fragment (the lookup adds `name` and `type`). */
 function isResolverUrl(raw: string): boolean {

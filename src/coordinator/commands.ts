@@ -59,7 +59,7 @@ export interface CommandContext {
   readonly state: CoordinatorState;
 }
 
-export type CommandHandler<K extends CommandType> = (context: CommandContext, command: CommandOf<K>) => Promise<CommandResult<K>>;
+type CommandHandler<K extends CommandType> = (context: CommandContext, command: CommandOf<K>) => Promise<CommandResult<K>>;
 
 /** A handler per command type (services contribute theirs through the registry, which checks that none is missing). */
 export type CommandHandlers = { readonly [K in CommandType]: CommandHandler<K> };

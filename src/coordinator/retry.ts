@@ -1,7 +1,7 @@
 /** The one retry policy of coordinator calls: a few attempts, retrying only the errors the caller says may pass. */
 
 /** How often a coordinator call is tried at most. */
-export const COORDINATOR_ATTEMPTS = 3;
+const COORDINATOR_ATTEMPTS = 3;
 
 /**
  * True for the errors a Durable Object stub marks `retryable` (the object was reset or the connection lost) and not

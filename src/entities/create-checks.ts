@@ -47,7 +47,7 @@ export function forgetCachedDefinitions(scope: TenantScope): void {
 }
 
 /** The definitions a create validated with, as its condition binds them: how many, and `[name, type, required]` rows as JSON. */
-export interface DefinitionsListing {
+interface DefinitionsListing {
   readonly count: number | string;
   readonly json: string;
 }

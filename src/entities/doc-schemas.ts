@@ -32,7 +32,7 @@ export interface EntityPage {
 /** A record as reads answer it (its properties come from the EntitySpec, known when the spec is built). */
 type ResourceSchema = v.GenericSchema<unknown, Resource>;
 
-export interface EntitySchemas {
+interface EntitySchemas {
   readonly resource: ResourceSchema;
   readonly page: v.GenericSchema<unknown, EntityPage>;
   readonly create: AnySchema;
@@ -80,7 +80,7 @@ function buildAnswerValue(field: FieldSpec): AnySchema {
 }
 
 /** The value of a field as reads answer it (optional fields may be null). */
-export function buildAnswerSchema(field: FieldSpec): AnySchema {
+function buildAnswerSchema(field: FieldSpec): AnySchema {
   const schema = buildAnswerValue(field);
   return field.required ? schema : v.nullable(schema);
 }

@@ -10,7 +10,7 @@ import type { EntitySpec } from './spec';
 import type { AuditStamp, EntityStore } from './store';
 
 /** The change feed's resource of an entity: its path under `/api/{tenantKey}/{orgKey}`, without the leading slash. */
-export function resourceOf(spec: EntitySpec): string {
+function resourceOf(spec: EntitySpec): string {
   return spec.basePath.replace(/^\//, '');
 }
 
@@ -27,7 +27,7 @@ function keyExpression(store: EntityStore, values: Readonly<Record<string, unkno
 }
 
 /** The record a `created` event is of: its id and field values (values, or placeholders when compiled). */
-export interface CreatedRecord {
+interface CreatedRecord {
   readonly id: string;
   readonly values: Readonly<Record<string, unknown>>;
   /** The event's own id; absent: a random one. */
@@ -70,7 +70,7 @@ export function createdEventFields(store: EntityStore, record: CreatedRecord): E
 }
 
 /** What an update changed: the event's `changes`, and the values it sets (a new key is the event's key). */
-export interface UpdateDescription {
+interface UpdateDescription {
   /** What changed, as a value (JSON text is written) or as SQL answering the JSON text at the time the event is written. */
   readonly changes: Readonly<Record<string, unknown>> | SQL;
   readonly set?: Readonly<Record<string, unknown>>;
@@ -81,7 +81,7 @@ export interface UpdateDescription {
 }
 
 /** An event of a change: its fields, over the rows of `from` (the changed record while the change's condition holds). */
-export interface RowEvent {
+interface RowEvent {
   readonly fields: EventFields;
   readonly from: SQL;
 }

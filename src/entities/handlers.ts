@@ -1,40 +1,34 @@
-/** The generic entity operations behind every derived route: create, read, list, attribute updates, delete. */
+/** The generic entity operations behind the derived routes: read, list, attribute updates, delete (create: create.ts). */
 import { writeUnderRules } from '../db/rules';
-import type { WriteStatement } from '../db/writes';
 import { readJsonBody } from '../http/body';
-import type { JsonBodyOptions } from '../http/body';
 import { openRequestUnit } from '../http/context';
 import type { ApiContext } from '../http/context';
 import { ApiError, recordNotFound, validationError } from '../errors/api-error';
-import type { FieldError } from '../errors/api-error';
 import type { Answer } from '../http/answer';
-import { createdResponse, emptyResponse, etagOf, jsonResponse } from '../http/responses';
+import { emptyResponse, etagOf, jsonResponse } from '../http/responses';
 import { compileODataQuery } from '../odata/compile';
 import { decodeSkipToken, describeCursorContext, encodeSkipToken, toCursorValue } from '../odata/cursor';
 import { buildNextPageLink } from '../odata/page-link';
 import { parseODataQuery } from '../odata/parse-query';
-import { checkReferencesExist, findUnknownStandardReferences } from '../reference/store';
+import { checkReferencesExist } from '../reference/store';
 import type { ReferenceUse } from '../reference/store';
 import { isPlainObject } from '../validation/values';
 import { AUDIT_FIELDS } from './audit';
 import { buildCustomValueUpdate, loadCustomDefinitions, parsePrefixedCustomName, validateCustomValues } from './custom-attributes';
-import type { CustomDefinitionSet, CustomValues } from './custom-attributes';
-import { findCachedDefinitions, loadFreshDefinitions } from './create-checks';
+import type { CustomValues } from './custom-attributes';
 import { parseIfMatch } from './lookup';
 import { listODataFields } from './odata-fields';
-import { parseCustomColumn, toPartialResource, toResource } from './resource';
+import { toPartialResource, toResource } from './resource';
 import type { Resource } from './resource';
 import { buildEntitySchemas } from './doc-schemas';
 import type { EntityPage } from './doc-schemas';
-import type { EntitySpec, Values } from './spec';
-import { isRefusedInsert } from './record-writes';
+import type { EntitySpec } from './spec';
+import { buildListQueries, listRecordPage } from './list-queries';
 import { openEntityRepository } from './repository';
 import type { EntityRepository } from './repository';
-import { buildListQueries, listRecordPage } from './store';
-import type { AuditStamp, EntityRecord, EntityStore, RecordLookup } from './store';
+import type { AuditStamp, EntityStore, RecordLookup } from './store';
 import { commitAlone } from '../tenant/unit-of-work';
-import { parseAttributeValue, parseCreateBody } from './validate';
-import type { CreateInput } from './validate';
+import { collectReferenceUses, parseAttributeValue } from './validate';
 
 /** Who changes a record now: the request's clock and the token's subject. */
 export function buildAuditStamp(ctx: ApiContext): AuditStamp {
@@ -46,124 +40,12 @@ function listRecordParams(ctx: ApiContext): string[] {
   return Object.keys(ctx.params).filter((name) => name !== 'tenantKey' && name !== 'orgKey' && name !== 'customAttributeName');
 }
 
-/** Reference uses of declared fields (`reference` kinds) for the values given. */
-export function collectReferenceUses(spec: EntitySpec, values: Values): ReferenceUse[] {
-  const uses: ReferenceUse[] = [];
-  for (const [name, field] of Object.entries(spec.fields)) {
-    const value = values[name];
-    if (field.reference && typeof value === 'string' && value !== '') uses.push({ kind: field.reference, key: value, path: name });
-  }
-  return uses;
-}
-
 async function checkCustomValues(ctx: ApiContext, spec: EntitySpec, input: CustomValues, mode: 'create' | 'update'): Promise<CustomValues> {
   if (!spec.customAttributes) return {};
   const definitions = await loadCustomDefinitions(ctx.db, ctx.scope, spec.name);
   const { values, errors } = validateCustomValues(input, definitions, mode);
   if (errors.length > 0) throw validationError(errors);
   return values;
-}
-
-export interface CreateOptions {
-  /** Body properties handled by the service (e.g. nested rate lines). */
-  readonly extraProperties?: readonly string[];
-  /** Options of the JSON body reader (e.g. `exactNumberKeys` for decimals kept digit for digit). */
-  readonly body?: JsonBodyOptions;
-  /** Validates the extra properties together with the declared fields (every bad field in one answer). */
-  validateExtra?(extra: Record<string, unknown>): FieldError[];
-  /** Further validation and normalisation of the create input; may add reference uses. */
-  prepare?(ctx: ApiContext, values: Values, extra: Record<string, unknown>): Promise<{ uses?: ReferenceUse[] } | undefined>;
-  /** Statements written in the same batch as the insert (one transaction). */
-  statements?(ctx: ApiContext, id: string, values: Values, extra: Record<string, unknown>): WriteStatement[];
-}
-
-/**
- * What a create checked (or left to its batch's condition), ready to insert: with `definitions`, the insert happens
- * only while the stored definitions are exactly the ones it validated with (create-checks.ts).
- */
-interface CheckedCreate {
-  readonly custom: CustomValues;
-  readonly definitions: CustomDefinitionSet | undefined;
-}
-
-/**
- * Checks a create's input. Unless `fresh`, nothing is read from D1: the definitions come from the isolate's cache
- * (the batch's condition checks them) and the tenant reference keys and the entity's rules are left to the
- * database's triggers (src/db/rules.ts), which refuse the batch when one does not hold. Anything the cache would
- * refuse, and every `fresh` attempt, is checked with reads (definitions, reference keys, the entity's rules), so a
- * stale cache never refuses and a refused batch gets the 400 a check words.
- */
-async function checkCreate(
-  ctx: ApiContext,
-  spec: EntitySpec,
-  input: CreateInput,
-  uses: readonly ReferenceUse[],
-  fresh: boolean,
-): Promise<CheckedCreate> {
-  const hooks = spec.hooks;
-  const cached = spec.customAttributes ? findCachedDefinitions(ctx.scope, spec.name) : undefined;
-  if (!fresh && (!spec.customAttributes || cached) && (!hooks?.validateCreate || hooks.createRuleInDatabase)) {
-    const custom = validateCustomValues(input.custom, cached?.definitions ?? [], 'create');
-    const unknown = await findUnknownStandardReferences(ctx.db, uses);
-    if (custom.errors.length === 0 && unknown.length === 0) {
-      return { custom: custom.values, definitions: cached };
-    }
-  }
-  const set = spec.customAttributes ? await loadFreshDefinitions(ctx.db, ctx.scope, spec.name) : undefined;
-  const custom = validateCustomValues(input.custom, set?.definitions ?? [], 'create');
-  if (custom.errors.length > 0) throw validationError(custom.errors);
-  if (uses.length > 0) await checkReferencesExist(ctx.db, ctx.scope, uses);
-  const hookErrors = (await hooks?.validateCreate?.(ctx, input.values)) ?? [];
-  if (hookErrors.length > 0) throw validationError(hookErrors);
-  // The reads passed; the batch still checks that nothing changed since (a concurrent write).
-  return { custom: custom.values, definitions: set };
-}
-
-/** Attempts of a create whose batch finds its checks outdated (each one re-reads what it checks). */
-const CREATE_ATTEMPTS = 3;
-
-/**
- * A create is one D1 round trip: its checks against stored data travel in the insert's batch, the definitions as its
- * condition (create-checks.ts), references and cross-row rules as the database's triggers (src/db/rules.ts). When
- * the condition refuses, everything is read afresh (400 for what is wrong) and tried again; when a rule refuses, the
- * checks read afresh word the 400, else the rule's own 400 answers.
- */
-export async function handleCreate(ctx: ApiContext, store: EntityStore, options: CreateOptions = {}): Promise<Answer<201, string>> {
-  const { spec } = store;
-  const body = await readJsonBody(ctx.request, options.body);
-  const input = parseCreateBody(spec, body, {
-    ...(options.extraProperties ? { extraProperties: options.extraProperties } : {}),
-    ...(options.validateExtra ? { validateExtra: options.validateExtra } : {}),
-    isActive: true,
-  });
-  const prepared = (await options.prepare?.(ctx, input.values, input.extra)) ?? {};
-  const uses = [...collectReferenceUses(spec, input.values), ...(prepared.uses ?? [])];
-  const id = crypto.randomUUID();
-  // The unit's audit stamp (the request's clock and subject) and scope are added to the row on commit.
-  const unit = openRequestUnit(ctx);
-  const repository = openEntityRepository(unit, store);
-  for (let attempt = 1; ; attempt += 1) {
-    const checked = await checkCreate(ctx, spec, input, uses, attempt > 1);
-    const row = {
-      id,
-      ...input.values,
-      ...(spec.customAttributes ? { customAttributes: JSON.stringify(checked.custom) } : {}),
-      // isActive may be given on create (default true).
-      isActive: input.values.isActive !== false,
-    };
-    const extra = options.statements?.(ctx, id, input.values, input.extra) ?? [];
-    try {
-      // A rule the database refuses (a reference, the entity's rules) is worded by the checks, read afresh.
-      await writeUnderRules(
-        () => commitAlone(unit, (batch) => repository.stageCreate(batch, { row, extra, definitions: checked.definitions })),
-        () => checkCreate(ctx, spec, input, uses, true),
-        uses.map((use) => use.path),
-      );
-      return createdResponse(id, `${ctx.apiBase}${spec.basePath}/${id}`);
-    } catch (error) {
-      if (!isRefusedInsert(store, error) || attempt >= CREATE_ATTEMPTS) throw error;
-    }
-  }
 }
 
 /** Adds related data (route members, rate lines) to the resources of read and list answers. */
@@ -219,7 +101,7 @@ export async function handleDelete(ctx: ApiContext, store: EntityStore, lookup: 
   return emptyResponse(204);
 }
 
-export interface AttributeOptions {
+interface AttributeOptions {
   /** 404 (rather than 400 RecordNotFound) for a missing record, where the operation documents it. */
   readonly listed404: boolean;
   /** Service rules for the new value (references, consistency); may throw. */
@@ -261,11 +143,6 @@ export async function handleAttributeUpdate(
   );
   if (version === undefined) return answerUnchanged(ctx, repository, lookup, options.listed404, expected);
   return emptyResponse(200, { etag: etagOf(version) });
-}
-
-/** The stored custom values of a record with `changes` merged in, as the column's JSON text. */
-export function mergeCustomColumn(row: Pick<EntityRecord, 'customAttributes'>, changes: CustomValues): string {
-  return JSON.stringify({ ...parseCustomColumn(row.customAttributes), ...changes });
 }
 
 /** PUT `{custom_<name>}`: body `{"value": X}` or bare X; 404 for a missing record. */

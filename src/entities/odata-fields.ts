@@ -41,7 +41,7 @@ export function listODataFields(spec: EntitySpec): ODataField[] {
 }
 
 /** The tie-breakers every list order ends with (and every declared index: see `defineEntityTable`). */
-export const ORDER_TIE_BREAKERS = ['createdOn', 'id'] as const;
+const ORDER_TIE_BREAKERS = ['createdOn', 'id'] as const;
 
 /** The columns (by field name) of a declared index after tenant/org: its fields, then the tie-breakers. */
 export function listIndexFields(fields: readonly string[]): string[] {

@@ -3,8 +3,10 @@ import type { ApiContext } from '../http/context';
 import { defineApiRoute } from '../http/route';
 import type { ApiRoute } from '../http/route';
 import type { EntityDocOptions } from './doc-schemas';
-import { handleAttributeUpdate, handleCreate, handleCustomAttributeUpdate, handleDelete, handleList, handleRead } from './handlers';
-import type { CreateOptions, Decorate } from './handlers';
+import { handleCreate } from './create';
+import type { CreateOptions } from './create';
+import { handleAttributeUpdate, handleCustomAttributeUpdate, handleDelete, handleList, handleRead } from './handlers';
+import type { Decorate } from './handlers';
 import { parseKeyLookup, parseSegmentLookup } from './lookup';
 import {
   describeEntityAttribute,
@@ -50,96 +52,81 @@ function keyLookupOf(store: EntityStore, ctx: ApiContext) {
   );
 }
 
-/** The path of one record by id: single-key entities share `/{idOr<Key>}` (both meanings), composite keys add `/{id}`. */
-function buildReadRoutes(store: EntityStore, options: EntityRouteOptions): ApiRoute[] {
+function parseIdLookup(ctx: ApiContext): RecordLookup {
+  return { by: 'id', id: (ctx.params.id ?? '').toLowerCase() };
+}
+
+/** One path that names a record, as its routes, summaries and OpenAPI describe it. */
+interface RecordPath {
+  readonly by: 'segment' | 'id' | 'key';
+  readonly path: string;
+  /** How the summaries name the record: `by id or by code`, `by id`, `by key`. */
+  readonly named: string;
+  /** What the operation ids end with: nothing, `ById`, `ByKey`. */
+  readonly operationSuffix: string;
+  parse(ctx: ApiContext): RecordLookup;
+}
+
+/** The paths of one record: single-key entities share `/{idOr<Key>}` (both meanings), composite keys add `/{id}`. */
+function listRecordPaths(store: EntityStore): RecordPath[] {
   const { spec } = store;
-  const base = spec.basePath;
-  const tags = tagOf(store);
-  const docOptions = options.doc ?? {};
   if (spec.key.length === 1) {
     const [keyName = 'key'] = spec.key;
     const segment = segmentParamName(spec);
     return [
-      defineApiRoute({
-        method: 'GET',
-        path: `${base}/:${segment}`,
-        scope: 'application',
-        doc: {
-          summary: `Read a ${spec.title.toLowerCase()} by id or by ${keyName}`,
-          tags,
-          operationId: `read${spec.resourceName}`,
-          ...describeEntityRead(spec, docOptions, 'segment'),
-        },
-        handle: (ctx) => handleRead(ctx, store, parseSegmentLookup(spec, ctx.params[segment] ?? ''), options.decorate),
-      }),
-      defineApiRoute({
-        method: 'DELETE',
-        path: `${base}/:${segment}`,
-        scope: 'application',
-        doc: {
-          summary: `Delete a ${spec.title.toLowerCase()} by id or by ${keyName}`,
-          tags,
-          operationId: `delete${spec.resourceName}`,
-          ...describeEntityDelete(spec, docOptions, 'segment'),
-        },
-        handle: (ctx) => handleDelete(ctx, store, parseSegmentLookup(spec, ctx.params[segment] ?? '')),
-      }),
+      {
+        by: 'segment',
+        path: `${spec.basePath}/:${segment}`,
+        named: `by id or by ${keyName}`,
+        operationSuffix: '',
+        parse: (ctx) => parseSegmentLookup(spec, ctx.params[segment] ?? ''),
+      },
     ];
   }
   return [
-    defineApiRoute({
-      method: 'GET',
-      path: `${base}/:id`,
-      scope: 'application',
-      doc: {
-        summary: `Read a ${spec.title.toLowerCase()} by id`,
-        tags,
-        operationId: `read${spec.resourceName}ById`,
-        ...describeEntityRead(spec, docOptions, 'id'),
-      },
-      handle: (ctx) => handleRead(ctx, store, parseIdLookup(ctx), options.decorate),
-    }),
-    defineApiRoute({
-      method: 'DELETE',
-      path: `${base}/:id`,
-      scope: 'application',
-      doc: {
-        summary: `Delete a ${spec.title.toLowerCase()} by id`,
-        tags,
-        operationId: `delete${spec.resourceName}ById`,
-        ...describeEntityDelete(spec, docOptions, 'id'),
-      },
-      handle: (ctx) => handleDelete(ctx, store, parseIdLookup(ctx)),
-    }),
-    defineApiRoute({
-      method: 'GET',
-      path: `${base}${keyParams(store)}`,
-      scope: 'application',
-      doc: {
-        summary: `Read a ${spec.title.toLowerCase()} by key`,
-        tags,
-        operationId: `read${spec.resourceName}ByKey`,
-        ...describeEntityRead(spec, docOptions, 'key'),
-      },
-      handle: (ctx) => handleRead(ctx, store, keyLookupOf(store, ctx), options.decorate),
-    }),
-    defineApiRoute({
-      method: 'DELETE',
-      path: `${base}${keyParams(store)}`,
-      scope: 'application',
-      doc: {
-        summary: `Delete a ${spec.title.toLowerCase()} by key`,
-        tags,
-        operationId: `delete${spec.resourceName}ByKey`,
-        ...describeEntityDelete(spec, docOptions, 'key'),
-      },
-      handle: (ctx) => handleDelete(ctx, store, keyLookupOf(store, ctx)),
-    }),
+    { by: 'id', path: `${spec.basePath}/:id`, named: 'by id', operationSuffix: 'ById', parse: parseIdLookup },
+    {
+      by: 'key',
+      path: `${spec.basePath}${keyParams(store)}`,
+      named: 'by key',
+      operationSuffix: 'ByKey',
+      parse: (ctx) => keyLookupOf(store, ctx),
+    },
   ];
 }
 
-function parseIdLookup(ctx: ApiContext): RecordLookup {
-  return { by: 'id', id: (ctx.params.id ?? '').toLowerCase() };
+/** The read and the delete of one record, on each path that names it. */
+function buildReadRoutes(store: EntityStore, options: EntityRouteOptions): ApiRoute[] {
+  const { spec } = store;
+  const tags = tagOf(store);
+  const docOptions = options.doc ?? {};
+  const title = spec.title.toLowerCase();
+  return listRecordPaths(store).flatMap((record) => [
+    defineApiRoute({
+      method: 'GET',
+      path: record.path,
+      scope: 'application',
+      doc: {
+        summary: `Read a ${title} ${record.named}`,
+        tags,
+        operationId: `read${spec.resourceName}${record.operationSuffix}`,
+        ...describeEntityRead(spec, docOptions, record.by),
+      },
+      handle: (ctx) => handleRead(ctx, store, record.parse(ctx), options.decorate),
+    }),
+    defineApiRoute({
+      method: 'DELETE',
+      path: record.path,
+      scope: 'application',
+      doc: {
+        summary: `Delete a ${title} ${record.named}`,
+        tags,
+        operationId: `delete${spec.resourceName}${record.operationSuffix}`,
+        ...describeEntityDelete(spec, docOptions, record.by),
+      },
+      handle: (ctx) => handleDelete(ctx, store, record.parse(ctx)),
+    }),
+  ]);
 }
 
 function attributeRoutes(store: EntityStore, options: EntityRouteOptions): ApiRoute[] {

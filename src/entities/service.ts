@@ -21,7 +21,7 @@ export function deriveReferenceUsers(store: EntityStore): ReferenceUser[] {
   });
 }
 
-export interface EntityServiceOptions extends EntityRouteOptions {
+interface EntityServiceOptions extends EntityRouteOptions {
   /** The service's own routes, matched before the derived ones (literal segments first). */
   readonly routes?: readonly ApiRoute[];
 }

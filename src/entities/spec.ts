@@ -39,7 +39,7 @@ export interface FieldSpec extends ResourceFieldSpec {
 export type FieldSpecs = Readonly<Record<string, FieldSpec>>;
 
 /** See `FieldSpec.referenceMatch`. */
-export interface ReferenceMatch {
+interface ReferenceMatch {
   /** Field name on both sides (`brand`). */
   readonly field: string;
   readonly rule: RuleName;
@@ -69,7 +69,7 @@ export interface MembersSpec {
 }
 
 /** How a single path segment after the prefix finds a record. */
-export type SegmentLookup =
+type SegmentLookup =
   /** `/{id}` vs `/{key}` of the same shape: a GUID is tried as an id first, then as the key. */
   | 'idOrKey'
   /** An integer is the key (number), a GUID is the id, anything else is 400. */
@@ -78,7 +78,7 @@ export type SegmentLookup =
 /** Field values of a record, by field name. */
 export type Values = Record<string, unknown>;
 
-export interface EntityHooks {
+interface EntityHooks {
   /** Extra validation of a complete create body (after field validation); returns every problem. */
   validateCreate?(ctx: ApiContext, values: Values): Promise<FieldError[]>;
   /**
@@ -90,7 +90,7 @@ export interface EntityHooks {
 }
 
 /** The columns every entity row has besides its fields (an index may name them too). */
-export type CommonColumnName = 'id' | 'isActive' | 'version' | 'createdOn' | 'createdBy' | 'modifiedOn' | 'modifiedBy';
+type CommonColumnName = 'id' | 'isActive' | 'version' | 'createdOn' | 'createdBy' | 'modifiedOn' | 'modifiedBy';
 
 /** An entity: a resource description (table, fields) with the entity's options (routes, key, hooks, members). */
 export interface EntitySpec extends ResourceSpec<FieldSpec> {

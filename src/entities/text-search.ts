@@ -19,7 +19,7 @@ import type { TextSearchTerm } from '../odata/compile';
 export const TEXT_SEARCH_CANDIDATES = 1000;
 
 /** The two arms' conditions on the tenant/org (each arm adds the filter and the keyset). */
-export interface TextSearchArms {
+interface TextSearchArms {
   readonly candidates: SQL;
   readonly scan: SQL;
 }

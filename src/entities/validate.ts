@@ -1,8 +1,9 @@
-/** Validation derived from the entity description: create bodies and attribute values. */
+/** Validation derived from the entity description: create bodies and attribute values, and the references they use. */
 import * as v from 'valibot';
 import type { FieldError } from '../errors/api-error';
 import { validationError } from '../errors/api-error';
 import { message } from '../messages/catalogue';
+import type { ReferenceUse } from '../reference/store';
 import { issuesToErrors } from '../validation/issues';
 import { bindPropertyNames } from '../validation/property-names';
 import { requireValue } from '../validation/required';
@@ -40,7 +41,7 @@ export interface CreateInput {
   readonly extra: Record<string, unknown>;
 }
 
-export interface CreateBodyOptions {
+interface CreateBodyOptions {
   /** Properties the service reads itself (e.g. nested rate lines). */
   readonly extraProperties?: readonly string[];
   /** Validates the extra properties together with the declared fields (every bad field in one answer). */
@@ -138,4 +139,14 @@ export function parseAttributeValue(name: string, field: FieldSpec, body: unknow
   const result = v.safeParse(buildAttributeSchema(name, field), unwrapValue(body), { abortEarly: false });
   if (!result.success) throw validationError(issuesToErrors(result.issues).map((error) => ({ ...error, path: error.path || name })));
   return result.output;
+}
+
+/** Reference uses of declared fields (`reference` kinds) for the values given. */
+export function collectReferenceUses(spec: EntitySpec, values: Values): ReferenceUse[] {
+  const uses: ReferenceUse[] = [];
+  for (const [name, field] of Object.entries(spec.fields)) {
+    const value = values[name];
+    if (field.reference && typeof value === 'string' && value !== '') uses.push({ kind: field.reference, key: value, path: name });
+  }
+  return uses;
 }

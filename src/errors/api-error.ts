@@ -52,7 +52,7 @@ function formatDetail(detail: ErrorDetail, language: Language): string {
   return parts.map((part) => formatMessage(part, language)).join('; ');
 }
 
-export interface ApiErrorOptions {
+interface ApiErrorOptions {
   errors?: FieldError[];
   /** Overrides the code's default status (a missing record is 404 only where the operation documents it). */
   status?: number;
@@ -107,7 +107,7 @@ export function recordNotFound(what: string, listed404: boolean, paths: string |
   return new ApiError('RecordNotFound', `${what} does not exist.`, { status: listed404 ? 404 : 400, errors });
 }
 
-export interface ProblemBody {
+interface ProblemBody {
   type: string;
   title: string;
   status: number;
@@ -118,7 +118,7 @@ export interface ProblemBody {
   requestId: string;
 }
 
-export function toProblem(error: ApiError, instance: string, requestId: string, language: Language): ProblemBody {
+function toProblem(error: ApiError, instance: string, requestId: string, language: Language): ProblemBody {
   return {
     type: `https://errors.erp-edge-api.dev/${error.code}`,
     title: formatMessage(message(`title.${error.code}`), language),

@@ -27,7 +27,7 @@ export const API_PREFIX = '/api/:tenantKey/:orgKey';
  * What the app knows of one request while it runs: id, matched route, tenant/org, D1 round trips (its log line) and,
  * once the request is authorized for a tenant/org, its D1 read session (answered as `x-d1-bookmark`).
  */
-export interface RequestTrace {
+interface RequestTrace {
   readonly requestId: string;
   readonly meter: RoundTripMeter;
   route: string | null;
@@ -92,7 +92,7 @@ function openReadSession(request: Request): ReadSession {
 }
 
 /** Authenticates and scopes one `/api/{tenantKey}/{orgKey}` request. */
-export async function buildApiContext(
+async function buildApiContext(
   request: IRequest,
   platform: Platform,
   trace: RequestTrace,
@@ -168,10 +168,87 @@ function wrapPublicRoute(route: PublicRoute): Handler {
   return async (request, platform, trace) => route.handle(buildPublicContext(request, platform, trace));
 }
 
-export interface App {
+interface App {
   fetch(request: Request, platform: Platform): Promise<Response>;
   /** Every routed method and path pattern with its regular expression, in matching order (for OpenAPI checks). */
   readonly routes: readonly { method: string; path: string; match: RegExp }[];
+}
+
+type AppRouter = RouterType<IRequest, [Platform, RequestTrace], Response>;
+type RoutePattern = App['routes'][number];
+
+/** Routes `method path` to `handler`; the route's literal segments match in any case. */
+function addRoute(router: AppRouter, patterns: RoutePattern[], method: string, path: string, handler: Handler): void {
+  // itty-router turns the pattern into a regular expression as written: a literal `$` (`/$batch`) is escaped.
+  router[method.toLowerCase()]?.(path.replace(/\$/g, '\\$'), (request: IRequest, platform: Platform, trace: RequestTrace) => {
+    trace.route = path;
+    return handler(request, platform, trace);
+  });
+  const entry = router.routes[router.routes.length - 1];
+  if (!entry) return;
+  // Literal segments (modules, resources, operations, attributes) match in any case, as the product family routes;
+  // parameters capture the segment as sent, so keys and ids stay exact.
+  entry[1] = new RegExp(entry[1].source, 'i');
+  patterns.push({ method, path, match: entry[1] });
+}
+
+const API_PATH = /^\/api\/([^/]+)\/([^/]+)(\/|$)/i;
+
+/**
+ * What no route matches: 405 with `Allow` where other methods match the path, else 404. Unknown /api paths still need
+ * a valid token for that tenant/org, so nothing is revealed to strangers; unknown /admin paths the operator scope.
+ */
+async function refuseUnrouted(
+  request: IRequest,
+  platform: Platform,
+  trace: RequestTrace,
+  patterns: readonly RoutePattern[],
+): Promise<never> {
+  const path = new URL(request.url).pathname;
+  const allowed = [...new Set(patterns.filter((entry) => entry.match.test(path)).map((entry) => entry.method))];
+  const api = API_PATH.exec(path);
+  if (api) {
+    const { tenantKey, orgKey } = checkAddress(decodeParams({ tenantKey: api[1] ?? '', orgKey: api[2] ?? '' }));
+    trace.scope = { tenantKey, orgKey };
+    await admitApiRequest(request, platform, tenantKey, orgKey, 'application');
+  }
+  if (path === '/admin' || path.startsWith('/admin/')) await authorizeOperator(request, platform);
+  if (allowed.length > 0) {
+    throw new ApiError('MethodNotAllowed', `${request.method} is not allowed here; use ${allowed.join(', ')}.`, {
+      headers: { allow: allowed.join(', ') },
+    });
+  }
+  throw new ApiError('NotFound', `No resource at ${path}.`);
+}
+
+/** One request through the router: its id, the one catch (problem+json), its headers and its log line. */
+async function serveRequest(router: AppRouter, request: Request, platform: Platform): Promise<Response> {
+  const incoming = request.headers.get('x-request-id');
+  const requestId = incoming && REQUEST_ID_PATTERN.test(incoming) ? incoming : crypto.randomUUID();
+  const started = performance.now();
+  const trace: RequestTrace = { requestId, meter: { roundTrips: 0 }, route: null, scope: null, session: null };
+  let response: Response;
+  let failure: unknown;
+  try {
+    checkRequestTarget(request.url);
+    response = await router.fetch(request, platform, trace);
+  } catch (error) {
+    failure = error;
+    response = handleError(error, request, requestId);
+  }
+  response.headers.set('x-request-id', requestId);
+  if (trace.session?.bookmark) response.headers.set(BOOKMARK_HEADER, formatBookmark(trace.session.bookmark));
+  writeRequestLog({
+    requestId,
+    request,
+    route: trace.route,
+    scope: trace.scope,
+    status: response.status,
+    durationMs: performance.now() - started,
+    d1RoundTrips: trace.meter.roundTrips,
+    ...(failure === undefined ? {} : { error: failure }),
+  });
+  return response;
 }
 
 export function buildApp(
@@ -180,77 +257,12 @@ export function buildApp(
   operatorRoutes: readonly OperatorRoute[] = [],
 ): App {
   // Every route answers a Response or throws, and the catch-all below matches whatever the routes do not.
-  const router: RouterType<IRequest, [Platform, RequestTrace], Response> = Router();
-  const patterns: { method: string; path: string; match: RegExp }[] = [];
-  const add = (method: string, path: string, handler: Handler) => {
-    // itty-router turns the pattern into a regular expression as written: a literal `$` (`/$batch`) is escaped.
-    router[method.toLowerCase()]?.(path.replace(/\$/g, '\\$'), (request: IRequest, platform: Platform, trace: RequestTrace) => {
-      trace.route = path;
-      return handler(request, platform, trace);
-    });
-    const entry = router.routes[router.routes.length - 1];
-    if (!entry) return;
-    // Literal segments (modules, resources, operations, attributes) match in any case, as the product family routes;
-    // parameters capture the segment as sent, so keys and ids stay exact.
-    entry[1] = new RegExp(entry[1].source, 'i');
-    patterns.push({ method, path, match: entry[1] });
-  };
-  for (const route of publicRoutes) add(route.method, route.path, wrapPublicRoute(route));
-  const fetchApp: AppFetch = (request, platform) => app.fetch(request, platform);
-  for (const route of apiRoutes) add(route.method, `${API_PREFIX}${route.path}`, wrapApiRoute(route, fetchApp));
-  for (const route of operatorRoutes) add(route.method, route.path, wrapOperatorRoute(route));
-
-  const apiPattern = /^\/api\/([^/]+)\/([^/]+)(\/|$)/i;
-  router.all('*', async (request: IRequest, platform: Platform, trace: RequestTrace) => {
-    const path = new URL(request.url).pathname;
-    const allowed = [...new Set(patterns.filter((entry) => entry.match.test(path)).map((entry) => entry.method))];
-    // Unknown /api paths still need a valid token for that tenant/org: nothing is revealed to strangers.
-    const api = apiPattern.exec(path);
-    if (api) {
-      const { tenantKey, orgKey } = checkAddress(decodeParams({ tenantKey: api[1] ?? '', orgKey: api[2] ?? '' }));
-      trace.scope = { tenantKey, orgKey };
-      await admitApiRequest(request, platform, tenantKey, orgKey, 'application');
-    }
-    // Unknown /admin paths likewise need the operator scope.
-    if (path === '/admin' || path.startsWith('/admin/')) await authorizeOperator(request, platform);
-    if (allowed.length > 0) {
-      throw new ApiError('MethodNotAllowed', `${request.method} is not allowed here; use ${allowed.join(', ')}.`, {
-        headers: { allow: allowed.join(', ') },
-      });
-    }
-    throw new ApiError('NotFound', `No resource at ${path}.`);
-  });
-
-  const app: App = {
-    routes: patterns.map(({ method, path, match }) => ({ method, path, match })),
-    async fetch(request, platform) {
-      const incoming = request.headers.get('x-request-id');
-      const requestId = incoming && REQUEST_ID_PATTERN.test(incoming) ? incoming : crypto.randomUUID();
-      const started = performance.now();
-      const trace: RequestTrace = { requestId, meter: { roundTrips: 0 }, route: null, scope: null, session: null };
-      let response: Response;
-      let failure: unknown;
-      try {
-        checkRequestTarget(request.url);
-        response = await router.fetch(request, platform, trace);
-      } catch (error) {
-        failure = error;
-        response = handleError(error, request, requestId);
-      }
-      response.headers.set('x-request-id', requestId);
-      if (trace.session?.bookmark) response.headers.set(BOOKMARK_HEADER, formatBookmark(trace.session.bookmark));
-      writeRequestLog({
-        requestId,
-        request,
-        route: trace.route,
-        scope: trace.scope,
-        status: response.status,
-        durationMs: performance.now() - started,
-        d1RoundTrips: trace.meter.roundTrips,
-        ...(failure === undefined ? {} : { error: failure }),
-      });
-      return response;
-    },
-  };
-  return app;
+  const router: AppRouter = Router();
+  const patterns: RoutePattern[] = [];
+  const fetchApp: AppFetch = (request, platform) => serveRequest(router, request, platform);
+  for (const route of publicRoutes) addRoute(router, patterns, route.method, route.path, wrapPublicRoute(route));
+  for (const route of apiRoutes) addRoute(router, patterns, route.method, `${API_PREFIX}${route.path}`, wrapApiRoute(route, fetchApp));
+  for (const route of operatorRoutes) addRoute(router, patterns, route.method, route.path, wrapOperatorRoute(route));
+  router.all('*', (request: IRequest, platform: Platform, trace: RequestTrace) => refuseUnrouted(request, platform, trace, patterns));
+  return { routes: patterns.map(({ method, path, match }) => ({ method, path, match })), fetch: fetchApp };
 }

@@ -2,14 +2,14 @@ import { ApiError, validationError } from '../errors/api-error';
 import { message } from '../messages/catalogue';
 import { decodeUtf8Field, findIllFormedString, findTooDeepField, MAX_JSON_DEPTH } from './json-input';
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 /**
  * A body found too large while reading (chunked, no Content-Length) is still read to its end, up to this many
  * bytes, and discarded before the 413: a request body left half read stalls the next request on the same
  * connection in `wrangler dev` (its proxy forwards to the Worker over HTTP and must finish the upload first),
  * and on Workers the body cannot be read once the answer is sent. Larger bodies are cut off.
  */
-export const MAX_DISCARDED_BODY_BYTES = 32 * 1024 * 1024;
+const MAX_DISCARDED_BODY_BYTES = 32 * 1024 * 1024;
 
 function isJsonContentType(value: string | null): boolean {
   if (!value) return false;

@@ -16,8 +16,8 @@ import type { ApiContext } from './context';
 import type { Method } from './route';
 import { computeStoredKey, describeCaller, openBody, sealBody } from '../idempotency/seal';
 
-export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
-export const REPLAYED_HEADER = 'idempotent-replayed';
+const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+const REPLAYED_HEADER = 'idempotent-replayed';
 const QUOTED_KEY = /^[\x20-\x7e]{1,255}$/;
 /** A bare key: visible ASCII without quotes or backslashes (those need the quoted form). */
 const BARE_KEY = /^[\x21\x23-\x5b\x5d-\x7e]{1,255}$/;
@@ -30,7 +30,7 @@ export function acceptsIdempotencyKey(route: { readonly method: Method; readonly
 }
 
 /** `"8e03978e-..."` (a structured-field string, as the draft writes it) or the bare key; 1 to 255 visible ASCII. */
-export function parseIdempotencyKey(header: string): string {
+function parseIdempotencyKey(header: string): string {
   const trimmed = header.trim();
   const quoted = /^"((?:[^"\\]|\\["\\])*)"$/.exec(trimmed);
   const key = quoted ? (quoted[1] ?? '').replace(/\\(["\\])/g, '$1') : trimmed;

@@ -5,7 +5,7 @@
  */
 import type { TenantScope } from '../db/client';
 
-export interface RequestLogLine {
+interface RequestLogLine {
   readonly level: 'info' | 'error';
   readonly message: 'request';
   readonly requestId: string;
@@ -22,7 +22,7 @@ export interface RequestLogLine {
   readonly error?: string;
 }
 
-export interface RequestOutcome {
+interface RequestOutcome {
   readonly requestId: string;
   readonly request: Request;
   readonly route: string | null;
@@ -34,12 +34,12 @@ export interface RequestOutcome {
 }
 
 /** A thrown value as text: an Error's name, message and stack, anything else as a string. */
-export function describeThrown(thrown: unknown): string {
+function describeThrown(thrown: unknown): string {
   if (thrown instanceof Error) return `${thrown.name}: ${thrown.message}\n${thrown.stack ?? ''}`;
   return String(thrown);
 }
 
-export function buildRequestLogLine(outcome: RequestOutcome): RequestLogLine {
+function buildRequestLogLine(outcome: RequestOutcome): RequestLogLine {
   const failed = outcome.status >= 500;
   return {
     level: failed ? 'error' : 'info',

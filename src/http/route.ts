@@ -20,7 +20,7 @@ export interface ParameterDoc {
   readonly schema: DocSchema;
 }
 
-export interface BodyDoc {
+interface BodyDoc {
   readonly description: string;
   readonly schema: DocSchema;
   /** false: the body may be empty (inputs may come from the query string instead). */

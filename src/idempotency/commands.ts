@@ -27,7 +27,7 @@ interface Entry {
   readonly response?: StoredResponse;
 }
 
-export type BeginOutcome =
+type BeginOutcome =
   | { readonly status: 'started' }
   | { readonly status: 'replay'; readonly response: StoredResponse }
   | { readonly status: 'inFlight' }

@@ -2,7 +2,7 @@
 import { ApiError } from '../errors/api-error';
 import { message } from '../messages/catalogue';
 
-export type TokenType = 'identifier' | 'string' | 'number' | 'guid' | 'datetime' | 'lparen' | 'rparen' | 'comma' | 'end';
+type TokenType = 'identifier' | 'string' | 'number' | 'guid' | 'datetime' | 'lparen' | 'rparen' | 'comma' | 'end';
 
 export interface Token {
   readonly type: TokenType;

@@ -17,7 +17,7 @@ const toBoolFunction = (word: string): BoolFunction | undefined => BOOL_FUNCTION
 const isBoolFunctionName = (word: string): boolean => word === 'substringof' || toBoolFunction(word) !== undefined;
 const SUPPORTED_FUNCTIONS = 'contains, startswith, endswith, substringof, tolower, toupper, length, year, month, day';
 
-export type FieldResolver = (name: string) => ODataField | undefined;
+type FieldResolver = (name: string) => ODataField | undefined;
 
 class FilterParser {
   private index = 0;

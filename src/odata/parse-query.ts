@@ -6,7 +6,7 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_SKIP } from './types';
 import type { ODataField, ODataQuery, OrderTerm } from './types';
 
 /** Query options the engine reads; names are matched case-insensitively (`$Filter`, `pagesize`). */
-export const QUERY_OPTIONS = [
+const QUERY_OPTIONS = [
   '$filter',
   '$select',
   '$orderby',
@@ -39,13 +39,13 @@ const DISPLAY: Readonly<Record<OptionName, string>> = {
   pagesize: 'pageSize',
 };
 
-export type ODataOptions = Partial<Record<OptionName, string>>;
+type ODataOptions = Partial<Record<OptionName, string>>;
 
 /**
  * Collects the known options; any other `$` option is refused, and so is an option given twice
  * (in any spelling). Other parameters are ignored.
  */
-export function parseODataOptions(params: URLSearchParams): ODataOptions {
+function parseODataOptions(params: URLSearchParams): ODataOptions {
   const options: ODataOptions = {};
   for (const [rawName, value] of params) {
     const option = toOptionName(rawName.toLowerCase());

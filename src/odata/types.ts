@@ -73,7 +73,7 @@ export interface ODataQuery {
  * rest are the tie-breakers every order ends with) and all go the same direction; any other order is sorted, within
  * `SORT_ROW_BUDGET` rows.
  */
-export interface SortOrder {
+interface SortOrder {
   readonly fields: readonly string[];
   readonly required: number;
 }

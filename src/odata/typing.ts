@@ -3,9 +3,9 @@ import { isGuid, MAX_YEAR, MIN_YEAR, normalizeDateTime } from '../validation/val
 import { odataError } from './lexer';
 import type { ComparisonOperator, Literal, ValueFunction, ValueNode } from './types';
 
-export type ValueType = 'string' | 'number' | 'boolean' | 'datetime' | 'guid' | 'null';
+type ValueType = 'string' | 'number' | 'boolean' | 'datetime' | 'guid' | 'null';
 
-export interface ValueFunctionSpec {
+interface ValueFunctionSpec {
   readonly argument: 'string' | 'datetime';
   readonly result: ValueType;
 }

@@ -4,11 +4,11 @@ import type { JsonObject } from './schema';
 import { refTo } from './schema';
 
 export const PROBLEM_SCHEMA_NAME = 'ProblemDetails';
-export const PROBLEM_TYPE = 'application/problem+json';
+const PROBLEM_TYPE = 'application/problem+json';
 export const SECURITY_SCHEME = 'bearerAuth';
 
 /** What each error status means. */
-export const ERROR_MEANINGS: Readonly<Record<number, string>> = {
+const ERROR_MEANINGS: Readonly<Record<number, string>> = {
   400: 'The request is not valid (code ValidationFailed naming every bad field, RecordNotFound, DuplicateKey, UnknownReference, InvalidODataQuery, InvalidAddress, ...)',
   401: 'No, invalid or expired bearer token (see WWW-Authenticate)',
   403: 'The token may not use this tenant/org, or lacks the scope',

@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 import type { Platform } from '../platform/types';
 
-export const DOCS_ASSETS_MANIFEST = '/docs-assets.json';
+const DOCS_ASSETS_MANIFEST = '/docs-assets.json';
 
 const AssetPath = v.pipe(v.string(), v.regex(/^\/assets\/[A-Za-z0-9._-]+$/));
 

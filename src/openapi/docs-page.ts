@@ -11,7 +11,7 @@ export const DOCS_CONTENT_SECURITY_POLICY =
 /** A line of the token hint: a sentence, or a command to run. */
 type HintLine = { readonly text: string } | { readonly code: string };
 
-export interface DocsPageOptions {
+interface DocsPageOptions {
   readonly title: string;
   readonly documentUrl: string;
   readonly assets: DocsAssets;

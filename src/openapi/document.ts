@@ -18,7 +18,7 @@ import type { JsonObject, SchemaConverter } from './schema';
 import { PROBLEM } from './values';
 
 export const API_TITLE = 'ERP Edge API';
-export const API_VERSION = '0.1.0';
+const API_VERSION = '0.1.0';
 
 const DESCRIPTION =
   'Multi-tenant ERP business API: email templates, import data infos, maintenance indicators, routes and exchange rates documents. ' +

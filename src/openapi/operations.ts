@@ -22,20 +22,20 @@ export interface DocumentedOperation {
  * The permission matrix entry of an operation: the token scopes that may call it (empty: no token needed) and whether
  * the token's `orgs` patterns must match the path's tenant/org. `admin` holds every right of `application`.
  */
-export interface Permissions {
+interface Permissions {
   readonly scopes: readonly ('application' | 'admin' | 'operator')[];
   readonly orgs: boolean;
 }
 
 /** The permissions of a route by the scope it declares (undefined: a public route). */
-export function describePermissions(scope: ApiRoute['scope'] | 'operator' | undefined): Permissions {
+function describePermissions(scope: ApiRoute['scope'] | 'operator' | undefined): Permissions {
   if (scope === undefined) return { scopes: [], orgs: false };
   if (scope === 'operator') return { scopes: ['operator'], orgs: false };
   return { scopes: scope === 'application' ? ['application', 'admin'] : ['admin'], orgs: true };
 }
 
 /** An operation of the operator API (`/admin`), as the document's `x-operator-operations` lists it. */
-export interface OperatorOperation {
+interface OperatorOperation {
   readonly method: Method;
   readonly path: string;
   readonly summary: string;
@@ -53,7 +53,7 @@ export function listOperatorOperations(routes: readonly OperatorRoute[]): Operat
 }
 
 /** `/x/:id` -> `/x/{id}`; `pathParams` replace parameters by literal segments or rename them (`{name}`). */
-export function toOpenApiPath(pattern: string, pathParams: Readonly<Record<string, string>> = {}): string {
+function toOpenApiPath(pattern: string, pathParams: Readonly<Record<string, string>> = {}): string {
   return pattern.replace(/:([A-Za-z0-9_]+)/g, (_match, name: string) => {
     const fixed = pathParams[name];
     return fixed ?? `{${name}}`;

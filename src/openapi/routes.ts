@@ -8,13 +8,13 @@ import { DOCS_CONTENT_SECURITY_POLICY, renderDocsPage } from './docs-page';
 import { API_TITLE, buildOpenApiDocument } from './document';
 import type { JsonObject } from './schema';
 
-export const OPENAPI_PATH = '/openapi.json';
+const OPENAPI_PATH = '/openapi.json';
 
 /** The answer of /openapi.json. */
 const OPENAPI_DOCUMENT = v.pipe(v.record(v.string(), v.unknown()), v.description('An OpenAPI 3.1 document'));
-export const DOCS_PATH = '/docs';
+const DOCS_PATH = '/docs';
 
-export interface DocumentedRoutes {
+interface DocumentedRoutes {
   readonly publicRoutes: readonly PublicRoute[];
   readonly apiRoutes: readonly ApiRoute[];
   readonly operatorRoutes?: readonly OperatorRoute[];

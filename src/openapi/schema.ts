@@ -14,7 +14,7 @@ import { isPlainObject } from '../validation/values';
 
 export type JsonObject = Record<string, unknown>;
 
-export const COMPONENTS_PATH = '#/components/schemas/';
+const COMPONENTS_PATH = '#/components/schemas/';
 
 export function refTo(name: string): { $ref: string } {
   return { $ref: `${COMPONENTS_PATH}${name}` };
@@ -32,7 +32,7 @@ function caseInsensitive(text: string): string {
 }
 
 /** The enum's component: the numbers written on the wire, with their names. */
-export function describeEnumComponent(spec: EnumSpec): JsonObject {
+function describeEnumComponent(spec: EnumSpec): JsonObject {
   const members = Object.entries(spec.members);
   return {
     title: spec.name,

@@ -16,7 +16,7 @@ import { TenantMover } from './placement/mover';
 import type { MoveOutcome } from './placement/mover';
 import { buildPlacementOperations } from './placement/operations';
 import type { MoveCoordinator } from './placement/operations';
-import { openEveryTenantDatabase, openTenantDatabase, watchWrites } from './tenant-databases';
+import { denyCoordinator, openEveryTenantDatabase, openTenantDatabase, watchWrites } from './tenant-databases';
 import type { TenantModel } from './tenant-databases';
 import type { DeliveryJob, DeliveryMessage, DeliveryOutcome, DeliveryQueue, Platform, RateLimits } from './types';
 
@@ -24,7 +24,7 @@ import type { DeliveryJob, DeliveryMessage, DeliveryOutcome, DeliveryQueue, Plat
  * What the Durable Object answers for a command: its result and the D1 bookmark of what it read and wrote (null: it did
  * not touch D1), or its failure (src/coordinator/failure.ts), which the stub rethrows; and its D1 round trips either way.
  */
-export type CommandAnswer = (
+type CommandAnswer = (
   { readonly result: CommandResult; readonly bookmark: Bookmark | null } | { readonly failure: CommandFailure; readonly bookmark: null }
 ) & { readonly roundTrips: number };
 
@@ -76,7 +76,7 @@ function buildRateLimits(env: Env, config: AppConfig): RateLimits | undefined {
 }
 
 /** What the platform needs of the invocation: a way to finish work after the answer (ExecutionContext, DurableObjectState). */
-export interface Invocation {
+interface Invocation {
   waitUntil(promise: Promise<unknown>): void;
 }
 
@@ -140,6 +140,18 @@ export async function consumeDeliveryBatch(
   );
 }
 
+/** The Durable Object's storage as the state coordinator commands keep. */
+function buildObjectState(storage: DurableObjectStorage): CoordinatorState {
+  return {
+    get: async <T>(key: string) => storage.get<T>(key),
+    put: async (key, value) => storage.put(key, value),
+    delete: async (key) => {
+      await storage.delete(key);
+    },
+    list: async <T>(prefix: string, end: string, limit: number) => storage.list<T>({ prefix, end, limit }),
+  };
+}
+
 /**
  * The Durable Object class (one object per tenant/org, named `tenantKey/orgKey`) running `handlers`; the Worker
  * entry exports it as `TenantCoordinator`. RPC entries: `answer` (what the Worker's stub calls: a command's result with
@@ -149,14 +161,7 @@ export async function consumeDeliveryBatch(
 export function defineTenantCoordinator(handlers: Partial<CommandHandlers>, model: TenantModel) {
   return class extends DurableObject<Env> {
     private readonly lanes = new CommandLanes();
-    private readonly state: CoordinatorState = {
-      get: async <T>(key: string) => this.ctx.storage.get<T>(key),
-      put: async (key, value) => this.ctx.storage.put(key, value),
-      delete: async (key) => {
-        await this.ctx.storage.delete(key);
-      },
-      list: async <T>(prefix: string, end: string, limit: number) => this.ctx.storage.list<T>({ prefix, end, limit }),
-    };
+    private readonly state = buildObjectState(this.ctx.storage);
     private readonly mover = new TenantMover({
       databases: readDatabaseSet(this.env),
       tables: model.tables,
@@ -166,15 +171,12 @@ export function defineTenantCoordinator(handlers: Partial<CommandHandlers>, mode
       stepStatements: parseConfig(this.env).moveStepQueries,
     });
     // Inside the object, a write refused by a move waits for this object's own move; commands never send commands.
-    private readonly platform: Platform = {
-      ...buildBindingsPlatform(this.env, this.ctx, model, {
+    private readonly platform: Platform = denyCoordinator(
+      buildBindingsPlatform(this.env, this.ctx, model, {
         move: (scope, target) => this.mover.move(scope, target),
         awaitMove: (_scope, timeoutMs) => this.mover.whenSettled(timeoutMs),
       }),
-      coordinator: () => {
-        throw new Error('A coordinator command cannot send commands to a coordinator.');
-      },
-    };
+    );
 
     /** Commands are queued so that the D1 I/O of one never interleaves with another's. */
     private run(command: CoordinatorCommand, meter: RoundTripMeter): Promise<{ result: CommandResult; bookmark: Bookmark | null }> {

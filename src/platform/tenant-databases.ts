@@ -1,6 +1,7 @@
 /**
  * The tenant-database half of a platform, shared by the Worker and Deno: drizzle over the guarded tenant D1 object,
- * the read-only handles of cross-tenant jobs, and the operator's placement operations.
+ * the read-only handles of cross-tenant jobs, and the operator's placement operations; and what coordinator commands
+ * see of a platform.
  */
 import type { TenantScope } from '../db/client';
 import { openDrizzle } from '../db/client';
@@ -10,10 +11,10 @@ import type { MoveCoordinator } from './placement/operations';
 import { readOnlyD1 } from './placement/read-only-d1';
 import { TenantD1 } from './placement/tenant-d1';
 import type { TenantTable } from './placement/tenant-tables';
-import type { TenantDatabaseRequest, WatchContext, WriteWatcher, WriteWatcherFactory } from './types';
+import type { Platform, TenantDatabaseRequest, WatchContext, WriteWatcher, WriteWatcherFactory } from './types';
 
 /** How long a write refused by a move waits for it (then 503 with Retry-After). */
-export const MOVE_WAIT_MS = 20_000;
+const MOVE_WAIT_MS = 20_000;
 
 /**
  * What a platform needs to know of the tenant schema and the services: every tenant/org table, parents first (what
@@ -29,7 +30,7 @@ export function watchWrites(factories: readonly WriteWatcherFactory[], scope: Te
   return factories.flatMap((factory) => factory(scope, context) ?? []);
 }
 
-export interface TenantDatabases {
+interface TenantDatabases {
   readonly databases: DatabaseSet;
   readonly moves: MoveCoordinator;
   now(): Date;
@@ -57,4 +58,14 @@ export function openEveryTenantDatabase(databases: DatabaseSet): Database[] {
     if (!binding) throw new Error(`${name} is not bound.`);
     return openDrizzle(readOnlyD1(binding, name));
   });
+}
+
+/** What coordinator commands see: in the Durable Object and in Deno's coordinators alike, they cannot call a coordinator. */
+export function denyCoordinator(platform: Platform): Platform {
+  return {
+    ...platform,
+    coordinator: () => {
+      throw new Error('A coordinator command cannot send commands to a coordinator.');
+    },
+  };
 }

@@ -26,7 +26,7 @@ import { indicatorsService } from './indicators';
 import { routesService } from './routes';
 
 /** What a service contributes to the application. */
-export interface ServiceModule {
+interface ServiceModule {
   readonly name: string;
   /** HTTP routes under `/api/{tenantKey}/{orgKey}`, in matching order (literal segments before parameters). */
   readonly routes: readonly ApiRoute[];
@@ -68,7 +68,8 @@ const SERVICES = [
 type ServiceCommands<S> = S extends { readonly commands: infer C } ? keyof C : never;
 type RequireNone<T extends never> = T;
 /** Compile-time check: every command of CommandCatalog has a handler (the type check names a missing one here). */
-export type UnhandledCommands = RequireNone<
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- read by the type checker only: its constraint is the check
+type UnhandledCommands = RequireNone<
   Exclude<CommandType, keyof typeof generationCommands | keyof typeof idempotencyCommands | ServiceCommands<(typeof SERVICES)[number]>>
 >;
 

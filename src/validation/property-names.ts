@@ -5,7 +5,7 @@
 import type { FieldError } from '../errors/api-error';
 import { message } from '../messages/catalogue';
 
-export interface BoundProperties {
+interface BoundProperties {
   /** The body with declared properties under their declared names; other properties as sent. */
   readonly values: Record<string, unknown>;
   /** Two spellings of one property, neither the declared one: each is named. */

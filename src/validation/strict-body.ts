@@ -11,7 +11,7 @@ import { isPlainObject } from './values';
 
 type StrictSchema = v.StrictObjectSchema<v.ObjectEntries, v.ErrorMessage<v.StrictObjectIssue> | undefined>;
 
-export type StrictParse<TSchema extends StrictSchema> =
+type StrictParse<TSchema extends StrictSchema> =
   { readonly success: true; readonly output: v.InferOutput<TSchema> } | { readonly success: false; readonly errors: FieldError[] };
 
 /** An issue of the object itself about a property it does not declare (valibot names only the first). */
@@ -20,7 +20,7 @@ function isUnknownPropertyIssue(issue: v.BaseIssue<unknown>): boolean {
 }
 
 /** The input's properties the schema does not declare, each named as unknown (`prefix` as in issuesToErrors). */
-export function findUnknownProperties(entries: v.ObjectEntries, input: unknown, prefix = ''): FieldError[] {
+function findUnknownProperties(entries: v.ObjectEntries, input: unknown, prefix = ''): FieldError[] {
   if (!isPlainObject(input)) return [];
   return Object.keys(input)
     .filter((key) => !Object.hasOwn(entries, key))

@@ -4,15 +4,13 @@ import Decimal from 'decimal.js';
 /** The kinds of value a field or an OData property holds. */
 export type FieldKind = 'string' | 'int' | 'bool' | 'decimal' | 'datetime' | 'guid' | 'enum';
 
-export const GUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const GUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DECIMAL_PATTERN = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 const ISO_DATE_PATTERN = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 const INTEGER_PATTERNS = { none: /^\d+$/, minus: /^-?\d+$/, any: /^[+-]?\d+$/ } as const;
 /** Every date-time the API accepts (bodies, query strings, OData literals) lies in these years, UTC. */
 export const MIN_YEAR = 1900;
 export const MAX_YEAR = 9999;
-/** How messages state the rule. */
-export const DATE_TIME_RULE = `ISO 8601 date-time (years ${MIN_YEAR} to ${MAX_YEAR}, UTC)`;
 const MIN_MILLIS = Date.UTC(MIN_YEAR, 0, 1);
 const MAX_MILLIS = Date.UTC(MAX_YEAR, 11, 31, 23, 59, 59, 999);
 

@@ -3,7 +3,7 @@ import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { openDrizzle } from '../../src/db/client';
 import { listODataFields, listSortOrders } from '../../src/entities/odata-fields';
-import { buildListQueries } from '../../src/entities/store';
+import { buildListQueries } from '../../src/entities/list-queries';
 import type { EntityStore } from '../../src/entities/store';
 import { compileODataQuery } from '../../src/odata/compile';
 import { parseODataQuery } from '../../src/odata/parse-query';

@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TEXT_SEARCH_CANDIDATES } from '../../src/entities/text-search';
-import { escapeGlob } from '../../src/odata/compile';
+import { escapeGlob } from '../../src/odata/glob';
 import { call, ORIGIN } from '../helpers/api';
 import type { CallResult, TenantClient } from '../helpers/api';
 import { clearTemplates, seedId, seedTemplates } from '../helpers/odata-seed';

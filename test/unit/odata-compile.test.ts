@@ -1,7 +1,8 @@
 /** The SQL compiler: the exact SQL text and bound values of each construct, order terms and the D1 parameter limit. */
 import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
 import { describe, expect, it } from 'vitest';
-import { checkParameterLimit, compileODataQuery, escapeGlob, fittingPart, fitsPatternLimit, hasTrigram } from '../../src/odata/compile';
+import { checkParameterLimit, compileODataQuery } from '../../src/odata/compile';
+import { escapeGlob, fittingPart, fitsPatternLimit, hasTrigram } from '../../src/odata/glob';
 import { compileKeyset, compileKeysetArms, compileOrderBy, listOrderColumns } from '../../src/odata/order';
 import type { CursorValue } from '../../src/odata/order';
 import { parseFilter } from '../../src/odata/parse-filter';

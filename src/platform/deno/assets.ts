@@ -33,7 +33,7 @@ export interface StaticAssets {
  * The subset of the `_headers` format that public/_headers uses: a URL path (`*` matches anything) on a line of its
  * own, then indented `Name: value` lines.
  */
-export function parseHeaderRules(text: string): HeaderRule[] {
+function parseHeaderRules(text: string): HeaderRule[] {
   const rules: { pattern: RegExp; headers: [string, string][] }[] = [];
   for (const line of text.split('\n')) {
     if (line.trim() === '' || line.trim().startsWith('#')) continue;

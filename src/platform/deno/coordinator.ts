@@ -79,7 +79,7 @@ interface CoordinatorStatements {
 
 const formatCoordinatorName = (scope: TenantScope) => `${scope.tenantKey}/${scope.orgKey}`;
 
-export interface LocalCoordinatorOptions {
+interface LocalCoordinatorOptions {
   /** The file that keeps the coordinators' state and alarms. */
   readonly sqlite: DatabaseSync;
   readonly databases: DatabaseSet;

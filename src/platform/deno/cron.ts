@@ -3,7 +3,7 @@
  * clock (the Worker's cron is every 15 minutes). A tick that finds the previous run still busy is skipped.
  */
 
-export interface CronTimer {
+interface CronTimer {
   stop(): void;
 }
 

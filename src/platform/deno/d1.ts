@@ -11,7 +11,7 @@ function buildResult<T>(rows: unknown[], meta: D1Meta & Record<string, unknown>)
   return { success: true, meta, results: rows as T[] };
 }
 
-export class SqliteD1Statement implements D1PreparedStatement {
+class SqliteD1Statement implements D1PreparedStatement {
   constructor(
     private readonly engine: SqliteEngine,
     readonly query: string,

@@ -11,7 +11,7 @@ import { readColumn } from './sqlite-engine';
 const RUN_TIMEOUT_MS = 5 * 60_000;
 const FAILED_RUN_DELAY_MS = 60_000;
 
-export type DeliveryConsumer = (job: DeliveryJob) => Promise<DeliveryOutcome>;
+type DeliveryConsumer = (job: DeliveryJob) => Promise<DeliveryOutcome>;
 
 export class LocalDeliveryQueue implements DeliveryQueue {
   private consumer: DeliveryConsumer | undefined;

@@ -12,7 +12,7 @@ import { DIRECTORY_BINDING, readDatabaseSet, TENANT_DATABASE_PREFIX } from '../d
 import { buildPlacementOperations } from '../placement/operations';
 import { D1_MAX_PATTERN_BYTES } from '../../db/client';
 import type { TenantScope } from '../../db/client';
-import { openEveryTenantDatabase, openTenantDatabase, watchWrites } from '../tenant-databases';
+import { denyCoordinator, openEveryTenantDatabase, openTenantDatabase, watchWrites } from '../tenant-databases';
 import type { TenantModel } from '../tenant-databases';
 import type { DeliveryJob, DeliveryOutcome, Platform } from '../types';
 import { LocalDeliveryQueue } from './delivery-queue';
@@ -26,7 +26,7 @@ import { closePinnedProxy, fetchPinned } from './pinned-fetch';
 import type { SqlMigration } from './migrations';
 import { buildMemoryRateLimits } from './rate-limit';
 
-export interface DenoHostOptions {
+interface DenoHostOptions {
   /** Folder of the SQLite files (created by the caller). */
   readonly dataDirectory: string;
   /** Binding names of the tenant databases (each `TENANT_DB_<name>`), one file each. */
@@ -63,13 +63,13 @@ export interface DenoHost {
 const TENANT_NAME = /^TENANT_DB_[A-Z0-9_]{1,50}$/;
 
 /** The file of a binding: `directory.sqlite`, `tenant_db_1.sqlite`, ... */
-export function fileOfBinding(name: string): string {
+function fileOfBinding(name: string): string {
   return `${name.toLowerCase()}.sqlite`;
 }
 
 /** Owner only: the files hold every tenant's records and secrets (API client hashes, webhook signing secrets). */
-export const DATA_FILE_MODE = 0o600;
-export const DATA_DIRECTORY_MODE = 0o700;
+const DATA_FILE_MODE = 0o600;
+const DATA_DIRECTORY_MODE = 0o700;
 /** The files SQLite keeps beside a database. */
 const SQLITE_SIDE_FILES = ['-wal', '-shm', '-journal'];
 
@@ -82,7 +82,7 @@ function hasFileModes(): boolean {
  * The data directory owner only (0700), and every file in it (0600): the ones an earlier version created with the
  * umask's modes too.
  */
-export function restrictDataDirectory(directory: string): void {
+function restrictDataDirectory(directory: string): void {
   if (!hasFileModes()) return;
   const deno = requireDenoRuntime();
   deno.chmodSync(directory, DATA_DIRECTORY_MODE);
@@ -131,15 +131,18 @@ function trackBackgroundWork(pending: Set<Promise<unknown>>, promise: Promise<un
   void tracked.finally(() => pending.delete(tracked));
 }
 
-export function openDenoHost(options: DenoHostOptions): DenoHost {
-  const config = parseConfig(options.env);
-  const wrong = options.tenantDatabases.filter((name) => !TENANT_NAME.test(name) || !name.startsWith(TENANT_DATABASE_PREFIX));
-  if (wrong.length > 0 || options.tenantDatabases.length === 0) {
+/** Refuses binding names the Worker could not have (`TENANT_DB_<A-Z, 0-9, _>`), and none at all. */
+function checkTenantDatabaseNames(names: readonly string[]): void {
+  const wrong = names.filter((name) => !TENANT_NAME.test(name) || !name.startsWith(TENANT_DATABASE_PREFIX));
+  if (wrong.length > 0 || names.length === 0) {
     throw new Error(
       `Tenant databases must be named ${TENANT_DATABASE_PREFIX}<A-Z, 0-9, _> (at least one): ${wrong.join(', ') || '(none)'}`,
     );
   }
-  restrictDataDirectory(options.dataDirectory);
+}
+
+/** The directory's file and every tenant database's, each brought to its migrations. */
+function openDatabaseFiles(options: DenoHostOptions): { files: Map<string, DatabaseSync>; appliedMigrations: string[] } {
   const files = new Map<string, DatabaseSync>();
   const appliedMigrations: string[] = [];
   for (const name of [DIRECTORY_BINDING, ...options.tenantDatabases]) {
@@ -148,6 +151,14 @@ export function openDenoHost(options: DenoHostOptions): DenoHost {
     appliedMigrations.push(...applyMigrations(sqlite, migrations).map((migration) => `${fileOfBinding(name)}: ${migration}`));
     files.set(name, sqlite);
   }
+  return { files, appliedMigrations };
+}
+
+export function openDenoHost(options: DenoHostOptions): DenoHost {
+  const config = parseConfig(options.env);
+  checkTenantDatabaseNames(options.tenantDatabases);
+  restrictDataDirectory(options.dataDirectory);
+  const { files, appliedMigrations } = openDatabaseFiles(options);
   const bindings = new Map<string, D1Database>([...files].map(([name, sqlite]) => [name, new SqliteD1Database(sqlite)]));
   const databases = readDatabaseSet(Object.fromEntries(bindings));
   const stateFile = openSqlite(`${options.dataDirectory}/coordinators.sqlite`);
@@ -181,13 +192,7 @@ export function openDenoHost(options: DenoHostOptions): DenoHost {
     // Webhook POSTs connect to the addresses the DNS rule checked (the name is not resolved again).
     pinnedFetch: fetchPinned,
   };
-  // What coordinator commands see: like inside the Durable Object, they cannot call a coordinator.
-  coordinators.commandPlatform = {
-    ...base,
-    coordinator: () => {
-      throw new Error('A coordinator command cannot send commands to a coordinator.');
-    },
-  };
+  coordinators.commandPlatform = denyCoordinator(base);
   coordinators.resumeAlarms();
   const rateLimits = buildMemoryRateLimits(config.rateLimitPerMinute);
   const platform: Platform = { ...base, ...(rateLimits ? { rateLimits } : {}) };

@@ -3,24 +3,24 @@
  * without Deno's own type library (which clashes with the Workers types).
  */
 
-export interface DenoListenAddress {
+interface DenoListenAddress {
   readonly hostname: string;
   readonly port: number;
 }
 
-export interface DenoServeOptions {
+interface DenoServeOptions {
   readonly hostname: string;
   readonly port: number;
   readonly signal?: AbortSignal;
   onListen?(address: DenoListenAddress): void;
 }
 
-export interface DenoHttpServer {
+interface DenoHttpServer {
   readonly finished: Promise<void>;
   shutdown(): Promise<void>;
 }
 
-export interface DenoDirEntry {
+interface DenoDirEntry {
   readonly name: string;
   readonly isFile: boolean;
   readonly isDirectory: boolean;
@@ -48,7 +48,7 @@ export interface DenoListener extends AsyncIterable<DenoConn> {
 }
 
 /** An HTTP client of fetch's `client` option (Deno.HttpClient). */
-export interface DenoHttpClient {
+interface DenoHttpClient {
   close(): void;
 }
 

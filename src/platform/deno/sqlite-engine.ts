@@ -5,9 +5,9 @@
  */
 import type { DatabaseSync, SqliteValue, StatementSync } from 'node:sqlite';
 
-export const D1_MAX_BOUND_PARAMETERS = 100;
+const D1_MAX_BOUND_PARAMETERS = 100;
 /** D1 refuses statements longer than 100 KB. */
-export const D1_MAX_STATEMENT_BYTES = 100_000;
+const D1_MAX_STATEMENT_BYTES = 100_000;
 const encoder = new TextEncoder();
 
 const TRANSACTION_STATEMENT = /^\s*(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE)\b/i;
@@ -25,7 +25,7 @@ const SQLITE_CODE_NAMES: Readonly<Record<number, string>> = {
   25: 'SQLITE_RANGE',
 };
 
-export interface ExecutedStatement {
+interface ExecutedStatement {
   readonly rows: unknown[];
   readonly columns: string[];
   readonly meta: D1Meta & Record<string, unknown>;
@@ -43,7 +43,7 @@ function wrapSqliteError(error: unknown): Error {
 }
 
 /** Converts one bound value the way D1 does; anything D1 refuses is a D1_TYPE_ERROR. */
-export function toSqliteValue(value: unknown): SqliteValue {
+function toSqliteValue(value: unknown): SqliteValue {
   if (value === null || typeof value === 'string' || typeof value === 'bigint') return value;
   // D1 binds every JS number (and a boolean, as 1 or 0) as a REAL, as node:sqlite does.
   if (typeof value === 'number') return value;

@@ -54,7 +54,7 @@ export async function findPlacement(directory: D1Database, scope: TenantScope): 
  * The placement rule: the tenant database holding the fewest tenant/orgs (`database_loads`, kept by triggers);
  * ties go to the first binding name in sort order.
  */
-export async function chooseDatabase(databases: DatabaseSet): Promise<string> {
+async function chooseDatabase(databases: DatabaseSet): Promise<string> {
   const { results } = await databases.directory
     .prepare('SELECT database, placements FROM database_loads')
     .all<{ database: string; placements: number }>();
@@ -95,7 +95,7 @@ export async function placeTenant(databases: DatabaseSet, scope: TenantScope, no
   return placement;
 }
 
-export interface PlacementPage {
+interface PlacementPage {
   readonly items: readonly Placement[];
   /** True when more placements follow this page. */
   readonly more: boolean;

@@ -21,7 +21,7 @@ export const READ_GUARD = 'SELECT state FROM tenant_residency WHERE tenant_key =
 /** Writes: aborts the batch with `tenant_moving` or `tenant_not_resident` unless the state here is `active` (migration 0003). */
 export const WRITE_GUARD = 'INSERT INTO tenant_write_guard (tenant_key, org_key) VALUES (?, ?)';
 
-export type Refusal = 'moving' | 'not_resident';
+type Refusal = 'moving' | 'not_resident';
 
 /** Why the write guard refused a batch, or null for any other error. */
 export function readRefusal(error: unknown): Refusal | null {

@@ -57,7 +57,7 @@ export type MoveOutcome =
   | { readonly outcome: 'conflict'; readonly target: string }
   | { readonly outcome: 'failed'; readonly error: string };
 
-export interface MoverHost {
+interface MoverHost {
   readonly databases: DatabaseSet;
   /** Every tenant/org table, parents first (src/tenant-tables.ts). */
   readonly tables: readonly TenantTable[];

@@ -21,7 +21,7 @@ export interface MoveCoordinator {
 }
 
 /** A placement as the operator API answers it. */
-export interface PlacementView extends TenantScope {
+interface PlacementView extends TenantScope {
   readonly database: string;
   /** The tenant/org's rows in its database, every tenant table together. */
   readonly rows: number;
@@ -33,7 +33,7 @@ export interface PlacementView extends TenantScope {
   readonly move: { readonly database: string; readonly startedOn: string } | null;
 }
 
-export interface DatabaseView {
+interface DatabaseView {
   readonly database: string;
   readonly placements: number;
 }
@@ -85,69 +85,86 @@ async function countRowsOf(db: D1Database, tables: readonly TenantTable[], scope
   return totals;
 }
 
+/** The tenant database bound as `name`, which the directory names. */
+function bindTenantDatabase(databases: DatabaseSet, name: string): D1Database {
+  const db = databases.tenants.get(name);
+  if (!db) throw new Error(`${name} is in the directory but not bound: add its [[d1_databases]] block back.`);
+  return db;
+}
+
+async function findPlacementView(
+  databases: DatabaseSet,
+  tables: readonly TenantTable[],
+  scope: TenantScope,
+): Promise<PlacementView | null> {
+  const placement = await findPlacement(databases.directory, scope);
+  if (!placement) return null;
+  const counts = await countRows(bindTenantDatabase(databases, placement.database), tables, scope);
+  return toView(
+    placement,
+    [...counts.values()].reduce((sum, n) => sum + n, 0),
+  );
+}
+
+/** A page of placements, their rows counted with one batch per database. */
+async function listPlacementViews(
+  databases: DatabaseSet,
+  tables: readonly TenantTable[],
+  options: { top: number; skip: number; database?: string },
+): Promise<{ items: PlacementView[]; more: boolean }> {
+  const page = await listPlacements(databases.directory, options);
+  const byDatabase = new Map<string, Placement[]>();
+  for (const placement of page.items) byDatabase.set(placement.database, [...(byDatabase.get(placement.database) ?? []), placement]);
+  const counts = new Map<string, number>();
+  for (const [name, placements] of byDatabase)
+    for (const [key, n] of await countRowsOf(bindTenantDatabase(databases, name), tables, placements)) counts.set(key, n);
+  return { items: page.items.map((placement) => toView(placement, counts.get(formatScopeKey(placement)) ?? 0)), more: page.more };
+}
+
+/** Checks the target database (400) and the tenant/org (404), then has its coordinator move it (409, 503). */
+async function requestMove(databases: DatabaseSet, moves: MoveCoordinator, scope: TenantScope, database: string): Promise<Placement> {
+  if (!databases.tenants.has(database)) {
+    throw new ApiError('ValidationFailed', `${database} is not a tenant database.`, {
+      errors: [{ path: 'database', message: message('notTenantDatabase', { field: 'database', choices: databases.names.join(', ') }) }],
+    });
+  }
+  if (!(await findPlacement(databases.directory, scope))) throw recordNotFound(`Tenant/org ${scope.tenantKey}/${scope.orgKey}`, true);
+  let outcome: MoveOutcome;
+  try {
+    outcome = await moves.move(scope, database);
+  } catch (error) {
+    // The coordinator was reset while the caller waited: its alarms carry the move on.
+    const running = await findPlacement(databases.directory, scope);
+    if (!running?.moveTarget) throw error;
+    throw new ApiError('ServiceUnavailable', `The move to ${running.moveTarget} continues; follow it with GET of this placement.`, {
+      headers: { 'retry-after': '30' },
+    });
+  }
+  if (outcome.outcome === 'conflict') {
+    throw new ApiError('Conflict', `${scope.tenantKey}/${scope.orgKey} is already moving to ${outcome.target}; wait for that move to end.`);
+  }
+  if (outcome.outcome === 'failed') throw new ApiError('ServiceUnavailable', outcome.error, { headers: { 'retry-after': '30' } });
+  return outcome.placement;
+}
+
 /** The operator's view of `databases`, whose tenant/orgs hold rows in `tables` (src/tenant-tables.ts). */
 export function buildPlacementOperations(
   databases: DatabaseSet,
   tables: readonly TenantTable[],
   moves: MoveCoordinator,
 ): PlacementOperations {
-  const binding = (name: string) => {
-    const db = databases.tenants.get(name);
-    if (!db) throw new Error(`${name} is in the directory but not bound: add its [[d1_databases]] block back.`);
-    return db;
-  };
-  const find = async (scope: TenantScope) => {
-    const placement = await findPlacement(databases.directory, scope);
-    if (!placement) return null;
-    const counts = await countRows(binding(placement.database), tables, scope);
-    return toView(
-      placement,
-      [...counts.values()].reduce((sum, n) => sum + n, 0),
-    );
-  };
   return {
     databases: databases.names,
-    find,
-    async list(options) {
-      const page = await listPlacements(databases.directory, options);
-      const byDatabase = new Map<string, Placement[]>();
-      for (const placement of page.items) byDatabase.set(placement.database, [...(byDatabase.get(placement.database) ?? []), placement]);
-      const counts = new Map<string, number>();
-      for (const [name, placements] of byDatabase)
-        for (const [key, n] of await countRowsOf(binding(name), tables, placements)) counts.set(key, n);
-      return { items: page.items.map((placement) => toView(placement, counts.get(formatScopeKey(placement)) ?? 0)), more: page.more };
-    },
+    find: (scope) => findPlacementView(databases, tables, scope),
+    list: (options) => listPlacementViews(databases, tables, options),
     async listDatabases() {
       const loads = await readDatabaseLoads(databases.directory);
       return databases.names.map((database) => ({ database, placements: loads.get(database) ?? 0 }));
     },
     async move(scope, database) {
-      if (!databases.tenants.has(database)) {
-        throw new ApiError('ValidationFailed', `${database} is not a tenant database.`, {
-          errors: [{ path: 'database', message: message('notTenantDatabase', { field: 'database', choices: databases.names.join(', ') }) }],
-        });
-      }
-      if (!(await findPlacement(databases.directory, scope))) throw recordNotFound(`Tenant/org ${scope.tenantKey}/${scope.orgKey}`, true);
-      let outcome: MoveOutcome;
-      try {
-        outcome = await moves.move(scope, database);
-      } catch (error) {
-        // The coordinator was reset while the caller waited: its alarms carry the move on.
-        const running = await findPlacement(databases.directory, scope);
-        if (!running?.moveTarget) throw error;
-        throw new ApiError('ServiceUnavailable', `The move to ${running.moveTarget} continues; follow it with GET of this placement.`, {
-          headers: { 'retry-after': '30' },
-        });
-      }
-      if (outcome.outcome === 'conflict') {
-        throw new ApiError(
-          'Conflict',
-          `${scope.tenantKey}/${scope.orgKey} is already moving to ${outcome.target}; wait for that move to end.`,
-        );
-      }
-      if (outcome.outcome === 'failed') throw new ApiError('ServiceUnavailable', outcome.error, { headers: { 'retry-after': '30' } });
-      rememberPlacement(scope, outcome.placement.database);
-      const view = await find(scope);
+      const placement = await requestMove(databases, moves, scope, database);
+      rememberPlacement(scope, placement.database);
+      const view = await findPlacementView(databases, tables, scope);
       if (!view) throw new Error(`${scope.tenantKey}/${scope.orgKey} lost its placement.`);
       return view;
     },

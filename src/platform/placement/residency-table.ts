@@ -10,7 +10,7 @@ import { check, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
  * `moved`: it left (its rows are deleted or being deleted); kept as a tombstone. `incoming`: a copy is arriving
  * (neither read nor written until the move switches the directory).
  */
-export const RESIDENCY_STATES = ['active', 'moving', 'moved', 'incoming'] as const;
+const RESIDENCY_STATES = ['active', 'moving', 'moved', 'incoming'] as const;
 export type ResidencyState = (typeof RESIDENCY_STATES)[number];
 
 export const tenantResidency = sqliteTable(

@@ -35,7 +35,7 @@ import { isReadable, readRefusal, READ_GUARD, WRITE_GUARD } from './guard';
 import { TenantClient } from './tenant-client';
 import type { TenantExecutor } from './tenant-client';
 
-export interface TenantD1Options {
+interface TenantD1Options {
   readonly scope: TenantScope;
   readonly databases: DatabaseSet;
   readonly meter?: RoundTripMeter;
@@ -65,7 +65,7 @@ interface Outcome {
 
 /** Attempts of one batch: a stale placement, a move finishing, a replica behind: each costs one more. */
 const MAX_ATTEMPTS = 4;
-export const RETRY_AFTER_SECONDS = 5;
+const RETRY_AFTER_SECONDS = 5;
 
 function buildUnavailableError(scope: TenantScope): ApiError {
   return new ApiError('ServiceUnavailable', `${scope.tenantKey}/${scope.orgKey} is being moved to another database; retry shortly.`, {

@@ -25,7 +25,7 @@ export interface ParsedTemplate {
   readonly names: readonly string[];
 }
 
-export type ParseResult = { readonly ok: true; readonly template: ParsedTemplate } | { readonly ok: false; readonly problem: Message };
+type ParseResult = { readonly ok: true; readonly template: ParsedTemplate } | { readonly ok: false; readonly problem: Message };
 
 function quoteTag(text: string, token: Token): string {
   const tag = text.slice(token[2], token[3]);
@@ -80,7 +80,7 @@ export function checkTemplateSyntax(field: string, text: string): Message | unde
 }
 
 /** HTML: `& < > " '` become entities (the characters that can open markup or end a quoted attribute). Text: values as given. */
-export type Escaping = 'html' | 'none';
+type Escaping = 'html' | 'none';
 
 const HTML_ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 

@@ -11,7 +11,7 @@ import { bindPropertyNames } from '../../validation/property-names';
 import { parseStrictBody } from '../../validation/strict-body';
 import { isPlainObject } from '../../validation/values';
 
-export const MAX_RENDER_PARAMETERS = 1000;
+const MAX_RENDER_PARAMETERS = 1000;
 const NAME_MAX = 100;
 const KEY_MAX = 100;
 
@@ -51,7 +51,7 @@ export interface RenderValue {
   readonly value: string | number | null;
 }
 
-export type RenderInput =
+type RenderInput =
   | { readonly from: 'parameters'; readonly parameters: readonly RenderValue[] }
   | { readonly from: 'route'; readonly companyKey: string; readonly routeKey: string };
 

@@ -23,7 +23,7 @@ import type { RenderValue } from './render-input';
 import { emailTemplateStore } from './table';
 
 /** A route's parameters for a culture (name, value; null: no value), or undefined when there is no such route. */
-export type RouteParameterSource = (
+type RouteParameterSource = (
   ctx: ApiContext,
   route: { readonly companyKey: string; readonly routeKey: string },
   culture: string,

@@ -3,7 +3,7 @@ import Decimal from 'decimal.js';
 
 /** Computations run with 40 significant digits; computed rates are answered with 20. */
 const Exact = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_EVEN });
-export const COMPUTED_DIGITS = 20;
+const COMPUTED_DIGITS = 20;
 const MAX_DECIMAL_TEXT = 64;
 const PLAIN = /^(\d+)(?:\.(\d*))?$|^\.(\d+)$/;
 

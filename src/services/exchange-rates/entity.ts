@@ -1,7 +1,7 @@
 /** Exchange rates documents: the document entity and the rate line description. */
 import { defineEntitySpec } from '../../entities/spec';
 
-export const ExchangeRateType = { name: 'ExchangeRateType', members: { Market: 1, Organization: 2, User: 3 } } as const;
+const ExchangeRateType = { name: 'ExchangeRateType', members: { Market: 1, Organization: 2, User: 3 } } as const;
 
 export const EXCHANGE_RATES_BASE = '/businessCore/exchangeRatesDocuments';
 

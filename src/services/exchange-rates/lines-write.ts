@@ -27,7 +27,7 @@ import { message } from '../../messages/catalogue';
 
 const ATTEMPTS = 3;
 
-export interface LineWritePlan {
+interface LineWritePlan {
   /**
    * Reads what the write needs (e.g. the line) and answers the guarded line statement, wrapped in an object
    * (a drizzle query is thenable, so returning it bare from an async function would run it), or `unchanged`

@@ -9,10 +9,10 @@ import type { TenantScope } from '../../db/client';
 import type { ApiContext } from '../../http/context';
 import type { Platform } from '../../platform/types';
 
-export const RATES_GENERATION = 'exchangeRates';
+const RATES_GENERATION = 'exchangeRates';
 /** KV keeps an entry 5 minutes: stale generations are never read again, so the TTL only frees space and bounds
  * staleness if a generation bump ever fails after a commit (that write is answered 500, never acknowledged). */
-export const KV_TTL_SECONDS = 300;
+const KV_TTL_SECONDS = 300;
 const MEMORY_TTL_MS = 60_000;
 const MEMORY_MAX_ENTRIES = 500;
 
@@ -31,7 +31,7 @@ export function bumpRatesGeneration(platform: Platform, scope: TenantScope): Pro
   );
 }
 
-export function buildCacheKey(scope: TenantScope, generation: number, name: string): string {
+function buildCacheKey(scope: TenantScope, generation: number, name: string): string {
   return `xr/${scope.tenantKey}/${scope.orgKey}/g${generation}/${name}`;
 }
 

@@ -16,7 +16,7 @@ export interface CandidateLine {
   readonly factor: string;
 }
 
-export type RateMethod = 'direct' | 'inverse' | 'cross';
+type RateMethod = 'direct' | 'inverse' | 'cross';
 
 export interface TimelineEntry {
   /** ISO 8601 UTC (`YYYY-MM-DDTHH:mm:ss.sssZ`, so text order is time order). */

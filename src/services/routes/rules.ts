@@ -1,6 +1,6 @@
 /** The routes service's own rules around the generic entity operations: tools on create, attribute checks. */
 import { and, count, eq } from 'drizzle-orm';
-import type { CreateOptions } from '../../entities/handlers';
+import type { CreateOptions } from '../../entities/create';
 import type { ApiContext } from '../../http/context';
 import { validationError } from '../../errors/api-error';
 import { checkBrandModel } from './brand-model';
