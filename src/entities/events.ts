@@ -1,19 +1,17 @@
-/** The outbox events of entity writes (created, updated, deleted), built from the entity's description. */
+/**
+ * The outbox events of entity writes (created, updated, deleted), described from the entity's description; the unit
+ * of work's commit path builds them (src/tenant/unit-of-work.ts).
+ */
 import { is, SQL, sql } from 'drizzle-orm';
 import { requireColumn } from '../db/client';
-import type { TenantScope } from '../db/client';
 import { textPlaceholder } from '../tenant/compiled';
-import type { ChangeType, EventFields, EventOrigin } from '../events/outbox';
+import type { ChangeType, EventFields } from '../events/outbox';
 import type { EntitySpec } from './spec';
-import type { AuditStamp, EntityStore } from './store';
+import type { EntityStore } from './store';
 
 /** The change feed's resource of an entity: its path under `/api/{tenantKey}/{orgKey}`, without the leading slash. */
 export function resourceOf(spec: EntitySpec): string {
   return spec.basePath.replace(/^\//, '');
-}
-
-export function buildEventOrigin(scope: TenantScope, stamp: AuditStamp): EventOrigin {
-  return { tenantKey: scope.tenantKey, orgKey: scope.orgKey, occurredOn: stamp.on, actor: stamp.by };
 }
 
 /** The record's natural key as one text (fields joined by `/`, as in paths): from values, or from its row. */
