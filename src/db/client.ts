@@ -13,7 +13,7 @@ export type Database = DrizzleD1Database & { readonly $client: D1Database };
  * - `read`: reads, answered with the residency read guard (a replica may answer; what drizzle runs by default);
  * - `residentRead`: reads whose own condition proves residency (`buildResidentCondition`): run alone, a row answered
  *   proves it, an empty answer is asked again as a `read`;
- * - `write`: the one write path (`runWrites`, compiled writes): the write guard, the primary, the write watchers.
+ * - `write`: the one write path (the unit of work's commit): the write guard, the primary, the write watchers.
  */
 export type BatchKind = 'read' | 'residentRead' | 'write';
 

@@ -1,21 +1,17 @@
-/** The outbox events of entity writes (created, updated, deleted), built from the entity's description. */
+/**
+ * The outbox events of entity writes (created, updated, deleted), described from the entity's description; the unit
+ * of work's commit path builds them (src/tenant/unit-of-work.ts).
+ */
 import { is, SQL, sql } from 'drizzle-orm';
 import { requireColumn } from '../db/client';
-import type { Database, TenantScope } from '../db/client';
-import type { WriteStatement } from '../db/writes';
-import { buildEventInsert } from '../events/outbox';
 import { textPlaceholder } from '../tenant/compiled';
-import type { ChangeType, EventFields, EventOrigin } from '../events/outbox';
+import type { ChangeType, EventFields } from '../events/outbox';
 import type { EntitySpec } from './spec';
-import type { AuditStamp, EntityStore } from './store';
+import type { EntityStore } from './store';
 
 /** The change feed's resource of an entity: its path under `/api/{tenantKey}/{orgKey}`, without the leading slash. */
 function resourceOf(spec: EntitySpec): string {
   return spec.basePath.replace(/^\//, '');
-}
-
-export function buildEventOrigin(scope: TenantScope, stamp: AuditStamp): EventOrigin {
-  return { tenantKey: scope.tenantKey, orgKey: scope.orgKey, occurredOn: stamp.on, actor: stamp.by };
 }
 
 /** The record's natural key as one text (fields joined by `/`, as in paths): from values, or from its row. */
@@ -98,7 +94,10 @@ function rowEventOf(
   };
 }
 
-/** The `updated` event of an update (see `buildUpdatedEvent`), as fields over the record's row. */
+/**
+ * The `updated` event of an update, as fields over the record's row: put before an update that bumps the version, with
+ * the update's own condition, it is written exactly when the update changes the row.
+ */
 export function updatedEventOf(store: EntityStore, condition: SQL | undefined, update: UpdateDescription): RowEvent {
   const set = update.set ?? {};
   const keyValues = Object.fromEntries(store.spec.key.filter((name) => name in set).map((name) => [name, set[name]]));
@@ -109,22 +108,6 @@ export function updatedEventOf(store: EntityStore, condition: SQL | undefined, u
     changes: is(update.changes, SQL) ? update.changes : JSON.stringify(update.changes),
     ...update.constants,
   });
-}
-
-/**
- * The `updated` event of an update that bumps the version, put before it in the batch: selected from the record
- * while `condition` (the update's own) holds, so it is written exactly when the update changes the row.
- */
-export function buildUpdatedEvent(
-  db: Database,
-  store: EntityStore,
-  scope: TenantScope,
-  condition: SQL | undefined,
-  stamp: AuditStamp,
-  update: UpdateDescription,
-): WriteStatement {
-  const event = updatedEventOf(store, condition, update);
-  return buildEventInsert(db, buildEventOrigin(scope, stamp), event.fields, event.from);
 }
 
 /** The `deleted` tombstone of a delete, put before it in the batch with the delete's condition (version: last + 1). */

@@ -1,6 +1,5 @@
 import type { Principal } from '../auth/token';
 import type { Database, TenantScope } from '../db/client';
-import type { EventOrigin } from '../events/outbox';
 import type { Platform } from '../platform/types';
 import { openTenantUnit } from '../tenant/unit-of-work';
 import type { TenantUnit } from '../tenant/unit-of-work';
@@ -45,11 +44,6 @@ export interface PublicContext {
 /** An operator route's context (`/admin`): a token with the `operator` scope, no tenant/org. */
 export interface OperatorContext extends PublicContext {
   readonly principal: Principal;
-}
-
-/** The request's events' origin: its tenant/org, the platform clock and the token's subject. */
-export function buildRequestOrigin(ctx: ApiContext): EventOrigin {
-  return { ...ctx.scope, occurredOn: ctx.platform.now().toISOString(), actor: ctx.principal.subject };
 }
 
 /** The request's unit of work: its tenant/org's database and scope, and its audit stamp (the clock, the token's subject). */

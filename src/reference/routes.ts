@@ -3,7 +3,7 @@ import type { Database } from '../db/client';
 import { writeUnderRules } from '../db/rules';
 import type { TenantScope } from '../db/client';
 import { readJsonBody } from '../http/body';
-import { buildRequestOrigin } from '../http/context';
+import { openRequestUnit } from '../http/context';
 import type { ApiContext } from '../http/context';
 import { ApiError, recordNotFound } from '../errors/api-error';
 import type { FieldError } from '../errors/api-error';
@@ -18,7 +18,8 @@ import type { ReferenceInput, ReferenceKindSpec } from './spec';
 import { checkReferencesExist, listReferenceRecords } from './store';
 import type { ReferenceUse } from './store';
 import { parseReferenceRecords } from './validate';
-import { deleteReferenceRecord, upsertReferenceRecords } from './write';
+import { stageReferenceDelete, stageReferenceUpsert } from './write';
+import { commitAlone } from '../tenant/unit-of-work';
 import { checkReferenceUnused, listKindReferenceUsers } from './usage';
 import type { ReferenceUser } from './usage';
 
@@ -99,8 +100,9 @@ async function handleUpsert(ctx: ApiContext, guards: readonly UpsertGuard[]) {
   };
   await check();
   // The database checks the same rules in the upsert's batch: a concurrent write that broke one is answered as above.
+  const unit = openRequestUnit(ctx);
   const upserted = await writeUnderRules(
-    () => upsertReferenceRecords(db, spec, buildRequestOrigin(ctx), records),
+    () => commitAlone(unit, (batch) => batch.stage(stageReferenceUpsert(spec, records))),
     check,
     uses.length > 0 ? uses.map((use) => use.path) : records.map((_, index) => `[${index}]`),
   );
@@ -114,7 +116,8 @@ async function handleDelete(ctx: ApiContext, users: readonly ReferenceUser[]) {
   const check = () => checkReferenceUnused(db, ctx.scope, spec, key, users);
   await check();
   // The database refuses the delete of a record a concurrent write started to use (rule:reference_in_use).
-  const deleted = await writeUnderRules(() => deleteReferenceRecord(db, spec, buildRequestOrigin(ctx), key), check, ['key']);
+  const unit = openRequestUnit(ctx);
+  const deleted = await writeUnderRules(() => commitAlone(unit, (batch) => batch.stage(stageReferenceDelete(spec, key))), check, ['key']);
   if (!deleted) throw recordNotFound(`${spec.kind} record '${key}'`, true, 'key');
   return emptyResponse(204);
 }

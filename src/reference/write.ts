@@ -1,77 +1,91 @@
-/** Bulk upsert and delete of tenant reference records (statements run through the one write path). */
+/**
+ * Bulk upsert and delete of tenant reference records, staged in a unit of work (src/tenant/unit-of-work.ts): planned
+ * at commit with the unit's scope, committed as one batch with their events (built by the commit path).
+ */
 import { and, eq, sql } from 'drizzle-orm';
 import { chunkForParameters } from '../db/client';
 import type { Database, TenantScope } from '../db/client';
-import { runWrites } from '../db/writes';
-import { buildEventInsert } from '../events/outbox';
-import type { EventOrigin } from '../events/outbox';
+import { bindRequestQuery } from '../tenant/compiled';
+import { planStatement } from '../tenant/staged-statements';
+import { rowsOf } from '../tenant/unit-of-work';
+import type { PlannedStatement, StagedWrite } from '../tenant/unit-of-work';
 import type { ReferenceInput, ReferenceKindSpec } from './spec';
 import { requireTenantReferenceStore } from './tables';
+import type { TenantReferenceStore } from './tables';
 
 /** The change feed's resource of a reference kind. */
 export function referenceResourceOf(spec: ReferenceKindSpec): string {
   return `referenceData/${spec.kind}`;
 }
 
-/**
- * Upserts every record by key in one batch (one transaction), chunked under D1's 100-parameter limit; each chunk is
- * followed by the events of its records (`created` for a new key, else `updated`; version: the event's sequence).
- */
-export async function upsertReferenceRecords(
-  db: Database,
-  spec: ReferenceKindSpec,
-  origin: EventOrigin,
-  records: readonly ReferenceInput[],
-): Promise<number> {
-  const scope: TenantScope = origin;
-  const store = requireTenantReferenceStore(spec.kind);
+/** A record's row as inserted: its id and tenant/org, its key and its fields' values by field name. */
+type ReferenceRow = { readonly id: string } & TenantScope & ReferenceInput;
+
+/** One chunk's upsert by key and, after it, the events of its records (`created` for a new key, else `updated`). */
+function planChunk(db: Database, scope: TenantScope, store: TenantReferenceStore, chunk: ReferenceRow[]): PlannedStatement[] {
+  const { spec, table, common } = store;
   const fields = Object.entries(spec.fields);
-  const rows = records.map((record) => {
-    const row: Record<string, unknown> = { id: crypto.randomUUID(), tenantKey: scope.tenantKey, orgKey: scope.orgKey, key: record.key };
-    for (const [name] of fields) row[name] = record[name];
-    return row;
-  });
   const set = Object.fromEntries(fields.map(([name, field]) => [name, sql.raw(`excluded."${field.column}"`)]));
-  const target = [store.common.tenantKey, store.common.orgKey, store.common.key];
-  const { table, common } = store;
-  await runWrites(
-    db,
-    chunkForParameters(rows, 4 + fields.length).flatMap((chunk) => {
-      const keys = JSON.stringify(chunk.map((row) => row.key));
-      const created = JSON.stringify(chunk.map((row) => row.id));
-      const event = buildEventInsert(
-        db,
-        origin,
-        {
-          resource: referenceResourceOf(spec),
-          changeType: sql`case when ${common.id} in (select value from json_each(${created})) then 'created' else 'updated' end`,
-          recordId: sql`${common.id}`,
-          key: sql`${common.key}`,
-          version: 'sequence',
-        },
-        sql`from ${table} where ${common.tenantKey} = ${scope.tenantKey} and ${common.orgKey} = ${scope.orgKey}
-          and ${common.key} in (select value from json_each(${keys}))`,
-      );
-      const upsert =
-        fields.length === 0
-          ? db.insert(table).values(chunk).onConflictDoNothing({ target })
-          : db.insert(table).values(chunk).onConflictDoUpdate({ target, set });
-      return [upsert, event];
-    }),
-  );
-  return records.length;
+  const target = [common.tenantKey, common.orgKey, common.key];
+  const upsert =
+    fields.length === 0
+      ? db.insert(table).values(chunk).onConflictDoNothing({ target })
+      : db.insert(table).values(chunk).onConflictDoUpdate({ target, set });
+  const keys = JSON.stringify(chunk.map((row) => row.key));
+  const created = JSON.stringify(chunk.map((row) => row.id));
+  const fieldsOfEvent = {
+    resource: referenceResourceOf(spec),
+    changeType: sql`case when ${common.id} in (select value from json_each(${created})) then 'created' else 'updated' end`,
+    recordId: sql`${common.id}`,
+    key: sql`${common.key}`,
+    version: 'sequence' as const,
+  };
+  const from = sql`from ${table} where ${common.tenantKey} = ${scope.tenantKey} and ${common.orgKey} = ${scope.orgKey}
+          and ${common.key} in (select value from json_each(${keys}))`;
+  return [planStatement(upsert), { event: { fields: fieldsOfEvent, from } }];
 }
 
-/** Deletes one record by key, after its `deleted` tombstone (same condition, same transaction). */
-export async function deleteReferenceRecord(db: Database, spec: ReferenceKindSpec, origin: EventOrigin, key: string): Promise<boolean> {
-  const { table, common } = requireTenantReferenceStore(spec.kind);
-  const condition = and(eq(common.tenantKey, origin.tenantKey), eq(common.orgKey, origin.orgKey), eq(common.key, key));
-  const tombstone = buildEventInsert(
-    db,
-    origin,
-    { resource: referenceResourceOf(spec), changeType: 'deleted', recordId: sql`${common.id}`, key, version: 'sequence' },
-    sql`from ${table} where ${condition}`,
-  );
-  const [, rows] = await runWrites(db, [tombstone, db.delete(table).where(condition).returning({ id: common.id })]);
-  return rows.length > 0;
+/**
+ * Upserts every record by key, chunked under D1's 100-parameter limit, each chunk followed by the events of its
+ * records (version: the event's sequence); its result is how many records were upserted.
+ */
+export function stageReferenceUpsert(spec: ReferenceKindSpec, records: readonly ReferenceInput[]): StagedWrite<number> {
+  return {
+    plan({ db, scope }) {
+      const store = requireTenantReferenceStore(spec.kind);
+      const rows = records.map((record): ReferenceRow => {
+        const values = Object.fromEntries(Object.keys(spec.fields).map((name) => [name, record[name]]));
+        return { id: crypto.randomUUID(), tenantKey: scope.tenantKey, orgKey: scope.orgKey, key: record.key, ...values };
+      });
+      return {
+        table: spec.table,
+        statements: chunkForParameters(rows, 4 + Object.keys(spec.fields).length).flatMap((chunk) => planChunk(db, scope, store, chunk)),
+        settle: () => records.length,
+      };
+    },
+  };
+}
+
+/** Deletes one record by key, after its `deleted` tombstone (same condition, same transaction); whether it existed. */
+export function stageReferenceDelete(spec: ReferenceKindSpec, key: string): StagedWrite<boolean> {
+  return {
+    plan({ db, scope }) {
+      const { table, common } = requireTenantReferenceStore(spec.kind);
+      const condition = and(eq(common.tenantKey, scope.tenantKey), eq(common.orgKey, scope.orgKey), eq(common.key, key));
+      const fields = {
+        resource: referenceResourceOf(spec),
+        changeType: 'deleted' as const,
+        recordId: sql`${common.id}`,
+        key,
+        version: 'sequence' as const,
+      };
+      const returned = { id: common.id };
+      const remove = bindRequestQuery(db.delete(table).where(condition).returning(returned), returned);
+      return {
+        table: spec.table,
+        statements: [{ event: { fields, from: sql`from ${table} where ${condition}` } }, { statement: remove }],
+        settle: ([, rows]) => rowsOf(remove, rows).length > 0,
+      };
+    },
+  };
 }

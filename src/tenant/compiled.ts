@@ -9,7 +9,7 @@
  * scope key, even a constant), so no value of one request can be reused by another. Statements of one request that
  * are never kept (`bindRequestStatement`) run beside compiled ones in the same batch.
  *
- * A compiled batch runs as one D1 batch (one transaction), like `runWrites`, of the kind its caller declares.
+ * A compiled batch runs as one D1 batch (one transaction) of the kind its caller declares (`runBound`).
  */
 import { Column, is, Param, Placeholder, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
@@ -72,7 +72,7 @@ export function planPlaceholders(params: readonly unknown[]): (values: Readonly<
 }
 
 /** The rows each statement of a compiled batch answers, in order. */
-export type CompiledRows<T extends readonly CompiledStatement<unknown>[]> = {
+type CompiledRows<T extends readonly CompiledStatement<unknown>[]> = {
   -readonly [K in keyof T]: T[K] extends CompiledStatement<infer Row> ? Row[] : never;
 };
 
@@ -192,7 +192,7 @@ export async function runBound(db: Database, kind: BatchKind, statements: readon
  * Runs the statements as one D1 batch of the declared `kind` (a `write`, or reads) with the placeholders' `values`;
  * answers each statement's rows, mapped.
  */
-export async function runCompiled<const T extends readonly CompiledStatement<unknown>[]>(
+async function runCompiled<const T extends readonly CompiledStatement<unknown>[]>(
   db: Database,
   kind: BatchKind,
   statements: T,

@@ -3,7 +3,7 @@
  * gets a handle bound to it: its database, its scope and who writes when (the audit stamp). Its write batches collect
  * the writes of one or several entities or services (`stage`) and commit them as ONE D1 batch of kind `write` (one
  * transaction): what every write needs is added here, on the commit path, in one place: the audit stamp each write
- * is planned with, and its outbox event (`buildEventInsert`, called here only for the writes staged here). The
+ * is planned with, and its outbox event (`buildEventInsert` is called here only: `buildEventStatement`). The
  * residency guard and the write watchers are added by the tenant database to every `write` batch.
  */
 import type { SQL } from 'drizzle-orm';
@@ -27,10 +27,15 @@ export interface WriteContext {
   readonly stamp: AuditStamp;
 }
 
+/** An event's fields, over the rows of `from` when given. */
+export interface EventDescription {
+  readonly fields: EventFields;
+  readonly from?: SQL | undefined;
+}
+
 /** A write's outbox event: its fields (over the rows of `from` when given), or a compiled event with its values. */
 export type PlannedEvent =
-  | { readonly fields: EventFields; readonly from?: SQL }
-  | { readonly compiled: CompiledStatement<never>; readonly values: Readonly<Record<string, unknown>> };
+  EventDescription | { readonly compiled: CompiledStatement<never>; readonly values: Readonly<Record<string, unknown>> };
 
 /** One statement of a planned write: bound, or its outbox event (built by the commit path). */
 export type PlannedStatement = { readonly statement: BoundStatement<unknown> } | { readonly event: PlannedEvent };
@@ -91,19 +96,33 @@ export interface CompiledEvents<O extends object> {
   read(db: Database, owner: O): CompiledStatement<never>;
 }
 
+/** The outbox event's insert: the one place events are built (`buildEventInsert`), compiled or for one write. */
+function buildEventStatement(db: Database, origin: EventOrigin, event: EventDescription) {
+  return buildEventInsert(db, origin, event.fields, event.from);
+}
+
+/**
+ * An event compiled with placeholders for its origin (`tenantKey`, `orgKey`, `on`, `by`, filled on the commit path from
+ * the unit's scope and stamp), for a family of compiled statements (compiled-families.ts) that keeps its event beside
+ * its other statements; staged as `{ compiled, values }`. Its fields and `from` bind placeholders only.
+ */
+export function compileEvent(db: Database, event: EventDescription): CompiledStatement<never> {
+  return compileWrite(buildEventStatement(db, ORIGIN_PLACEHOLDERS, event));
+}
+
 /** Declares compiled events: `fieldsOf` gives an owner's event fields, every value a placeholder (filled per write). */
 export function defineCompiledEvents<O extends object>(name: string, fieldsOf: (owner: O) => EventFields): CompiledEvents<O> {
   const family = defineCompiledFamily({
     name,
     shapes: (): readonly 'event'[] => ['event'],
     keyOf: (shape: 'event') => shape,
-    compile: (db: Database, owner: O) => compileWrite(buildEventInsert(db, ORIGIN_PLACEHOLDERS, fieldsOf(owner))),
+    compile: (db: Database, owner: O) => compileEvent(db, { fields: fieldsOf(owner) }),
     statementsOf: (event: CompiledStatement<never>) => [event],
   });
   return { declare: (owner) => family.declare(owner), read: (db, owner) => family.read(db, owner, 'event') };
 }
 
-/** The outbox event's statement: the one place events of staged writes are built. */
+/** The outbox event's statement of a staged write, with the unit's scope and stamp. */
 function bindEvent(context: WriteContext, event: PlannedEvent): BoundStatement<unknown> {
   const { db, scope, stamp } = context;
   if ('compiled' in event) {
@@ -111,7 +130,12 @@ function bindEvent(context: WriteContext, event: PlannedEvent): BoundStatement<u
     return bindCompiled(event.compiled, { ...event.values, ...origin });
   }
   const origin = { ...scope, occurredOn: stamp.on, actor: stamp.by };
-  return bindCompiled(bindRequestStatement(buildEventInsert(db, origin, event.fields, event.from)), {});
+  return bindCompiled(bindRequestStatement(buildEventStatement(db, origin, event)), {});
+}
+
+/** A planned statement as the commit path runs it: its own, or its outbox event built here (also for plan tests). */
+export function bindPlannedStatement(context: WriteContext, planned: PlannedStatement): BoundStatement<unknown> {
+  return 'statement' in planned ? planned.statement : bindEvent(context, planned.event);
 }
 
 type Outcome<R> = { readonly ok: true; readonly value: R } | { readonly ok: false; readonly error: unknown };
@@ -159,9 +183,7 @@ function openWriteBatch(context: WriteContext): WriteBatch {
       if (committed) throw new Error('A write batch commits once.');
       committed = true;
       const plans = staged.map((entry) => entry.write.plan(context));
-      const statements = plans.map((plan) =>
-        plan.statements.map((planned) => ('statement' in planned ? planned.statement : bindEvent(context, planned.event))),
-      );
+      const statements = plans.map((plan) => plan.statements.map((planned) => bindPlannedStatement(context, planned)));
       let rows: unknown[][] = [];
       try {
         if (statements.flat().length > 0) rows = await runBound(context.db, 'write', statements.flat());

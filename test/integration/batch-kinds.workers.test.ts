@@ -1,16 +1,19 @@
 /**
  * The tenant database is told what each batch is by its caller (src/db/client.ts, `BatchKind`), never by reading SQL:
- * drizzle's own runs are reads, `runWrites` declares a write. A statement run as D1's write call (`run()`) on a view
+ * drizzle's own runs are reads, the unit of work's commit declares a write. A statement run as D1's write call (`run()`) on a view
  * that reads is refused, and the cross-tenant handles refuse any write.
  */
 import { createExecutionContext, env } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { declareBatchKind } from '../../src/db/client';
-import { runWrites } from '../../src/db/writes';
+import type { Database, TenantScope } from '../../src/db/client';
+import type { WriteStatement } from '../../src/db/writes';
 import { buildWorkerPlatform } from '../../src/platform/cloudflare';
 import { emailTemplates } from '../../src/services/email-templates/table';
 import { TENANT_MODEL } from '../../src/tenant-model';
+import { stageReturning, stageStatements } from '../../src/tenant/staged-statements';
+import { commitAlone, openTenantUnit } from '../../src/tenant/unit-of-work';
 import { tenantClient } from '../helpers/api';
 import { uniqueKey } from '../helpers/tenants';
 
@@ -24,6 +27,12 @@ async function readRefusal(run: PromiseLike<unknown>): Promise<string> {
   throw new Error('the run was not refused');
 }
 
+/** Commits `build`'s statements alone in a unit of work of `db` (its commit declares a `write`). */
+function commitStatements(db: Database, scope: TenantScope, build: (db: Database) => WriteStatement[]) {
+  const unit = openTenantUnit({ db, scope, stamp: { on: new Date().toISOString(), by: 'batch-kinds' } });
+  return commitAlone(unit, (batch) => batch.stage(stageStatements('email_templates', (context) => build(context.db))));
+}
+
 describe('batch kinds', () => {
   it('a tenant database reads by default and writes only where a write is declared', async () => {
     const scope = { tenantKey: uniqueKey('acme'), orgKey: uniqueKey('kinds') };
@@ -32,7 +41,12 @@ describe('batch kinds', () => {
     const mine = eq(emailTemplates.tenantKey, scope.tenantKey);
     expect(await readRefusal(db.delete(emailTemplates).where(mine))).toContain('run() on a tenant database view that reads');
     await expect(db.select().from(emailTemplates).where(mine)).resolves.toEqual([]);
-    const [deleted] = await runWrites(db, [db.delete(emailTemplates).where(mine).returning({ id: emailTemplates.id })]);
+    const unit = openTenantUnit({ db, scope, stamp: { on: new Date().toISOString(), by: 'batch-kinds' } });
+    const returned = { id: emailTemplates.id };
+    const removal = stageReturning('email_templates', returned, (context) =>
+      context.db.delete(emailTemplates).where(mine).returning(returned),
+    );
+    const deleted = await commitAlone(unit, (batch) => batch.stage(removal));
     expect(deleted).toEqual([]);
     await expect(declareBatchKind(db, 'write').delete(emailTemplates).where(mine)).resolves.toBeDefined();
   });
@@ -62,7 +76,9 @@ describe('batch kinds', () => {
     if (!db) throw new Error('no tenant database');
     const none = eq(emailTemplates.tenantKey, uniqueKey('nobody'));
     await expect(db.select({ id: emailTemplates.id }).from(emailTemplates).where(none)).resolves.toEqual([]);
-    expect(await readRefusal(runWrites(db, [db.delete(emailTemplates).where(none)]))).toContain('cross-tenant reads only');
+    const scope = { tenantKey: uniqueKey('nobody'), orgKey: 'none' };
+    const refused = commitStatements(db, scope, (unitDb) => [unitDb.delete(emailTemplates).where(none)]);
+    expect(await readRefusal(refused)).toContain('cross-tenant reads only');
     expect(await readRefusal(db.delete(emailTemplates).where(none))).toContain('cross-tenant reads only');
   });
 });

@@ -8,9 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { openDrizzle } from '../../src/db/client';
 import { equipmentMembers, locationMembers } from '../../src/services/routes/members';
 import type { MemberKind } from '../../src/services/routes/members';
-import { buildMembershipBatch, compileMembershipBatch, fillMembershipBatch } from '../../src/services/routes/membership-batch';
 import type { MembershipAction } from '../../src/services/routes/membership-batch';
 import type { MembershipBy } from '../../src/services/routes/membership-body';
+import { stageMembershipChange } from '../../src/services/routes/membership-write';
+import { bindPlannedStatement } from '../../src/tenant/unit-of-work';
 
 interface PlanRow {
   detail: string;
@@ -30,18 +31,12 @@ async function explainBatch(
   const values = by === 'key' ? ['L1', 'L2', 'L3'] : ['6f1c2a8e-0000-4000-8000-000000000001', '6f1c2a8e-0000-4000-8000-000000000002'];
   const db = openDrizzle(env.TENANT_DB_1);
   const target = { routeKey: 'R1', companyKey, kind, action, by, values };
-  // Without custom attribute values the batch that runs is the compiled one (placeholders filled per request).
-  const terms = fillMembershipBatch(scope, target, stamp);
-  const queries =
-    Object.keys(custom).length === 0
-      ? compileMembershipBatch(db, target, companyKey !== null).map((statement) => ({
-          sql: statement.sql,
-          params: statement.fill(terms),
-        }))
-      : buildMembershipBatch(db, scope, target, custom, stamp).map((statement) => {
-          if (!('toSQL' in statement) || typeof statement.toSQL !== 'function') throw new Error('a batch statement without toSQL');
-          return (statement as { toSQL(): { sql: string; params: unknown[] } }).toSQL();
-        });
+  // The statements the unit of work commits, its event included: without custom attribute values the compiled batch
+  // (placeholders filled per request), with them one built for the request.
+  const context = { db, scope, stamp };
+  const queries = stageMembershipChange(target, custom)
+    .plan(context)
+    .statements.map((planned) => bindPlannedStatement(context, planned));
   const plans: string[] = [];
   for (const { sql, params } of queries) {
     const result = await env.TENANT_DB_1.prepare(`EXPLAIN QUERY PLAN ${sql}`)

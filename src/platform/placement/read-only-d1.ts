@@ -1,6 +1,6 @@
 /**
  * The handles of `openEveryTenantDatabase()` (cross-tenant jobs): they scan, they never write. Their batches are
- * `read`s (src/db/client.ts): asked for another kind (`runWrites`, compiled writes) or to `run()` a statement, they
+ * `read`s (src/db/client.ts): asked for another kind (a unit of work's commit: a `write`) or to `run()` a statement, they
  * refuse. A job that must write for a tenant/org opens that tenant/org's database, whose writes carry the residency
  * guard (tenant-d1.ts).
  */

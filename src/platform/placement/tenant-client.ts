@@ -24,9 +24,9 @@ function claimResult<T>(result: D1Result): D1Result<T> {
 /**
  * A write that reached a view that reads (a drizzle insert, update or delete with `returning` awaited directly) ran
  * without the write guard and the watchers. D1 says so in the statement's meta: the request fails loudly, so the
- * first test that runs such code finds it (writes go through `runWrites`).
+ * first test that runs such code finds it (writes go through the unit of work).
  */
-const WRITE_AS_READ = 'A write ran on a tenant database view that reads: write through runWrites.';
+const WRITE_AS_READ = 'A write ran on a tenant database view that reads: write through a unit of work (src/tenant/unit-of-work.ts).';
 
 function wroteRows(result: D1Result): boolean {
   return (result.meta.rows_written ?? 0) > 0 || result.meta.changed_db === true;
@@ -58,10 +58,12 @@ class TenantStatement implements D1PreparedStatement {
     return row[columnName] as T;
   }
 
-  /** `run()` is D1's call for a statement that changes: it is refused on a view that only reads (write with `runWrites`). */
+  /** `run()` is D1's call for a statement that changes: it is refused on a view that only reads (write through the unit of work). */
   run<T = Record<string, unknown>>(): Promise<D1Result<T>> {
     if (this.view.kind !== 'write')
-      return Promise.reject(new Error('run() on a tenant database view that reads: write through runWrites.'));
+      return Promise.reject(
+        new Error('run() on a tenant database view that reads: write through a unit of work (src/tenant/unit-of-work.ts).'),
+      );
     return this.runOne<T>();
   }
 

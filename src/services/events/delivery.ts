@@ -6,10 +6,9 @@
  * dead-letters it at once; 410 deletes the subscription. A host that resolves to a non-public address or cannot be
  * resolved right before the POST (host-check.ts) is not sent to: that counts as a network error.
  */
-import { and, asc, eq, gt, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, gt, lte, sql } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
 import type { Database, TenantScope } from '../../db/client';
-import { runWrites } from '../../db/writes';
 import { lastSequenceOf } from '../../events/outbox';
 import { changeEventRetention, changeEvents } from '../../events/table';
 import type { ChangeEventRow } from '../../events/table';
@@ -19,8 +18,11 @@ import { checkNotificationHost, describeHostRefusal } from './host-check';
 import { postToReceiver } from './receiver';
 import type { ReceiverAnswer } from './receiver';
 import { signWebhook } from './signing';
-import { eventDeliveries, eventSubscriptions } from './tables';
+import { stageBatchCompletion, stageLeaseClaim, stageLeaseRelease, stageRetry } from './delivery-writes';
+import { stageSubscriptionDelete } from './subscriptions-store';
 import type { SubscriptionRow } from './tables';
+import { commitAlone, openTenantUnit } from '../../tenant/unit-of-work';
+import type { StagedWrite } from '../../tenant/unit-of-work';
 
 export const BATCH_MAX = 100;
 /** Retries stop this long after a batch's first failure. */
@@ -29,10 +31,10 @@ export const RETRY_WINDOW_MS = 24 * 3_600_000;
 export const MAX_RETRY_DELAY_SECONDS = 12 * 3600;
 /** Batches one job delivers before it hands on to a new job. */
 const BATCHES_PER_JOB = 10;
-/** How long a consumer holds a subscription beyond what it is doing (a crashed one lets go after this). */
-const LEASE_MS = 60_000;
 
 const ACK: DeliveryOutcome = { ack: true };
+/** The actor of the delivery job's unit of work (its writes carry no audit fields). */
+const DELIVERY_ACTOR = 'system';
 
 function isRetryable(answer: ReceiverAnswer): boolean {
   if ('error' in answer) return true;
@@ -43,29 +45,6 @@ function isRetryable(answer: ReceiverAnswer): boolean {
 export function computeRetryDelay(baseSeconds: number, attempt: number): number {
   const ceiling = Math.min(MAX_RETRY_DELAY_SECONDS, baseSeconds * 2 ** attempt);
   return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
-}
-
-function subscriptionOf(scope: TenantScope, id: string) {
-  return and(scopeCondition(eventSubscriptions, scope), eq(eventSubscriptions.id, id));
-}
-
-/** Takes the subscription's lease for `job` (free, run out, or already the job's); undefined when it cannot. */
-async function claimLease(db: Database, job: DeliveryJob, now: Date): Promise<SubscriptionRow | undefined> {
-  const at = now.toISOString();
-  const [rows] = await runWrites(db, [
-    db
-      .update(eventSubscriptions)
-      .set({ leaseToken: job.id, leaseUntil: new Date(now.getTime() + LEASE_MS).toISOString() })
-      .where(
-        and(
-          subscriptionOf(job.body, job.body.subscriptionId),
-          gt(eventSubscriptions.expirationDateTime, at),
-          or(isNull(eventSubscriptions.leaseUntil), lt(eventSubscriptions.leaseUntil, at), eq(eventSubscriptions.leaseToken, job.id)),
-        ),
-      )
-      .returning(),
-  ]);
-  return rows[0];
 }
 
 /** The tenant/org's newest sequence number, as one row (an aggregate answers one even with no retention mark). */
@@ -104,94 +83,20 @@ export function buildNotification(subscription: SubscriptionRow, rows: readonly 
   });
 }
 
-function describeAnswer(answer: ReceiverAnswer): { lastStatus: number | null; lastError: string | null } {
-  if ('error' in answer) return { lastStatus: null, lastError: answer.error };
-  return { lastStatus: answer.status, lastError: answer.status < 300 ? null : `answered ${answer.status}: ${answer.text.slice(0, 200)}` };
-}
-
-/** Records the batch (delivered or dead-lettered) and moves the cursor past it, while the job holds the lease. */
-async function completeBatch(
-  db: Database,
-  job: DeliveryJob,
-  subscription: SubscriptionRow,
-  rows: readonly ChangeEventRow[],
-  webhookId: string,
-  status: 'delivered' | 'failed',
-  answer: ReceiverAnswer,
-  now: Date,
-): Promise<boolean> {
-  const first = rows[0];
-  const last = rows.at(-1);
-  if (!first || !last) return false;
-  const held = and(subscriptionOf(job.body, subscription.id), eq(eventSubscriptions.leaseToken, job.id));
-  const [moved] = await runWrites(db, [
-    db
-      .update(eventSubscriptions)
-      .set({
-        cursorSeq: last.seq,
-        failingSince: null,
-        attempts: 0,
-        pendingLastSeq: null,
-        leaseUntil: new Date(now.getTime() + LEASE_MS).toISOString(),
-      })
-      .where(held)
-      .returning({ id: eventSubscriptions.id }),
-    db
-      .insert(eventDeliveries)
-      .select(
-        sql`select ${job.body.tenantKey}, ${job.body.orgKey}, ${subscription.id}, ${webhookId}, ${status}, ${first.seq}, ${last.seq},
-          ${JSON.stringify(rows.map((row) => row.id))}, ${subscription.attempts + 1}, ${describeAnswer(answer).lastStatus},
-          ${describeAnswer(answer).lastError}, ${subscription.failingSince ?? now.toISOString()}, ${now.toISOString()}
-          where changes() > 0`,
-      )
-      .onConflictDoNothing(),
-  ]);
-  return moved.length > 0;
-}
-
-/** Lets go of the subscription, its cursor past `last` when nothing of its resource came after the cursor. */
-async function releaseLease(db: Database, job: DeliveryJob, subscription: SubscriptionRow, skipTo: number): Promise<void> {
-  await runWrites(db, [
-    db
-      .update(eventSubscriptions)
-      .set({ leaseToken: null, leaseUntil: null, cursorSeq: sql`max(${eventSubscriptions.cursorSeq}, ${skipTo})` })
-      .where(and(subscriptionOf(job.body, subscription.id), eq(eventSubscriptions.leaseToken, job.id))),
-  ]);
-}
-
-/** Keeps the lease through the retry's delay and counts the attempt. */
-async function scheduleRetry(
-  db: Database,
-  job: DeliveryJob,
-  subscription: SubscriptionRow,
-  lastSeq: number,
-  delaySeconds: number,
-  now: Date,
-) {
-  await runWrites(db, [
-    db
-      .update(eventSubscriptions)
-      .set({
-        attempts: sql`${eventSubscriptions.attempts} + 1`,
-        failingSince: subscription.failingSince ?? now.toISOString(),
-        pendingLastSeq: lastSeq,
-        leaseUntil: new Date(now.getTime() + delaySeconds * 1000 + LEASE_MS).toISOString(),
-      })
-      .where(and(subscriptionOf(job.body, subscription.id), eq(eventSubscriptions.leaseToken, job.id))),
-  ]);
-}
-
 /** Delivers what the subscription has pending; answers whether the message is done or must be retried later. */
 export async function deliverSubscription(platform: Platform, job: DeliveryJob): Promise<DeliveryOutcome> {
   const scope: TenantScope = { tenantKey: job.body.tenantKey, orgKey: job.body.orgKey };
   const db = await platform.openTenantDatabase(scope);
-  let subscription = await claimLease(db, job, platform.now());
+  // The job's unit of work: its tenant/org, opened once; its writes are committed one at a time.
+  const unit = openTenantUnit({ db, scope, stamp: { on: platform.now().toISOString(), by: DELIVERY_ACTOR } });
+  const commit = <R>(write: StagedWrite<R>): Promise<R> => commitAlone(unit, (batch) => batch.stage(write));
+  let [subscription] = await commit(stageLeaseClaim(job, platform.now()));
   for (let batch = 0; subscription && batch < BATCHES_PER_JOB; batch += 1) {
     const { rows, last } = await readBatch(db, subscription, scope);
     const first = rows[0];
     const lastRow = rows.at(-1);
     if (!first || !lastRow) {
-      await releaseLease(db, job, subscription, last);
+      await commit(stageLeaseRelease(job, subscription, last));
       // A job that arrived while this one held the lease was dropped: events committed since the read go to a new job.
       const [newest] = await selectNewestSequence(db, scope);
       if (Number(newest?.last ?? 0) > last) await platform.deliveries?.send(job.body);
@@ -210,22 +115,28 @@ export async function deliverSubscription(platform: Platform, job: DeliveryJob):
         : await postToReceiver(post, { pinnedFetch: platform.pinnedFetch, addresses: check.addresses });
     const now = platform.now();
     if (!('error' in answer) && answer.status === 410) {
-      await runWrites(db, [db.delete(eventSubscriptions).where(subscriptionOf(scope, subscription.id))]);
+      await commit(stageSubscriptionDelete(subscription.id));
       return ACK;
     }
     const delivered = !('error' in answer) && answer.status >= 200 && answer.status < 300;
     const expired = subscription.failingSince !== null && now.getTime() - Date.parse(subscription.failingSince) >= RETRY_WINDOW_MS;
     if (!delivered && isRetryable(answer) && !expired) {
       const delay = computeRetryDelay(platform.config.webhookRetryBaseSeconds, subscription.attempts);
-      await scheduleRetry(db, job, subscription, lastRow.seq, delay, now);
+      await commit(stageRetry(job, subscription, lastRow.seq, delay, now));
       return { retryAfterSeconds: delay };
     }
-    if (!(await completeBatch(db, job, subscription, rows, webhookId, delivered ? 'delivered' : 'failed', answer, now))) return ACK;
+    const completion = stageBatchCompletion(
+      job,
+      subscription,
+      { rows, webhookId, status: delivered ? 'delivered' : 'failed', answer },
+      now,
+    );
+    if (!(await commit(completion))) return ACK;
     subscription = { ...subscription, cursorSeq: lastRow.seq, failingSince: null, attempts: 0, pendingLastSeq: null };
   }
   // More than one job's worth: a new job continues (the lease is let go for it).
   if (subscription) {
-    await releaseLease(db, job, subscription, 0);
+    await commit(stageLeaseRelease(job, subscription, 0));
     await platform.deliveries?.send(job.body);
   }
   return ACK;

@@ -4,12 +4,13 @@
  */
 import { and, lt, sql } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
-import type { Database, TenantScope } from '../../db/client';
-import { runWrites } from '../../db/writes';
 import { changeEventRetention, changeEvents } from '../../events/table';
 import type { ScheduledJob } from '../../jobs/scheduler';
 import type { Platform } from '../../platform/types';
 import { RETENTION_DAYS } from './feed';
+import { stageStatements } from '../../tenant/staged-statements';
+import { commitAlone, openTenantUnit } from '../../tenant/unit-of-work';
+import type { StagedWrite } from '../../tenant/unit-of-work';
 import { eventDeliveries } from './tables';
 
 /** Tenant/orgs pruned per run and database (the rest wait for the next trigger). */
@@ -21,22 +22,25 @@ export function retentionCutoff(now: Date): string {
 
 /**
  * Deletes the tenant/org's events up to the newest one older than the cutoff (everything at or below a sequence
- * number goes, so the mark is exact), raises its retention mark, and deletes delivery records as old, in one batch.
+ * number goes, so the mark is exact), raises its retention mark, and deletes delivery records as old, staged as one
+ * write of the job's unit of work (one batch).
  */
-export async function pruneEvents(db: Database, scope: TenantScope, now: Date): Promise<void> {
+function stagePruning(now: Date): StagedWrite<void> {
   const cutoff = retentionCutoff(now);
-  const newestOld = sql`(select max(${changeEvents.seq}) from ${changeEvents} where ${and(scopeCondition(changeEvents, scope), lt(changeEvents.occurredOn, cutoff))})`;
-  await runWrites(db, [
-    db
-      .insert(changeEventRetention)
-      .select(sql`select ${scope.tenantKey}, ${scope.orgKey}, ${newestOld}, ${now.toISOString()} where ${newestOld} is not null`)
-      .onConflictDoUpdate({
-        target: [changeEventRetention.tenantKey, changeEventRetention.orgKey],
-        set: { prunedSeq: sql`max(${changeEventRetention.prunedSeq}, excluded.pruned_seq)`, prunedOn: sql`excluded.pruned_on` },
-      }),
-    db.delete(changeEvents).where(and(scopeCondition(changeEvents, scope), sql`${changeEvents.seq} <= coalesce(${newestOld}, 0)`)),
-    db.delete(eventDeliveries).where(and(scopeCondition(eventDeliveries, scope), lt(eventDeliveries.completedOn, cutoff))),
-  ]);
+  return stageStatements('change_events', ({ db, scope }) => {
+    const newestOld = sql`(select max(${changeEvents.seq}) from ${changeEvents} where ${and(scopeCondition(changeEvents, scope), lt(changeEvents.occurredOn, cutoff))})`;
+    return [
+      db
+        .insert(changeEventRetention)
+        .select(sql`select ${scope.tenantKey}, ${scope.orgKey}, ${newestOld}, ${now.toISOString()} where ${newestOld} is not null`)
+        .onConflictDoUpdate({
+          target: [changeEventRetention.tenantKey, changeEventRetention.orgKey],
+          set: { prunedSeq: sql`max(${changeEventRetention.prunedSeq}, excluded.pruned_seq)`, prunedOn: sql`excluded.pruned_on` },
+        }),
+      db.delete(changeEvents).where(and(scopeCondition(changeEvents, scope), sql`${changeEvents.seq} <= coalesce(${newestOld}, 0)`)),
+      db.delete(eventDeliveries).where(and(scopeCondition(eventDeliveries, scope), lt(eventDeliveries.completedOn, cutoff))),
+    ];
+  });
 }
 
 /** Prunes every tenant/org that has events older than the retention (at most MAX_ORGS_PER_RUN per database). */
@@ -51,7 +55,9 @@ export async function pruneAllEvents(platform: Platform): Promise<number> {
       .where(lt(changeEvents.occurredOn, cutoff))
       .limit(MAX_ORGS_PER_RUN);
     for (const scope of orgs) {
-      await pruneEvents(await platform.openTenantDatabase(scope), scope, now);
+      // Each tenant/org's unit of work, opened once (the job's writes carry no audit fields: `system`).
+      const unit = openTenantUnit({ db: await platform.openTenantDatabase(scope), scope, stamp: { on: now.toISOString(), by: 'system' } });
+      await commitAlone(unit, (batch) => batch.stage(stagePruning(now)));
       pruned += 1;
     }
   }

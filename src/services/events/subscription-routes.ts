@@ -2,11 +2,13 @@
 import * as v from 'valibot';
 import { recordNotFound } from '../../errors/api-error';
 import { readJsonBody } from '../../http/body';
+import { openRequestUnit } from '../../http/context';
 import type { ApiContext } from '../../http/context';
 import { emptyResponse, jsonResponse } from '../../http/responses';
 import { defineApiRoute } from '../../http/route';
 import type { ApiRoute, OperationDoc } from '../../http/route';
 import { DATE_TIME, GUID, INTEGER } from '../../openapi/values';
+import { commitAlone } from '../../tenant/unit-of-work';
 import { isGuid } from '../../validation/values';
 import { checkHandshake } from './handshake';
 import { requirePublicHost } from './host-check';
@@ -14,12 +16,12 @@ import { generateSigningSecret } from './signing';
 import { parseDeliveryStatus, parseSubscriptionBody, subscriptionFields } from './subscription-input';
 import {
   DELIVERY_STATUSES,
-  deleteSubscription,
   findSubscription,
-  insertSubscription,
   listDeliveries,
   listSubscriptions,
-  renewSubscription,
+  stageSubscriptionDelete,
+  stageSubscriptionInsert,
+  stageSubscriptionRenewal,
   SUBSCRIPTION_LIFETIME_MS,
 } from './subscriptions-store';
 import type { DeliveryRow, SubscriptionRow } from './tables';
@@ -104,16 +106,10 @@ async function handleCreate(ctx: ApiContext) {
   const input = parseSubscriptionBody(await readJsonBody(ctx.request), ctx.platform.config.webhooksAllowLocalHttp);
   const addresses = await requirePublicHost(ctx.platform.config, input.notificationUrl);
   await checkHandshake(input.notificationUrl, { pinnedFetch: ctx.platform.pinnedFetch, addresses });
-  const now = ctx.platform.now();
-  const subscription = {
-    id: crypto.randomUUID(),
-    ...input,
-    secret: generateSigningSecret(),
-    expirationDateTime: expirationFrom(now),
-    createdOn: now.toISOString(),
-    createdBy: ctx.principal.subject,
-  };
-  await insertSubscription(ctx.db, ctx.scope, subscription);
+  const unit = openRequestUnit(ctx);
+  const expirationDateTime = expirationFrom(new Date(unit.stamp.on));
+  const staged = { id: crypto.randomUUID(), ...input, secret: generateSigningSecret(), expirationDateTime };
+  const subscription = await commitAlone(unit, (batch) => batch.stage(stageSubscriptionInsert(staged)));
   const { secret, ...shown } = subscription;
   return jsonResponse(
     CreatedSubscription,
@@ -127,7 +123,9 @@ async function handleRenew(ctx: ApiContext) {
   const current = await requireSubscription(ctx);
   const addresses = await requirePublicHost(ctx.platform.config, current.notificationUrl);
   await checkHandshake(current.notificationUrl, { pinnedFetch: ctx.platform.pinnedFetch, addresses });
-  const renewed = await renewSubscription(ctx.db, ctx.scope, current.id, expirationFrom(ctx.platform.now()));
+  const unit = openRequestUnit(ctx);
+  const renewal = stageSubscriptionRenewal(current.id, expirationFrom(new Date(unit.stamp.on)));
+  const [renewed] = await commitAlone(unit, (batch) => batch.stage(renewal));
   if (!renewed) throw recordNotFound(`Subscription '${current.id}'`, true, 'id');
   return jsonResponse(Subscription, toSubscription(renewed));
 }
@@ -258,8 +256,8 @@ export const subscriptionRoutes: ApiRoute[] = [
     },
     handle: async (ctx) => {
       const subscription = await requireSubscription(ctx);
-      if (!(await deleteSubscription(ctx.db, ctx.scope, subscription.id)))
-        throw recordNotFound(`Subscription '${subscription.id}'`, true, 'id');
+      const deleted = await commitAlone(openRequestUnit(ctx), (batch) => batch.stage(stageSubscriptionDelete(subscription.id)));
+      if (deleted.length === 0) throw recordNotFound(`Subscription '${subscription.id}'`, true, 'id');
       return emptyResponse(204);
     },
   }),

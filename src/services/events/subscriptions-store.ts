@@ -1,9 +1,13 @@
-/** D1 storage of subscriptions and their deliveries: every statement is scoped by tenant and org. */
-import { and, asc, eq, sql } from 'drizzle-orm';
+/**
+ * D1 storage of subscriptions and their deliveries: every statement is scoped by tenant and org; writes are staged in
+ * the unit of work of the request or the delivery job (src/tenant/unit-of-work.ts).
+ */
+import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
 import type { Database, TenantScope } from '../../db/client';
-import { runWrites } from '../../db/writes';
 import { lastSequenceOf } from '../../events/outbox';
+import { planStatement, stageReturning } from '../../tenant/staged-statements';
+import type { StagedWrite } from '../../tenant/unit-of-work';
 import { eventDeliveries, eventSubscriptions } from './tables';
 import type { DeliveryRow, SubscriptionRow } from './tables';
 
@@ -12,6 +16,7 @@ export const SUBSCRIPTION_LIFETIME_MS = 3 * 86_400_000;
 export const DELIVERY_STATUSES = ['delivered', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
+/** A subscription to store: what its creator chose and its secret (its tenant/org and audit fields: the unit's). */
 export interface NewSubscription {
   readonly id: string;
   readonly resource: string;
@@ -19,19 +24,26 @@ export interface NewSubscription {
   readonly clientState: string | null;
   readonly secret: string;
   readonly expirationDateTime: string;
-  readonly createdOn: string;
-  readonly createdBy: string;
 }
 
 function subscriptionOf(scope: TenantScope, id: string) {
   return and(scopeCondition(eventSubscriptions, scope), eq(eventSubscriptions.id, id));
 }
 
-/** Stores a subscription; it receives the events committed after it (its cursor starts at the newest event). */
-export async function insertSubscription(db: Database, scope: TenantScope, subscription: NewSubscription): Promise<void> {
-  await runWrites(db, [
-    db.insert(eventSubscriptions).values({ ...subscription, ...scope, cursorSeq: sql`${lastSequenceOf(scope)}`, attempts: 0 }),
-  ]);
+/**
+ * Stores a subscription, created at the unit's time by its subject; it receives the events committed after it (its
+ * cursor starts at the newest event). Its result: the stored fields as the answer shows them.
+ */
+export function stageSubscriptionInsert(
+  subscription: NewSubscription,
+): StagedWrite<NewSubscription & { createdOn: string; createdBy: string }> {
+  return {
+    plan({ db, scope, stamp }) {
+      const stored = { ...subscription, createdOn: stamp.on, createdBy: stamp.by };
+      const insert = db.insert(eventSubscriptions).values({ ...stored, ...scope, cursorSeq: sql`${lastSequenceOf(scope)}`, attempts: 0 });
+      return { table: 'event_subscriptions', statements: [planStatement(insert)], settle: () => stored };
+    },
+  };
 }
 
 export async function findSubscription(db: Database, scope: TenantScope, id: string): Promise<SubscriptionRow | undefined> {
@@ -47,25 +59,20 @@ export async function listSubscriptions(db: Database, scope: TenantScope): Promi
     .orderBy(asc(eventSubscriptions.createdOn), asc(eventSubscriptions.id));
 }
 
-/** Deletes a subscription (its deliveries go with it); true when it existed. */
-export async function deleteSubscription(db: Database, scope: TenantScope, id: string): Promise<boolean> {
-  const [rows] = await runWrites(db, [
-    db.delete(eventSubscriptions).where(subscriptionOf(scope, id)).returning({ id: eventSubscriptions.id }),
-  ]);
-  return rows.length > 0;
+/** Deletes a subscription (its deliveries go with it); its result: the deleted rows' ids (none: it did not exist). */
+export function stageSubscriptionDelete(id: string): StagedWrite<{ id: string }[]> {
+  const returned = { id: eventSubscriptions.id };
+  return stageReturning('event_subscriptions', returned, ({ db, scope }) =>
+    db.delete(eventSubscriptions).where(subscriptionOf(scope, id)).returning(returned),
+  );
 }
 
-/** Moves the expiration on; answers the renewed row (undefined: it no longer exists). */
-export async function renewSubscription(
-  db: Database,
-  scope: TenantScope,
-  id: string,
-  expirationDateTime: string,
-): Promise<SubscriptionRow | undefined> {
-  const [rows] = await runWrites(db, [
-    db.update(eventSubscriptions).set({ expirationDateTime }).where(subscriptionOf(scope, id)).returning(),
-  ]);
-  return rows[0];
+/** Moves the expiration on; its result: the renewed row, if it still exists. */
+export function stageSubscriptionRenewal(id: string, expirationDateTime: string): StagedWrite<SubscriptionRow[]> {
+  const columns = getTableColumns(eventSubscriptions);
+  return stageReturning('event_subscriptions', columns, ({ db, scope }) =>
+    db.update(eventSubscriptions).set({ expirationDateTime }).where(subscriptionOf(scope, id)).returning(columns),
+  );
 }
 
 /** A subscription's deliveries, oldest first, optionally of one status. */

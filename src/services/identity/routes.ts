@@ -5,8 +5,8 @@
 import type * as v from 'valibot';
 import { recordClientRevocation } from '../../auth/revocation';
 import { allowsOrg } from '../../auth/token';
-import { buildAuditStamp } from '../../entities/handlers';
 import { readJsonBody } from '../../http/body';
+import { openRequestUnit } from '../../http/context';
 import type { ApiContext } from '../../http/context';
 import { ApiError, recordNotFound } from '../../errors/api-error';
 import { defineApiRoute } from '../../http/route';
@@ -14,11 +14,12 @@ import type { ApiRoute } from '../../http/route';
 import { emptyResponse, jsonResponse } from '../../http/responses';
 import { buildClientId, generateClientSecret, hashClientSecret } from './credentials';
 import { createClientDoc, deleteClientDoc, listClientsDoc, readClientDoc, revokeClientDoc, rotateSecretDoc } from './docs';
-import { deleteApiClient, findApiClient, insertApiClient, listApiClients, updateApiClient } from './store';
+import { findApiClient, listApiClients, stageApiClientDelete, stageApiClientInsert, stageApiClientUpdate } from './store';
 import type { ApiClientRow } from './table';
 import { parseApiClientInput } from './validate';
 import type { NewApiClient } from './validate';
 import { message } from '../../messages/catalogue';
+import { commitAlone } from '../../tenant/unit-of-work';
 
 export const API_CLIENTS_BASE = '/identity/apiClients';
 /** Answers that carry a secret are never cached. */
@@ -72,24 +73,15 @@ async function createClient(ctx: ApiContext) {
   const input = parseApiClientInput(await readJsonBody(ctx.request), ctx.scope.orgKey);
   checkGrantable(ctx, input);
   const secret = generateClientSecret();
-  const stamp = buildAuditStamp(ctx);
-  const row: ApiClientRow = {
+  const registration = {
     id: crypto.randomUUID(),
-    ...ctx.scope,
     clientId: buildClientId(ctx.scope),
     name: input.name,
     secretHash: await hashClientSecret(secret),
     scopes: input.scopes,
     orgs: input.orgs,
-    secretIssuedOn: stamp.on,
-    revokedOn: null,
-    version: 1,
-    createdOn: stamp.on,
-    createdBy: stamp.by,
-    modifiedOn: stamp.on,
-    modifiedBy: stamp.by,
   };
-  await insertApiClient(ctx.db, row);
+  const row = await commitAlone(openRequestUnit(ctx), (batch) => batch.stage(stageApiClientInsert(registration)));
   const location = `${ctx.apiBase}${API_CLIENTS_BASE}/${encodeURIComponent(row.clientId)}`;
   return jsonResponse(
     createClientDoc.responses[201].schema,
@@ -112,8 +104,8 @@ async function findClientOrFail(ctx: ApiContext): Promise<ApiClientRow> {
 async function revokeClient(ctx: ApiContext) {
   const row = await findClientOrFail(ctx);
   if (row.revokedOn !== null) return jsonResponse(revokeClientDoc.responses[200].schema, toApiClientResource(row));
-  const stamp = buildAuditStamp(ctx);
-  const revoked = await updateApiClient(ctx.db, ctx.scope, row.clientId, { revokedOn: stamp.on }, stamp);
+  const unit = openRequestUnit(ctx);
+  const revoked = await commitAlone(unit, (batch) => batch.stage(stageApiClientUpdate(row.clientId, { revokedOn: unit.stamp.on })));
   if (!revoked) throw recordNotFound(`API client '${row.clientId}'`, true);
   await recordClientRevocation(ctx.platform.cache, row.clientId, ctx.platform.now());
   return jsonResponse(revokeClientDoc.responses[200].schema, toApiClientResource(revoked));
@@ -127,14 +119,9 @@ async function rotateSecret(ctx: ApiContext) {
     });
   }
   const secret = generateClientSecret();
-  const stamp = buildAuditStamp(ctx);
-  const changed = await updateApiClient(
-    ctx.db,
-    ctx.scope,
-    row.clientId,
-    { secretHash: await hashClientSecret(secret), secretIssuedOn: stamp.on },
-    stamp,
-  );
+  const unit = openRequestUnit(ctx);
+  const set = { secretHash: await hashClientSecret(secret), secretIssuedOn: unit.stamp.on };
+  const changed = await commitAlone(unit, (batch) => batch.stage(stageApiClientUpdate(row.clientId, set)));
   if (!changed) throw recordNotFound(`API client '${row.clientId}'`, true);
   return jsonResponse(
     rotateSecretDoc.responses[200].schema,
@@ -145,7 +132,8 @@ async function rotateSecret(ctx: ApiContext) {
 
 async function deleteClient(ctx: ApiContext) {
   const row = await findClientOrFail(ctx);
-  if (!(await deleteApiClient(ctx.db, ctx.scope, row.clientId))) throw recordNotFound(`API client '${row.clientId}'`, true);
+  const deleted = await commitAlone(openRequestUnit(ctx), (batch) => batch.stage(stageApiClientDelete(row.clientId)));
+  if (!deleted) throw recordNotFound(`API client '${row.clientId}'`, true);
   await recordClientRevocation(ctx.platform.cache, row.clientId, ctx.platform.now());
   return emptyResponse(204);
 }

@@ -1,10 +1,14 @@
-/** D1 storage of API clients: every statement is scoped by tenant and org; writes go through runWrites. */
-import { and, asc, eq, sql } from 'drizzle-orm';
+/**
+ * D1 storage of API clients: every statement is scoped by tenant and org; writes are staged in the request's unit of
+ * work (src/tenant/unit-of-work.ts), planned at commit with its scope and audit stamp.
+ */
+import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
 import type { Database, TenantScope } from '../../db/client';
-import { runWrites } from '../../db/writes';
-import type { AuditStamp } from '../../entities/store';
+import { bindCompiled, bindRequestQuery, bindRequestStatement } from '../../tenant/compiled';
+import { rowsOf } from '../../tenant/unit-of-work';
+import type { StagedWrite } from '../../tenant/unit-of-work';
 import { apiClients } from './table';
 import type { ApiClientRow } from './table';
 
@@ -22,29 +26,59 @@ export async function listApiClients(db: Database, scope: TenantScope): Promise<
   return db.select().from(apiClients).where(scopeCondition(apiClients, scope)).orderBy(asc(apiClients.createdOn), asc(apiClients.id));
 }
 
-export async function insertApiClient(db: Database, row: ApiClientRow): Promise<void> {
-  await runWrites(db, [db.insert(apiClients).values(row)]);
+/** A client to register: what its creator chose, its ids and its secret's digest (the tenant/org and audit fields: the unit's). */
+export type ApiClientRegistration = Pick<ApiClientRow, 'id' | 'clientId' | 'name' | 'secretHash' | 'scopes' | 'orgs'>;
+
+/** The insert of a new client, its secret issued at the unit's time; its result is the stored row. */
+export function stageApiClientInsert(registration: ApiClientRegistration): StagedWrite<ApiClientRow> {
+  return {
+    plan({ db, scope, stamp }) {
+      const row: ApiClientRow = {
+        ...registration,
+        tenantKey: scope.tenantKey,
+        orgKey: scope.orgKey,
+        secretIssuedOn: stamp.on,
+        revokedOn: null,
+        version: 1,
+        createdOn: stamp.on,
+        createdBy: stamp.by,
+        modifiedOn: stamp.on,
+        modifiedBy: stamp.by,
+      };
+      const insert = bindCompiled(bindRequestStatement(db.insert(apiClients).values(row)), {});
+      return { table: 'api_clients', statements: [{ statement: insert }], settle: () => row };
+    },
+  };
 }
 
-/** Sets columns of one client (bumping version and the audit fields); answers the row after the change, if any. */
-export async function updateApiClient(
-  db: Database,
-  scope: TenantScope,
+/** Sets columns of one client (bumping version and the audit fields); its result is the row after the change, if any. */
+export function stageApiClientUpdate(
   clientId: string,
   set: Partial<Pick<ApiClientRow, 'secretHash' | 'secretIssuedOn' | 'revokedOn'>>,
-  stamp: AuditStamp,
-): Promise<ApiClientRow | undefined> {
-  const update = db
-    .update(apiClients)
-    .set({ ...set, version: sql`${apiClients.version} + 1`, modifiedOn: stamp.on, modifiedBy: stamp.by })
-    .where(clientCondition(scope, clientId))
-    .returning();
-  const [rows] = await runWrites(db, [update]);
-  return rows[0];
+): StagedWrite<ApiClientRow | undefined> {
+  return {
+    plan({ db, scope, stamp }) {
+      const columns = getTableColumns(apiClients);
+      const update = bindRequestQuery(
+        db
+          .update(apiClients)
+          .set({ ...set, version: sql`${apiClients.version} + 1`, modifiedOn: stamp.on, modifiedBy: stamp.by })
+          .where(clientCondition(scope, clientId))
+          .returning(columns),
+        columns,
+      );
+      return { table: 'api_clients', statements: [{ statement: update }], settle: ([rows]) => rowsOf(update, rows)[0] };
+    },
+  };
 }
 
-/** Deletes one client; answers whether it existed. */
-export async function deleteApiClient(db: Database, scope: TenantScope, clientId: string): Promise<boolean> {
-  const [rows] = await runWrites(db, [db.delete(apiClients).where(clientCondition(scope, clientId)).returning({ id: apiClients.id })]);
-  return rows.length > 0;
+/** Deletes one client; its result is whether it existed. */
+export function stageApiClientDelete(clientId: string): StagedWrite<boolean> {
+  return {
+    plan({ db, scope }) {
+      const returned = { id: apiClients.id };
+      const remove = bindRequestQuery(db.delete(apiClients).where(clientCondition(scope, clientId)).returning(returned), returned);
+      return { table: 'api_clients', statements: [{ statement: remove }], settle: ([rows]) => rowsOf(remove, rows).length > 0 };
+    },
+  };
 }

@@ -9,7 +9,14 @@ import { commitAlone, openTenantUnit } from '../../tenant/unit-of-work';
 import type { TenantUnit } from '../../tenant/unit-of-work';
 import { decideTransition, describeState, FATAL, isImportState, isStaleProcessing } from './states';
 import type { ImportState } from './states';
-import { findChangeByCommand, findImport, findImportForChange, findRevertCandidate, insertImport, stageImportChange } from './store';
+import {
+  findChangeByCommand,
+  findImport,
+  findImportForChange,
+  findRevertCandidate,
+  stageImportChange,
+  stageImportRegistration,
+} from './store';
 import type { ChangeOrigin, ChangeRequest, ImportPatch, NewImport } from './store';
 import type { ImportRow } from './table';
 
@@ -84,7 +91,7 @@ async function registerImport(context: CommandContext, command: CommandOf<'impor
   const run = prepare(context, command);
   const replayed = await findImport(run.db, run.scope, command.import.id);
   if (replayed) return { id: replayed.id, key: replayed.key };
-  const key = await insertImport(run.db, run.scope, command.import, run.origin, run.stamp);
+  const key = await commitAlone(run, (batch) => batch.stage(stageImportRegistration(command.import, run.origin)));
   return { id: command.import.id, key };
 }
 

@@ -3,10 +3,7 @@ import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
 import type { Database, TenantScope } from '../../db/client';
-import { runWrites } from '../../db/writes';
-import { buildEventInsert } from '../../events/outbox';
 import type { EventFields } from '../../events/outbox';
-import { buildEventOrigin } from '../../entities/events';
 import type { AuditStamp } from '../../entities/store';
 import { bindCompiled, bindRequestQuery, bindRequestStatement } from '../../tenant/compiled';
 import { rowsOf } from '../../tenant/unit-of-work';
@@ -45,18 +42,6 @@ function describeImportEvent(
     fields: { resource: IMPORTS_RESOURCE, recordId: sql`${t.id}`, key: sql`${t.key}`, version: sql`${t.version}`, ...fields },
     from: sql`from ${t} where ${where}`,
   };
-}
-
-/** An import's event statement, for a write run with `runWrites`. */
-function buildImportEvent(
-  db: Database,
-  scope: TenantScope,
-  stamp: AuditStamp,
-  fields: Pick<EventFields, 'changeType' | 'changes'>,
-  where: SQL | undefined,
-) {
-  const event = describeImportEvent(fields, where);
-  return buildEventInsert(db, buildEventOrigin(scope, stamp), event.fields, event.from);
 }
 
 /** Columns a change may set besides the state, version and audit fields. */
@@ -138,21 +123,11 @@ export async function findChangeByCommand(db: Database, scope: TenantScope, comm
   return rows[0];
 }
 
-/**
- * Inserts a Pending import with the next key of the tenant/org and its first history entry, in one batch
- * (one transaction). The key is computed inside the INSERT itself, so two writers can never take the same
- * one; the unique index (tenant_key, org_key, key) would refuse it anyway.
- */
-export async function insertImport(
-  db: Database,
-  scope: TenantScope,
-  input: NewImport,
-  origin: ChangeOrigin,
-  stamp: AuditStamp,
-): Promise<number> {
+/** The insert of a Pending import, its key the tenant/org's next (computed by the INSERT itself). */
+function buildImportInsert(db: Database, scope: TenantScope, input: NewImport, stamp: AuditStamp) {
   const t = importDataInfos;
   const literal = <T>(value: T, name: string) => sql<T>`${value}`.as(name);
-  const insertRow = db.insert(t).select((qb) =>
+  return db.insert(t).select((qb) =>
     qb
       .select({
         id: literal(input.id, 'id'),
@@ -178,35 +153,61 @@ export async function insertImport(
       .from(t)
       .where(importsOf(scope)),
   );
-  const insertChange = db.insert(importDataInfoChanges).values({
-    id: crypto.randomUUID(),
-    tenantKey: scope.tenantKey,
-    orgKey: scope.orgKey,
-    importId: input.id,
-    seq: 1,
-    kind: 'register',
-    fromState: null,
-    toState: PENDING,
-    commandId: origin.commandId,
-    requestId: origin.requestId,
-    changedOn: stamp.on,
-    changedBy: stamp.by,
-  });
-  const selectKey = db
-    .select({ key: t.key })
-    .from(t)
-    .where(and(importsOf(scope), eq(t.id, input.id)));
-  const event = buildImportEvent(
-    db,
-    scope,
-    stamp,
-    { changeType: 'created', changes: JSON.stringify({ toState: PENDING }) },
-    and(importsOf(scope), eq(t.id, input.id)),
-  );
-  const [, , , keys] = await runWrites(db, [insertRow, insertChange, event, selectKey]);
-  const key = keys[0]?.key;
-  if (key === undefined) throw new Error(`Import ${input.id} was not stored.`);
-  return key;
+}
+
+/**
+ * A Pending import with the next key of the tenant/org and its first history entry, staged in a unit of work (one
+ * transaction with its batch) with its `created` event; its result is the key taken. The key is computed inside the
+ * INSERT itself, so two writers can never take the same one; the unique index (tenant_key, org_key, key) would refuse
+ * it anyway.
+ */
+export function stageImportRegistration(input: NewImport, origin: ChangeOrigin): StagedWrite<number> {
+  return {
+    plan({ db, scope, stamp }) {
+      const t = importDataInfos;
+      const insertRow = buildImportInsert(db, scope, input, stamp);
+      const insertChange = db.insert(importDataInfoChanges).values({
+        id: crypto.randomUUID(),
+        tenantKey: scope.tenantKey,
+        orgKey: scope.orgKey,
+        importId: input.id,
+        seq: 1,
+        kind: 'register',
+        fromState: null,
+        toState: PENDING,
+        commandId: origin.commandId,
+        requestId: origin.requestId,
+        changedOn: stamp.on,
+        changedBy: stamp.by,
+      });
+      const returned = { key: t.key };
+      const selectKey = bindRequestQuery(
+        db
+          .select(returned)
+          .from(t)
+          .where(and(importsOf(scope), eq(t.id, input.id))),
+        returned,
+      );
+      const event = describeImportEvent(
+        { changeType: 'created', changes: JSON.stringify({ toState: PENDING }) },
+        and(importsOf(scope), eq(t.id, input.id)),
+      );
+      return {
+        table: 'import_data_infos',
+        statements: [
+          { statement: bindCompiled(bindRequestStatement(insertRow), {}) },
+          { statement: bindCompiled(bindRequestStatement(insertChange), {}) },
+          { event },
+          { statement: selectKey },
+        ],
+        settle: ([, , , keys]) => {
+          const key = rowsOf(selectKey, keys)[0]?.key;
+          if (key === undefined) throw new Error(`Import ${input.id} was not stored.`);
+          return key;
+        },
+      };
+    },
+  };
 }
 
 export interface ChangeRequest {

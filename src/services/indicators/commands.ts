@@ -2,7 +2,8 @@
 import type { CommandHandlers } from '../../coordinator/commands';
 import type { TenantScope } from '../../db/client';
 import type { Platform } from '../../platform/types';
-import { recalculateIndicators } from './recalculate';
+import { openTenantUnit } from '../../tenant/unit-of-work';
+import { recalculateIndicators, RECALCULATION_ACTOR } from './recalculate';
 import type { RecalculationOutcome, RecalculationRequest } from './recalculate';
 
 declare module '../../coordinator/commands' {
@@ -39,7 +40,10 @@ export const indicatorCommands: Pick<CommandHandlers, 'indicators.recalculate'> 
     running.add(scopeKey);
     try {
       const request: RecalculationRequest = { configurationKey: command.configurationKey, onlyChanged: command.onlyChanged };
-      const outcome = await recalculateIndicators(db, command, request, now());
+      // The command's unit of work: its tenant/org, opened once, stamped with the calculation's time.
+      const scope = { tenantKey: command.tenantKey, orgKey: command.orgKey };
+      const unit = openTenantUnit({ db, scope, stamp: { on: now().toISOString(), by: RECALCULATION_ACTOR } });
+      const outcome = await recalculateIndicators(unit, request);
       if (outcome.status === 'done')
         await state.put(RECALCULATION_COUNT_KEY, ((await state.get<number>(RECALCULATION_COUNT_KEY)) ?? 0) + 1);
       return outcome;

@@ -2,9 +2,11 @@
 import { sql } from 'drizzle-orm';
 import type { Database, TenantScope } from '../../db/client';
 import { writeUnderRules } from '../../db/rules';
-import { runWrites } from '../../db/writes';
 import type { WriteStatement } from '../../db/writes';
 import { checkReferencesExist } from '../../reference/store';
+import { stageStatements } from '../../tenant/staged-statements';
+import { commitAlone } from '../../tenant/unit-of-work';
+import type { StagedWrite, TenantUnit } from '../../tenant/unit-of-work';
 import type { ReferenceUse } from '../../reference/store';
 import type { Measurement } from './measurement-input';
 import { kpiMeasurements, kpiPendingOrgs, kpiSeries } from './tables';
@@ -43,13 +45,18 @@ function buildJsonChunks(rows: readonly string[]): string[] {
 }
 
 /**
- * The measurements' batch: the rows travel as JSON, one bound value per statement, and SQLite unpacks them with
- * json_each: one `INSERT ... SELECT` for the measurements (per chunk of MAX_JSON_CHARS) and one upsert for the
- * series, whatever the batch size, instead of one statement per 14 rows (D1's 100 bound parameters); then the mark
- * of the tenant/org as pending for the cron trigger. The series upsert meets the trigger that refuses an unknown
- * company or KPI code (`kpi_series_references_insert`, rule:unknown_reference), which aborts the whole batch.
+ * The measurements' write, staged in the request's unit of work: the rows travel as JSON, one bound value per
+ * statement, and SQLite unpacks them with json_each: one `INSERT ... SELECT` for the measurements (per chunk of
+ * MAX_JSON_CHARS) and one upsert for the series, whatever the batch size, instead of one statement per 14 rows (D1's
+ * 100 bound parameters); then the mark of the tenant/org as pending for the cron trigger (at the unit's time). The
+ * series upsert meets the trigger that refuses an unknown company or KPI code (`kpi_series_references_insert`,
+ * rule:unknown_reference), which aborts the whole batch.
  */
-function buildIngestion(db: Database, scope: TenantScope, measurements: readonly Measurement[], now: Date): WriteStatement[] {
+function stageIngestion(measurements: readonly Measurement[]): StagedWrite<void> {
+  return stageStatements('kpi_measurements', ({ db, scope, stamp }) => buildIngestion(db, scope, measurements, stamp.on));
+}
+
+function buildIngestion(db: Database, scope: TenantScope, measurements: readonly Measurement[], markedOn: string): WriteStatement[] {
   const rows = measurements.map((m) => JSON.stringify([m.company, m.code, m.measuredAt, m.valueMicros]));
   const seriesJson = `[${[...new Set(measurements.map((m) => JSON.stringify([m.company, m.code])))].join(',')}]`;
   return [
@@ -74,23 +81,24 @@ function buildIngestion(db: Database, scope: TenantScope, measurements: readonly
       }),
     db
       .insert(kpiPendingOrgs)
-      .values({ tenantKey: scope.tenantKey, orgKey: scope.orgKey, version: 1, markedOn: now.toISOString() })
+      .values({ tenantKey: scope.tenantKey, orgKey: scope.orgKey, version: 1, markedOn })
       .onConflictDoUpdate({
         target: [kpiPendingOrgs.tenantKey, kpiPendingOrgs.orgKey],
-        set: { version: sql`${kpiPendingOrgs.version} + 1`, markedOn: now.toISOString() },
+        set: { version: sql`${kpiPendingOrgs.version} + 1`, markedOn },
       }),
   ];
 }
 
 /**
- * Writes the measurements all-or-nothing in one batch (one transaction, one round trip; see `buildIngestion`). When
- * the database refuses an unknown company or KPI code, reads name every one (400 UnknownReference).
+ * Writes the measurements all-or-nothing in the unit of work (one batch: one transaction, one round trip; see
+ * `stageIngestion`). When the database refuses an unknown company or KPI code, reads name every one (400
+ * UnknownReference).
  */
-export async function ingestMeasurements(db: Database, scope: TenantScope, measurements: readonly Measurement[], now: Date): Promise<void> {
+export async function ingestMeasurements(unit: TenantUnit, measurements: readonly Measurement[]): Promise<void> {
   if (measurements.length === 0) return;
   await writeUnderRules(
-    () => runWrites(db, buildIngestion(db, scope, measurements, now)),
-    () => checkMeasurementReferences(db, scope, measurements),
+    () => commitAlone(unit, (batch) => batch.stage(stageIngestion(measurements))),
+    () => checkMeasurementReferences(unit.db, unit.scope, measurements),
     ['company', 'code'],
   );
 }

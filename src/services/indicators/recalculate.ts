@@ -2,26 +2,24 @@
  * Recalculation of a tenant/org's KPIs (runs inside its Durable Object, one at a time): aggregates each
  * series in SQL, computes the figures with the pure KPI math and replaces the materialized rows.
  */
-import { and, eq, sql } from 'drizzle-orm';
-import { chunkForParameters, scopeCondition } from '../../db/client';
+import { and, eq } from 'drizzle-orm';
+import { scopeCondition } from '../../db/client';
 import type { Database, TenantScope } from '../../db/client';
 import { runReads } from '../../db/reads';
-import { runWrites } from '../../db/writes';
-import type { WriteStatement } from '../../db/writes';
-import { buildEventInsert } from '../../events/outbox';
 import { kpiDefinitionsKind } from '../../reference/kinds';
 import { loadStandardList } from '../../reference/store';
 import { refCompanies, refKpiDefinitions, refWorkerConfigurations } from '../../reference/tables';
 import { buildAggregateQuery, toRawAggregates } from './aggregate';
 import type { SeriesKey } from './aggregate';
-import { buildPeriodFigures, buildSummary, computeAggregateValue } from './kpi-math';
+import { computeAggregateValue } from './kpi-math';
 import type { Aggregation, KpiDefinition } from './kpi-math';
-import { kpiPendingOrgs, kpiPeriods, kpiSeries, kpiSummaries } from './tables';
+import { stagePendingClear, stageSeriesRecalculation } from './recalculate-writes';
+import { kpiPendingOrgs, kpiSeries } from './tables';
+import { commitAlone } from '../../tenant/unit-of-work';
+import type { TenantUnit } from '../../tenant/unit-of-work';
 
-/** The change feed's resource of KPI recalculations (one event per recalculated series, key `company/code`). */
-export const INDICATORS_RESOURCE = 'maintenance/indicators';
-/** The actor of recalculation events: the tenant/org's coordinator, asked by the cron trigger or a request. */
-const RECALCULATION_ACTOR = 'system';
+/** The actor of recalculations (their audit stamp): the tenant/org's coordinator, asked by the cron trigger or a request. */
+export const RECALCULATION_ACTOR = 'system';
 
 /** Series aggregated per D1 round trip (their writes share one batch too). */
 const SERIES_PER_BATCH = 8;
@@ -83,112 +81,37 @@ async function loadInputs(db: Database, scope: TenantScope, configurationKey: st
   return { configuration: configurationRows[0], pendingVersion: pendingRows[0]?.version, series: seriesRows, definitions, symbols };
 }
 
-function buildWrites(
-  db: Database,
-  scope: TenantScope,
-  series: SeriesRow,
-  definition: Definition,
-  values: Map<string, string>,
-  symbol: string | null,
-  now: Date,
-): WriteStatement[] {
-  const key = { tenantKey: scope.tenantKey, orgKey: scope.orgKey, company: series.company, code: series.code };
-  const where = and(
-    eq(kpiPeriods.tenantKey, scope.tenantKey),
-    eq(kpiPeriods.orgKey, scope.orgKey),
-    eq(kpiPeriods.company, series.company),
-    eq(kpiPeriods.code, series.code),
-  );
-  const periodRows = buildPeriodFigures(values).map((figures) => ({ ...key, ...figures }));
-  const { period, value, homologValue, variation, trend, result, valueType, valueFractionDigits, currencySymbol } = buildSummary(
-    values,
-    definition,
-    symbol,
-  );
-  const summary = {
-    period,
-    value,
-    homologValue,
-    variation,
-    trend,
-    result,
-    valueType,
-    valueFractionDigits,
-    currencySymbol,
-    calculatedOn: now.toISOString(),
-  };
-  // Every recalculation of a series is an event carrying its new figures (version: the event's sequence).
-  const seriesKey = `${series.company}/${series.code}`;
-  const event = buildEventInsert(
-    db,
-    { tenantKey: scope.tenantKey, orgKey: scope.orgKey, occurredOn: summary.calculatedOn, actor: RECALCULATION_ACTOR },
-    {
-      resource: INDICATORS_RESOURCE,
-      changeType: 'updated',
-      recordId: seriesKey,
-      key: seriesKey,
-      version: 'sequence',
-      changes: JSON.stringify({ recalculated: { ...summary, measurementsVersion: series.version } }),
-    },
-  );
-  return [
-    db.delete(kpiPeriods).where(where),
-    ...chunkForParameters(periodRows, 8).map((chunk) => db.insert(kpiPeriods).values(chunk)),
-    db
-      .insert(kpiSummaries)
-      .values({ ...key, ...summary })
-      .onConflictDoUpdate({ target: [kpiSummaries.tenantKey, kpiSummaries.orgKey, kpiSummaries.company, kpiSummaries.code], set: summary }),
-    db
-      .update(kpiSeries)
-      .set({ calculatedVersion: sql`MAX(${kpiSeries.calculatedVersion}, ${series.version})` })
-      .where(
-        and(
-          eq(kpiSeries.tenantKey, scope.tenantKey),
-          eq(kpiSeries.orgKey, scope.orgKey),
-          eq(kpiSeries.company, series.company),
-          eq(kpiSeries.code, series.code),
-        ),
-      ),
-    event,
-  ];
-}
-
 /** A series to recalculate, with its KPI definition. */
 interface SeriesJob {
   readonly series: SeriesRow;
   readonly definition: Definition;
 }
 
-/** Recalculates the series in groups: one batch of aggregate queries, then one batch of writes, per group. */
-async function recalculateSeries(
-  db: Database,
-  scope: TenantScope,
-  jobs: readonly SeriesJob[],
-  inputs: Awaited<ReturnType<typeof loadInputs>>,
-  now: Date,
-): Promise<void> {
+/** Recalculates the series in groups: one batch of aggregate queries, then one batch of the unit's writes, per group. */
+async function recalculateSeries(unit: TenantUnit, jobs: readonly SeriesJob[], symbols: ReadonlyMap<string, string | null>): Promise<void> {
+  const { db, scope } = unit;
   for (let start = 0; start < jobs.length; start += SERIES_PER_BATCH) {
     const group = jobs.slice(start, start + SERIES_PER_BATCH);
     const results = await runReads(
       db,
       group.map(({ series, definition }) => buildAggregateQuery(db, scope, series, definition.aggregation)),
     );
-    const writes = group.flatMap(({ series, definition }, index) => {
+    const batch = unit.openBatch();
+    group.forEach(({ series, definition }, index) => {
       const raw = toRawAggregates(definition.aggregation, results[index] ?? []);
       const values = new Map(raw.map((aggregate) => [aggregate.period, computeAggregateValue(definition.aggregation, aggregate)]));
-      return buildWrites(db, scope, series, definition, values, inputs.symbols.get(series.company) ?? null, now);
+      batch.stage(stageSeriesRecalculation({ series, definition, values, symbol: symbols.get(series.company) ?? null }));
     });
-    await runWrites(db, writes);
+    await batch.commit();
   }
 }
 
-export async function recalculateIndicators(
-  db: Database,
-  scope: TenantScope,
-  request: RecalculationRequest,
-  now: Date,
-): Promise<RecalculationOutcome> {
-  const inputs = await loadInputs(db, scope, request.configurationKey);
+/**
+ * Recalculates the tenant/org's KPIs in its unit of work (opened by its coordinator, stamped with the calculation's
+ * time and `system`): the series selected, then the org's pending mark cleared when every series was asked for.
+ */
+export async function recalculateIndicators(unit: TenantUnit, request: RecalculationRequest): Promise<RecalculationOutcome> {
+  const inputs = await loadInputs(unit.db, unit.scope, request.configurationKey);
   if (request.configurationKey !== null && !inputs.configuration) return { status: 'unknownConfiguration' };
   const companies = new Set(inputs.configuration?.companies ?? []);
   const codes = new Set(inputs.configuration?.codes ?? []);
@@ -201,20 +124,11 @@ export async function recalculateIndicators(
       (!request.onlyChanged || series.version !== series.calculatedVersion);
     return definition && selected ? [{ series, definition }] : [];
   });
-  await recalculateSeries(db, scope, jobs, inputs, now);
-  if (companies.size === 0 && codes.size === 0 && inputs.pendingVersion !== undefined) {
+  await recalculateSeries(unit, jobs, inputs.symbols);
+  const { pendingVersion } = inputs;
+  if (companies.size === 0 && codes.size === 0 && pendingVersion !== undefined) {
     // Measurements ingested meanwhile bumped the version: the org then stays pending for the next run.
-    await runWrites(db, [
-      db
-        .delete(kpiPendingOrgs)
-        .where(
-          and(
-            eq(kpiPendingOrgs.tenantKey, scope.tenantKey),
-            eq(kpiPendingOrgs.orgKey, scope.orgKey),
-            eq(kpiPendingOrgs.version, inputs.pendingVersion),
-          ),
-        ),
-    ]);
+    await commitAlone(unit, (batch) => batch.stage(stagePendingClear(pendingVersion)));
   }
   return { status: 'done', series: jobs.length };
 }

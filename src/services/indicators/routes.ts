@@ -1,5 +1,6 @@
 /** Maintenance indicators: measurements, summaries, charts, recalculation. */
 import { readJsonBody } from '../../http/body';
+import { openRequestUnit } from '../../http/context';
 import type { ApiContext } from '../../http/context';
 import { errorOfFields, validationError } from '../../errors/api-error';
 import { jsonResponse } from '../../http/responses';
@@ -19,7 +20,7 @@ const tags = ['Indicators'];
 
 async function handleIngest(ctx: ApiContext) {
   const measurements = parseMeasurements(await readJsonBody(ctx.request));
-  await ingestMeasurements(ctx.db, ctx.scope, measurements, ctx.platform.now());
+  await ingestMeasurements(openRequestUnit(ctx), measurements);
   return jsonResponse(measurementsDoc.responses[200].schema, { accepted: measurements.length });
 }
 

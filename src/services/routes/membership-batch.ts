@@ -8,12 +8,12 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Placeholder, SQL } from 'drizzle-orm';
 import { requireColumn, scopeCondition } from '../../db/client';
 import type { Database, TenantScope } from '../../db/client';
-import { compileStatement, compileWrite, runCompiled, textPlaceholder } from '../../tenant/compiled';
+import { compileStatement, compileWrite, textPlaceholder } from '../../tenant/compiled';
 import { defineCompiledFamily } from '../../tenant/compiled-families';
-import { runWrites } from '../../db/writes';
+import { compileEvent } from '../../tenant/unit-of-work';
 import { buildCustomValueUpdate } from '../../entities/custom-attributes';
 import type { CustomValues } from '../../entities/custom-attributes';
-import { buildUpdatedEvent, eventConstants, EVENT_PLACEHOLDERS } from '../../entities/events';
+import { eventConstants, EVENT_PLACEHOLDERS, updatedEventOf } from '../../entities/events';
 import type { AuditStamp } from '../../entities/store';
 import { ROUTE_SUMMARY } from './find-route';
 import { MEMBER_KINDS } from './members';
@@ -112,7 +112,7 @@ function buildConditions(terms: MembershipTerms, target: MembershipShape) {
 }
 
 /** The records named, as statement [1] answers them. */
-function recordFields(kind: MemberKind) {
+export function buildRecordFields(kind: MemberKind) {
   const reference = kind.reference;
   const company = reference.columns.company;
   return {
@@ -123,12 +123,13 @@ function recordFields(kind: MemberKind) {
   };
 }
 
-const TOUCHED = { version: routes.version };
+/** What statement [3] answers: the route's version, when it bumped it. */
+export const TOUCHED = { version: routes.version };
 
 /**
- * The batch: [0] the routes with the routeKey (at most 20), [1] the records named, [2] the route's `updated` event and
- * [3] its version bump (and custom attribute values, merged by `json_set`), only while something changes, [4] the member
- * inserts or deletes.
+ * The batch: [0] the routes with the routeKey (at most 20), [1] the records named, [2] the route's `updated` event (its
+ * description: the unit of work builds it) and [3] its version bump (and custom attribute values, merged by
+ * `json_set`), only while something changes, [4] the member inserts or deletes.
  * Not bumped, the route's version is the one statement [0] read (same transaction).
  */
 function buildStatements(db: Database, terms: MembershipTerms, target: MembershipShape, custom: CustomValues) {
@@ -139,16 +140,13 @@ function buildStatements(db: Database, terms: MembershipTerms, target: Membershi
   const table = kind.table;
   const hasCustom = Object.keys(custom).length > 0;
   const candidates = db.select(ROUTE_SUMMARY).from(routes).where(routeCondition(terms)).limit(terms.limit);
-  const records = db.select(recordFields(kind)).from(reference.table).where(named);
+  const records = db.select(buildRecordFields(kind)).from(reference.table).where(named);
   const condition = and(eq(routes.id, routeId), allowed, hasCustom ? undefined : needsChange);
   // The route's `updated` event, written exactly when the touch is (same condition, same transaction, before it).
   const changes = sql`json_object('members', json_object(${terms.field}, json_object(${terms.change}, ${changed}))${
     hasCustom ? sql`, 'attributes', json_array('customAttributes')` : sql``
   })`;
-  const event = buildUpdatedEvent(db, routeStore, scope, condition, stamp, {
-    changes,
-    ...(terms.compiled ? { constants: EVENT_PLACEHOLDERS } : {}),
-  });
+  const event = updatedEventOf(routeStore, condition, { changes, ...(terms.compiled ? { constants: EVENT_PLACEHOLDERS } : {}) });
   const touch = db
     .update(routes)
     .set({
@@ -204,13 +202,13 @@ function constantsOf(target: MembershipShape) {
   return { field: target.kind.field, change: target.action === 'add' ? 'added' : 'removed', limit: AMBIGUOUS_LIMIT };
 }
 
-/** The batch as drizzle statements (built on every run): requests that set custom attribute values. */
+/** The batch as drizzle statements (built on every run, its event described): requests that set custom attribute values. */
 export function buildMembershipBatch(db: Database, scope: TenantScope, target: MembershipTarget, custom: CustomValues, stamp: AuditStamp) {
   return buildStatements(db, termsOf(scope, target, stamp), target, custom);
 }
 
 /** The batch of one shape with placeholders for every term (`tenantKey`, `orgKey`, `routeKey`, ...), compiled. */
-export function compileMembershipBatch(db: Database, target: MembershipShape, withCompany: boolean) {
+function compileMembershipBatch(db: Database, target: MembershipShape, withCompany: boolean) {
   const terms: MembershipTerms = {
     scope: { tenantKey: textPlaceholder('tenantKey'), orgKey: textPlaceholder('orgKey') },
     routeKey: textPlaceholder('routeKey'),
@@ -226,8 +224,8 @@ export function compileMembershipBatch(db: Database, target: MembershipShape, wi
   const [candidates, records, event, touch, change] = buildStatements(db, terms, target, {});
   return [
     compileStatement(candidates, ROUTE_SUMMARY),
-    compileStatement(records, recordFields(target.kind)),
-    compileWrite(event),
+    compileStatement(records, buildRecordFields(target.kind)),
+    compileEvent(db, event),
     compileStatement(touch, TOUCHED),
     compileWrite(change),
   ] as const;
@@ -264,7 +262,7 @@ const SHAPES: readonly CompiledShape[] = (['add', 'remove'] as const).flatMap((a
 );
 
 /** The membership batches, by member kind and shape, compiled once per isolate. */
-const membershipBatches = defineCompiledFamily({
+export const membershipBatches = defineCompiledFamily({
   name: 'route membership batches',
   shapes: () => SHAPES,
   keyOf: (shape: CompiledShape) => `${shape.action}:${shape.by}:${shape.withCompany}`,
@@ -272,24 +270,3 @@ const membershipBatches = defineCompiledFamily({
   statementsOf: (batch: ReturnType<typeof compileMembershipBatch>) => batch,
 });
 MEMBER_KINDS.forEach((kind) => membershipBatches.declare(kind));
-
-/**
- * Runs the membership batch (one round trip): compiled once per isolate and shape, or built for this request when it
- * sets custom attribute values. Answers the rows of [0] candidates, [1] records and [3] the version bump.
- */
-export async function runMembershipBatch(
-  db: Database,
-  scope: TenantScope,
-  target: MembershipTarget,
-  custom: CustomValues,
-  stamp: AuditStamp,
-) {
-  if (Object.keys(custom).length > 0) {
-    const [candidates, records, , touched] = await runWrites(db, buildMembershipBatch(db, scope, target, custom, stamp));
-    return { candidates, records, touched };
-  }
-  const shape = { action: target.action, by: target.by, withCompany: target.companyKey !== null };
-  const compiled = membershipBatches.read(db, target.kind, shape);
-  const [candidates, records, , touched] = await runCompiled(db, 'write', compiled, fillMembershipBatch(scope, target, stamp));
-  return { candidates, records, touched };
-}

@@ -5,8 +5,8 @@
 import { writeUnderRules } from '../../db/rules';
 import { loadCustomDefinitions, validateCustomValues } from '../../entities/custom-attributes';
 import type { CustomValues } from '../../entities/custom-attributes';
-import { buildAuditStamp } from '../../entities/handlers';
 import { readJsonBody } from '../../http/body';
+import { openRequestUnit } from '../../http/context';
 import type { ApiContext } from '../../http/context';
 import { errorOfFields, validationError } from '../../errors/api-error';
 import type { FieldError } from '../../errors/api-error';
@@ -17,9 +17,10 @@ import { toMemberRecord } from './members';
 import type { MemberKind, MemberRecord } from './members';
 import { parseMembershipBody } from './membership-body';
 import type { MembershipBy } from './membership-body';
-import { runMembershipBatch } from './membership-batch';
 import type { MembershipAction } from './membership-batch';
+import { stageMembershipChange } from './membership-write';
 import { message } from '../../messages/catalogue';
+import { commitAlone } from '../../tenant/unit-of-work';
 
 export type { MembershipAction } from './membership-batch';
 
@@ -82,13 +83,15 @@ export async function handleMembershipChange(ctx: ApiContext, kind: MemberKind, 
     by,
     values: body.values,
   };
-  // One round trip: the reads that decide the answer and the writes, conditioned on the same checks (membership-batch.ts).
+  // One round trip: the reads that decide the answer and the writes, conditioned on the same checks (membership-batch.ts),
+  // committed by the request's unit of work.
+  const unit = openRequestUnit(ctx);
   const {
     candidates,
     records: found,
     touched,
   } = await writeUnderRules(
-    () => runMembershipBatch(ctx.db, ctx.scope, target, custom, buildAuditStamp(ctx)),
+    () => commitAlone(unit, (batch) => batch.stage(stageMembershipChange(target, custom))),
     async () => undefined,
     ['value'],
   );
