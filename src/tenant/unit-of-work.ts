@@ -28,7 +28,7 @@ export interface WriteContext {
 }
 
 /** An event's fields, over the rows of `from` when given. */
-export interface EventDescription {
+interface EventDescription {
   readonly fields: EventFields;
   readonly from?: SQL | undefined;
 }

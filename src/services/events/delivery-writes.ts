@@ -52,7 +52,7 @@ function describeAnswer(answer: ReceiverAnswer): { lastStatus: number | null; la
 }
 
 /** A batch POSTed: its events, its `webhook-id`, how it ended and the receiver's answer. */
-export interface CompletedBatch {
+interface CompletedBatch {
   readonly rows: readonly ChangeEventRow[];
   readonly webhookId: string;
   readonly status: 'delivered' | 'failed';

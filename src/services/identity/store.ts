@@ -27,7 +27,7 @@ export async function listApiClients(db: Database, scope: TenantScope): Promise<
 }
 
 /** A client to register: what its creator chose, its ids and its secret's digest (the tenant/org and audit fields: the unit's). */
-export type ApiClientRegistration = Pick<ApiClientRow, 'id' | 'clientId' | 'name' | 'secretHash' | 'scopes' | 'orgs'>;
+type ApiClientRegistration = Pick<ApiClientRow, 'id' | 'clientId' | 'name' | 'secretHash' | 'scopes' | 'orgs'>;
 
 /** The insert of a new client, its secret issued at the unit's time; its result is the stored row. */
 export function stageApiClientInsert(registration: ApiClientRegistration): StagedWrite<ApiClientRow> {

@@ -16,10 +16,10 @@ import type { KpiDefinition } from './kpi-math';
 import { kpiPendingOrgs, kpiPeriods, kpiSeries, kpiSummaries } from './tables';
 
 /** The change feed's resource of KPI recalculations (one event per recalculated series, key `company/code`). */
-export const INDICATORS_RESOURCE = 'maintenance/indicators';
+const INDICATORS_RESOURCE = 'maintenance/indicators';
 
 /** A series' figures to write: its key and measurements version, its definition, its values per period, its symbol. */
-export interface SeriesFigures {
+interface SeriesFigures {
   readonly series: SeriesKey & { readonly version: number };
   readonly definition: KpiDefinition;
   readonly values: ReadonlyMap<string, string>;

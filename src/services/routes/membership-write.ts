@@ -15,10 +15,10 @@ import { buildMembershipBatch, fillMembershipBatch, membershipBatches, buildReco
 import type { MembershipTarget } from './membership-batch';
 
 /** A record named, as statement [1] answers it. */
-export type NamedRecord = SelectResultFields<ReturnType<typeof buildRecordFields>>;
+type NamedRecord = SelectResultFields<ReturnType<typeof buildRecordFields>>;
 
 /** What the batch answers: [0] the routes with the routeKey, [1] the records named, [3] the route's version when bumped. */
-export interface MembershipRows {
+interface MembershipRows {
   readonly candidates: readonly RouteSummary[];
   readonly records: readonly NamedRecord[];
   readonly touched: readonly { readonly version: number }[];
