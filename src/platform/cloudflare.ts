@@ -8,6 +8,12 @@ import { describeFailure, rebuildFailure } from '../coordinator/failure';
 import type { CommandFailure } from '../coordinator/failure';
 import { CommandLanes } from '../coordinator/lanes';
 import type { TenantScope } from '../db/client';
+import { buildBackupOperations } from './backup/operations';
+import type { BackupCoordinator } from './backup/operations';
+import type { JobStatus, RestorePlan } from './backup/jobs';
+import { BackupRunner } from './backup/runner';
+import type { StartOutcome } from './backup/runner';
+import { buildR2BackupStore } from './backup/store';
 import { readDatabaseSet } from './d1/databases';
 import type { RoundTripMeter } from './d1/meter';
 import { advanceSession } from './placement/bookmark';
@@ -54,6 +60,15 @@ function buildMoveCoordinator(env: Env): MoveCoordinator {
   };
 }
 
+/** Snapshots and restores run in the tenant/org's Durable Object. */
+function buildBackupCoordinator(env: Env): BackupCoordinator {
+  return {
+    startSnapshot: (scope, database, id) => findStub(env, scope).startSnapshot(scope, database, id),
+    startRestore: (scope, plan, id) => findStub(env, scope).startRestore(scope, plan, id),
+    readJob: (scope, id) => findStub(env, scope).readJob(id),
+  };
+}
+
 /** A static asset (`[assets]` in wrangler.toml) through the ASSETS binding; the host name does not matter. */
 async function fetchWorkerAsset(env: Env, path: string): Promise<Response | undefined> {
   const response = await env.ASSETS.fetch(new URL(path, 'https://assets.local'));
@@ -87,12 +102,16 @@ function buildBindingsPlatform(env: Env, ctx: Invocation, model: TenantModel, mo
   const waitUntil = (promise: Promise<unknown>) => ctx.waitUntil(promise);
   const deliveries = buildDeliveryQueue(env);
   const watch = (scope: TenantScope) => watchWrites(model.watchers, scope, { deliveries, now, waitUntil });
+  const config = parseConfig(env);
+  const store = buildR2BackupStore(env.BACKUPS);
+  const coordinator = buildBackupCoordinator(env);
   return {
     openTenantDatabase: async (request) => openTenantDatabase({ databases, moves, now, watch }, request),
     openEveryTenantDatabase: async () => openEveryTenantDatabase(databases),
     placements: buildPlacementOperations(databases, model.tables, moves),
+    backups: buildBackupOperations({ databases, tables: model.tables, store, coordinator, retentionDays: config.backupRetentionDays, now }),
     cache: env.CACHE,
-    config: parseConfig(env),
+    config,
     coordinator: (scope, session, meter) => buildCoordinator(env, scope, session, meter),
     deliveries,
     now,
@@ -144,7 +163,8 @@ export async function consumeDeliveryBatch(
  * The Durable Object class (one object per tenant/org, named `tenantKey/orgKey`) running `handlers`; the Worker
  * entry exports it as `TenantCoordinator`. RPC entries: `answer` (what the Worker's stub calls: a command's result with
  * the bookmark of its D1 work, or its failure), `handle` (a command's result, thrown on failure: tests call it), `move`
- * and `awaitMove` (tenant/org moves), and the `alarm` that runs moves.
+ * and `awaitMove` (tenant/org moves; writes held by a restore wait there too), `startSnapshot`, `startRestore` and
+ * `readJob` (snapshots and restores, src/platform/backup/), and the `alarm` that runs moves and those jobs.
  */
 export function defineTenantCoordinator(handlers: Partial<CommandHandlers>, model: TenantModel) {
   return class extends DurableObject<Env> {
@@ -165,11 +185,20 @@ export function defineTenantCoordinator(handlers: Partial<CommandHandlers>, mode
       now: () => new Date(),
       stepStatements: parseConfig(this.env).moveStepQueries,
     });
+    private readonly backups = new BackupRunner({
+      databases: readDatabaseSet(this.env),
+      tables: model.tables,
+      state: this.state,
+      store: buildR2BackupStore(this.env.BACKUPS),
+      setAlarm: (at) => this.ctx.storage.setAlarm(at),
+      now: () => new Date(),
+      stepStatements: parseConfig(this.env).moveStepQueries,
+    });
     // Inside the object, a write refused by a move waits for this object's own move; commands never send commands.
     private readonly platform: Platform = {
       ...buildBindingsPlatform(this.env, this.ctx, model, {
-        move: (scope, target) => this.mover.move(scope, target),
-        awaitMove: (_scope, timeoutMs) => this.mover.whenSettled(timeoutMs),
+        move: (scope, target) => this.move(scope, target),
+        awaitMove: (_scope, timeoutMs) => this.awaitMove(timeoutMs),
       }),
       coordinator: () => {
         throw new Error('A coordinator command cannot send commands to a coordinator.');
@@ -200,16 +229,33 @@ export function defineTenantCoordinator(handlers: Partial<CommandHandlers>, mode
       return (await this.run(command, { roundTrips: 0 })).result;
     }
 
+    /** A move waits for no snapshot or restore: it is refused while one runs. */
     async move(scope: TenantScope, target: string): Promise<MoveOutcome> {
+      const job = await this.backups.findRunning();
+      if (job) return { outcome: 'conflict', target: `(a ${job.kind} runs: ${job.id})` };
       return this.mover.move({ tenantKey: scope.tenantKey, orgKey: scope.orgKey }, target);
     }
 
+    /** Writes held by a move or a restore wait for both. */
     async awaitMove(timeoutMs: number): Promise<boolean> {
-      return this.mover.whenSettled(timeoutMs);
+      return (await this.mover.whenSettled(timeoutMs)) && (await this.backups.whenSettled(timeoutMs));
+    }
+
+    async startSnapshot(scope: TenantScope, database: string, id: string): Promise<StartOutcome> {
+      return this.backups.startSnapshot({ tenantKey: scope.tenantKey, orgKey: scope.orgKey }, database, id);
+    }
+
+    async startRestore(scope: TenantScope, plan: RestorePlan, id: string): Promise<StartOutcome> {
+      return this.backups.startRestore({ tenantKey: scope.tenantKey, orgKey: scope.orgKey }, plan, id);
+    }
+
+    async readJob(id: string): Promise<JobStatus | null> {
+      return this.backups.readJob(id);
     }
 
     override async alarm(): Promise<void> {
       await this.mover.runAlarm();
+      await this.backups.runAlarm();
     }
   };
 }

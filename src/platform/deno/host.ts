@@ -2,7 +2,7 @@
  * The Deno side of the platform boundary: one SQLite file per D1 database (the directory and every tenant
  * database, each with its own migrations), one more for the coordinators' state and alarms; KV is in memory;
  * `waitUntil` work is tracked so shutdown can wait for it. The same directory, residency guard and moves as on
- * Cloudflare (src/platform/placement/).
+ * Cloudflare (src/platform/placement/); snapshots go to `<data directory>/backups` (src/platform/deno/backup-store.ts).
  */
 import { DatabaseSync } from 'node:sqlite';
 import { parseConfig } from '../../config/env';
@@ -15,6 +15,8 @@ import type { TenantScope } from '../../db/client';
 import { openEveryTenantDatabase, openTenantDatabase, watchWrites } from '../tenant-databases';
 import type { TenantModel } from '../tenant-databases';
 import type { DeliveryJob, DeliveryOutcome, Platform } from '../types';
+import { buildBackupOperations } from '../backup/operations';
+import { buildDirectoryBackupStore } from './backup-store';
 import { LocalDeliveryQueue } from './delivery-queue';
 import { LocalCoordinators } from './coordinator';
 import { SqliteD1Database } from './d1';
@@ -155,7 +157,10 @@ export function openDenoHost(options: DenoHostOptions): DenoHost {
   const cache = buildMemoryKv();
   const now = options.now ?? (() => new Date());
   const pending = new Set<Promise<unknown>>();
+  // Snapshots: a folder of the data directory instead of the BACKUPS bucket.
+  const store = buildDirectoryBackupStore(`${options.dataDirectory}/backups`);
   const coordinators = new LocalCoordinators({
+    store,
     sqlite: stateFile,
     databases,
     tables: options.model.tables,
@@ -171,6 +176,14 @@ export function openDenoHost(options: DenoHostOptions): DenoHost {
     openTenantDatabase: async (request) => openTenantDatabase(parts, request),
     openEveryTenantDatabase: async () => openEveryTenantDatabase(databases),
     placements: buildPlacementOperations(databases, options.model.tables, coordinators.moves),
+    backups: buildBackupOperations({
+      databases,
+      tables: options.model.tables,
+      store,
+      coordinator: coordinators.backups,
+      retentionDays: config.backupRetentionDays,
+      now,
+    }),
     cache,
     config,
     coordinator: (scope, session, meter) => coordinators.findCoordinator(scope, session, meter),
