@@ -13,6 +13,7 @@ export const OWN_STORAGE_FILES = [
   'test/integration/admin.test.ts',
   'test/integration/events-retention.workers.test.ts',
   'test/integration/indicators-cron.workers.test.ts',
+  'test/integration/backup-pass.workers.test.ts',
 ];
 
 export default defineConfig(async () => {

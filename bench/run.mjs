@@ -15,6 +15,7 @@ import { loadTemplateRows, mintToken, ORG, SECRET, send, sendAdmin, TENANT } fro
 import { startApiAndRaw } from './lib/servers.mjs';
 import { measureRecalculation } from './lib/kpi.mjs';
 import { compareMembership, MEMBERS_PER_REQUEST } from './lib/members.mjs';
+import { measureRestore } from './lib/restore.mjs';
 import { runScaleSuite } from './lib/scale.mjs';
 import { measureWebhooks } from './lib/webhooks.mjs';
 import { createLoad, measureCreate, measureIngestion, rawCreateLoad, templateBody } from './lib/write-paths.mjs';
@@ -33,6 +34,8 @@ const USAGE = `npm run bench [-- options]
   --scale-rows=N    (or --scale-rows N) the large size of --scale instead of 1,000,000
   --scale-lists     with --scale: only the per-list first pages (routes, exchange rates documents, email templates);
                     with --save, replaces only 'lists' in bench/results/scale.json (the growth figures are kept)
+  --restore         only snapshot and point-in-time restore of one tenant/org, in rows/s (bench/lib/restore.mjs;
+                    --restore-rows=N rows, 100,000 unless told; writes bench/results/restore.json with --save)
   --save            write the figures to bench/results/latest.json (scale.json with --scale)
   --help            this text`;
 if (args.has('--help') || args.has('-h')) {
@@ -49,6 +52,8 @@ const scale = args.has('--scale');
 const scaleListsOnly = args.has('--scale-lists');
 const scaleRows = readScaleRows();
 const save = args.has('--save');
+const restoreOnly = args.has('--restore');
+const restoreRows = Number(argv.find((arg) => arg.startsWith('--restore-rows='))?.split('=')[1] ?? 100_000);
 const RESULTS = 'bench/results/latest.json';
 const settings = quick
   ? { rounds: 2, seconds: 2, small: 10_000, large: 50_000, measurements: 20_000, ingestBatches: 4 }
@@ -85,10 +90,22 @@ async function main() {
   const { api, raw, bare } = await startApiAndRaw(
     state,
     { JWT_SECRET: SECRET, WEBHOOKS_ALLOW_LOCAL_HTTP: 'true' },
-    { bare: !scale && !webhooksOnly && !batchOnly },
+    { bare: !scale && !webhooksOnly && !batchOnly && !restoreOnly },
   );
   try {
     const token = await mintToken();
+    if (restoreOnly) {
+      const figures = await measureRestore({ api, token, rows: restoreRows, templateBody });
+      const result = {
+        restore: figures,
+        settings: { mode: 'restore', rows: restoreRows },
+        machine: describeMachine(),
+        date: new Date().toISOString(),
+      };
+      console.log(JSON.stringify(result, null, 2));
+      if (save) writeFileSync(path.join(root, 'bench/results/restore.json'), `${JSON.stringify(result, null, 2)}\n`);
+      return;
+    }
     if (scale) {
       const settings = { rounds: quick ? 1 : 3, seconds: quick ? 1 : 3, small: 10_000, large: scaleRows, listsOnly: scaleListsOnly };
       const { growth, lists } = await runScaleSuite({ api, raw, token, record, settings });

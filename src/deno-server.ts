@@ -15,6 +15,7 @@ import { openDenoHost } from './platform/deno/host';
 import type { DenoHost } from './platform/deno/host';
 import { requireDenoRuntime, loadSqlFiles, waitForStdinEnd } from './platform/deno/runtime';
 import type { DenoRuntime, DenoServeInfo } from './platform/deno/runtime';
+import { backupJob } from './jobs/backups';
 import { runScheduledJobs } from './jobs/scheduler';
 import { commandHandlers, deliverSubscription, scheduledJobs } from './services/registry';
 import { TENANT_MODEL } from './tenant-model';
@@ -70,7 +71,7 @@ function buildHandler(
     const asset = assets.serve(request);
     if (asset) return asset;
     if (testScheduled && SCHEDULED_PATHS.includes(new URL(request.url).pathname)) {
-      await runScheduledJobs(host.platform, scheduledJobs);
+      await runScheduledJobs(host.platform, [...scheduledJobs, backupJob]);
       return new Response('Ran scheduled event');
     }
     return (await extension?.(request, host)) ?? app.fetch(request, host.platform);
@@ -83,7 +84,7 @@ function buildHandler(
  * DENO_TENANT_DATABASES (TENANT_DB_1,TENANT_DB_2), JWT_SECRET, PAGE_TOKEN_SECRET, JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE,
  * APP_ENV (production; `development` for local servers), RATE_LIMIT_PER_MINUTE (600; 0 turns rate limiting off),
  * MOVE_STEP_QUERIES (400), WEBHOOKS_ALLOW_LOCAL_HTTP (false; `true` lets subscriptions use http:// to a loopback host),
- * WEBHOOKS_DNS_RESOLVER_URL (https://cloudflare-dns.com/dns-query), WEBHOOK_RETRY_BASE_SECONDS (30), CRON_INTERVAL_MINUTES (15; 0 turns the timer off), TEST_SCHEDULED=1
+ * WEBHOOKS_DNS_RESOLVER_URL (https://cloudflare-dns.com/dns-query), WEBHOOK_RETRY_BASE_SECONDS (30), BACKUP_RETENTION_DAYS (30; snapshots in <DENO_DATA_DIR>/backups), CRON_INTERVAL_MINUTES (15; 0 turns the timer off), TEST_SCHEDULED=1
  * (GET /cdn-cgi/handler/scheduled or /__scheduled runs the scheduled jobs, like `wrangler dev --test-scheduled`),
  * TRUST_FORWARDED_HEADERS=1 (the request URL takes X-Forwarded-Proto/-Host and the source address the first
  * X-Forwarded-For address, behind a trusted proxy).
@@ -117,12 +118,15 @@ export async function serveDeno(extension?: DenoRequestExtension): Promise<void>
       WEBHOOKS_ALLOW_LOCAL_HTTP: env('WEBHOOKS_ALLOW_LOCAL_HTTP'),
       WEBHOOKS_DNS_RESOLVER_URL: env('WEBHOOKS_DNS_RESOLVER_URL'),
       WEBHOOK_RETRY_BASE_SECONDS: env('WEBHOOK_RETRY_BASE_SECONDS'),
+      BACKUP_RETENTION_DAYS: env('BACKUP_RETENTION_DAYS'),
     },
     readAsset: async (path) => assets.read(path),
   });
   if (host.appliedMigrations.length > 0) console.log(`Applied migrations in ${dataDirectory}: ${host.appliedMigrations.join(', ')}`);
 
-  const cron = startCronTimer(Number(env('CRON_INTERVAL_MINUTES') ?? 15), () => runScheduledJobs(host.platform, scheduledJobs));
+  const cron = startCronTimer(Number(env('CRON_INTERVAL_MINUTES') ?? 15), () =>
+    runScheduledJobs(host.platform, [...scheduledJobs, backupJob]),
+  );
   const controller = new AbortController();
   const server = deno.serve(
     {

@@ -2,6 +2,7 @@
 import { app } from './app';
 import { buildWorkerPlatform, consumeDeliveryBatch, defineTenantCoordinator } from './platform/cloudflare';
 import type { DeliveryMessage } from './platform/types';
+import { backupJob } from './jobs/backups';
 import { runScheduledJobs } from './jobs/scheduler';
 import { commandHandlers, deliverSubscription, scheduledJobs } from './services/registry';
 import { TENANT_MODEL } from './tenant-model';
@@ -14,7 +15,7 @@ export default {
     return app.fetch(request, buildWorkerPlatform(env, ctx, TENANT_MODEL));
   },
   scheduled(_controller, env, ctx) {
-    ctx.waitUntil(runScheduledJobs(buildWorkerPlatform(env, ctx, TENANT_MODEL), scheduledJobs));
+    ctx.waitUntil(runScheduledJobs(buildWorkerPlatform(env, ctx, TENANT_MODEL), [...scheduledJobs, backupJob]));
   },
   /** Webhook deliveries (DELIVERY_QUEUE): one message per subscription with events to deliver. */
   async queue(batch, env, ctx) {

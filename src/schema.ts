@@ -31,3 +31,6 @@ export { tenantResidency } from './platform/placement/residency-table';
 /** The event log (outbox) of every tenant/org and its retention mark (src/events/). */
 export { changeEventRetention, changeEvents } from './events/table';
 export { eventDeliveries, eventSubscriptions } from './services/events/tables';
+
+/** The row-level history of every tenant/org, for point-in-time restores (src/platform/backup/). */
+export { tenantHistory, tenantHistoryPruned } from './platform/backup/history-table';

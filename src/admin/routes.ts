@@ -9,6 +9,8 @@ import { recordNotFound, validationError } from '../errors/api-error';
 import type { FieldError } from '../errors/api-error';
 import { jsonResponse } from '../http/responses';
 import { DatabasesAnswer, PlacementAnswer, PlacementPageAnswer } from './answers';
+import { backupRoutes } from './backup-routes';
+import { drainRoutes } from './drain-routes';
 import type { OperatorRoute } from '../http/route';
 import { issueMessage, message } from '../messages/catalogue';
 import { parseStrictBody } from '../validation/strict-body';
@@ -102,4 +104,6 @@ export const operatorRoutes: readonly OperatorRoute[] = [
       return jsonResponse(PlacementAnswer, await ctx.platform.placements.move(readScope(ctx), result.output.database));
     },
   },
+  ...backupRoutes,
+  ...drainRoutes,
 ];

@@ -27,6 +27,8 @@ export interface AppConfig {
   readonly webhooksDnsResolverUrl: string;
   /** First retry delay of a failed webhook delivery, in seconds (doubled per attempt, with jitter; 12 hours at most). */
   readonly webhookRetryBaseSeconds: number;
+  /** Days of history and snapshots kept for point-in-time restores (BACKUP_RETENTION_DAYS, default 30). */
+  readonly backupRetentionDays: number;
 }
 
 /**
@@ -101,6 +103,15 @@ const EnvSchema = v.pipe(
       ),
       '30',
     ),
+    BACKUP_RETENTION_DAYS: v.optional(
+      v.pipe(
+        v.string(),
+        v.regex(/^\d{1,4}$/, 'BACKUP_RETENTION_DAYS must be a whole number of days.'),
+        v.transform(Number),
+        v.minValue(1, 'BACKUP_RETENTION_DAYS must be at least 1.'),
+      ),
+      '30',
+    ),
   }),
   v.check(
     (env) => env.JWT_SECRET.length >= 32 || env.JWT_JWKS_URL !== '',
@@ -129,6 +140,7 @@ export interface RawEnv {
   readonly WEBHOOKS_ALLOW_LOCAL_HTTP?: unknown;
   readonly WEBHOOKS_DNS_RESOLVER_URL?: unknown;
   readonly WEBHOOK_RETRY_BASE_SECONDS?: unknown;
+  readonly BACKUP_RETENTION_DAYS?: unknown;
 }
 
 let cached: { source: RawEnv; config: AppConfig } | undefined;
@@ -148,6 +160,7 @@ export function parseConfig(env: RawEnv): AppConfig {
     WEBHOOKS_ALLOW_LOCAL_HTTP: env.WEBHOOKS_ALLOW_LOCAL_HTTP === '' ? undefined : env.WEBHOOKS_ALLOW_LOCAL_HTTP,
     WEBHOOKS_DNS_RESOLVER_URL: env.WEBHOOKS_DNS_RESOLVER_URL === '' ? undefined : env.WEBHOOKS_DNS_RESOLVER_URL,
     WEBHOOK_RETRY_BASE_SECONDS: env.WEBHOOK_RETRY_BASE_SECONDS === '' ? undefined : env.WEBHOOK_RETRY_BASE_SECONDS,
+    BACKUP_RETENTION_DAYS: env.BACKUP_RETENTION_DAYS === '' ? undefined : env.BACKUP_RETENTION_DAYS,
   });
   if (!result.success) {
     throw new Error(`Invalid configuration: ${result.issues.map((issue) => issue.message).join(' ')}`);
@@ -164,6 +177,7 @@ export function parseConfig(env: RawEnv): AppConfig {
     webhooksAllowLocalHttp: result.output.WEBHOOKS_ALLOW_LOCAL_HTTP === 'true',
     webhooksDnsResolverUrl: result.output.WEBHOOKS_DNS_RESOLVER_URL,
     webhookRetryBaseSeconds: result.output.WEBHOOK_RETRY_BASE_SECONDS,
+    backupRetentionDays: result.output.BACKUP_RETENTION_DAYS,
   };
   cached = { source: env, config };
   return config;

@@ -9,7 +9,8 @@ import type { Database, TenantScope } from '../db/client';
 import type { WriteStatement } from '../db/writes';
 import { changeEventRetention, changeEvents } from './table';
 
-export const CHANGE_TYPES = ['created', 'updated', 'deleted'] as const;
+/** `restored`: the whole tenant/org was restored to an earlier moment (resource `tenant`; src/platform/backup/). */
+export const CHANGE_TYPES = ['created', 'updated', 'deleted', 'restored'] as const;
 export type ChangeType = (typeof CHANGE_TYPES)[number];
 
 /** Who changed what when: the same for every event of one write. */

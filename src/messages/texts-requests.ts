@@ -59,4 +59,14 @@ export const REQUEST_TEXTS = {
     '{field} tem de ser uma das bases de dados de tenants {choices}',
     '{field} debe ser una de las bases de datos de tenants {choices}',
   ],
+  restoreMoment: [
+    'Give either {field} (a moment of the last {days} days) or snapshot (a snapshot id), not both',
+    'Indique {field} (um momento dos últimos {days} dias) ou snapshot (o id de um snapshot), não ambos',
+    'Indique {field} (un momento de los últimos {days} días) o snapshot (el id de un snapshot), no ambos',
+  ],
+  outsideRetention: [
+    '{field} must be a moment of the last {days} days, not in the future',
+    '{field} tem de ser um momento dos últimos {days} dias, não no futuro',
+    '{field} debe ser un momento de los últimos {days} días, no en el futuro',
+  ],
 } as const;

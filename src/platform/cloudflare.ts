@@ -8,6 +8,12 @@ import { describeFailure, rebuildFailure } from '../coordinator/failure';
 import type { CommandFailure } from '../coordinator/failure';
 import { CommandLanes } from '../coordinator/lanes';
 import type { TenantScope } from '../db/client';
+import { buildBackupOperations } from './backup/operations';
+import type { BackupCoordinator } from './backup/operations';
+import type { JobStatus, RestorePlan } from './backup/jobs';
+import { BackupRunner } from './backup/runner';
+import type { StartOutcome } from './backup/runner';
+import { buildR2BackupStore } from './backup/store';
 import { readDatabaseSet } from './d1/databases';
 import type { RoundTripMeter } from './d1/meter';
 import { advanceSession } from './placement/bookmark';
@@ -54,6 +60,15 @@ function buildMoveCoordinator(env: Env): MoveCoordinator {
   };
 }
 
+/** Snapshots and restores run in the tenant/org's Durable Object. */
+function buildBackupCoordinator(env: Env): BackupCoordinator {
+  return {
+    startSnapshot: (scope, database, id) => findStub(env, scope).startSnapshot(scope, database, id),
+    startRestore: (scope, plan, id) => findStub(env, scope).startRestore(scope, plan, id),
+    readJob: (scope, id) => findStub(env, scope).readJob(id),
+  };
+}
+
 /** A static asset (`[assets]` in wrangler.toml) through the ASSETS binding; the host name does not matter. */
 async function fetchWorkerAsset(env: Env, path: string): Promise<Response | undefined> {
   const response = await env.ASSETS.fetch(new URL(path, 'https://assets.local'));
@@ -87,12 +102,16 @@ function buildBindingsPlatform(env: Env, ctx: Invocation, model: TenantModel, mo
   const waitUntil = (promise: Promise<unknown>) => ctx.waitUntil(promise);
   const deliveries = buildDeliveryQueue(env);
   const watch = (scope: TenantScope) => watchWrites(model.watchers, scope, { deliveries, now, waitUntil });
+  const config = parseConfig(env);
+  const store = buildR2BackupStore(env.BACKUPS);
+  const coordinator = buildBackupCoordinator(env);
   return {
     openTenantDatabase: async (request) => openTenantDatabase({ databases, moves, now, watch }, request),
     openEveryTenantDatabase: async () => openEveryTenantDatabase(databases),
     placements: buildPlacementOperations(databases, model.tables, moves),
+    backups: buildBackupOperations({ databases, tables: model.tables, store, coordinator, retentionDays: config.backupRetentionDays, now }),
     cache: env.CACHE,
-    config: parseConfig(env),
+    config,
     coordinator: (scope, session, meter) => buildCoordinator(env, scope, session, meter),
     deliveries,
     now,
@@ -152,29 +171,34 @@ function buildObjectState(storage: DurableObjectStorage): CoordinatorState {
   };
 }
 
+/** The object's background jobs: tenant/org moves, and snapshots and restores (src/platform/backup/). */
+function openObjectJobs(env: Env, storage: DurableObjectStorage, model: TenantModel, state: CoordinatorState) {
+  const common = {
+    databases: readDatabaseSet(env),
+    tables: model.tables,
+    state,
+    setAlarm: (at: number) => storage.setAlarm(at),
+    now: () => new Date(),
+    stepStatements: parseConfig(env).moveStepQueries,
+  };
+  return { mover: new TenantMover(common), backups: new BackupRunner({ ...common, store: buildR2BackupStore(env.BACKUPS) }) };
+}
+
 /**
- * The Durable Object class (one object per tenant/org, named `tenantKey/orgKey`) running `handlers`; the Worker
- * entry exports it as `TenantCoordinator`. RPC entries: `answer` (what the Worker's stub calls: a command's result with
- * the bookmark of its D1 work, or its failure), `handle` (a command's result, thrown on failure: tests call it), `move`
- * and `awaitMove` (tenant/org moves), and the `alarm` that runs moves.
+ * The object's commands and moves: `answer` (what the Worker's stub calls: a command's result with the bookmark of its
+ * D1 work, or its failure), `handle` (a command's result, thrown on failure: tests call it), `move` and `awaitMove`
+ * (tenant/org moves; writes held by a restore wait there too).
  */
-export function defineTenantCoordinator(handlers: Partial<CommandHandlers>, model: TenantModel) {
+function defineCommandObject(handlers: Partial<CommandHandlers>, model: TenantModel) {
   return class extends DurableObject<Env> {
     private readonly lanes = new CommandLanes();
-    private readonly state = buildObjectState(this.ctx.storage);
-    private readonly mover = new TenantMover({
-      databases: readDatabaseSet(this.env),
-      tables: model.tables,
-      state: this.state,
-      setAlarm: (at) => this.ctx.storage.setAlarm(at),
-      now: () => new Date(),
-      stepStatements: parseConfig(this.env).moveStepQueries,
-    });
+    protected readonly state = buildObjectState(this.ctx.storage);
+    protected readonly jobs = openObjectJobs(this.env, this.ctx.storage, model, this.state);
     // Inside the object, a write refused by a move waits for this object's own move; commands never send commands.
     private readonly platform: Platform = denyCoordinator(
       buildBindingsPlatform(this.env, this.ctx, model, {
-        move: (scope, target) => this.mover.move(scope, target),
-        awaitMove: (_scope, timeoutMs) => this.mover.whenSettled(timeoutMs),
+        move: (scope, target) => this.move(scope, target),
+        awaitMove: (_scope, timeoutMs) => this.awaitMove(timeoutMs),
       }),
     );
 
@@ -202,16 +226,43 @@ export function defineTenantCoordinator(handlers: Partial<CommandHandlers>, mode
       return (await this.run(command, { roundTrips: 0 })).result;
     }
 
+    /** A move waits for no snapshot or restore: it is refused while one runs. */
     async move(scope: TenantScope, target: string): Promise<MoveOutcome> {
-      return this.mover.move({ tenantKey: scope.tenantKey, orgKey: scope.orgKey }, target);
+      const job = await this.jobs.backups.findRunning();
+      if (job) return { outcome: 'conflict', target: `(a ${job.kind} runs: ${job.id})` };
+      return this.jobs.mover.move({ tenantKey: scope.tenantKey, orgKey: scope.orgKey }, target);
     }
 
+    /** Writes held by a move or a restore wait for both. */
     async awaitMove(timeoutMs: number): Promise<boolean> {
-      return this.mover.whenSettled(timeoutMs);
+      return (await this.jobs.mover.whenSettled(timeoutMs)) && (await this.jobs.backups.whenSettled(timeoutMs));
+    }
+  };
+}
+
+/**
+ * The Durable Object class (one object per tenant/org, named `tenantKey/orgKey`) running `handlers`; the Worker
+ * entry exports it as `TenantCoordinator`. RPC entries: those of its commands and moves (above), `startSnapshot`,
+ * `startRestore` and `readJob` (snapshots and restores, src/platform/backup/), and the `alarm` that runs moves and
+ * those jobs.
+ */
+export function defineTenantCoordinator(handlers: Partial<CommandHandlers>, model: TenantModel) {
+  return class extends defineCommandObject(handlers, model) {
+    async startSnapshot(scope: TenantScope, database: string, id: string): Promise<StartOutcome> {
+      return this.jobs.backups.startSnapshot({ tenantKey: scope.tenantKey, orgKey: scope.orgKey }, database, id);
+    }
+
+    async startRestore(scope: TenantScope, plan: RestorePlan, id: string): Promise<StartOutcome> {
+      return this.jobs.backups.startRestore({ tenantKey: scope.tenantKey, orgKey: scope.orgKey }, plan, id);
+    }
+
+    async readJob(id: string): Promise<JobStatus | null> {
+      return this.jobs.backups.readJob(id);
     }
 
     override async alarm(): Promise<void> {
-      await this.mover.runAlarm();
+      await this.jobs.mover.runAlarm();
+      await this.jobs.backups.runAlarm();
     }
   };
 }

@@ -13,6 +13,7 @@ import type { WriteWatcher } from './d1/watch';
 export type { WriteWatcher } from './d1/watch';
 import type { ReadSession } from './placement/bookmark';
 import type { PlacementOperations } from './placement/operations';
+import type { BackupOperations } from './backup/operations';
 
 /** Which tenant/org's database to open, where to count its D1 round trips, and the read session it belongs to. */
 export interface TenantDatabaseRequest extends TenantScope {
@@ -102,6 +103,8 @@ export interface Platform {
   openEveryTenantDatabase(): Promise<readonly Database[]>;
   /** Placements and moves of tenant/orgs (the operator API). */
   readonly placements: PlacementOperations;
+  /** Snapshots and point-in-time restores of tenant/orgs (the operator API). */
+  readonly backups: BackupOperations;
   readonly cache: CacheStore;
   readonly config: AppConfig;
   /** Absent when rate limiting is off (RATE_LIMIT_PER_MINUTE=0, or inside a coordinator). */

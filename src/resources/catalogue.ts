@@ -7,9 +7,12 @@
 import { REFERENCE_KINDS } from '../reference/kinds';
 import { serviceEntitySpecs, serviceKeyHolders } from '../services/registry';
 import type { TriggerDescriptions } from './triggers/holders';
+import { listRestoredTables } from '../platform/backup/tables';
+import { TENANT_TABLES } from '../tenant-tables';
 
 export const TRIGGER_DESCRIPTIONS: TriggerDescriptions = {
   entities: serviceEntitySpecs,
   kinds: REFERENCE_KINDS,
   holders: serviceKeyHolders,
+  history: listRestoredTables(TENANT_TABLES),
 };

@@ -5,7 +5,7 @@ import type { TenantClient } from './api';
 export interface FeedItem {
   id: string;
   resource: string;
-  changeType: 'created' | 'updated' | 'deleted';
+  changeType: 'created' | 'updated' | 'deleted' | 'restored';
   recordId: string;
   key: string;
   version: number;

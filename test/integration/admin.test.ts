@@ -98,6 +98,35 @@ describe('operator API', () => {
     ).toBe(400);
   });
 
+  it('drains a database: every tenant/org moves off it online, its records intact; 400 for an unknown one', async () => {
+    const [from] = readTestDatabases().names;
+    const path = `/admin/placements?database=${from}&$top=1000`;
+    expect((await callAdmin<Page>('GET', path)).body.items.length).toBeGreaterThan(0);
+    for (let round = 0; round < 10; round += 1) {
+      const drained = await callAdmin<{ database: string; moving: PlacementBody[]; remaining: number }>(
+        'POST',
+        `/admin/databases/${from}/drain`,
+      );
+      expect(drained.status, drained.text).toBe(202);
+      if (drained.body.remaining === 0) break;
+      expect(drained.body.moving.every((move) => move.database !== from)).toBe(true);
+      for (const move of drained.body.moving) {
+        for (let attempt = 0; attempt < 20_000; attempt += 1) {
+          const placement = await callAdmin<PlacementBody>('GET', `/admin/placements/${move.tenantKey}/${move.orgKey}`);
+          if (placement.body.database !== from && placement.body.move === null) break;
+        }
+      }
+    }
+    expect((await callAdmin<Page>('GET', path)).body.items).toEqual([]);
+    for (const org of ORGS) {
+      const companies = await (await tenantClient(tenant, org)).call<{ items: { key: string }[] }>('GET', '/referenceData/companies');
+      expect(companies.body.items.map((item) => item.key)).toContain(`C-${org}`);
+    }
+    expect((await callAdmin<Problem>('POST', '/admin/databases/TENANT_DB_404/drain')).body.errors.map((error) => error.path)).toEqual([
+      'binding',
+    ]);
+  });
+
   it('answers 401 without a token, 404/405 for unknown operator paths', async () => {
     expect((await callAdmin('GET', '/admin/placements', { token: null })).status).toBe(401);
     expect((await callAdmin('GET', '/admin/nothing')).status).toBe(404);

@@ -7,6 +7,8 @@ import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { TRIGGER_DESCRIPTIONS } from '../../src/resources/catalogue';
 import { generateTriggerSchema } from '../../src/resources/triggers/schema';
+import { listRestoredTables } from '../../src/platform/backup/tables';
+import { TENANT_TABLES } from '../../src/tenant-tables';
 
 interface MasterRow {
   type: string;
@@ -23,12 +25,15 @@ async function listSchema(): Promise<MasterRow[]> {
 }
 
 describe('generated triggers', () => {
-  it('makes the rule, count and text-search triggers of today', () => {
+  it('makes the rule, count, text-search and history triggers of today', () => {
     const triggers = OBJECTS.filter((object) => object.type === 'trigger');
     expect(triggers.filter((object) => object.sql.includes("RAISE(ABORT, 'rule:"))).toHaveLength(34);
     expect(triggers.filter((object) => object.name.includes('_count_'))).toHaveLength(6);
     expect(triggers.filter((object) => object.name.includes('_text_'))).toHaveLength(9);
-    expect(triggers).toHaveLength(49);
+    // Three per restored table (insert, update, delete): every tenant table but the history and the change feed's.
+    const restored = listRestoredTables(TENANT_TABLES);
+    expect(triggers.filter((object) => object.name.includes('_history_'))).toHaveLength(3 * restored.length);
+    expect(triggers).toHaveLength(49 + 3 * restored.length);
   });
 
   it.each(OBJECTS.map((object) => [object.name, object] as const))('%s is in the database as generated', async (name, object) => {

@@ -58,6 +58,7 @@ const CONFIG: AppConfig = {
   webhooksAllowLocalHttp: false,
   webhooksDnsResolverUrl: 'https://cloudflare-dns.com/dns-query',
   webhookRetryBaseSeconds: 30,
+  backupRetentionDays: 30,
 };
 
 /** A token request against a context whose database must not be reached. */

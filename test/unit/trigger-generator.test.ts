@@ -75,7 +75,12 @@ function defineTours(textFields: readonly string[] = ['tourKey']): EntitySpec {
 }
 
 function describeAll(entities: readonly EntitySpec[] = [defineTours()]): TriggerDescriptions {
-  return { entities, kinds: [currencies, companies, sites, models], holders: [{ table: 'visits', references: { company: 'companies' } }] };
+  return {
+    entities,
+    kinds: [currencies, companies, sites, models],
+    holders: [{ table: 'visits', references: { company: 'companies' } }],
+    history: [],
+  };
 }
 
 function find(objects: readonly GeneratedObject[], name: string): string {

@@ -16,6 +16,9 @@ import type { DatabaseSet } from '../d1/databases';
 import type { RoundTripMeter } from '../d1/meter';
 import { advanceSession } from '../placement/bookmark';
 import type { Bookmark, ReadSession } from '../placement/bookmark';
+import type { BackupCoordinator } from '../backup/operations';
+import { BackupRunner } from '../backup/runner';
+import type { BackupStore } from '../backup/store';
 import { TenantMover } from '../placement/mover';
 import type { MoveCoordinator } from '../placement/operations';
 import type { TenantTable } from '../placement/tenant-tables';
@@ -86,14 +89,17 @@ interface LocalCoordinatorOptions {
   readonly tables: readonly TenantTable[];
   readonly handlers: Partial<CommandHandlers>;
   readonly stepStatements: number;
+  /** Where snapshots are kept (a directory). */
+  readonly store: BackupStore;
   now(): Date;
 }
 
-/** One tenant/org's coordinator: command lanes, state, its mover and its alarm. */
+/** One tenant/org's coordinator: command lanes, state, its mover, its snapshots and restores, and its alarm. */
 interface LocalCoordinator {
   readonly lanes: CommandLanes;
   readonly state: SqliteCoordinatorState;
   readonly mover: TenantMover;
+  readonly backups: BackupRunner;
   timer?: ReturnType<typeof setTimeout>;
   alarm?: Promise<void>;
 }
@@ -125,15 +131,20 @@ export class LocalCoordinators {
     let local = this.locals.get(name);
     if (!local) {
       const state = new SqliteCoordinatorState(name, this.statements);
-      const mover = new TenantMover({
+      const host = {
         databases: this.options.databases,
         tables: this.options.tables,
         state,
-        setAlarm: async (at) => this.setAlarm(name, at),
+        setAlarm: async (at: number) => this.setAlarm(name, at),
         now: this.options.now,
         stepStatements: this.options.stepStatements,
-      });
-      local = { lanes: new CommandLanes(), state, mover };
+      };
+      local = {
+        lanes: new CommandLanes(),
+        state,
+        mover: new TenantMover(host),
+        backups: new BackupRunner({ ...host, store: this.options.store }),
+      };
       this.locals.set(name, local);
     }
     return local;
@@ -155,6 +166,7 @@ export class LocalCoordinators {
         local.alarm = (async () => {
           await local.state.delete(ALARM_KEY);
           await local.mover.runAlarm();
+          await local.backups.runAlarm();
         })().catch((error: unknown) =>
           console.error(JSON.stringify({ level: 'error', message: 'alarm failed', coordinator: name, error: String(error) })),
         );
@@ -213,10 +225,27 @@ export class LocalCoordinators {
     };
   }
 
-  /** Moves run in the tenant/org's coordinator, as in the Durable Object. */
+  /** Moves run in the tenant/org's coordinator, as in the Durable Object (refused while a snapshot or restore runs). */
   readonly moves: MoveCoordinator = {
-    move: async (scope, target) => structuredClone(await this.findLocal(formatCoordinatorName(scope)).mover.move(scope, target)),
-    awaitMove: (scope, timeoutMs) => this.findLocal(formatCoordinatorName(scope)).mover.whenSettled(timeoutMs),
+    move: async (scope, target) => {
+      const local = this.findLocal(formatCoordinatorName(scope));
+      const job = await local.backups.findRunning();
+      if (job) return { outcome: 'conflict', target: `(a ${job.kind} runs: ${job.id})` };
+      return structuredClone(await local.mover.move(scope, target));
+    },
+    awaitMove: async (scope, timeoutMs) => {
+      const local = this.findLocal(formatCoordinatorName(scope));
+      return (await local.mover.whenSettled(timeoutMs)) && (await local.backups.whenSettled(timeoutMs));
+    },
+  };
+
+  /** Snapshots and restores run in the tenant/org's coordinator, as in the Durable Object. */
+  readonly backups: BackupCoordinator = {
+    startSnapshot: async (scope, database, id) =>
+      structuredClone(await this.findLocal(formatCoordinatorName(scope)).backups.startSnapshot(scope, database, id)),
+    startRestore: async (scope, plan, id) =>
+      structuredClone(await this.findLocal(formatCoordinatorName(scope)).backups.startRestore(scope, structuredClone(plan), id)),
+    readJob: async (scope, id) => structuredClone(await this.findLocal(formatCoordinatorName(scope)).backups.readJob(id)),
   };
 
   /** Stops the alarms and resolves when every queued command and running alarm has finished. */

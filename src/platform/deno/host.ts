@@ -2,7 +2,7 @@
  * The Deno side of the platform boundary: one SQLite file per D1 database (the directory and every tenant
  * database, each with its own migrations), one more for the coordinators' state and alarms; KV is in memory;
  * `waitUntil` work is tracked so shutdown can wait for it. The same directory, residency guard and moves as on
- * Cloudflare (src/platform/placement/).
+ * Cloudflare (src/platform/placement/); snapshots go to `<data directory>/backups` (src/platform/deno/backup-store.ts).
  */
 import { DatabaseSync } from 'node:sqlite';
 import { parseConfig } from '../../config/env';
@@ -15,6 +15,8 @@ import type { TenantScope } from '../../db/client';
 import { denyCoordinator, openEveryTenantDatabase, openTenantDatabase, watchWrites } from '../tenant-databases';
 import type { TenantModel } from '../tenant-databases';
 import type { DeliveryJob, DeliveryOutcome, Platform } from '../types';
+import { buildBackupOperations } from '../backup/operations';
+import { buildDirectoryBackupStore } from './backup-store';
 import { LocalDeliveryQueue } from './delivery-queue';
 import { LocalCoordinators } from './coordinator';
 import { SqliteD1Database } from './d1';
@@ -154,6 +156,28 @@ function openDatabaseFiles(options: DenoHostOptions): { files: Map<string, Datab
   return { files, appliedMigrations };
 }
 
+/** The in-process coordinators (one per tenant/org), their state in `sqlite`. */
+function openLocalCoordinators(
+  options: DenoHostOptions,
+  parts: Pick<ConstructorParameters<typeof LocalCoordinators>[0], 'sqlite' | 'databases' | 'store' | 'now' | 'stepStatements'>,
+): LocalCoordinators {
+  return new LocalCoordinators({ ...parts, tables: options.model.tables, handlers: options.commandHandlers });
+}
+
+/** Waits for background work, the delivery queue and the coordinators, then closes every file. */
+async function closeDenoHost(host: {
+  pending: Set<Promise<unknown>>;
+  deliveries: LocalDeliveryQueue;
+  coordinators: LocalCoordinators;
+  files: readonly DatabaseSync[];
+}): Promise<void> {
+  while (host.pending.size > 0) await Promise.all([...host.pending]);
+  await host.deliveries.close();
+  await host.coordinators.drain();
+  for (const sqlite of host.files) sqlite.close();
+  closePinnedProxy();
+}
+
 export function openDenoHost(options: DenoHostOptions): DenoHost {
   const config = parseConfig(options.env);
   checkTenantDatabaseNames(options.tenantDatabases);
@@ -166,14 +190,9 @@ export function openDenoHost(options: DenoHostOptions): DenoHost {
   const cache = buildMemoryKv();
   const now = options.now ?? (() => new Date());
   const pending = new Set<Promise<unknown>>();
-  const coordinators = new LocalCoordinators({
-    sqlite: stateFile,
-    databases,
-    tables: options.model.tables,
-    handlers: options.commandHandlers,
-    stepStatements: config.moveStepQueries,
-    now,
-  });
+  // Snapshots: a folder of the data directory instead of the BACKUPS bucket.
+  const store = buildDirectoryBackupStore(`${options.dataDirectory}/backups`);
+  const coordinators = openLocalCoordinators(options, { sqlite: stateFile, databases, store, now, stepStatements: config.moveStepQueries });
   const waitUntil = (promise: Promise<unknown>) => trackBackgroundWork(pending, promise);
   const watch = (scope: TenantScope) => watchWrites(options.model.watchers, scope, { deliveries, now, waitUntil });
   const parts = { databases, moves: coordinators.moves, now, watch };
@@ -182,6 +201,14 @@ export function openDenoHost(options: DenoHostOptions): DenoHost {
     openTenantDatabase: async (request) => openTenantDatabase(parts, request),
     openEveryTenantDatabase: async () => openEveryTenantDatabase(databases),
     placements: buildPlacementOperations(databases, options.model.tables, coordinators.moves),
+    backups: buildBackupOperations({
+      databases,
+      tables: options.model.tables,
+      store,
+      coordinator: coordinators.backups,
+      retentionDays: config.backupRetentionDays,
+      now,
+    }),
     cache,
     config,
     coordinator: (scope, session, meter) => coordinators.findCoordinator(scope, session, meter),
@@ -203,12 +230,6 @@ export function openDenoHost(options: DenoHostOptions): DenoHost {
     bindings,
     kv: cache,
     appliedMigrations,
-    async close() {
-      while (pending.size > 0) await Promise.all([...pending]);
-      await deliveries.close();
-      await coordinators.drain();
-      for (const sqlite of [...files.values(), stateFile]) sqlite.close();
-      closePinnedProxy();
-    },
+    close: () => closeDenoHost({ pending, deliveries, coordinators, files: [...files.values(), stateFile] }),
   };
 }

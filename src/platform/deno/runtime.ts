@@ -60,6 +60,8 @@ export interface DenoRuntime {
   readTextFile(path: string | URL): Promise<string>;
   readFile(path: string | URL): Promise<Uint8Array>;
   mkdir(path: string | URL, options?: { recursive?: boolean; mode?: number }): Promise<void>;
+  writeTextFile(path: string | URL, data: string, options?: { mode?: number }): Promise<void>;
+  remove(path: string | URL, options?: { recursive?: boolean }): Promise<void>;
   readonly build: { readonly os: string };
   chmodSync(path: string | URL, mode: number): void;
   writeFileSync(path: string | URL, data: Uint8Array, options?: { createNew?: boolean; mode?: number }): void;

@@ -11,8 +11,9 @@
  * 3. copy: every tenant table, parents first, in rowid order, chunk by chunk (rows identical: ids, versions,
  *    timestamps; insertion-sequence ids are renumbered in order, see tenant-tables.ts).
  * 4. verify: per table, row count and the total length of every value's literal must match on both sides.
- * 5. switch: target `active`; the directory points at the target (epoch + 1, movedOn); source `moved`. Waiting
- *    writes are released here and run on the target.
+ * 5. switch: the history of the renumbered insertion-sequence tables is rebased (history-rebase.ts); target
+ *    `active`; the directory points at the target (epoch + 1, movedOn); source `moved`. Waiting writes are released
+ *    here and run on the target.
  * 6. delete: the source's rows are deleted in chunks; the `moved` residency row stays as a tombstone, so an isolate
  *    whose cache still names the source is sent to the directory by the guard.
  * A failure before the switch is retried (3 attempts per step), then rolled back: target rows deleted, target
@@ -26,6 +27,7 @@ import { rememberPlacement } from './cache';
 import { copyChunk, deleteChunk, fingerprintRows } from './copy';
 import type { ChunkOutcome } from './copy';
 import { clearMove, ensureResidency, findPlacement, markMoveStarted, switchPlacement } from './directory';
+import { buildHistoryRebase } from './history-rebase';
 import type { Placement } from './directory';
 import type { ResidencyState } from './residency-table';
 import type { TenantTable } from './tenant-tables';
@@ -261,6 +263,8 @@ export class TenantMover {
       }
       case 'switch': {
         const now = this.host.now();
+        const rebase = buildHistoryRebase(target, this.host.tables, state);
+        if (rebase.length > 0) await target.batch(rebase);
         await setResidency(target, state, 'active', now);
         state.placement = await switchPlacement(this.host.databases.directory, state, state.source, state.target, now);
         await setResidency(source, state, 'moved', now);

@@ -16,6 +16,8 @@ export interface TenantTable {
    * out and the target numbers the copied rows in their original order. null: every column is copied as is.
    */
   readonly sequence: string | null;
+  /** The primary key's columns (the sequence for a table keyed by one); what the history names a row by. */
+  readonly key: readonly string[];
 }
 
 /** Tables of the tenant schema that are not tenant/org data. */
@@ -27,8 +29,10 @@ function describeTable(table: SQLiteTable): { table: TenantTable; parents: strin
   if (EXCLUDED.has(config.name) || !names.includes('tenant_key') || !names.includes('org_key')) return null;
   const integerKey = config.columns.find((column) => column.primary && column.columnType === 'SQLiteInteger');
   const sequence = integerKey && config.primaryKeys.length === 0 ? integerKey.name : null;
+  const composite = config.primaryKeys[0]?.columns.map((column) => column.name);
+  const key = composite ?? config.columns.filter((column) => column.primary).map((column) => column.name);
   return {
-    table: { name: config.name, columns: names.filter((name) => name !== sequence), sequence },
+    table: { name: config.name, columns: names.filter((name) => name !== sequence), sequence, key },
     parents: config.foreignKeys.map((key) => getTableConfig(key.reference().foreignTable).name),
   };
 }

@@ -5,6 +5,7 @@
  */
 import type { EntitySpec, MembersSpec } from '../../entities/spec';
 import type { KeyHolderSpec, ReferenceKindSpec } from '../../reference/spec';
+import type { TenantTable } from '../../platform/placement/tenant-tables';
 import { listReferenceFields } from '../description/spec';
 import type { ReferenceField, ResourceSpec } from '../description/spec';
 
@@ -15,6 +16,8 @@ export interface TriggerDescriptions {
   /** Every reference kind, in dependency order. */
   readonly kinds: readonly ReferenceKindSpec[];
   readonly holders: readonly KeyHolderSpec[];
+  /** The tenant tables whose rows the history records (src/platform/backup/tables.ts), parents first. */
+  readonly history: readonly TenantTable[];
 }
 
 /** A column holding keys of a tenant reference kind (a JSON array of keys when `list`). */

@@ -8,7 +8,7 @@ import type { MigrationFile, OwnedObject } from './state';
 
 const COMMENT = [
   GENERATED_HEADER,
-  '-- Drops the rule, count and text-search triggers (and text index tables) whose description changed, or that a',
+  '-- Drops the rule, count, text-search and history triggers (and text index tables) whose description changed, or that a',
   '-- hand-written migration made, and creates them as the descriptions say. docs/storage.md describes each one.',
 ].join('\n');
 

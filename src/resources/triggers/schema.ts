@@ -1,9 +1,10 @@
-/** Every object the generator owns, from the descriptions: rule, count and text-search triggers, text index tables. */
+/** Every object the generator owns, from the descriptions: rule, count, text-search and history triggers, text index tables. */
 import { renderCountBackfill, renderCountTriggers } from './counts';
 import { listKeyHolders } from './holders';
 import type { TriggerDescriptions } from './holders';
 import { renderMembersRules, renderReferenceMatches } from './member-rules';
 import { renderInUseDeletes, renderReferenceInsert, renderReferenceUpdate } from './references';
+import { renderHistoryBaseline, renderHistoryTriggers } from './history';
 import { hasTextIndex, renderTextIndexRebuild, renderTextIndexTable, renderTextIndexTriggers } from './text-search';
 
 /** A generated trigger or (text index) table: its name, its CREATE statement and what fills it when first created. */
@@ -53,9 +54,22 @@ function listTextIndexes(descriptions: TriggerDescriptions): GeneratedObject[] {
   });
 }
 
+/** Each restored table's history triggers; the insert trigger's first creation records the rows already there. */
+function listHistoryTriggers(descriptions: TriggerDescriptions): GeneratedObject[] {
+  return descriptions.history.flatMap((table) => {
+    const [insert, ...others] = toTriggers(renderHistoryTriggers(table));
+    return insert ? [{ ...insert, firstFill: renderHistoryBaseline(table) }, ...others] : [];
+  });
+}
+
 /** The generator's objects, in creation order (a text index table before its triggers). */
 export function generateTriggerSchema(descriptions: TriggerDescriptions): GeneratedObject[] {
-  const objects = [...listRuleTriggers(descriptions), ...listCountTriggers(descriptions), ...listTextIndexes(descriptions)];
+  const objects = [
+    ...listRuleTriggers(descriptions),
+    ...listCountTriggers(descriptions),
+    ...listTextIndexes(descriptions),
+    ...listHistoryTriggers(descriptions),
+  ];
   const names = objects.map((object) => object.name);
   const twice = names.filter((name, index) => names.indexOf(name) !== index);
   if (twice.length > 0) throw new Error(`Two rules of the descriptions make a trigger of the same name: ${twice.join(', ')}.`);

@@ -1,0 +1,159 @@
+/**
+ * A restore, step by step, into the target tenant/org (the source itself, or an empty one on another database):
+ * 1. hold: the target's residency becomes `moving` (reads served, writes wait as during a move, then 503);
+ * 2. clear: the target's rows of every restored table are deleted in chunks (children first);
+ * 3. per table, parents first: load the snapshot's rows whose key the history did not change between the snapshot's
+ *    start and the restored position, then replay the rows the history left in that range (each row's last image,
+ *    unless it deleted the row);
+ * 4. release: the residency becomes `active` and a `restored` event joins the change feed, in one batch.
+ * The target's history records every row the restore deletes and writes (it is `moving`), so a later restore of the
+ * target is exact too.
+ */
+import { deleteChunk } from '../placement/copy';
+import { ensureResidency } from '../placement/directory';
+import type { TenantTable } from '../placement/tenant-tables';
+import type { TenantScope } from '../../db/client';
+import { findChangedRows, findRebase, readLastImages } from './history';
+import type { RestoreJob } from './jobs';
+import { hashText } from './snapshot-steps';
+import type { BackupStore } from './store';
+import { quoteName } from './tables';
+
+interface RestoreContext {
+  readonly source: D1Database;
+  readonly target: D1Database;
+  readonly tables: readonly TenantTable[];
+  readonly store: BackupStore;
+  now(): Date;
+}
+
+/** `json_extract(c.value, '<prefix>."column"')` for every restored column, the target's scope for the scope columns. */
+function renderValues(table: TenantTable, prefix: string): string {
+  return table.columns
+    .map((column) => {
+      if (column === 'tenant_key') return '?2';
+      if (column === 'org_key') return '?3';
+      return `json_extract(c.value, '${prefix}."${column}"')`;
+    })
+    .join(', ');
+}
+
+function renderInsert(table: TenantTable, prefix: string, where: string): string {
+  const columns = table.columns.map(quoteName).join(', ');
+  return `INSERT INTO ${quoteName(table.name)} (${columns}) SELECT ${renderValues(table, prefix)} FROM json_each(?1) AS c${where} ORDER BY c.key`;
+}
+
+async function holdTarget(db: D1Database, scope: TenantScope, now: Date): Promise<void> {
+  await ensureResidency(db, scope, now);
+  await db
+    .prepare("UPDATE tenant_residency SET state = 'moving', changed_on = ? WHERE tenant_key = ? AND org_key = ?")
+    .bind(now.toISOString(), scope.tenantKey, scope.orgKey)
+    .run();
+}
+
+/** Loads the next snapshot chunk of the current table (its unchanged rows); false when the table has no more. */
+async function loadChunk(job: RestoreJob, context: RestoreContext, table: TenantTable): Promise<boolean> {
+  const snapshot = job.plan.snapshot;
+  const chunk = snapshot?.tables.find((entry) => entry.name === table.name)?.chunks[job.cursor];
+  if (!snapshot || !chunk) return false;
+  // A move renumbered the table after the snapshot started: its rows come from the history after the rebase alone.
+  if ((await findRebase(context.source, job.plan.source, table, job.plan.seq)) > snapshot.startSeq) return false;
+  const text = await context.store.get(chunk.key);
+  if (text === null || (await hashText(text)) !== chunk.sha256) throw new Error(`The snapshot object ${chunk.key} is missing or damaged.`);
+  const changed = await findChangedRows(context.source, job.plan.source, table, { from: snapshot.startSeq, to: job.plan.seq }, text);
+  const sql = renderInsert(table, '$[1]', ' WHERE c.key NOT IN (SELECT value FROM json_each(?4))');
+  await context.target.prepare(sql).bind(text, job.tenantKey, job.orgKey, JSON.stringify(changed)).run();
+  job.rows += chunk.rows - changed.length;
+  job.cursor += 1;
+  return true;
+}
+
+const REPLAY_BYTES = 400_000;
+
+/** Writes the next images the history left of the current table; false when there are no more. */
+async function replayImages(job: RestoreJob, context: RestoreContext, table: TenantTable): Promise<number> {
+  const rebase = await findRebase(context.source, job.plan.source, table, job.plan.seq);
+  const from = Math.max(job.plan.snapshot?.startSeq ?? 0, rebase);
+  const images = await readLastImages(context.source, job.plan.source, table, { from, to: job.plan.seq }, job.cursor);
+  if (images.length === 0) return 0;
+  const sql = renderInsert(table, '$', '');
+  let group: string[] = [];
+  let bytes = 0;
+  let statements = 1;
+  const flush = async () => {
+    if (group.length === 0) return;
+    await context.target
+      .prepare(sql)
+      .bind(`[${group.join(',')}]`, job.tenantKey, job.orgKey)
+      .run();
+    statements += 1;
+    group = [];
+    bytes = 0;
+  };
+  for (const image of images) {
+    if (bytes + image.image.length > REPLAY_BYTES) await flush();
+    group.push(image.image);
+    bytes += image.image.length;
+  }
+  await flush();
+  job.rows += images.length;
+  job.cursor = images[images.length - 1]?.seq ?? job.cursor;
+  return statements;
+}
+
+/** The target `active` again and the `restored` event, in one batch. */
+async function release(job: RestoreJob, context: RestoreContext): Promise<void> {
+  const now = context.now().toISOString();
+  const { plan } = job;
+  const changes = JSON.stringify({
+    asOf: plan.asOf,
+    seq: plan.seq,
+    snapshot: plan.snapshot?.id ?? null,
+    source: { tenantKey: plan.source.tenantKey, orgKey: plan.source.orgKey },
+  });
+  const last =
+    'max(coalesce((SELECT max(seq) FROM change_events WHERE tenant_key = ?1 AND org_key = ?2), 0), coalesce((SELECT pruned_seq FROM change_event_retention WHERE tenant_key = ?1 AND org_key = ?2), 0)) + 1';
+  await context.target.batch([
+    context.target
+      .prepare("UPDATE tenant_residency SET state = 'active', changed_on = ? WHERE tenant_key = ? AND org_key = ?")
+      .bind(now, job.tenantKey, job.orgKey),
+    context.target
+      .prepare(
+        `INSERT INTO change_events (tenant_key, org_key, seq, id, resource, change_type, record_id, record_key, version, occurred_on, actor, changes) SELECT ?1, ?2, n, ?3, 'tenant', 'restored', ?4, ?5, n, ?6, ?7, ?8 FROM (SELECT ${last} AS n)`,
+      )
+      .bind(job.tenantKey, job.orgKey, crypto.randomUUID(), job.id, plan.asOf, now, plan.actor, changes),
+  ]);
+  Object.assign(job, { state: 'done', finishedOn: now });
+}
+
+/** One step of a restore; answers the D1 statements it ran. */
+export async function runRestoreStep(job: RestoreJob, context: RestoreContext): Promise<number> {
+  const table = context.tables[job.table];
+  const next = (phase: RestoreJob['phase'], index = 0) => Object.assign(job, { phase, table: index, cursor: 0 });
+  switch (job.phase) {
+    case 'hold':
+      await holdTarget(context.target, job, context.now());
+      next('clear');
+      return 3;
+    case 'clear': {
+      const children = [...context.tables].reverse()[job.table];
+      if (!children) return (next('load'), 0);
+      const outcome = await deleteChunk(context.target, children, job);
+      if (outcome.rows === 0) job.table += 1;
+      return outcome.statements;
+    }
+    case 'load':
+      if (!table) return (next('release'), 0);
+      if (!(await loadChunk(job, context, table))) next('replay', job.table);
+      return 2;
+    case 'replay': {
+      if (!table) return (next('release'), 0);
+      const statements = await replayImages(job, context, table);
+      if (statements === 0) next('load', job.table + 1);
+      return Math.max(statements, 1);
+    }
+    case 'release':
+      await release(job, context);
+      return 2;
+  }
+}
