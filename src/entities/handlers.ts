@@ -155,7 +155,16 @@ export async function handleCreate(ctx: ApiContext, store: EntityStore, options:
     try {
       // A rule the database refuses (a reference, the entity's rules) is worded by the checks, read afresh.
       await writeUnderRules(
-        () => commitAlone(unit, (batch) => repository.stageCreate(batch, { row, extra, definitions: checked.definitions })),
+        () =>
+          commitAlone(unit, (batch) =>
+            repository.stageCreate(batch, {
+              row,
+              extra,
+              definitions: checked.definitions,
+              recheck: () => checkCreate(ctx, spec, input, uses, true),
+              rulePaths: uses.map((use) => use.path),
+            }),
+          ),
         () => checkCreate(ctx, spec, input, uses, true),
         uses.map((use) => use.path),
       );
@@ -252,7 +261,7 @@ export async function handleAttributeUpdate(
   const expected = parseIfMatch(ctx.request);
   const unit = openRequestUnit(ctx);
   const repository = openEntityRepository(unit, store);
-  const target = { lookup, expectedVersion: expected };
+  const target = { lookup, expectedVersion: expected, recheck: check };
   // The database checks the same rules in the update's batch: a concurrent write that broke one is answered as above.
   const version = await writeUnderRules(
     () => commitAlone(unit, (batch) => repository.stageUpdate(batch, target, { [name]: value })),

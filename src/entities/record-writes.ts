@@ -13,10 +13,11 @@ import { bindCompiled, bindRequestQuery, bindRequestStatement, compileWrite, tex
 import type { CompiledStatement } from '../tenant/compiled';
 import { defineCompiledFamily } from '../tenant/compiled-families';
 import { defineCompiledEvents, rowsOf } from '../tenant/unit-of-work';
-import type { StagedWrite, WriteContext } from '../tenant/unit-of-work';
+import type { GroupContext, GroupPrediction, StagedWrite, WriteContext } from '../tenant/unit-of-work';
 import { buildDefinitionsCondition, listDefinitions } from './create-checks';
 import type { CustomDefinitionSet } from './custom-attributes';
 import { createdEventConstants, createdEventFields, CREATED_EVENT_PLACEHOLDERS, deletedEventOf, updatedEventOf } from './events';
+import { findThroughGroup, recordAtVersion } from './group-reads';
 import { duplicateKey, findRecord, lookupIdSubquery } from './store';
 import type { EntityStore, RecordLookup } from './store';
 
@@ -105,6 +106,9 @@ export interface CreateRecord {
   readonly extra?: readonly WriteStatement[];
   /** With definitions, the insert happens only while the stored custom attribute definitions are exactly those. */
   readonly definitions?: CustomDefinitionSet | undefined;
+  /** In an atomic group refused by a rule of the database: the create's checks, run again, and the fields they concern. */
+  readonly recheck?: () => Promise<unknown>;
+  readonly rulePaths?: readonly string[];
 }
 
 /** The placeholders' values of a create: the row with the unit's scope and stamp, the definitions, the event's. */
@@ -133,6 +137,14 @@ function createValues(context: WriteContext, store: EntityStore, create: CreateR
  */
 export function stageCreate(store: EntityStore, create: CreateRecord): StagedWrite<void> {
   return {
+    // In an atomic group: the stored row as the insert writes it is the group's after-image of the record; a key
+    // taken meanwhile or changed definitions refuse the group's batch as they refuse the create's own.
+    async predict(context) {
+      const values = createValues(context, store, create);
+      const image = Object.fromEntries(Object.keys(store.columns).map((name) => [name, values[columnPlaceholder(name)]]));
+      context.overlay.write(store.spec.table, String(create.row.id), image);
+      return { result: undefined };
+    },
     plan(context) {
       const shape: CreateShape =
         create.definitions === undefined ? 'plain' : listDefinitions(create.definitions) === null ? 'noDefinitions' : 'definitions';
@@ -140,6 +152,8 @@ export function stageCreate(store: EntityStore, create: CreateRecord): StagedWri
       const eventValues = { ...values, eventId: crypto.randomUUID(), ...createdEventConstants(store) };
       return {
         table: store.spec.table,
+        ...(create.rulePaths ? { rulePaths: create.rulePaths } : {}),
+        ...(create.recheck ? { recheck: create.recheck } : {}),
         statements: [
           { statement: bindCompiled(createStatements.read(context.db, store, shape), values) },
           ...(create.extra ?? []).map((statement) => ({ statement: bindCompiled(bindRequestStatement(statement), {}) })),
@@ -186,6 +200,8 @@ function differs(target: SQLiteColumn, value: unknown): SQL {
 export interface RecordTarget {
   readonly lookup: RecordLookup;
   readonly expectedVersion?: number | undefined;
+  /** In an atomic group refused by a rule of the database: the update's checks, run again (they word the 400). */
+  readonly recheck?: () => Promise<unknown>;
 }
 
 /**
@@ -199,6 +215,7 @@ export function stageUpdate(
   set: Readonly<Record<string, unknown>>,
 ): StagedWrite<number | undefined> {
   return {
+    predict: (context) => predictUpdate(context, store, target, set),
     plan(context) {
       const { db, scope, stamp } = context;
       const values = { ...set, version: sql`${store.common.version} + 1`, modifiedOn: stamp.on, modifiedBy: stamp.by };
@@ -210,6 +227,8 @@ export function stageUpdate(
       const update = bindRequestQuery(db.update(store.table).set(values).where(condition).returning(returned), returned);
       return {
         table: store.spec.table,
+        rulePaths: Object.keys(set),
+        ...(target.recheck ? { recheck: target.recheck } : {}),
         statements: [
           { event: updatedEventOf(store, condition, { changes: { attributes: Object.keys(set) }, set }) },
           { statement: update },
@@ -235,9 +254,47 @@ export function stageUpdate(
   };
 }
 
+/** Whether storing `value` in the column changes what it holds (as the update's `IS NOT` compares them). */
+function changesColumn(target: SQLiteColumn, stored: unknown, value: unknown): boolean {
+  const encode = (raw: unknown) => (raw === null || raw === undefined ? null : target.mapToDriverValue(raw));
+  return encode(stored) !== encode(value);
+}
+
+/**
+ * An update in an atomic group: the record as the group sees it decides, as the update's own condition would, whether
+ * it changes (a new version) or not (missing, another version, nothing to change); the record at that version is
+ * checked in the group's batch before it. A value computed by SQL (a JSON merge) cannot be predicted: refused.
+ */
+async function predictUpdate(
+  context: GroupContext,
+  store: EntityStore,
+  target: RecordTarget,
+  set: Readonly<Record<string, unknown>>,
+): Promise<GroupPrediction<number | undefined>> {
+  if (Object.values(set).some((value) => isSQLWrapper(value))) throw context.refuse();
+  const current = await findThroughGroup(context.db, store, context.scope, context.overlay, target.lookup);
+  if (!current) return { result: undefined };
+  const before = [recordAtVersion(store, context.scope, current.id, current.version)];
+  if (target.expectedVersion !== undefined && target.expectedVersion !== current.version) return { result: undefined, before };
+  if (!Object.entries(set).some(([name, value]) => changesColumn(column(store, name), current[name], value)))
+    return { result: undefined, before };
+  const version = current.version + 1;
+  const { stamp } = context;
+  context.overlay.write(store.spec.table, current.id, { ...current, ...set, version, modifiedOn: stamp.on, modifiedBy: stamp.by });
+  return { result: version, before };
+}
+
 /** A delete of one record (children go by ON DELETE CASCADE) with its tombstone; its result: whether a row was deleted. */
 export function stageDelete(store: EntityStore, target: RecordTarget): StagedWrite<boolean> {
   return {
+    async predict(context) {
+      const current = await findThroughGroup(context.db, store, context.scope, context.overlay, target.lookup);
+      if (!current) return { result: false };
+      const before = [recordAtVersion(store, context.scope, current.id, current.version)];
+      if (target.expectedVersion !== undefined && target.expectedVersion !== current.version) return { result: false, before };
+      context.overlay.write(store.spec.table, current.id, null);
+      return { result: true, before };
+    },
     plan({ db, scope }) {
       const condition = writeCondition(store, scope, target.lookup, target.expectedVersion);
       const returned = { id: store.common.id };

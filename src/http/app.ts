@@ -9,7 +9,9 @@ import type { RoundTripMeter } from '../platform/d1/meter';
 import { advanceSession, BOOKMARK_HEADER, formatBookmark, parseBookmark } from '../platform/placement/bookmark';
 import type { ReadSession } from '../platform/placement/bookmark';
 import type { Platform } from '../platform/types';
-import type { ApiContext, OperatorContext, PublicContext } from './context';
+import type { Coordinator } from '../coordinator/commands';
+import type { GroupMember } from '../tenant/atomic-group';
+import type { ApiContext, DispatchOptions, OperatorContext, PublicContext } from './context';
 import { ApiError, handleError } from '../errors/api-error';
 import { acceptsIdempotencyKey, handleIdempotently } from './idempotency';
 import { checkRateLimits, describeRateLimitPolicy, RATE_LIMIT_POLICY_HEADER } from './rate-limit';
@@ -33,11 +35,13 @@ export interface RequestTrace {
   route: string | null;
   scope: TenantScope | null;
   session: ReadSession | null;
+  /** The atomic group of `$batch` the request belongs to (`ApiContext.dispatch`), if any. */
+  readonly group?: GroupMember;
 }
 
 type Handler = (request: IRequest, platform: Platform, trace: RequestTrace) => Promise<Response>;
 /** The whole application's fetch (what `ApiContext.dispatch` runs a request through). */
-type AppFetch = (request: Request, platform: Platform) => Promise<Response>;
+type AppFetch = (request: Request, platform: Platform, options?: DispatchOptions) => Promise<Response>;
 
 function decodeParams(raw: Record<string, string>): Record<string, string> {
   const decoded: Record<string, string> = {};
@@ -91,6 +95,19 @@ function openReadSession(request: Request): ReadSession {
   return { start: request.method === 'GET' || request.method === 'HEAD' ? 'replica' : 'primary', bookmark: bookmark ?? null };
 }
 
+/**
+ * A member of an atomic group writes only through its unit of work (which commits into the group's batch): a
+ * coordinator command that changes state would commit alone, so until the group committed only reads
+ * (`generation.read`) are sent; after it, its write reactions (`reactAfterWrite`) send theirs.
+ */
+function guardGroupCommands(coordinator: Coordinator, group: GroupMember | undefined): Coordinator {
+  if (!group) return coordinator;
+  return {
+    send: (command) =>
+      command.type === 'generation.read' || group.isCommitted() ? coordinator.send(command) : Promise.reject(group.refuse()),
+  };
+}
+
 /** Authenticates and scopes one `/api/{tenantKey}/{orgKey}` request. */
 export async function buildApiContext(
   request: IRequest,
@@ -106,23 +123,33 @@ export async function buildApiContext(
   const session = openReadSession(request);
   trace.session = session;
   const url = new URL(request.url);
+  const group = trace.group;
   return {
     request,
     url,
     params,
     // Coordinator commands of this request join its read session (their writes' bookmarks are answered too) and count
     // their D1 round trips in its log line.
-    platform: { ...platform, coordinator: (target) => platform.coordinator(target, session, trace.meter) },
+    platform: { ...platform, coordinator: (target) => guardGroupCommands(platform.coordinator(target, session, trace.meter), group) },
     requestId: trace.requestId,
     scope: { tenantKey, orgKey },
-    db: await platform.openTenantDatabase({ tenantKey, orgKey, meter: trace.meter, session }),
+    // A member of an atomic group: a write batch that does not come from its unit of work is refused, never run.
+    db: await platform.openTenantDatabase({
+      tenantKey,
+      orgKey,
+      meter: trace.meter,
+      session,
+      ...(group ? { refuseWrites: () => group.refuse() } : {}),
+    }),
     principal,
     apiBase: `${url.origin}/api/${encodeURIComponent(tenantKey)}/${encodeURIComponent(orgKey)}`,
-    dispatch: async (inner) => {
-      const response = await fetchApp(inner, platform);
+    ...(group ? { group } : {}),
+    dispatch: async (inner, options) => {
+      const response = await fetchApp(inner, platform, options);
       advanceSession(session, parseBookmark(response.headers.get(BOOKMARK_HEADER)) ?? null);
       return response;
     },
+    readBookmark: () => (session.bookmark ? formatBookmark(session.bookmark) : null),
   };
 }
 
@@ -169,7 +196,8 @@ function wrapPublicRoute(route: PublicRoute): Handler {
 }
 
 export interface App {
-  fetch(request: Request, platform: Platform): Promise<Response>;
+  /** One request through the application; `options.group`: as a member of an atomic group of `$batch`. */
+  fetch(request: Request, platform: Platform, options?: DispatchOptions): Promise<Response>;
   /** Every routed method and path pattern with its regular expression, in matching order (for OpenAPI checks). */
   readonly routes: readonly { method: string; path: string; match: RegExp }[];
 }
@@ -196,7 +224,7 @@ export function buildApp(
     patterns.push({ method, path, match: entry[1] });
   };
   for (const route of publicRoutes) add(route.method, route.path, wrapPublicRoute(route));
-  const fetchApp: AppFetch = (request, platform) => app.fetch(request, platform);
+  const fetchApp: AppFetch = (request, platform, options) => app.fetch(request, platform, options);
   for (const route of apiRoutes) add(route.method, `${API_PREFIX}${route.path}`, wrapApiRoute(route, fetchApp));
   for (const route of operatorRoutes) add(route.method, route.path, wrapOperatorRoute(route));
 
@@ -223,11 +251,18 @@ export function buildApp(
 
   const app: App = {
     routes: patterns.map(({ method, path, match }) => ({ method, path, match })),
-    async fetch(request, platform) {
+    async fetch(request, platform, options) {
       const incoming = request.headers.get('x-request-id');
       const requestId = incoming && REQUEST_ID_PATTERN.test(incoming) ? incoming : crypto.randomUUID();
       const started = performance.now();
-      const trace: RequestTrace = { requestId, meter: { roundTrips: 0 }, route: null, scope: null, session: null };
+      const trace: RequestTrace = {
+        requestId,
+        meter: { roundTrips: 0 },
+        route: null,
+        scope: null,
+        session: null,
+        ...(options?.group ? { group: options.group } : {}),
+      };
       let response: Response;
       let failure: unknown;
       try {

@@ -8,11 +8,16 @@
  */
 import type { SQL } from 'drizzle-orm';
 import type { Database, TenantScope } from '../db/client';
+import { buildRuleError, parseRuleViolation } from '../db/rules';
+import { ApiError } from '../errors/api-error';
+import { message } from '../messages/catalogue';
 import { buildEventInsert } from '../events/outbox';
 import type { EventFields, EventOrigin } from '../events/outbox';
 import { bindCompiled, bindRequestStatement, compileWrite, runBound, textPlaceholder } from './compiled';
 import type { BoundStatement, CompiledStatement } from './compiled';
 import { defineCompiledFamily } from './compiled-families';
+import { bindCondition, isAssertionFailure } from './atomic-group';
+import type { GroupCondition, GroupMember, GroupOverlay } from './atomic-group';
 
 /** Who changes records, and when: one per unit of work (the request's clock and the token's subject, or `system`). */
 export interface AuditStamp {
@@ -49,11 +54,41 @@ export interface WritePlan<R> {
    * failed): read after the refused batch, e.g. whether the key it writes is stored. Only asked then.
    */
   confirm?(error: unknown): Promise<boolean>;
+  /**
+   * In an atomic group, when a rule of the database (src/db/rules.ts) refuses the group's batch because of this write:
+   * the request's checks, run again (they throw its worded 400, as `writeUnderRules` does alone), and the request
+   * fields the rule's own 400 names when they pass.
+   */
+  readonly recheck?: () => Promise<unknown>;
+  readonly rulePaths?: readonly string[];
+}
+
+/** What a write is planned with in an atomic group: the unit's context, the group's records, its refusal. */
+export interface GroupContext extends WriteContext {
+  readonly overlay: GroupOverlay;
+  /** The 400 of a write that cannot be part of an atomic group. */
+  refuse(): ApiError;
+}
+
+/**
+ * A write's effect in an atomic group, predicted before anything runs: its result (what `settle` will answer once the
+ * group commits) and the conditions it was predicted on, checked in the group's batch before (`before`) and after
+ * (`after`) its statements. A condition that does not hold aborts the whole group.
+ */
+export interface GroupPrediction<R> {
+  readonly result: R;
+  readonly before?: readonly GroupCondition[];
+  readonly after?: readonly GroupCondition[];
 }
 
 /** A write a repository or service stages: planned at commit, with the unit's context. */
 export interface StagedWrite<R> {
   plan(context: WriteContext): WritePlan<R>;
+  /**
+   * Its effect in an atomic group, from the group's records (reads through the overlay), recording its after-images
+   * there. A write without it cannot be part of an atomic group: its request is answered 400 and the group fails.
+   */
+  predict?(context: GroupContext): Promise<GroupPrediction<R>>;
 }
 
 /** A staged write's result, read after its batch committed. */
@@ -70,11 +105,18 @@ export interface WriteBatch {
 
 /** A tenant/org's unit of work: its database, scope and audit stamp, and write batches over them. */
 export interface TenantUnit extends WriteContext {
+  /**
+   * The atomic group the unit's request belongs to (`$batch`): its batches commit into the group's one batch, their
+   * results predicted; reads by id or key see the group's records.
+   */
+  readonly group?: GroupMember;
   openBatch(): WriteBatch;
 }
 
-export function openTenantUnit(context: WriteContext): TenantUnit {
-  return { ...context, openBatch: () => openWriteBatch(context) };
+export function openTenantUnit(context: WriteContext & { readonly group?: GroupMember | undefined }): TenantUnit {
+  const { group, ...write } = context;
+  if (group) return { ...write, group, openBatch: () => openGroupBatch(write, group) };
+  return { ...write, openBatch: () => openWriteBatch(write) };
 }
 
 /** The placeholders of a compiled event's origin, filled on the commit path from the unit's scope and stamp. */
@@ -178,6 +220,76 @@ function openWriteBatch(context: WriteContext): WriteBatch {
         const entry = staged[index];
         if (entry) entry.outcome = { ok: true, value: plan.settle(own) };
       });
+    },
+  };
+}
+
+/** A write's answer to the error that refused its atomic group's batch (its own, a rule's, or a concurrent change's). */
+async function explainInGroup(plan: WritePlan<unknown>, member: GroupMember, error: unknown): Promise<Error | undefined> {
+  const own = plan.explain?.(error);
+  if (own) return own;
+  const rule = parseRuleViolation(error);
+  if (rule !== undefined) {
+    try {
+      await plan.recheck?.();
+    } catch (worded) {
+      if (worded instanceof Error) return worded;
+    }
+    return buildRuleError(rule, plan.rulePaths ?? []);
+  }
+  // A condition of the group, or a create's guard (the custom attribute definitions it checked changed meanwhile).
+  const text = error instanceof Error ? `${error.message} ${String(error.cause ?? '')}` : String(error);
+  if (isAssertionFailure(error) || text.includes(`NOT NULL constraint failed: ${plan.table}.id`)) {
+    const field = `${member.path}.atomicityGroup`;
+    return new ApiError(
+      'Conflict',
+      `Request ${member.id}: a record it was planned on changed meanwhile; nothing of its atomic group was written.`,
+      {
+        errors: [{ path: field, message: message('batchGroupChanged', { id: member.id, field }) }],
+      },
+    );
+  }
+  return undefined;
+}
+
+/**
+ * A batch of a unit in an atomic group: `commit` predicts each staged write in order (its result, read through the
+ * group's records) and hands its statements, between the conditions it was predicted on, to the group, which commits
+ * them with the other members' as one D1 batch. A write that cannot be predicted refuses the request (400).
+ */
+function openGroupBatch(context: WriteContext, member: GroupMember): WriteBatch {
+  const staged: Staged[] = [];
+  let committed = false;
+  return {
+    stage<R>(write: StagedWrite<R>): WriteHandle<R> {
+      if (committed) throw new Error('A write batch takes no write once committed.');
+      const entry: Staged = { write, outcome: undefined };
+      staged.push(entry);
+      return {
+        result() {
+          if (!entry.outcome) throw new Error('A staged write has no result before its batch commits.');
+          if (!entry.outcome.ok) throw entry.outcome.error;
+          // The outcome is the predicted value of this handle's own write (`predict` of its StagedWrite<R>).
+          return entry.outcome.value as R;
+        },
+      };
+    },
+    async commit() {
+      if (committed) throw new Error('A write batch commits once.');
+      committed = true;
+      const groupContext: GroupContext = { ...context, overlay: member.overlay, refuse: () => member.refuse() };
+      for (const entry of staged) {
+        if (!entry.write.predict) throw member.refuse();
+        const prediction = await entry.write.predict(groupContext);
+        const plan = entry.write.plan(context);
+        const statements = [
+          ...(prediction.before ?? []).map((condition) => bindCondition(context.db, condition)),
+          ...plan.statements.map((planned) => ('statement' in planned ? planned.statement : bindEvent(context, planned.event))),
+          ...(prediction.after ?? []).map((condition) => bindCondition(context.db, condition)),
+        ];
+        member.add({ statements, explain: (error) => explainInGroup(plan, member, error) });
+        entry.outcome = { ok: true, value: prediction.result };
+      }
     },
   };
 }
