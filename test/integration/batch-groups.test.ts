@@ -9,6 +9,7 @@ import type { Problem, TenantClient } from '../helpers/api';
 import { sendBatch, templateBody } from '../helpers/batch';
 import type { BatchAnswer, BatchEntry } from '../helpers/batch';
 import { readAllChanges } from '../helpers/events';
+import { IMPORTS } from '../helpers/imports';
 import { ROUTES, routeBody, seedRouteReferenceData } from '../helpers/routes';
 import { freshTenant } from '../helpers/tenants';
 
@@ -273,6 +274,24 @@ describe('an atomic group that fails writes nothing', () => {
       { id: 'ref', method: 'PUT', url: 'referenceData/tools', body: [{ key: 'T1', description: 'Tool' }] },
     ]);
     expect(statusesOf(lone.body.responses)).toEqual([200]);
+  });
+
+  it('a write through the tenant/org coordinator (an import registration) is refused inside a group too; nothing is written', async () => {
+    const answer = await sendBatch(
+      client,
+      [
+        { id: 'tpl', method: 'POST', url: TEMPLATES, body: templateBody('with-import') },
+        { id: 'imp', method: 'POST', url: IMPORTS.slice(1), body: { importDataTemplate: 'customers' } },
+      ],
+      { isolation: 'snapshot' },
+    );
+    expect(statusesOf(answer.body.responses)).toEqual([424, 400]);
+    expect((answer.body.responses[1]?.body as Problem).errors[0]).toMatchObject({ path: 'requests[1]' });
+    expect((await readTemplate('with-import')).status).toBe(404);
+    const imports = await client.call<unknown[]>('GET', `${IMPORTS}/getLastImports?templateId=customers`);
+    expect(imports.status, imports.text).toBe(200);
+    expect(imports.body).toEqual([]);
+    expect(await changedKeys()).toEqual([]);
   });
 
   it('keeps tenants apart: a group never reads nor writes another tenant/org’s record with the same key', async () => {
