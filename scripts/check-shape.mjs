@@ -108,7 +108,6 @@ export const KNOWN_VIOLATIONS = [
   'src/tenant/compiled-families.ts: export CompiledFamilyDefinition used only in its own file',
   'src/tenant/compiled-families.ts: export CompiledFamily used only in its own file',
   'src/tenant/compiled-families.ts: export ListedFamily used only in its own file',
-  'src/tenant/unit-of-work.ts: export WritePlan used only in its own file',
   'src/tenant/unit-of-work.ts: export CompiledEvents used only in its own file',
 ];
 

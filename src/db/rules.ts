@@ -23,7 +23,7 @@ const RULES = {
 export type RuleName = keyof typeof RULES;
 
 /** The rule a D1 error reports, if the database refused the batch by one. */
-function parseRuleViolation(error: unknown): RuleName | undefined {
+export function parseRuleViolation(error: unknown): RuleName | undefined {
   const text = error instanceof Error ? `${error.message} ${String(error.cause ?? '')}` : String(error);
   const match = /rule:([a-z_]+)/.exec(text);
   const name = match?.[1];
@@ -31,7 +31,7 @@ function parseRuleViolation(error: unknown): RuleName | undefined {
 }
 
 /** The 400 of a rule, naming the request fields it concerns. */
-function buildRuleError(rule: RuleName, paths: readonly string[]): ApiError {
+export function buildRuleError(rule: RuleName, paths: readonly string[]): ApiError {
   const { code, message: key } = RULES[rule];
   return new ApiError(code, message(key), { errors: paths.map((path) => ({ path, message: message(key) })) });
 }

@@ -116,7 +116,16 @@ export async function handleCreate(ctx: ApiContext, store: EntityStore, options:
     try {
       // A rule the database refuses (a reference, the entity's rules) is worded by the checks, read afresh.
       await writeUnderRules(
-        () => commitAlone(unit, (batch) => repository.stageCreate(batch, { row, extra, definitions: checked.definitions })),
+        () =>
+          commitAlone(unit, (batch) =>
+            repository.stageCreate(batch, {
+              row,
+              extra,
+              definitions: checked.definitions,
+              recheck: () => checkCreate(ctx, spec, input, uses, true),
+              rulePaths: uses.map((use) => use.path),
+            }),
+          ),
         () => checkCreate(ctx, spec, input, uses, true),
         uses.map((use) => use.path),
       );

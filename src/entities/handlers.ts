@@ -134,7 +134,7 @@ export async function handleAttributeUpdate(
   const expected = parseIfMatch(ctx.request);
   const unit = openRequestUnit(ctx);
   const repository = openEntityRepository(unit, store);
-  const target = { lookup, expectedVersion: expected };
+  const target = { lookup, expectedVersion: expected, recheck: check };
   // The database checks the same rules in the update's batch: a concurrent write that broke one is answered as above.
   const version = await writeUnderRules(
     () => commitAlone(unit, (batch) => repository.stageUpdate(batch, target, { [name]: value })),

@@ -3,24 +3,24 @@
  * update of attributes, delete. Each is planned at commit with the unit's scope and audit stamp, and declares its
  * outbox event, which the commit path builds; the SQL is the same as a write run alone.
  */
-import { and, eq, isSQLWrapper, or, sql } from 'drizzle-orm';
+import { isSQLWrapper, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { parseConstraintViolation, requireColumn } from '../db/client';
-import type { Database, TenantScope } from '../db/client';
+import type { Database } from '../db/client';
 import type { WriteStatement } from '../db/writes';
-import { bindCompiled, bindRequestQuery, bindRequestStatement, compileWrite, textPlaceholder } from '../tenant/compiled';
+import { bindCompiled, bindRequestStatement, compileWrite, textPlaceholder } from '../tenant/compiled';
 import type { CompiledStatement } from '../tenant/compiled';
 import { defineCompiledFamily } from '../tenant/compiled-families';
-import { defineCompiledEvents, rowsOf } from '../tenant/unit-of-work';
+import { defineCompiledEvents } from '../tenant/unit-of-work';
 import type { StagedWrite, WriteContext } from '../tenant/unit-of-work';
 import { buildDefinitionsCondition, listDefinitions } from './create-checks';
 import type { CustomDefinitionSet } from './custom-attributes';
-import { createdEventConstants, createdEventFields, CREATED_EVENT_PLACEHOLDERS, deletedEventOf, updatedEventOf } from './events';
-import { duplicateKey, findRecord, lookupIdSubquery } from './store';
-import type { EntityStore, RecordLookup } from './store';
+import { createdEventConstants, createdEventFields, CREATED_EVENT_PLACEHOLDERS } from './events';
+import { duplicateKey, findRecord } from './store';
+import type { EntityStore } from './store';
 
-function column(store: EntityStore, name: string): SQLiteColumn {
+export function column(store: EntityStore, name: string): SQLiteColumn {
   return requireColumn(store.columns, store.spec.table, name);
 }
 
@@ -105,6 +105,9 @@ export interface CreateRecord {
   readonly extra?: readonly WriteStatement[];
   /** With definitions, the insert happens only while the stored custom attribute definitions are exactly those. */
   readonly definitions?: CustomDefinitionSet | undefined;
+  /** In an atomic group refused by a rule of the database: the create's checks, run again, and the fields they concern. */
+  readonly recheck?: () => Promise<unknown>;
+  readonly rulePaths?: readonly string[];
 }
 
 /** The placeholders' values of a create: the row with the unit's scope and stamp, the definitions, the event's. */
@@ -133,6 +136,14 @@ function createValues(context: WriteContext, store: EntityStore, create: CreateR
  */
 export function stageCreate(store: EntityStore, create: CreateRecord): StagedWrite<void> {
   return {
+    // In an atomic group: the stored row as the insert writes it is the group's after-image of the record; a key
+    // taken meanwhile or changed definitions refuse the group's batch as they refuse the create's own.
+    async predict(context) {
+      const values = createValues(context, store, create);
+      const image = Object.fromEntries(Object.keys(store.columns).map((name) => [name, values[columnPlaceholder(name)]]));
+      context.overlay.write(store.spec.table, String(create.row.id), image);
+      return { result: undefined };
+    },
     plan(context) {
       const shape: CreateShape =
         create.definitions === undefined ? 'plain' : listDefinitions(create.definitions) === null ? 'noDefinitions' : 'definitions';
@@ -140,6 +151,8 @@ export function stageCreate(store: EntityStore, create: CreateRecord): StagedWri
       const eventValues = { ...values, eventId: crypto.randomUUID(), ...createdEventConstants(store) };
       return {
         table: store.spec.table,
+        ...(create.rulePaths ? { rulePaths: create.rulePaths } : {}),
+        ...(create.recheck ? { recheck: create.recheck } : {}),
         statements: [
           { statement: bindCompiled(createStatements.read(context.db, store, shape), values) },
           ...(create.extra ?? []).map((statement) => ({ statement: bindCompiled(bindRequestStatement(statement), {}) })),
@@ -165,88 +178,6 @@ export function stageCreate(store: EntityStore, create: CreateRecord): StagedWri
 }
 
 /** Whether a record of the entity with this natural key is stored (asked after a refused batch). */
-async function isKeyStored(context: WriteContext, store: EntityStore, values: readonly unknown[]): Promise<boolean> {
+export async function isKeyStored(context: WriteContext, store: EntityStore, values: readonly unknown[]): Promise<boolean> {
   return (await findRecord(context.db, store, context.scope, { by: 'key', values })) !== undefined;
-}
-
-/** The condition of a write to the one record: the lookup's record, at `expectedVersion` when given. */
-function writeCondition(store: EntityStore, scope: TenantScope, lookup: RecordLookup, expectedVersion: number | undefined) {
-  return and(
-    eq(store.common.id, lookupIdSubquery(store, scope, lookup)),
-    ...(expectedVersion === undefined ? [] : [eq(store.common.version, expectedVersion)]),
-  );
-}
-
-/** True when the stored column differs from the value (NULL-safe; values are encoded as the column stores them). */
-function differs(target: SQLiteColumn, value: unknown): SQL {
-  return sql`${target} IS NOT ${isSQLWrapper(value) ? value : sql.param(value, target)}`;
-}
-
-/** Which record an update or delete writes, at which version (`If-Match`; undefined: any). */
-export interface RecordTarget {
-  readonly lookup: RecordLookup;
-  readonly expectedVersion?: number | undefined;
-}
-
-/**
- * An update of columns of one record, bumping `version` and the audit fields, in one statement, only when a value
- * changes (a no-op write never bumps the version), with its `updated` event before it. Its result is the new
- * version, or undefined when no row was updated: missing, `expectedVersion` differs, or nothing to change.
- */
-export function stageUpdate(
-  store: EntityStore,
-  target: RecordTarget,
-  set: Readonly<Record<string, unknown>>,
-): StagedWrite<number | undefined> {
-  return {
-    plan(context) {
-      const { db, scope, stamp } = context;
-      const values = { ...set, version: sql`${store.common.version} + 1`, modifiedOn: stamp.on, modifiedBy: stamp.by };
-      const condition = and(
-        writeCondition(store, scope, target.lookup, target.expectedVersion),
-        or(...Object.entries(set).map(([name, value]) => differs(column(store, name), value))),
-      );
-      const returned = { version: store.common.version };
-      const update = bindRequestQuery(db.update(store.table).set(values).where(condition).returning(returned), returned);
-      return {
-        table: store.spec.table,
-        statements: [
-          { event: updatedEventOf(store, condition, { changes: { attributes: Object.keys(set) }, set }) },
-          { statement: update },
-        ],
-        settle: ([, rows]) => rowsOf(update, rows)[0]?.version,
-        explain(error) {
-          if (parseConstraintViolation(error) !== 'unique') return undefined;
-          return duplicateKey(
-            store.spec,
-            store.spec.key.map((name) => (name in set ? set[name] : '(unchanged)')),
-          );
-        },
-        // A changed key: the refusal is this update's when the new key is stored.
-        confirm: async () =>
-          store.spec.key.every((name) => name in set) &&
-          isKeyStored(
-            context,
-            store,
-            store.spec.key.map((name) => set[name]),
-          ),
-      };
-    },
-  };
-}
-
-/** A delete of one record (children go by ON DELETE CASCADE) with its tombstone; its result: whether a row was deleted. */
-export function stageDelete(store: EntityStore, target: RecordTarget): StagedWrite<boolean> {
-  return {
-    plan({ db, scope }) {
-      const condition = writeCondition(store, scope, target.lookup, target.expectedVersion);
-      const returned = { id: store.common.id };
-      const remove = bindRequestQuery(db.delete(store.table).where(condition).returning(returned), returned);
-      return {
-        table: store.spec.table,
-        statements: [{ event: deletedEventOf(store, condition) }, { statement: remove }],
-        settle: ([, rows]) => rowsOf(remove, rows).length > 0,
-      };
-    },
-  };
 }

@@ -4,8 +4,11 @@
  * the unit's batches (create, update of attributes, delete), committed with the batch's other writes.
  */
 import type { TenantUnit, WriteBatch, WriteHandle } from '../tenant/unit-of-work';
-import { stageCreate, stageDelete, stageUpdate } from './record-writes';
-import type { CreateRecord, RecordTarget } from './record-writes';
+import { findThroughGroup } from './group-reads';
+import { stageCreate } from './record-writes';
+import { stageDelete, stageUpdate } from './record-updates';
+import type { CreateRecord } from './record-writes';
+import type { RecordTarget } from './record-updates';
 import type { EntitySpec } from './spec';
 import { findRecord } from './store';
 import type { EntityRecord, EntityStore, RecordLookup } from './store';
@@ -19,7 +22,10 @@ export type RecordOf<S extends EntitySpec> = EntityRow<S> & Pick<EntityRecord, '
 
 export interface EntityRepository<S extends EntitySpec> {
   readonly store: EntityStore<S>;
-  /** The record the lookup names, or undefined (not there, or not this tenant/org's). */
+  /**
+   * The record the lookup names, or undefined (not there, or not this tenant/org's). In an atomic group, as the
+   * group's earlier writes leave it (src/entities/group-reads.ts).
+   */
   find(lookup: RecordLookup): Promise<RecordOf<S> | undefined>;
   stageCreate(batch: WriteBatch, create: CreateRecord): WriteHandle<void>;
   /** The new version, or undefined when nothing was updated (missing, other version, nothing to change). */
@@ -32,7 +38,9 @@ export function openEntityRepository<S extends EntitySpec>(unit: TenantUnit, sto
   return {
     store,
     async find(lookup) {
-      const row = await findRecord(unit.db, store, unit.scope, lookup);
+      const row = unit.group
+        ? await findThroughGroup(unit.db, store, unit.scope, unit.group.overlay, lookup)
+        : await findRecord(unit.db, store, unit.scope, lookup);
       // The point read selects every column of the description's table by field name, each through its column's
       // decoder: the row drizzle's select of that table answers.
       return row as RecordOf<S> | undefined;

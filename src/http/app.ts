@@ -9,7 +9,9 @@ import type { RoundTripMeter } from '../platform/d1/meter';
 import { advanceSession, BOOKMARK_HEADER, formatBookmark, parseBookmark } from '../platform/placement/bookmark';
 import type { ReadSession } from '../platform/placement/bookmark';
 import type { Platform } from '../platform/types';
-import type { ApiContext, OperatorContext, PublicContext } from './context';
+import type { GroupMember } from '../tenant/atomic-group';
+import { guardGroupCommands } from './group-commands';
+import type { ApiContext, DispatchOptions, OperatorContext, PublicContext } from './context';
 import { ApiError, handleError } from '../errors/api-error';
 import { acceptsIdempotencyKey, handleIdempotently } from './idempotency';
 import { checkRateLimits, describeRateLimitPolicy, RATE_LIMIT_POLICY_HEADER } from './rate-limit';
@@ -33,11 +35,13 @@ interface RequestTrace {
   route: string | null;
   scope: TenantScope | null;
   session: ReadSession | null;
+  /** The atomic group of `$batch` the request belongs to (`ApiContext.dispatch`), if any. */
+  readonly group?: GroupMember;
 }
 
 type Handler = (request: IRequest, platform: Platform, trace: RequestTrace) => Promise<Response>;
 /** The whole application's fetch (what `ApiContext.dispatch` runs a request through). */
-type AppFetch = (request: Request, platform: Platform) => Promise<Response>;
+type AppFetch = (request: Request, platform: Platform, options?: DispatchOptions) => Promise<Response>;
 
 function decodeParams(raw: Record<string, string>): Record<string, string> {
   const decoded: Record<string, string> = {};
@@ -106,23 +110,33 @@ async function buildApiContext(
   const session = openReadSession(request);
   trace.session = session;
   const url = new URL(request.url);
+  const group = trace.group;
   return {
     request,
     url,
     params,
     // Coordinator commands of this request join its read session (their writes' bookmarks are answered too) and count
     // their D1 round trips in its log line.
-    platform: { ...platform, coordinator: (target) => platform.coordinator(target, session, trace.meter) },
+    platform: { ...platform, coordinator: (target) => guardGroupCommands(platform.coordinator(target, session, trace.meter), group) },
     requestId: trace.requestId,
     scope: { tenantKey, orgKey },
-    db: await platform.openTenantDatabase({ tenantKey, orgKey, meter: trace.meter, session }),
+    // A member of an atomic group: a write batch that does not come from its unit of work is refused, never run.
+    db: await platform.openTenantDatabase({
+      tenantKey,
+      orgKey,
+      meter: trace.meter,
+      session,
+      ...(group ? { refuseWrites: () => group.refuse() } : {}),
+    }),
     principal,
     apiBase: `${url.origin}/api/${encodeURIComponent(tenantKey)}/${encodeURIComponent(orgKey)}`,
-    dispatch: async (inner) => {
-      const response = await fetchApp(inner, platform);
+    ...(group ? { group } : {}),
+    dispatch: async (inner, options) => {
+      const response = await fetchApp(inner, platform, options);
       advanceSession(session, parseBookmark(response.headers.get(BOOKMARK_HEADER)) ?? null);
       return response;
     },
+    readBookmark: () => (session.bookmark ? formatBookmark(session.bookmark) : null),
   };
 }
 
@@ -169,7 +183,8 @@ function wrapPublicRoute(route: PublicRoute): Handler {
 }
 
 interface App {
-  fetch(request: Request, platform: Platform): Promise<Response>;
+  /** One request through the application; `options.group`: as a member of an atomic group of `$batch`. */
+  fetch(request: Request, platform: Platform, options?: DispatchOptions): Promise<Response>;
   /** Every routed method and path pattern with its regular expression, in matching order (for OpenAPI checks). */
   readonly routes: readonly { method: string; path: string; match: RegExp }[];
 }
@@ -222,11 +237,18 @@ async function refuseUnrouted(
 }
 
 /** One request through the router: its id, the one catch (problem+json), its headers and its log line. */
-async function serveRequest(router: AppRouter, request: Request, platform: Platform): Promise<Response> {
+async function serveRequest(router: AppRouter, request: Request, platform: Platform, options?: DispatchOptions): Promise<Response> {
   const incoming = request.headers.get('x-request-id');
   const requestId = incoming && REQUEST_ID_PATTERN.test(incoming) ? incoming : crypto.randomUUID();
   const started = performance.now();
-  const trace: RequestTrace = { requestId, meter: { roundTrips: 0 }, route: null, scope: null, session: null };
+  const trace: RequestTrace = {
+    requestId,
+    meter: { roundTrips: 0 },
+    route: null,
+    scope: null,
+    session: null,
+    ...(options?.group ? { group: options.group } : {}),
+  };
   let response: Response;
   let failure: unknown;
   try {
@@ -259,7 +281,7 @@ export function buildApp(
   // Every route answers a Response or throws, and the catch-all below matches whatever the routes do not.
   const router: AppRouter = Router();
   const patterns: RoutePattern[] = [];
-  const fetchApp: AppFetch = (request, platform) => serveRequest(router, request, platform);
+  const fetchApp: AppFetch = (request, platform, options) => serveRequest(router, request, platform, options);
   for (const route of publicRoutes) addRoute(router, patterns, route.method, route.path, wrapPublicRoute(route));
   for (const route of apiRoutes) addRoute(router, patterns, route.method, `${API_PREFIX}${route.path}`, wrapApiRoute(route, fetchApp));
   for (const route of operatorRoutes) addRoute(router, patterns, route.method, route.path, wrapOperatorRoute(route));

@@ -1,6 +1,7 @@
 import type { Principal } from '../auth/token';
 import type { Database, TenantScope } from '../db/client';
 import type { Platform } from '../platform/types';
+import type { GroupMember } from '../tenant/atomic-group';
 import { openTenantUnit } from '../tenant/unit-of-work';
 import type { TenantUnit } from '../tenant/unit-of-work';
 
@@ -20,11 +21,23 @@ export interface ApiContext {
   /** Absolute `{origin}/api/{tenantKey}/{orgKey}`. */
   readonly apiBase: string;
   /**
-   * Runs another request through the whole application, exactly as if it had been sent alone (target checks, router,
-   * token, rate limits, handler, the one catch): what `$batch` runs its requests with. The answer's `x-d1-bookmark`
-   * advances this request's read session.
+   * The atomic group of `$batch` this request belongs to: its unit of work commits into the group's one batch, and
+   * any write of its tenant database or coordinator outside the unit is refused (400), never run alone.
    */
-  dispatch(request: Request): Promise<Response>;
+  readonly group?: GroupMember;
+  /**
+   * Runs another request through the whole application, exactly as if it had been sent alone (target checks, router,
+   * token, rate limits, handler, the one catch): what `$batch` runs its requests with, `options.group` for a member
+   * of an atomic group. The answer's `x-d1-bookmark` advances this request's read session.
+   */
+  dispatch(request: Request, options?: DispatchOptions): Promise<Response>;
+  /** This request's read session's bookmark (`x-d1-bookmark`), or null before its first D1 call. */
+  readBookmark(): string | null;
+}
+
+/** How `$batch` runs an inner request: as a member of an atomic group, or alone. */
+export interface DispatchOptions {
+  readonly group?: GroupMember;
 }
 
 /** A public route's context (no tenant from the path, no principal). */
@@ -48,5 +61,6 @@ export interface OperatorContext extends PublicContext {
 
 /** The request's unit of work: its tenant/org's database and scope, and its audit stamp (the clock, the token's subject). */
 export function openRequestUnit(ctx: ApiContext): TenantUnit {
-  return openTenantUnit({ db: ctx.db, scope: ctx.scope, stamp: { on: ctx.platform.now().toISOString(), by: ctx.principal.subject } });
+  const stamp = { on: ctx.platform.now().toISOString(), by: ctx.principal.subject };
+  return openTenantUnit({ db: ctx.db, scope: ctx.scope, stamp, group: ctx.group });
 }

@@ -10,6 +10,13 @@ export type WriteReaction = (ctx: ApiContext) => Promise<void>;
  * (ApiError) changed nothing and does not react.
  */
 export async function reactAfterWrite<A extends Response>(ctx: ApiContext, write: () => Promise<A>, react: WriteReaction): Promise<A> {
+  // In an atomic group of `$batch` nothing is committed yet: the reaction follows the group's commit (never its failure).
+  const group = ctx.group;
+  if (group) {
+    const answer = await write();
+    if (answer.status < 300) group.afterCommit(() => react(ctx));
+    return answer;
+  }
   let response: A;
   try {
     response = await write();

@@ -108,10 +108,20 @@ export const BATCH_TEXTS = {
     'Pedido {id}: {field} {name} é também o id de um pedido: grupos e pedidos precisam de nomes diferentes',
     'Solicitud {id}: {field} {name} es también el id de una solicitud: grupos y solicitudes necesitan nombres distintos',
   ],
-  batchGroupsUnsupported: [
-    'Request {id}: {field} is not supported yet (atomic groups, and Isolation: snapshot, are refused rather than run without atomicity): send the requests without it',
-    'Pedido {id}: {field} ainda não é suportado (grupos atómicos, e Isolation: snapshot, são recusados em vez de executados sem atomicidade): envie os pedidos sem ele',
-    'Solicitud {id}: {field} aún no se admite (los grupos atómicos, e Isolation: snapshot, se rechazan en lugar de ejecutarse sin atomicidad): envíe las solicitudes sin él',
+  batchGroupOperation: [
+    'Request {id}: {field}: this operation cannot be part of an atomic group yet (it writes outside the unit of work); nothing of the group was written: send it outside the group',
+    'Pedido {id}: {field}: esta operação ainda não pode fazer parte de um grupo atómico (escreve fora da unidade de trabalho); nada do grupo foi escrito: envie-a fora do grupo',
+    'Solicitud {id}: {field}: esta operación aún no puede formar parte de un grupo atómico (escribe fuera de la unidad de trabajo); no se escribió nada del grupo: envíela fuera del grupo',
+  ],
+  batchGroupChanged: [
+    'Request {id}: {field}: a record it was planned on was changed by another request meanwhile; nothing of the group was written: send the batch again',
+    'Pedido {id}: {field}: um registo em que se baseou foi alterado entretanto por outro pedido; nada do grupo foi escrito: envie o lote de novo',
+    'Solicitud {id}: {field}: un registro en el que se basó fue modificado mientras tanto por otra solicitud; no se escribió nada del grupo: envíe el lote de nuevo',
+  ],
+  batchGroupFailed: [
+    'Request {id}: {field} {name}: request {failed} of the group failed, so nothing of the group was written',
+    'Pedido {id}: {field} {name}: o pedido {failed} do grupo falhou, por isso nada do grupo foi escrito',
+    'Solicitud {id}: {field} {name}: la solicitud {failed} del grupo falló, así que no se escribió nada del grupo',
   ],
   batchIsolation: [
     '{field} must be snapshot (the whole batch one atomic group) or absent',

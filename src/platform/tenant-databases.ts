@@ -45,6 +45,7 @@ export function openTenantDatabase(parts: TenantDatabases, request: TenantDataba
     databases: parts.databases,
     ...(request.meter ? { meter: request.meter } : {}),
     ...(request.session ? { session: request.session } : {}),
+    ...(request.refuseWrites ? { refuseWrites: request.refuseWrites } : {}),
     waitForMove: () => parts.moves.awaitMove(scope, MOVE_WAIT_MS),
     watchers: () => parts.watch(scope),
     now: parts.now,

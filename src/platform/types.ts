@@ -21,6 +21,11 @@ export interface TenantDatabaseRequest extends TenantScope {
   readonly meter?: RoundTripMeter;
   /** The request's D1 session (bookmarks, replicas); absent: every statement goes to the primary. */
   readonly session?: ReadSession;
+  /**
+   * The error every write batch is refused with, before it reaches D1 (a member of an atomic group of `$batch`: its
+   * writes go through its unit of work into the group's batch; any other would commit alone).
+   */
+  refuseWrites?(): Error;
 }
 
 /** What a write watcher may use of the invocation that wrote. */

@@ -13,6 +13,9 @@ import type { EventFields, EventOrigin } from '../events/outbox';
 import { bindCompiled, bindRequestStatement, compileWrite, runBound, textPlaceholder } from './compiled';
 import type { BoundStatement, CompiledStatement } from './compiled';
 import { defineCompiledFamily } from './compiled-families';
+import type { ApiError } from '../errors/api-error';
+import { openGroupBatch } from './group-batch';
+import type { GroupCondition, GroupMember, GroupOverlay } from './atomic-group';
 
 /** Who changes records, and when: one per unit of work (the request's clock and the token's subject, or `system`). */
 export interface AuditStamp {
@@ -54,11 +57,41 @@ export interface WritePlan<R> {
    * failed): read after the refused batch, e.g. whether the key it writes is stored. Only asked then.
    */
   confirm?(error: unknown): Promise<boolean>;
+  /**
+   * In an atomic group, when a rule of the database (src/db/rules.ts) refuses the group's batch because of this write:
+   * the request's checks, run again (they throw its worded 400, as `writeUnderRules` does alone), and the request
+   * fields the rule's own 400 names when they pass.
+   */
+  readonly recheck?: () => Promise<unknown>;
+  readonly rulePaths?: readonly string[];
+}
+
+/** What a write is planned with in an atomic group: the unit's context, the group's records, its refusal. */
+export interface GroupContext extends WriteContext {
+  readonly overlay: GroupOverlay;
+  /** The 400 of a write that cannot be part of an atomic group. */
+  refuse(): ApiError;
+}
+
+/**
+ * A write's effect in an atomic group, predicted before anything runs: its result (what `settle` will answer once the
+ * group commits) and the conditions it was predicted on, checked in the group's batch before (`before`) and after
+ * (`after`) its statements. A condition that does not hold aborts the whole group.
+ */
+export interface GroupPrediction<R> {
+  readonly result: R;
+  readonly before?: readonly GroupCondition[];
+  readonly after?: readonly GroupCondition[];
 }
 
 /** A write a repository or service stages: planned at commit, with the unit's context. */
 export interface StagedWrite<R> {
   plan(context: WriteContext): WritePlan<R>;
+  /**
+   * Its effect in an atomic group, from the group's records (reads through the overlay), recording its after-images
+   * there. A write without it cannot be part of an atomic group: its request is answered 400 and the group fails.
+   */
+  predict?(context: GroupContext): Promise<GroupPrediction<R>>;
 }
 
 /** A staged write's result, read after its batch committed. */
@@ -75,11 +108,18 @@ export interface WriteBatch {
 
 /** A tenant/org's unit of work: its database, scope and audit stamp, and write batches over them. */
 export interface TenantUnit extends WriteContext {
+  /**
+   * The atomic group the unit's request belongs to (`$batch`): its batches commit into the group's one batch, their
+   * results predicted; reads by id or key see the group's records.
+   */
+  readonly group?: GroupMember;
   openBatch(): WriteBatch;
 }
 
-export function openTenantUnit(context: WriteContext): TenantUnit {
-  return { ...context, openBatch: () => openWriteBatch(context) };
+export function openTenantUnit(context: WriteContext & { readonly group?: GroupMember | undefined }): TenantUnit {
+  const { group, ...write } = context;
+  if (group) return { ...write, group, openBatch: () => openGroupBatch(write, group) };
+  return { ...write, openBatch: () => openWriteBatch(write) };
 }
 
 /** The placeholders of a compiled event's origin, filled on the commit path from the unit's scope and stamp. */

@@ -175,16 +175,15 @@ describe('$batch refuses a malformed batch whole, naming the request id and fiel
     await expectRefused(many, 'requests', '101');
     await expectRefused([], 'requests', '1 to 100');
   });
-  it('atomic groups and Isolation: snapshot (not supported yet: refused rather than run without atomicity)', async () => {
+  it('a malformed atomic group: Isolation other than snapshot, a group split by another request, a group named like a request', async () => {
+    // Atomic groups themselves run (test/integration/batch-groups.test.ts); these are refused before anything runs.
+    await expectRefused([create('1')], 'Isolation', 'snapshot', { isolation: 'serializable' });
     await expectRefused(
-      [
-        { ...create('1'), atomicityGroup: 'g1' },
-        { ...create('2'), atomicityGroup: 'g1' },
-      ],
-      'requests[0].atomicityGroup',
-      'not supported',
+      [{ ...create('1'), atomicityGroup: 'g' }, create('2'), { ...create('3'), atomicityGroup: 'g' }],
+      'requests[2].atomicityGroup',
+      'adjacent',
     );
-    await expectRefused([create('1')], 'Isolation', 'not supported', { isolation: 'snapshot' });
+    await expectRefused([{ ...create('1'), atomicityGroup: '2' }, create('2')], 'requests[0].atomicityGroup', 'also a request id');
   });
 });
 

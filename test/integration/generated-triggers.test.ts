@@ -1,7 +1,7 @@
 /**
  * The migrated tenant database holds exactly the triggers (and text index tables) the generator makes from the
  * descriptions (src/resources/triggers/), as the generator writes them; the only other triggers are the residency
- * guard's (migration 0003). `npm run triggers:check` checks the migration files themselves, byte for byte.
+ * guard's (migration 0003) and the atomic groups' assertions (migration 0015). `npm run triggers:check` checks the migration files themselves, byte for byte.
  */
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
@@ -42,9 +42,14 @@ describe('generated triggers', () => {
     expect(row?.sql).toBe(object.sql.replace(/;$/, ''));
   });
 
-  it('leaves only the residency guard triggers to hand-written migrations', async () => {
+  it('leaves only the residency guard and the atomic group assertion triggers to hand-written migrations', async () => {
     const generated = new Set(OBJECTS.map((object) => object.name));
     const others = (await listSchema()).filter((row) => row.type === 'trigger' && !generated.has(row.name)).map((row) => row.name);
-    expect(others.sort()).toEqual(['tenant_write_guard_absent', 'tenant_write_guard_moving']);
+    expect(others.sort()).toEqual([
+      'batch_assertion_failed',
+      'batch_assertion_trial_end',
+      'tenant_write_guard_absent',
+      'tenant_write_guard_moving',
+    ]);
   });
 });

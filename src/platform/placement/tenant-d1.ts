@@ -43,6 +43,8 @@ interface TenantD1Options {
   readonly session?: ReadSession;
   /** Reads appended to every write batch; each one's rows go to its `onCommit` once the batch has committed. */
   watchers(): readonly WriteWatcher[];
+  /** When given, every `write` batch is refused with its error before it reaches D1 (an atomic group's member). */
+  refuseWrites?(): Error;
   /** Resolves when no move of the tenant/org is under way (true), or false when it waited too long. */
   waitForMove(): Promise<boolean>;
   now(): Date;
@@ -203,6 +205,7 @@ export class TenantD1 implements TenantExecutor {
   async execute(kind: BatchKind, calls: readonly Call[]): Promise<D1Result[]> {
     const { scope } = this.options;
     const writes = kind === 'write';
+    if (writes && this.options.refuseWrites) throw this.options.refuseWrites();
     if (kind === 'residentRead') {
       const results = await this.runSelfGuarded(calls);
       if (results) return results;

@@ -34,14 +34,22 @@ const BATCH_REQUEST = {
       items: { type: 'string' },
       description: 'Ids of earlier requests or atomicity groups that must have succeeded; else this request answers 424',
     },
-    atomicityGroup: { ...NAME, description: 'Not supported yet: a batch with an atomicity group is refused (400) and nothing runs' },
+    atomicityGroup: {
+      ...NAME,
+      description:
+        "The atomic group (change set) of the request: a group's requests are adjacent and commit together (one D1 batch) or not at all: when one fails it answers its own error, the others 424, and nothing of the group is written",
+    },
   },
 };
 
 /** One inner answer (the 200's `responses` items): the valibot schema the document and the handler's type share. */
 const BATCH_RESPONSE = v.strictObject({
   id: v.string(),
-  status: v.pipe(v.number(), v.integer(), v.description('The status the request would have answered alone; 424 when a dependency failed')),
+  status: v.pipe(
+    v.number(),
+    v.integer(),
+    v.description('The status the request would have answered alone; 424 when a dependency failed, or another request of its atomic group'),
+  ),
   headers: v.pipe(v.record(v.string(), v.string()), v.description('Its headers (Location, ETag, content-type...)')),
   body: v.optional(
     v.pipe(v.unknown(), v.description('Its body: JSON as JSON (problem+json for errors), other media types as text; absent when empty')),
@@ -64,13 +72,17 @@ export const batchDoc = {
     'same scopes and orgs, validation, rate limits (each request counts, besides the batch), If-Match, status, body and headers; each reads what the ones before it wrote.',
     'A request whose `dependsOn` (or `$<id>`) names a failed request answers 424 and does not run; without `dependsOn`, later requests run whatever earlier ones answered.',
     'An Idempotency-Key on the batch replays the whole answer; inner requests take none.',
-    'Atomic groups (`atomicityGroup`, and the `Isolation: snapshot` header, which makes the whole batch one group) are not supported yet: refused with 400, nothing runs.',
+    'Requests with the same `atomicityGroup` (adjacent) form an atomic group; the `Isolation: snapshot` header makes the whole batch one group.',
+    "A group's requests run in order, each answered as alone, each reading by id or key what the ones before it in the group wrote; their writes commit together, as one transaction, once the last one answered:",
+    'when one fails (its own answer, or the commit refused by a rule of the database, a duplicate key or a record changed meanwhile, attributed to the request whose write it concerns),',
+    'that request answers its own error, the others of the group 424, and nothing of the group is written (no change event either).',
+    'An operation that writes outside the unit of work (reference data, route membership, indicators, imports, API clients, webhook subscriptions, custom attribute PUTs) cannot be part of a group yet: it answers 400 naming the request and the group fails.',
   ].join(' '),
   parameters: [
     {
       name: 'Isolation',
       in: 'header',
-      description: '`snapshot`: the whole batch one atomic group. Not supported yet: refused (400 naming Isolation), nothing runs.',
+      description: '`snapshot`: the whole batch is one atomic group (all its requests commit together or not at all).',
       schema: { json: { type: 'string', enum: ['snapshot'] } },
     },
   ],

@@ -3,8 +3,15 @@
  * same router, token checks, rate limits, validation and handlers as a request sent alone), with the batch's token
  * and language, and each reading at least what the ones before it wrote (their `x-d1-bookmark`, chained).
  * `dependsOn` on a failed request (or group), or a `$<id>` of one, answers 424 without running.
+ *
+ * The requests of an atomic group (`atomicityGroup`; every request with `Isolation: snapshot`) run as members of one
+ * `AtomicGroup` (src/tenant/atomic-group.ts): their units of work stage into it and their answers are held; once the
+ * last one answered, the group's writes commit as one D1 batch and the answers are released. When one fails (its own
+ * answer, or the refused commit attributed to it) it answers its own error, the others 424, and nothing is written.
  */
 import { ApiError, problemResponse, validationError } from '../../errors/api-error';
+import { openAtomicGroup } from '../../tenant/atomic-group';
+import type { AtomicGroup, GroupFailure, GroupMember } from '../../tenant/atomic-group';
 import type { FieldError } from '../../errors/api-error';
 import { message } from '../../messages/catalogue';
 import type { Language } from '../../messages/language';
@@ -23,8 +30,12 @@ export interface BatchRun {
   /** The batch's own `x-d1-bookmark`, if sent: the first inner request reads at least that fresh. */
   readonly bookmark: string | null;
   readonly language: Language;
-  /** One request through the application's pipeline (src/http/app.ts). */
-  dispatch(request: Request): Promise<Response>;
+  /** One request through the application's pipeline (src/http/app.ts); with `group`, as a member of that group. */
+  dispatch(request: Request, group?: GroupMember): Promise<Response>;
+  /** Commits an atomic group's writes as one D1 batch on the batch's tenant database. */
+  commitGroup(group: AtomicGroup): Promise<GroupFailure | undefined>;
+  /** The batch's read session's bookmark (after a group committed: the ones after it read at least that). */
+  readBookmark(): string | null;
 }
 
 interface Outcome {
@@ -115,7 +126,7 @@ async function answerRefusal(request: BatchRequest, error: ApiError, run: BatchR
   return readBatchResponse(request.id, problemResponse(error, instance, run.requestId, run.language), request.atomicityGroup);
 }
 
-async function runRequest(request: BatchRequest, state: BatchState, run: BatchRun): Promise<BatchResponse> {
+async function runRequest(request: BatchRequest, state: BatchState, run: BatchRun, member?: GroupMember): Promise<BatchResponse> {
   const refusal = checkDependencies(request, state);
   if (refusal) return answerRefusal(request, refusal, run);
   const url = buildUrl(request, state, run);
@@ -129,7 +140,7 @@ async function runRequest(request: BatchRequest, state: BatchState, run: BatchRu
     headers: buildHeaders(request, state, run),
     ...(body === undefined ? {} : { body }),
   });
-  const response = await run.dispatch(inner);
+  const response = await run.dispatch(inner, member);
   const bookmark = response.headers.get('x-d1-bookmark');
   if (bookmark !== null) state.bookmark = bookmark;
   return readBatchResponse(request.id, response, request.atomicityGroup);
@@ -139,30 +150,134 @@ function recordOutcome(request: BatchRequest, response: BatchResponse, state: Ba
   const identifier = findRecordIdentifier(response);
   const location = response.headers.location;
   const ok = response.status < 400;
+  const first = !state.outcomes.has(request.id);
   state.outcomes.set(request.id, {
     ok,
     ...(identifier === undefined ? {} : { identifier }),
     ...(location === undefined ? {} : { location }),
   });
-  if (request.atomicityGroup !== undefined) {
+  if (request.atomicityGroup !== undefined && first) {
     const members = state.groups.get(request.atomicityGroup) ?? [];
     members.push(request.id);
     state.groups.set(request.atomicityGroup, members);
   }
 }
 
+/** The group a request belongs to: `Isolation: snapshot` makes the whole batch one group. */
+const SNAPSHOT_GROUP = '';
+
+function groupOf(request: BatchRequest, plan: BatchPlan): string | undefined {
+  return plan.snapshot ? SNAPSHOT_GROUP : request.atomicityGroup;
+}
+
+/** The plan's requests in runs: each atomic group's requests together (they are adjacent: parse.ts), lone ones apart. */
+function splitGroups(plan: BatchPlan): { name: string | undefined; requests: BatchRequest[] }[] {
+  const runs: { name: string | undefined; requests: BatchRequest[] }[] = [];
+  for (const request of plan.requests) {
+    const name = groupOf(request, plan);
+    const last = runs.at(-1);
+    if (name !== undefined && last?.name === name) last.requests.push(request);
+    else runs.push({ name, requests: [request] });
+  }
+  return runs;
+}
+
+/** Where a member's group is named: its `atomicityGroup`, or the batch's `Isolation` header. */
+function groupField(request: BatchRequest, name: string): string {
+  return name === SNAPSHOT_GROUP ? 'Isolation' : `requests[${request.index}].atomicityGroup`;
+}
+
+/** A write of a member that cannot be part of the group: 400 naming the request (src/tenant/atomic-group.ts). */
+function refuseInGroup(request: { readonly id: string; readonly index: number }): ApiError {
+  const field = `requests[${request.index}]`;
+  return validationError(
+    [{ path: field, message: message('batchGroupOperation', { id: request.id, field }) }],
+    `Request ${request.id} cannot be part of an atomic group yet: it writes outside the unit of work. Nothing of the group was written.`,
+  );
+}
+
+/** 424 for a member of a group that failed because another member did. */
+function answerGroupFailed(request: BatchRequest, name: string, failed: string, run: BatchRun): Promise<BatchResponse> {
+  const field = groupField(request, name);
+  const label = name === SNAPSHOT_GROUP ? 'snapshot' : name;
+  const error = new ApiError(
+    'FailedDependency',
+    `Request ${request.id} was not committed: request ${failed} of its atomic group failed, so nothing of the group was written.`,
+    { errors: [{ path: field, message: message('batchGroupFailed', { id: request.id, field, name: label, failed }) }] },
+  );
+  return answerRefusal(request, error, run);
+}
+
+/** The answer of the member a refused commit is attributed to: its error as problem+json (500 for an unexpected one). */
+function answerCommitFailure(request: BatchRequest, error: unknown, run: BatchRun): Promise<BatchResponse> {
+  if (error instanceof ApiError) return answerRefusal(request, error, run);
+  console.error(JSON.stringify({ level: 'error', message: 'atomic group commit failed', requestId: run.requestId, error: String(error) }));
+  const internal = new ApiError('InternalError', `An unexpected error occurred. Quote request id ${run.requestId} when reporting it.`);
+  return answerRefusal(request, internal, run);
+}
+
+/**
+ * The requests of one atomic group, in order, each a member of the group; their writes commit together once the last
+ * one answered. A failing member stops the group: the ones after it do not run, all but it answer 424.
+ */
+async function runGroup(requests: readonly BatchRequest[], name: string, state: BatchState, run: BatchRun): Promise<BatchResponse[]> {
+  const group = openAtomicGroup(refuseInGroup);
+  const answers: BatchResponse[] = [];
+  let failed: string | undefined;
+  for (const request of requests) {
+    if (failed !== undefined) {
+      answers.push(await answerGroupFailed(request, name, failed, run));
+      continue;
+    }
+    const response = await runRequest(request, state, run, group.join(request));
+    // Held: later members read its identifier ($<id>) and see it succeeded (dependsOn) before the group commits.
+    recordOutcome(request, response, state);
+    answers.push(response);
+    if (response.status >= 400) failed = request.id;
+  }
+  if (failed === undefined) {
+    const failure = await run.commitGroup(group);
+    if (failure === undefined) {
+      state.bookmark = run.readBookmark() ?? state.bookmark;
+      // The members' write reactions (e.g. retiring cache entries), as alone before the answer leaves: a failing one
+      // fails its request's answer (500), though its writes committed.
+      for (const reaction of await group.runAfterCommit()) {
+        const index = requests.findIndex((request) => request.id === reaction.id);
+        const request = requests[index];
+        if (request) answers[index] = await answerCommitFailure(request, reaction.error, run);
+      }
+      return answers;
+    }
+    failed = failure.id;
+    const index = requests.findIndex((request) => request.id === failure.id);
+    const request = requests[index];
+    if (request) answers[index] = await answerCommitFailure(request, failure.error, run);
+  }
+  const settled: BatchResponse[] = [];
+  for (const [index, request] of requests.entries()) {
+    const answer = answers[index];
+    const own = request.id === failed && answer ? answer : await answerGroupFailed(request, name, failed, run);
+    recordOutcome(request, own, state);
+    settled.push(own);
+  }
+  return settled;
+}
+
 /**
  * Every request of the plan, in order, one answer each. Requests without an `atomicityGroup` run and commit one by
- * one, exactly as if sent alone; atomic groups are refused before this runs (src/services/batch/routes.ts) until a
- * group can share one unit of work committed as one D1 batch.
+ * one, exactly as if sent alone; the requests of a group (adjacent: parse.ts) run as one atomic group.
  */
-export async function executeBatch(plan: BatchPlan, run: BatchRun): Promise<BatchResponse[]> {
-  const state: BatchState = { outcomes: new Map(), groups: new Map(), bookmark: run.bookmark };
+export async function executeBatch(plan: BatchPlan, batch: BatchRun): Promise<BatchResponse[]> {
+  const state: BatchState = { outcomes: new Map(), groups: new Map(), bookmark: batch.bookmark };
   const responses: BatchResponse[] = [];
-  for (const request of plan.requests) {
-    const response = await runRequest(request, state, run);
-    recordOutcome(request, response, state);
-    responses.push(response);
+  for (const run of splitGroups(plan)) {
+    if (run.name === undefined) {
+      for (const request of run.requests) {
+        const response = await runRequest(request, state, batch);
+        recordOutcome(request, response, state);
+        responses.push(response);
+      }
+    } else responses.push(...(await runGroup(run.requests, run.name, state, batch)));
   }
   return responses;
 }

@@ -9,6 +9,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { parseConstraintViolation } from '../../db/client';
 import type { Database } from '../../db/client';
 import { updatedEventOf } from '../../entities/events';
+import { findThroughGroup, recordAtVersion } from '../../entities/group-reads';
 import { parseIfMatch, parseIntegerSegment } from '../../entities/lookup';
 import type { AuditStamp } from '../../entities/store';
 import { openRequestUnit } from '../../http/context';
@@ -26,6 +27,8 @@ import type { DocumentRef } from './lines-store';
 import { message } from '../../messages/catalogue';
 
 const ATTEMPTS = 3;
+/** Where an atomic group notes the documents whose lines it wrote (by document id). */
+const LINE_WRITES = 'exchange_rate_lines (written)';
 
 interface LineWritePlan {
   /**
@@ -46,8 +49,16 @@ export function parseDocumentNumber(raw: string | undefined): number {
   return parseIntegerSegment('number', raw ?? '');
 }
 
-async function findDocumentOrFail(ctx: ApiContext, number: number, listed404: boolean): Promise<Required<DocumentRef>> {
-  const document = await findDocumentRef(ctx.db, ctx.scope, number);
+/** The document's id and version; in an atomic group as the group's earlier writes leave it. */
+async function findDocument(unit: TenantUnit, number: number): Promise<Required<DocumentRef> | undefined> {
+  if (!unit.group) return findDocumentRef(unit.db, unit.scope, number);
+  const lookup = { by: 'key', values: [number] } as const;
+  const record = await findThroughGroup(unit.db, exchangeRatesDocumentStore, unit.scope, unit.group.overlay, lookup);
+  return record ? { id: record.id, version: record.version } : undefined;
+}
+
+async function findDocumentOrFail(ctx: ApiContext, unit: TenantUnit, number: number, listed404: boolean): Promise<Required<DocumentRef>> {
+  const document = await findDocument(unit, number);
   if (!document) throw recordNotFound(`${exchangeRatesDocumentSpec.title} ${number}`, listed404, 'number');
   return document;
 }
@@ -61,6 +72,22 @@ function preconditionFailed(version: number): ApiError {
 /** The line statement, the document's bump and its `updated` event, as one staged write: its rows written and bumped. */
 function stageLineWrite(statement: LineStatement, guard: DocumentRef): StagedWrite<{ written: number; version: number | undefined }> {
   return {
+    // In an atomic group: the document as the group sees it, bumped; checked in the group's batch at that version
+    // before (its lines are as read: every line change bumps it) and at the next one after (the line was written).
+    async predict(context) {
+      const store = exchangeRatesDocumentStore;
+      const current = await findThroughGroup(context.db, store, context.scope, context.overlay, { by: 'id', id: guard.id });
+      if (!current) return { result: { written: 0, version: undefined } };
+      const version = current.version + 1;
+      const { stamp, scope } = context;
+      context.overlay.write(store.spec.table, current.id, { ...current, version, modifiedOn: stamp.on, modifiedBy: stamp.by });
+      context.overlay.write(LINE_WRITES, current.id, {});
+      return {
+        result: { written: 1, version },
+        before: [recordAtVersion(store, scope, current.id, current.version)],
+        after: [recordAtVersion(store, scope, current.id, version)],
+      };
+    },
     plan({ db, scope, stamp }) {
       const line = bindRequestQuery(statement, { id: exchangeRateLines.id });
       const bump = bindRequestQuery(buildDocumentBump(db, scope, guard, stamp), { version: exchangeRatesDocumentStore.common.version });
@@ -98,16 +125,18 @@ export async function writeLine(ctx: ApiContext, number: number, listed404: bool
   const expected = parseIfMatch(ctx.request);
   const unit: TenantUnit = openRequestUnit(ctx);
   for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
-    const document = await findDocumentOrFail(ctx, number, listed404);
+    const document = await findDocumentOrFail(ctx, unit, number, listed404);
     if (expected !== undefined && expected !== document.version) throw preconditionFailed(document.version);
     const guard: DocumentRef = expected === undefined ? { id: document.id } : document;
+    // A line write plans on the lines as stored: in an atomic group that already wrote this document's lines they are not.
+    if (unit.group && unit.group.overlay.read(LINE_WRITES, document.id) !== undefined) throw unit.group.refuse();
     const planned = await plan(unit.db, guard, unit.stamp);
     if ('unchanged' in planned) return document.version;
     const { written, version } = await commitAlone(unit, (batch) => batch.stage(stageLineWrite(planned.statement, guard)));
     if (written > 0 && version !== undefined) return version;
     // Nothing written: with If-Match, the document moved on meanwhile; without, the document or the line changed
     // meanwhile (gone, or already as asked): the next attempt reads them again.
-    if (expected !== undefined) throw preconditionFailed((await findDocumentOrFail(ctx, number, listed404)).version);
+    if (expected !== undefined) throw preconditionFailed((await findDocumentOrFail(ctx, unit, number, listed404)).version);
   }
   throw new ApiError('PreconditionFailed', 'The document kept changing during the write; retry.');
 }
