@@ -17,7 +17,7 @@ import { requireDenoRuntime, loadSqlFiles, waitForStdinEnd } from './platform/de
 import type { DenoRuntime, DenoServeInfo } from './platform/deno/runtime';
 import { backupJob } from './jobs/backups';
 import { runScheduledJobs } from './jobs/scheduler';
-import { commandHandlers, deliverSubscription, scheduledJobs } from './services/registry';
+import { commandHandlers, deliverSubscription, processImport, scheduledJobs } from './services/registry';
 import { TENANT_MODEL } from './tenant-model';
 
 /** The header the API reads a request's source address from (src/services/identity/token-limits.ts). */
@@ -78,9 +78,27 @@ function buildHandler(
   };
 }
 
+/** The configuration variables the host reads from the environment. */
+function readHostEnv(env: (name: string) => string | undefined) {
+  return {
+    JWT_SECRET: env('JWT_SECRET'),
+    PAGE_TOKEN_SECRET: env('PAGE_TOKEN_SECRET'),
+    JWT_JWKS_URL: env('JWT_JWKS_URL'),
+    JWT_ISSUER: env('JWT_ISSUER'),
+    JWT_AUDIENCE: env('JWT_AUDIENCE'),
+    APP_ENV: env('APP_ENV'),
+    RATE_LIMIT_PER_MINUTE: env('RATE_LIMIT_PER_MINUTE'),
+    MOVE_STEP_QUERIES: env('MOVE_STEP_QUERIES'),
+    WEBHOOKS_ALLOW_LOCAL_HTTP: env('WEBHOOKS_ALLOW_LOCAL_HTTP'),
+    WEBHOOKS_DNS_RESOLVER_URL: env('WEBHOOKS_DNS_RESOLVER_URL'),
+    WEBHOOK_RETRY_BASE_SECONDS: env('WEBHOOK_RETRY_BASE_SECONDS'),
+    BACKUP_RETENTION_DAYS: env('BACKUP_RETENTION_DAYS'),
+  };
+}
+
 /**
  * Serves until SIGINT/SIGTERM (or, with EXIT_ON_STDIN_END=1, until standard input closes). Environment: PORT (8788),
- * HOST (127.0.0.1), DENO_DATA_DIR (.deno-data: one SQLite file per database, plus coordinators.sqlite),
+ * HOST (127.0.0.1), DENO_DATA_DIR (.deno-data: one SQLite file per database, plus coordinators.sqlite, and import-files/),
  * DENO_TENANT_DATABASES (TENANT_DB_1,TENANT_DB_2), JWT_SECRET, PAGE_TOKEN_SECRET, JWT_JWKS_URL, JWT_ISSUER, JWT_AUDIENCE,
  * APP_ENV (production; `development` for local servers), RATE_LIMIT_PER_MINUTE (600; 0 turns rate limiting off),
  * MOVE_STEP_QUERIES (400), WEBHOOKS_ALLOW_LOCAL_HTTP (false; `true` lets subscriptions use http:// to a loopback host),
@@ -95,9 +113,12 @@ export async function serveDeno(extension?: DenoRequestExtension): Promise<void>
   const dataDirectory = env('DENO_DATA_DIR') ?? '.deno-data';
   // Owner only (0700; the files in it 0600: src/platform/deno/host.ts).
   await deno.mkdir(dataDirectory, { recursive: true, mode: 0o700 });
+  const filesDirectory = `${dataDirectory}/import-files`;
+  await deno.mkdir(filesDirectory, { recursive: true, mode: 0o700 });
   const assets = await loadStaticAssets(deno, new URL('../public/', import.meta.url));
   const host = openDenoHost({
     dataDirectory,
+    filesDirectory,
     tenantDatabases: (env('DENO_TENANT_DATABASES') ?? 'TENANT_DB_1,TENANT_DB_2').split(',').map((name) => name.trim()),
     migrations: {
       directory: await loadSqlFiles(deno, new URL('../migrations/directory/', import.meta.url)),
@@ -106,20 +127,8 @@ export async function serveDeno(extension?: DenoRequestExtension): Promise<void>
     commandHandlers,
     model: TENANT_MODEL,
     deliveryConsumer: deliverSubscription,
-    env: {
-      JWT_SECRET: env('JWT_SECRET'),
-      PAGE_TOKEN_SECRET: env('PAGE_TOKEN_SECRET'),
-      JWT_JWKS_URL: env('JWT_JWKS_URL'),
-      JWT_ISSUER: env('JWT_ISSUER'),
-      JWT_AUDIENCE: env('JWT_AUDIENCE'),
-      APP_ENV: env('APP_ENV'),
-      RATE_LIMIT_PER_MINUTE: env('RATE_LIMIT_PER_MINUTE'),
-      MOVE_STEP_QUERIES: env('MOVE_STEP_QUERIES'),
-      WEBHOOKS_ALLOW_LOCAL_HTTP: env('WEBHOOKS_ALLOW_LOCAL_HTTP'),
-      WEBHOOKS_DNS_RESOLVER_URL: env('WEBHOOKS_DNS_RESOLVER_URL'),
-      WEBHOOK_RETRY_BASE_SECONDS: env('WEBHOOK_RETRY_BASE_SECONDS'),
-      BACKUP_RETENTION_DAYS: env('BACKUP_RETENTION_DAYS'),
-    },
+    importProcessor: processImport,
+    env: readHostEnv(env),
     readAsset: async (path) => assets.read(path),
   });
   if (host.appliedMigrations.length > 0) console.log(`Applied migrations in ${dataDirectory}: ${host.appliedMigrations.join(', ')}`);

@@ -1,14 +1,18 @@
-/** The Worker: `fetch` (router), `scheduled` (cron), `queue` (webhook deliveries) and the per-tenant/org Durable Object. */
+/** The Worker: `fetch` (router), `scheduled` (cron), `queue` (webhook deliveries), the per-tenant/org Durable Object and the import Workflow. */
 import { app } from './app';
 import { buildWorkerPlatform, consumeDeliveryBatch, defineTenantCoordinator } from './platform/cloudflare';
+import { defineImportWorkflow } from './platform/import-workflow';
 import type { DeliveryMessage } from './platform/types';
 import { backupJob } from './jobs/backups';
 import { runScheduledJobs } from './jobs/scheduler';
-import { commandHandlers, deliverSubscription, scheduledJobs } from './services/registry';
+import { commandHandlers, deliverSubscription, processImport, scheduledJobs } from './services/registry';
 import { TENANT_MODEL } from './tenant-model';
 
 /** The per-tenant/org Durable Object (binding COORDINATOR). */
 export class TenantCoordinator extends defineTenantCoordinator(commandHandlers, TENANT_MODEL) {}
+
+/** File imports' processing (binding IMPORT_WORKFLOW): durable steps over chunks of the stored file. */
+export class ImportWorkflow extends defineImportWorkflow(processImport, (env, ctx) => buildWorkerPlatform(env, ctx, TENANT_MODEL)) {}
 
 export default {
   fetch(request, env, ctx) {

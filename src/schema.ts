@@ -4,7 +4,7 @@
  */
 export { emailTemplates } from './services/email-templates/table';
 export { routeEquipmentItems, routeLocations, routes, routeTools } from './services/routes/table';
-export { importDataInfoChanges, importDataInfos } from './services/imports/table';
+export { importChunks, importDataInfoChanges, importDataInfos } from './services/imports/table';
 export { kpiMeasurements, kpiPendingOrgs, kpiPeriods, kpiSeries, kpiSummaries } from './services/indicators/tables';
 export { exchangeRateLines, exchangeRatesDocuments } from './services/exchange-rates/table';
 export { apiClients } from './services/identity/table';

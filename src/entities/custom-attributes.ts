@@ -22,7 +22,7 @@ export const CUSTOM_ATTRIBUTES_OBJECT = v.record(v.string(), v.unknown());
 
 const TYPES = customAttributesKind.fields.type.choices;
 
-interface CustomAttributeDefinition {
+export interface CustomAttributeDefinition {
   readonly name: string;
   readonly type: (typeof TYPES)[number];
   readonly required: boolean;

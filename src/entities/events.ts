@@ -10,12 +10,12 @@ import type { EntitySpec } from './spec';
 import type { EntityStore } from './store';
 
 /** The change feed's resource of an entity: its path under `/api/{tenantKey}/{orgKey}`, without the leading slash. */
-function resourceOf(spec: EntitySpec): string {
+export function resourceOf(spec: EntitySpec): string {
   return spec.basePath.replace(/^\//, '');
 }
 
 /** The record's natural key as one text (fields joined by `/`, as in paths): from values, or from its row. */
-function keyExpression(store: EntityStore, values: Readonly<Record<string, unknown>> = {}): SQL {
+export function keyExpression(store: EntityStore, values: Readonly<Record<string, unknown>> = {}): SQL {
   const parts = store.spec.key.map((name) =>
     name in values ? sql`cast(${values[name]} as text)` : sql`cast(${requireColumn(store.columns, store.spec.table, name)} as text)`,
   );

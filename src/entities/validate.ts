@@ -41,7 +41,7 @@ export interface CreateInput {
   readonly extra: Record<string, unknown>;
 }
 
-interface CreateBodyOptions {
+export interface CreateBodyOptions {
   /** Properties the service reads itself (e.g. nested rate lines). */
   readonly extraProperties?: readonly string[];
   /** Validates the extra properties together with the declared fields (every bad field in one answer). */

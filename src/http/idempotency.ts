@@ -25,8 +25,12 @@ const KEPT_HEADERS = ['content-type', 'location', 'etag', 'cache-control'];
 const FINISH_ATTEMPTS = 3;
 
 /** POSTs take the header unless they only read (the exchange rate lookups). */
-export function acceptsIdempotencyKey(route: { readonly method: Method; readonly readOnly?: boolean }): boolean {
-  return route.method === 'POST' && route.readOnly !== true;
+export function acceptsIdempotencyKey(route: {
+  readonly method: Method;
+  readonly readOnly?: boolean;
+  readonly streamsBody?: boolean;
+}): boolean {
+  return route.method === 'POST' && route.readOnly !== true && route.streamsBody !== true;
 }
 
 /** `"8e03978e-..."` (a structured-field string, as the draft writes it) or the bare key; 1 to 255 visible ASCII. */

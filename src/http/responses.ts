@@ -38,6 +38,11 @@ export function htmlResponse(page: string, headers: Record<string, string> = {})
   return toAnswer(new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8', ...headers } }));
 }
 
+/** A text document of `mediaType` (CSV, ...): its route documents the body as a string of that media type. */
+export function textResponse(body: string, mediaType: string, headers: Record<string, string> = {}): Answer<200, string> {
+  return toAnswer(new Response(body, { headers: { 'content-type': `${mediaType}; charset=utf-8`, ...headers } }));
+}
+
 export function emptyResponse<Status extends 200 | 204>(status: Status, headers: Record<string, string> = {}): Answer<Status, null> {
   return toAnswer(new Response(null, { status, headers }));
 }

@@ -27,6 +27,8 @@ interface BodyDoc {
   readonly required?: boolean;
   /** Media type of the body (default application/json). */
   readonly contentType?: string;
+  /** Further media types the body may have (same schema). */
+  readonly moreContentTypes?: readonly string[];
 }
 
 /** Response headers the document knows (see src/openapi/components.ts). */
@@ -99,6 +101,11 @@ interface ApiRouteDefinition<R extends ResponseDocs> {
   readonly doc: TypedRouteDoc<R>;
   /** A POST that only reads (a lookup): it takes no Idempotency-Key. Every other POST honours one. */
   readonly readOnly?: boolean;
+  /**
+   * The handler streams the body itself (file uploads, far beyond the 1 MiB a body is buffered to): no Idempotency-Key,
+   * whose fingerprint would read the whole body first.
+   */
+  readonly streamsBody?: boolean;
   /** Answers one of the documented success statuses with exactly its schema's output. */
   handle(ctx: ApiContext): Promise<AnswerOf<R>>;
 }

@@ -7,15 +7,21 @@ import { LANGUAGES } from './language';
 import type { Language } from './language';
 import { BATCH_TEXTS } from './texts-batch';
 import { EVENT_TEXTS } from './texts-events';
+import { IMPORT_TEXTS } from './texts-imports';
 import { PROBLEM_TEXTS } from './texts-problems';
 import { RECORD_TEXTS } from './texts-records';
 import { REQUEST_TEXTS } from './texts-requests';
 import { VALUE_TEXTS } from './texts-values';
 
-const TEXTS = { ...VALUE_TEXTS, ...RECORD_TEXTS, ...REQUEST_TEXTS, ...EVENT_TEXTS, ...BATCH_TEXTS, ...PROBLEM_TEXTS } satisfies Record<
-  string,
-  readonly [string, string, string]
->;
+const TEXTS = {
+  ...VALUE_TEXTS,
+  ...RECORD_TEXTS,
+  ...REQUEST_TEXTS,
+  ...EVENT_TEXTS,
+  ...BATCH_TEXTS,
+  ...IMPORT_TEXTS,
+  ...PROBLEM_TEXTS,
+} satisfies Record<string, readonly [string, string, string]>;
 
 export type MessageKey = keyof typeof TEXTS;
 export type MessageParams = Readonly<Record<string, string | number>>;

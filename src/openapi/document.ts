@@ -98,7 +98,12 @@ function describeOperation(operation: DocumentedOperation, converter: SchemaConv
           requestBody: {
             description: body.description,
             required: body.required ?? true,
-            content: { [body.contentType ?? 'application/json']: { schema: converter.convert(body.schema) } },
+            content: Object.fromEntries(
+              [body.contentType ?? 'application/json', ...(body.moreContentTypes ?? [])].map((type) => [
+                type,
+                { schema: converter.convert(body.schema) },
+              ]),
+            ),
           },
         }
       : {}),

@@ -16,6 +16,8 @@ import type { StartOutcome } from './backup/runner';
 import { buildR2BackupStore } from './backup/store';
 import { readDatabaseSet } from './d1/databases';
 import type { RoundTripMeter } from './d1/meter';
+import { buildWorkflowImports } from './import-workflow';
+import { buildR2FileStore } from './r2-files';
 import { advanceSession } from './placement/bookmark';
 import type { Bookmark, ReadSession } from './placement/bookmark';
 import { TenantMover } from './placement/mover';
@@ -114,6 +116,8 @@ function buildBindingsPlatform(env: Env, ctx: Invocation, model: TenantModel, mo
     config,
     coordinator: (scope, session, meter) => buildCoordinator(env, scope, session, meter),
     deliveries,
+    files: buildR2FileStore(env.IMPORT_FILES),
+    imports: buildWorkflowImports(env),
     now,
     waitUntil,
     readAsset: (path) => fetchWorkerAsset(env, path),

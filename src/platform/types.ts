@@ -98,6 +98,49 @@ export interface DeliveryQueue {
   send(message: DeliveryMessage, options?: { readonly delaySeconds?: number }): Promise<void>;
 }
 
+/** What storing a file answered: its size, or that it passed `maxBytes` (nothing is kept then). */
+export type StoredFile = { readonly size: number } | { readonly tooLarge: true };
+
+/**
+ * Files of imports (R2 bucket IMPORT_FILES on Cloudflare; a directory under Deno). A file is written once from a stream
+ * (never held whole: large files go up in parts) and read back as a stream, as often as needed.
+ */
+export interface FileStore {
+  /** Streams `body` to `key`; past `maxBytes` the upload is abandoned and nothing is kept. */
+  put(key: string, body: ReadableStream<Uint8Array>, options: { readonly maxBytes: number }): Promise<StoredFile>;
+  /** The file's bytes from byte `offset` (default 0: its start) to its end (undefined: no such file). */
+  read(key: string, offset?: number): Promise<ReadableStream<Uint8Array> | undefined>;
+  delete(key: string): Promise<void>;
+}
+
+/** A file import to process (the Workflow's parameters): the tenant/org, the import and who uploaded it. */
+export interface ImportJob extends TenantScope {
+  readonly importId: string;
+  readonly by: string;
+}
+
+/** A runtime's durable step: runs `work` once, remembering its (JSON) result by `name` across restarts and retries. */
+export type RunStep = <T extends Readonly<Record<string, unknown>>>(name: string, work: () => Promise<T>) => Promise<T>;
+
+/** A runtime's durable wait (a Workflow's `step.sleep`; a timer under Deno). */
+export type SleepStep = (name: string, milliseconds: number) => Promise<void>;
+
+/** What processes one import, given the runtime's durable steps and platform (src/services/imports/process-steps.ts). */
+export type ImportProcessor = (
+  steps: { readonly run: RunStep; readonly sleep: SleepStep },
+  platform: Platform,
+  job: ImportJob,
+) => Promise<void>;
+
+/**
+ * Runs file imports durably: a Cloudflare Workflow (binding IMPORT_WORKFLOW) on Workers; under Deno the in-process
+ * runner whose steps are persisted in SQLite and resumed at start-up (src/platform/deno/import-runner.ts).
+ */
+export interface ImportRunner {
+  /** Starts processing the import (once per import id: a second start is ignored). */
+  start(job: ImportJob): Promise<void>;
+}
+
 export interface Platform {
   /**
    * The database that holds the tenant/org's records, standard lists (cultures, currencies) included: the one way
@@ -121,6 +164,10 @@ export interface Platform {
   coordinator(scope: TenantScope, session?: ReadSession, meter?: RoundTripMeter): Coordinator;
   /** Webhook deliveries (the Worker's queue, or the persisted in-process queue under Deno). */
   readonly deliveries: DeliveryQueue;
+  /** Uploaded import files (R2 IMPORT_FILES, or a directory under Deno). */
+  readonly files: FileStore;
+  /** Processing of uploaded imports (Workflow, or the Deno runner). */
+  readonly imports: ImportRunner;
   /** The clock (injectable for tests). */
   now(): Date;
   /** Lets work finish after the response is sent (ctx.waitUntil on Workers). */

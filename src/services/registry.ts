@@ -5,6 +5,7 @@
 import { generationCommands } from '../coordinator/commands';
 import type { CommandHandlers, CommandType } from '../coordinator/commands';
 import { forgetCachedDefinitions } from '../entities/create-checks';
+import type { ImportTemplate } from '../entities/import-template';
 import { deriveReferenceUsers } from '../entities/service';
 import { idempotencyCommands } from '../idempotency/commands';
 import type { EntitySpec } from '../entities/spec';
@@ -21,7 +22,7 @@ import { buildEmailTemplatesService } from './email-templates';
 import { eventsService } from './events';
 import { exchangeRatesService } from './exchange-rates';
 import { identityService } from './identity';
-import { importsService } from './imports';
+import { buildImportsService } from './imports';
 import { indicatorsService } from './indicators';
 import { routesService } from './routes';
 
@@ -46,12 +47,21 @@ interface ServiceModule {
   readonly referenceGuards?: readonly UpsertGuard[];
   /** What to do after a reference write of a kind, before it is answered (e.g. retire cache entries). */
   readonly referenceWriteReactions?: readonly ReferenceWriteReaction[];
+  /** Import templates of the service's records (POST /corePatterns/importDataInfos/files). */
+  readonly importTemplates?: readonly ImportTemplate[];
   /** Reads that ride at the end of every write batch of a tenant/org, with what to do once it commits (webhook kicks). */
   readonly writeWatchers?: readonly WriteWatcherFactory[];
 }
 
 /** Email templates render with a route's maintenance notification parameters: the two services meet here. */
 const emailTemplatesService = buildEmailTemplatesService({ routeParameters: routesService.notificationParameters });
+
+/** Imports take files of the other services' records: their templates meet here. */
+const importsService = buildImportsService({
+  templates: ([emailTemplatesService, routesService, indicatorsService, exchangeRatesService] as const).flatMap(
+    (service) => service.importTemplates,
+  ),
+});
 
 /** The services, in route registration order. */
 const SERVICES = [
@@ -108,6 +118,9 @@ export const commandHandlers: Partial<CommandHandlers> = services.reduce<Partial
   (handlers, service) => ({ ...handlers, ...service.commands }),
   { ...generationCommands, ...idempotencyCommands },
 );
+
+/** File imports' processing (the Workflow on Workers, the durable runner under Deno). */
+export const processImport = importsService.processImport;
 
 /** The cron trigger's jobs. */
 export const scheduledJobs: readonly ScheduledJob[] = services.flatMap((service) => service.jobs ?? []);

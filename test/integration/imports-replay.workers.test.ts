@@ -18,7 +18,7 @@ describe('replayed commands (the Durable Object restarted between the D1 write a
       import: { id, importDataTemplate: 'replay', originalFileName: 'r.csv', importName: null, cloudFileName: null },
     };
     const registered = await coordinator().handle(register);
-    expect(registered).toEqual({ id, key: 1 });
+    expect(registered).toMatchObject({ id, key: 1, row: { id, key: 1, importDataState: 1, version: 1, originalFileName: 'r.csv' } });
     expect(await coordinator().handle(register)).toEqual(registered);
 
     const change = {

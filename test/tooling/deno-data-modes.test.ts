@@ -19,6 +19,8 @@ afterAll(async () => {
 });
 
 const modeOf = (path: string) => statSync(path).mode & 0o777;
+/** Owner only: a file 0600, a folder in the data directory (import-files/) 0700. */
+const ownerOnly = (path: string) => (statSync(path).isDirectory() ? '700' : '600');
 
 it.skipIf(process.platform === 'win32')(
   'creates the data directory 0700 and its files 0600, WAL files included',
@@ -38,7 +40,7 @@ it.skipIf(process.platform === 'win32')(
       expect.arrayContaining(['directory.sqlite', 'coordinators.sqlite', 'tenant_db_1.sqlite', 'directory.sqlite-wal']),
     );
     expect(modeOf(directory).toString(8)).toBe('700');
-    for (const file of files) expect([file, modeOf(join(directory, file)).toString(8)]).toEqual([file, '600']);
+    for (const file of files) expect([file, modeOf(join(directory, file)).toString(8)]).toEqual([file, ownerOnly(join(directory, file))]);
   },
 );
 
@@ -47,5 +49,6 @@ it.skipIf(process.platform === 'win32')('creates a missing data directory 0700',
   const directory = join(parent, 'new', 'data');
   server = await launchDenoServer({}, directory);
   expect(modeOf(directory).toString(8)).toBe('700');
-  for (const file of readdirSync(directory)) expect([file, modeOf(join(directory, file)).toString(8)]).toEqual([file, '600']);
+  for (const file of readdirSync(directory))
+    expect([file, modeOf(join(directory, file)).toString(8)]).toEqual([file, ownerOnly(join(directory, file))]);
 });

@@ -14,10 +14,12 @@ import { D1_MAX_PATTERN_BYTES } from '../../db/client';
 import type { TenantScope } from '../../db/client';
 import { denyCoordinator, openEveryTenantDatabase, openTenantDatabase, watchWrites } from '../tenant-databases';
 import type { TenantModel } from '../tenant-databases';
-import type { DeliveryJob, DeliveryOutcome, Platform } from '../types';
+import type { DeliveryJob, DeliveryOutcome, ImportProcessor, Platform } from '../types';
 import { buildBackupOperations } from '../backup/operations';
 import { buildDirectoryBackupStore } from './backup-store';
 import { LocalDeliveryQueue } from './delivery-queue';
+import { LocalImportRunner } from './import-runner';
+import { buildDirectoryFileStore } from './files';
 import { LocalCoordinators } from './coordinator';
 import { SqliteD1Database } from './d1';
 import { buildMemoryKv } from './kv';
@@ -31,6 +33,8 @@ import { buildMemoryRateLimits } from './rate-limit';
 interface DenoHostOptions {
   /** Folder of the SQLite files (created by the caller). */
   readonly dataDirectory: string;
+  /** Folder of the import files (created by the caller, owner only). */
+  readonly filesDirectory: string;
   /** Binding names of the tenant databases (each `TENANT_DB_<name>`), one file each. */
   readonly tenantDatabases: readonly string[];
   readonly migrations: { readonly directory: readonly SqlMigration[]; readonly tenant: readonly SqlMigration[] };
@@ -48,6 +52,8 @@ interface DenoHostOptions {
   readonly now?: () => Date;
   /** The delivery queue's consumer (the Worker's `queue` handler's work). */
   readonly deliveryConsumer?: (platform: Platform, job: DeliveryJob) => Promise<DeliveryOutcome>;
+  /** What processes file imports (the Worker's import Workflow's work), run by the persisted in-process runner. */
+  readonly importProcessor?: ImportProcessor;
 }
 
 export interface DenoHost {
@@ -168,11 +174,13 @@ function openLocalCoordinators(
 async function closeDenoHost(host: {
   pending: Set<Promise<unknown>>;
   deliveries: LocalDeliveryQueue;
+  imports: LocalImportRunner;
   coordinators: LocalCoordinators;
   files: readonly DatabaseSync[];
 }): Promise<void> {
   while (host.pending.size > 0) await Promise.all([...host.pending]);
   await host.deliveries.close();
+  await host.imports.close();
   await host.coordinators.drain();
   for (const sqlite of host.files) sqlite.close();
   closePinnedProxy();
@@ -187,6 +195,7 @@ export function openDenoHost(options: DenoHostOptions): DenoHost {
   const databases = readDatabaseSet(Object.fromEntries(bindings));
   const stateFile = openSqlite(`${options.dataDirectory}/coordinators.sqlite`);
   const deliveries = new LocalDeliveryQueue(stateFile);
+  const imports = new LocalImportRunner(stateFile);
   const cache = buildMemoryKv();
   const now = options.now ?? (() => new Date());
   const pending = new Set<Promise<unknown>>();
@@ -213,6 +222,8 @@ export function openDenoHost(options: DenoHostOptions): DenoHost {
     config,
     coordinator: (scope, session, meter) => coordinators.findCoordinator(scope, session, meter),
     deliveries,
+    files: buildDirectoryFileStore(options.filesDirectory),
+    imports,
     now,
     waitUntil,
     readAsset: options.readAsset,
@@ -225,11 +236,12 @@ export function openDenoHost(options: DenoHostOptions): DenoHost {
   const platform: Platform = { ...base, ...(rateLimits ? { rateLimits } : {}) };
   const consume = options.deliveryConsumer;
   if (consume) deliveries.start((job) => consume(platform, job));
+  if (options.importProcessor) imports.begin(platform, options.importProcessor);
   return {
     platform,
     bindings,
     kv: cache,
     appliedMigrations,
-    close: () => closeDenoHost({ pending, deliveries, coordinators, files: [...files.values(), stateFile] }),
+    close: () => closeDenoHost({ pending, deliveries, imports, coordinators, files: [...files.values(), stateFile] }),
   };
 }

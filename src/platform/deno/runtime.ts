@@ -52,6 +52,14 @@ interface DenoHttpClient {
   close(): void;
 }
 
+/** An open file (Deno.FsFile): its bytes as streams. */
+interface DenoFile {
+  readonly readable: ReadableStream<Uint8Array>;
+  readonly writable: WritableStream<Uint8Array>;
+  /** Moves the cursor (`whence` 0: from the start, Deno.SeekMode.Start); `readable` reads on from it. */
+  seek(offset: number, whence: 0): Promise<number>;
+}
+
 export interface DenoRuntime {
   readonly env: { get(name: string): string | undefined };
   readonly stdin: { readonly readable: ReadableStream<Uint8Array> };
@@ -66,6 +74,9 @@ export interface DenoRuntime {
   chmodSync(path: string | URL, mode: number): void;
   writeFileSync(path: string | URL, data: Uint8Array, options?: { createNew?: boolean; mode?: number }): void;
   readDirSync(path: string | URL): Iterable<DenoDirEntry>;
+  open(path: string, options: { read?: boolean; write?: boolean; createNew?: boolean; mode?: number }): Promise<DenoFile>;
+  rename(from: string, to: string): Promise<void>;
+  remove(path: string): Promise<void>;
   addSignalListener(signal: 'SIGINT' | 'SIGTERM', handler: () => void): void;
   listen(options: { readonly hostname: string; readonly port: number }): DenoListener;
   connect(options: { readonly hostname: string; readonly port: number; readonly signal?: AbortSignal }): Promise<DenoConn>;

@@ -1,4 +1,5 @@
 /** The email templates service: the description and the generic entity machinery, plus render and placeholders. */
+import { deriveEntityTemplate } from '../../entities/import-template';
 import { defineEntityService } from '../../entities/service';
 import { defineApiRoute } from '../../http/route';
 import type { ApiRoute } from '../../http/route';
@@ -36,5 +37,9 @@ export function buildEmailTemplatesService(sources: RenderSources) {
       handle: handlers.placeholders,
     }),
   ];
-  return { name: 'emailTemplates', ...defineEntityService(emailTemplateStore, { routes }) };
+  return {
+    name: 'emailTemplates',
+    ...defineEntityService(emailTemplateStore, { routes }),
+    importTemplates: [deriveEntityTemplate(emailTemplateSpec, { store: emailTemplateStore })],
+  };
 }

@@ -2,13 +2,16 @@
 import { buildAuditStamp } from '../../entities/handlers';
 import type { Decorate } from '../../entities/handlers';
 import type { Resource } from '../../entities/resource';
+import type { FieldSpecs } from '../../entities/spec';
+import { checkEntityCreate, deriveEntityTemplate } from '../../entities/import-template';
+import type { ImportTemplate } from '../../entities/import-template';
 import { defineEntityService } from '../../entities/service';
 import { defineApiRoute } from '../../http/route';
 import type { ApiRoute } from '../../http/route';
 import { reactAfterWrite } from '../../http/write-reaction';
 import type { WriteReaction } from '../../http/write-reaction';
 import { companyLookupDoc, deleteLineDoc, documentEntityDoc, insertLineDoc, lineAttributeVariants, pairLookupDoc } from './docs';
-import { EXCHANGE_RATES_BASE } from './entity';
+import { EXCHANGE_RATES_BASE, exchangeRatesDocumentSpec, rateLineSpec } from './entity';
 import { collectCurrencyUses, LINES_PROPERTY, parseLinesInput } from './lines-input';
 import { handleLineDelete, handleLineInsert, handleLineAttributeUpdate } from './lines-routes';
 import { buildLineInserts, listLinesOf } from './lines-store';
@@ -131,8 +134,36 @@ const entity = defineEntityService(exchangeRatesDocumentStore, {
 });
 
 /** Exchange rates documents: documents with rate lines, and lookups served from a cache. */
+/** One file row per rate line: the document's columns (repeated on each line of a document, grouped by `number`) and the line's. */
+const LINE_COLUMNS = Object.entries(rateLineSpec.fields as FieldSpecs).map(([name, field]) => ({
+  name,
+  required: field.required === true,
+}));
+const checkDocument = checkEntityCreate(exchangeRatesDocumentSpec, {
+  extraProperties: [LINES_PROPERTY],
+  validateExtra: (extra) => parseLinesInput(extra).errors,
+});
+/** A row is a document with one line, checked as POST /exchangeRatesDocuments checks it (a line's paths: its column). */
+const documentsTemplate: ImportTemplate = deriveEntityTemplate(exchangeRatesDocumentSpec, {
+  extra: LINE_COLUMNS,
+  check: (body) => {
+    const document: Record<string, unknown> = {};
+    const line: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(body)) {
+      if (LINE_COLUMNS.some((column) => column.name === name)) line[name] = value;
+      else document[name] = value;
+    }
+    const linePrefix = new RegExp(`^${LINES_PROPERTY}\\.0\\.?`);
+    return checkDocument({ ...document, [LINES_PROPERTY]: [line] }).map((error) => ({
+      ...error,
+      path: error.path.replace(linePrefix, ''),
+    }));
+  },
+});
+
 export const exchangeRatesService = {
   name: 'exchangeRates',
+  importTemplates: [documentsTemplate],
   routes: [...lookupRoutes, ...entity.routes.map(invalidateRatesAfter)],
   stores: entity.stores,
   // Company writes change base currencies: the lookups by company must not answer from before them.

@@ -4,10 +4,22 @@
  * transaction before answering. Every command carries a `commandId`: a replayed command (a retry after the
  * coordinator restarted between the D1 write and the answer) finds its history entry and changes nothing.
  */
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { CommandContext, CommandHandlers, CommandOf } from '../../coordinator/commands';
+import { scopeCondition } from '../../db/client';
+import type { Database, TenantScope } from '../../db/client';
 import { commitAlone, openTenantUnit } from '../../tenant/unit-of-work';
 import type { TenantUnit } from '../../tenant/unit-of-work';
-import { decideTransition, describeState, FATAL, isImportState, isStaleProcessing } from './states';
+import {
+  decideTransition,
+  describeState,
+  FATAL,
+  isImportState,
+  isStaleProcessing,
+  MAX_CONCURRENT_IMPORTS,
+  PENDING,
+  PROCESSING,
+} from './states';
 import type { ImportState } from './states';
 import {
   findChangeByCommand,
@@ -18,6 +30,7 @@ import {
   stageImportRegistration,
 } from './store';
 import type { ChangeOrigin, ChangeRequest, ImportPatch, NewImport } from './store';
+import { importDataInfos } from './table';
 import type { ImportRow } from './table';
 
 /** What every import command carries besides its type, tenant/org and payload. */
@@ -42,11 +55,40 @@ export interface ImportChange {
 export interface RegisterOutcome {
   readonly id: string;
   readonly key: number;
+  /** The import as stored. */
+  readonly row: ImportRow;
 }
 
 export type ChangeOutcome =
   | { readonly status: 'applied' | 'unchanged' | 'notFound' }
   | { readonly status: 'refused'; readonly from: ImportState; readonly to: ImportState };
+
+/** How many file imports of the tenant/org are Processing (third-party imports are not counted). */
+async function countProcessing(db: Database, scope: TenantScope): Promise<number> {
+  const rows = await db
+    .select({ count: sql<number>`count(*)` })
+    .from(importDataInfos)
+    .where(
+      and(scopeCondition(importDataInfos, scope), eq(importDataInfos.importDataState, PROCESSING), isNotNull(importDataInfos.fileFormat)),
+    );
+  return rows[0]?.count ?? 0;
+}
+
+/** A file import's progress, reported by its processing (src/services/imports/process-steps.ts). */
+export interface ImportProgress {
+  readonly importId: string;
+  /** Absent: the state stays. */
+  readonly importDataState?: ImportState;
+  readonly counts: { readonly rowsRead: number; readonly rowsCreated: number; readonly rowsUpdated: number; readonly rowsFailed: number };
+  readonly detailLog?: string;
+  readonly error?: string;
+}
+
+/**
+ * `stopped`: the import is no longer Pending or Processing (cancelled, expired): its processing ends. `busy`: it stays
+ * Pending, its tenant/org already runs MAX_CONCURRENT_IMPORTS file imports (its processing waits and asks again).
+ */
+export type ProgressOutcome = { readonly status: 'applied' | 'stopped' | 'notFound' | 'busy'; readonly row?: ImportRow };
 
 export type ExpireOutcome = { readonly status: 'found'; readonly row: ImportRow } | { readonly status: 'notFound' };
 
@@ -61,10 +103,11 @@ declare module '../../coordinator/commands' {
     /** `now`: ISO 8601 instant the 30-minute rule is judged at (the request's clock). */
     'imports.expire': { payload: ImportCommandFields & { readonly importId: string; readonly now: string }; result: ExpireOutcome };
     'imports.revert': { payload: ImportCommandFields & { readonly templateKey: string }; result: RevertOutcome };
+    'imports.progress': { payload: ImportCommandFields & { readonly progress: ImportProgress }; result: ProgressOutcome };
   }
 }
 
-type ImportCommand = CommandOf<'imports.register' | 'imports.change' | 'imports.expire' | 'imports.revert'>;
+type ImportCommand = CommandOf<'imports.register' | 'imports.change' | 'imports.expire' | 'imports.revert' | 'imports.progress'>;
 
 /** The command's unit of work (its tenant/org, opened once, with the command's audit stamp) and its origin. */
 function prepare({ db, now }: CommandContext, command: ImportCommand): TenantUnit & { readonly origin: ChangeOrigin } {
@@ -90,9 +133,11 @@ async function applyChange(run: ReturnType<typeof prepare>, row: ImportRow, chan
 async function registerImport(context: CommandContext, command: CommandOf<'imports.register'>): Promise<RegisterOutcome> {
   const run = prepare(context, command);
   const replayed = await findImport(run.db, run.scope, command.import.id);
-  if (replayed) return { id: replayed.id, key: replayed.key };
+  if (replayed) return { id: replayed.id, key: replayed.key, row: replayed };
   const key = await commitAlone(run, (batch) => batch.stage(stageImportRegistration(command.import, run.origin)));
-  return { id: command.import.id, key };
+  const row = await findImport(run.db, run.scope, command.import.id);
+  if (!row) throw new Error(`Import ${command.import.id} was not stored.`);
+  return { id: command.import.id, key, row };
 }
 
 async function changeImport(context: CommandContext, command: CommandOf<'imports.change'>): Promise<ChangeOutcome> {
@@ -138,10 +183,31 @@ async function revertImport(context: CommandContext, command: CommandOf<'imports
   return { status: 'reverted', id: row.id, key: row.key, originalFileName: row.originalFileName };
 }
 
+/** A file import's processing reports its counts (and its state changes): refused once the import has ended. */
+async function progressImport(context: CommandContext, command: CommandOf<'imports.progress'>): Promise<ProgressOutcome> {
+  const run = prepare(context, command);
+  const { progress } = command;
+  const { row, replayed } = await findImportForChange(run.db, run.scope, progress.importId, command.commandId);
+  if (replayed) return { status: 'applied' };
+  if (!row) return { status: 'notFound' };
+  const from = requireState(row);
+  const to = progress.importDataState ?? from;
+  if (decideTransition(from, to) !== 'apply') return { status: 'stopped', row };
+  // The coordinator runs one command at a time: the count cannot change between this read and the write.
+  if (from === PENDING && to === PROCESSING && (await countProcessing(run.db, run.scope)) >= MAX_CONCURRENT_IMPORTS) {
+    return { status: 'busy', row };
+  }
+  const patch: ImportPatch = { lastProgressUpdateOn: run.stamp.on, ...progress.counts };
+  if (progress.detailLog !== undefined) patch.detailLog = progress.detailLog;
+  if (progress.error !== undefined) patch.error = progress.error;
+  return { status: 'applied', row: await applyChange(run, row, { kind: 'change', toState: to, patch }) };
+}
+
 /** The import commands' handlers (registered with the coordinator through the service module). */
 export const importCommands: Pick<CommandHandlers, ImportCommand['type']> = {
   'imports.register': registerImport,
   'imports.change': changeImport,
   'imports.expire': expireImport,
   'imports.revert': revertImport,
+  'imports.progress': progressImport,
 };

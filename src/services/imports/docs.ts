@@ -1,6 +1,7 @@
 /** OpenAPI documentation of the import data info operations. */
 import * as v from 'valibot';
-import type { OperationDoc } from '../../http/route';
+import type { OperationDoc, ParameterDoc } from '../../http/route';
+import { MAX_IMPORT_FILE_BYTES } from './files/limits';
 import { ENUM_METADATA } from '../../validation/enums';
 import { DATE_TIME, GUID, INTEGER } from '../../openapi/values';
 import { ImportDataState, ReturnMessageType } from './states';
@@ -25,6 +26,14 @@ const ImportDataInfoResource = v.strictObject({
   lastProgressUpdateOn: v.nullable(DATE_TIME),
   drillDownOperation: text,
   reverted: v.boolean(),
+  fileFormat: v.nullable(v.picklist(['csv', 'ndjson', 'json', 'xlsx'])),
+  mode: v.nullable(v.picklist(['create', 'upsert'])),
+  dryRun: v.nullable(v.boolean()),
+  failOnErrors: v.nullable(v.boolean()),
+  rowsRead: v.nullable(INTEGER),
+  rowsCreated: v.nullable(INTEGER),
+  rowsUpdated: v.nullable(INTEGER),
+  rowsFailed: v.nullable(INTEGER),
   createdOn: DATE_TIME,
   createdBy: v.string(),
   modifiedOn: DATE_TIME,
@@ -105,4 +114,72 @@ export const readImportDoc = {
   schemas,
   parameters: [{ name: 'id', in: 'path', description: 'Identifier of the import (GUID)', schema: { json: { type: 'string' } } }],
   responses: { 200: { description: 'The import', schema: ImportDataInfoResource }, 404: { description: 'No import has this id' } },
+} satisfies Parts;
+
+const flag = (name: string, description: string): ParameterDoc => ({
+  name,
+  in: 'query',
+  description,
+  schema: { json: { type: 'boolean', default: false } },
+});
+
+export const uploadDoc = {
+  schemas,
+  description:
+    'The file is the body (text/csv: UTF-8 with or without BOM, `,` or `;`; application/x-ndjson; application/json: an array ' +
+    'of objects; .xlsx: the first worksheet), streamed to storage, at most ' +
+    `${MAX_IMPORT_FILE_BYTES} bytes (256 MiB; 413 before anything is stored). The first row (a JSON item's properties) ` +
+    "names the columns: the API's field names, case-insensitive, custom_<name> where the records take custom attributes; " +
+    'unknown, repeated or missing required columns are a 400 (for .xlsx: when the import starts, which then ends Fatal). ' +
+    'Content-Disposition `filename` becomes originalFileName. Answers the Pending import and its Location.',
+  parameters: [
+    { name: 'importDataTemplate', in: 'query', required: true, description: 'The import template', schema: { json: { type: 'string' } } },
+    {
+      name: 'mode',
+      in: 'query',
+      description: 'create (default): every row is a new record; upsert: a row whose natural key exists updates that record',
+      schema: { json: { type: 'string', enum: ['create', 'upsert'], default: 'create' } },
+    },
+    flag('dryRun', 'Validate every row, write nothing'),
+    flag('failOnErrors', 'Any failed row fails the import with nothing left written'),
+  ],
+  requestBody: {
+    description: 'The file (text/csv, application/x-ndjson, application/json or .xlsx)',
+    contentType: 'text/csv',
+    moreContentTypes: ['application/x-ndjson', 'application/json', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+    schema: { json: { type: 'string' } },
+  },
+  responses: { 202: { description: 'Stored: the Pending import', schema: ImportDataInfoResource, headers: ['Location'] } },
+} satisfies Parts;
+
+const idParameter: ParameterDoc = {
+  name: 'id',
+  in: 'path',
+  description: 'Identifier of the import (GUID)',
+  schema: { json: { type: 'string' } },
+};
+
+export const failuresDoc = {
+  schemas,
+  description:
+    "The rows of a file import that failed, as CSV: `row` (the file's row number; the header row is 1), `column`, `message` " +
+    "(in the Accept-Language's language), then the row's values under the file's column names; one line per problem. " +
+    "Cells a spreadsheet would run as a formula start with `'`. An import without failures answers the header line only.",
+  parameters: [idParameter],
+  responses: {
+    200: { description: 'The failed rows (text/csv)', contentType: 'text/csv', schema: v.string() },
+    404: { description: 'No import has this id' },
+  },
+} satisfies Parts;
+
+export const cancelDoc = {
+  schemas,
+  description:
+    'A Pending or Processing file import becomes Failed (detailLog: Cancelled), its processing stops at its next step, and ' +
+    'every record it created is deleted (with its `deleted` event). An import that has ended: 400 InvalidStateTransition.',
+  parameters: [idParameter],
+  responses: {
+    200: { description: 'The cancelled import', schema: ImportDataInfoResource },
+    404: { description: 'No import has this id' },
+  },
 } satisfies Parts;

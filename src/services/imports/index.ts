@@ -1,5 +1,14 @@
 /** The import data infos service: hand-written routes; every state change is a coordinator command. */
+import type { ImportTemplate } from '../../entities/import-template';
+import type { ImportProcessor } from '../../platform/types';
 import { importCommands } from './commands';
-import { importRoutes } from './routes';
+import { runImportSteps } from './process-steps';
+import { buildImportRoutes } from './routes';
+import { collectImportTemplates } from './templates';
 
-export const importsService = { name: 'imports', routes: importRoutes, commands: importCommands };
+/** The service; `templates` are the other services' import templates (from the registry). */
+export function buildImportsService(sources: { readonly templates: readonly ImportTemplate[] }) {
+  const templates = collectImportTemplates(sources.templates);
+  const processImport: ImportProcessor = (steps, platform, job) => runImportSteps(steps, platform, templates, job);
+  return { name: 'imports', routes: buildImportRoutes(templates), commands: importCommands, processImport };
+}

@@ -1,5 +1,17 @@
 /** Stored import rows -> ImportDataInfoResource (enums as numbers, date-times as ISO 8601 UTC). */
+import { FILE_FORMATS } from './files/format';
+import type { FileFormat } from './files/format';
 import type { ImportRow } from './table';
+
+const MODES = ['create', 'upsert'] as const;
+
+function readFormat(value: string | null): FileFormat | null {
+  return FILE_FORMATS.find((format) => format === value) ?? null;
+}
+
+function readMode(value: string | null): (typeof MODES)[number] | null {
+  return MODES.find((mode) => mode === value) ?? null;
+}
 
 export interface ImportDataInfoResource {
   readonly id: string;
@@ -14,6 +26,15 @@ export interface ImportDataInfoResource {
   readonly lastProgressUpdateOn: string | null;
   readonly drillDownOperation: string | null;
   readonly reverted: boolean;
+  /** File imports only (null for imports a third party performs): csv | ndjson | json | xlsx. */
+  readonly fileFormat: FileFormat | null;
+  readonly mode: (typeof MODES)[number] | null;
+  readonly dryRun: boolean | null;
+  readonly failOnErrors: boolean | null;
+  readonly rowsRead: number | null;
+  readonly rowsCreated: number | null;
+  readonly rowsUpdated: number | null;
+  readonly rowsFailed: number | null;
   readonly createdOn: string;
   readonly createdBy: string;
   readonly modifiedOn: string;
@@ -35,6 +56,14 @@ export function toImportResource(row: ImportRow): ImportDataInfoResource {
     lastProgressUpdateOn: row.lastProgressUpdateOn,
     drillDownOperation: row.drillDownOperation,
     reverted: row.reverted,
+    fileFormat: readFormat(row.fileFormat),
+    mode: readMode(row.importMode),
+    dryRun: row.dryRun,
+    failOnErrors: row.failOnErrors,
+    rowsRead: row.rowsRead,
+    rowsCreated: row.rowsCreated,
+    rowsUpdated: row.rowsUpdated,
+    rowsFailed: row.rowsFailed,
     createdOn: row.createdOn,
     createdBy: row.createdBy,
     modifiedOn: row.modifiedOn,

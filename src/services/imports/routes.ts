@@ -1,5 +1,6 @@
 /** Import data info: custom operations, every state change through the coordinator. */
 import { readJsonBody } from '../../http/body';
+import { openRequestUnit } from '../../http/context';
 import type { ApiContext } from '../../http/context';
 import { errorOfFields, recordNotFound, validationError } from '../../errors/api-error';
 import type { FieldError } from '../../errors/api-error';
@@ -8,10 +9,24 @@ import { defineApiRoute } from '../../http/route';
 import type { ApiRoute } from '../../http/route';
 import { isGuid } from '../../validation/values';
 import { buildCommandBase, sendImportCommand } from './client';
-import { changeDoc, lastImportsDoc, readImportDoc, registerDoc, revertDoc, validateStateDoc } from './docs';
+import {
+  cancelDoc,
+  changeDoc,
+  failuresDoc,
+  lastImportsDoc,
+  readImportDoc,
+  registerDoc,
+  revertDoc,
+  uploadDoc,
+  validateStateDoc,
+} from './docs';
+import type { ImportTemplate } from '../../entities/import-template';
+import { handleUpload } from './upload';
+import { handleCancel, handleFailures } from './runs';
 import { toImportResource } from './resource';
 import { describeState, isStaleProcessing, ReturnMessageType } from './states';
-import { findImport, listLastImports } from './store';
+import { findImport, findRevertCandidate, listLastImports } from './store';
+import { undoChunks } from './ledger';
 import { parseChangeBody, parseGuidParam, parseLastImportsQuery, parseRegisterBody, parseRevertInput } from './validate';
 import { message } from '../../messages/catalogue';
 
@@ -74,8 +89,19 @@ async function handleLastImports(ctx: ApiContext) {
   return jsonResponse(lastImportsDoc.responses[200].schema, rows.map(toImportResource));
 }
 
-async function handleRevert(ctx: ApiContext) {
+/**
+ * Reverts the template's latest succeeded import. A file import is undone through its chunk ledger first (records it
+ * created deleted; one changed by someone since is left as it is and named in a Warning); then the coordinator marks it
+ * reverted, so a second revert finds the next older import (or nothing).
+ */
+async function handleRevert(ctx: ApiContext, templates: readonly ImportTemplate[]) {
   const templateKey = parseRevertInput(await readJsonBody(ctx.request, { optional: true }), ctx.url.searchParams);
+  const candidate = await findRevertCandidate(ctx.db, ctx.scope, templateKey);
+  const template = templates.find((item) => item.name === templateKey);
+  const undone =
+    candidate && template?.store && candidate.fileFormat !== null
+      ? await undoChunks(openRequestUnit(ctx), template, template.store, candidate.id, { keepChanged: true })
+      : undefined;
   const outcome = await sendImportCommand(ctx, { ...buildCommandBase(ctx), type: 'imports.revert', templateKey });
   if (outcome.status === 'nothing') {
     return jsonResponse(revertDoc.responses[200].schema, {
@@ -84,9 +110,21 @@ async function handleRevert(ctx: ApiContext) {
     });
   }
   const file = outcome.originalFileName ? ` (${outcome.originalFileName})` : '';
+  const deleted = undone
+    ? ` ${undone.deleted} record(s) it created were deleted` +
+      (undone.restored > 0 ? `, ${undone.restored} it updated got their values back.` : '.')
+    : '';
+  if (undone && undone.kept.length > 0) {
+    return jsonResponse(revertDoc.responses[200].schema, {
+      revertedTypeMessage: ReturnMessageType.members.Warning,
+      message:
+        `Import ${outcome.key}${file} of template '${templateKey}' was reverted.${deleted} ${undone.kept.length} record(s) changed ` +
+        `since the import were left as they are: ${undone.kept.slice(0, 20).join(', ')}${undone.kept.length > 20 ? ', ...' : ''}.`,
+    });
+  }
   return jsonResponse(revertDoc.responses[200].schema, {
     revertedTypeMessage: ReturnMessageType.members.Information,
-    message: `Import ${outcome.key}${file} of template '${templateKey}' was reverted.`,
+    message: `Import ${outcome.key}${file} of template '${templateKey}' was reverted.${deleted}`,
   });
 }
 
@@ -98,40 +136,95 @@ async function handleReadOne(ctx: ApiContext) {
   return jsonResponse(readImportDoc.responses[200].schema, toImportResource(row));
 }
 
-/** Literal paths before `/:id`. */
-export const importRoutes: readonly ApiRoute[] = [
-  defineApiRoute({
-    method: 'GET',
-    path: `${IMPORTS_BASE}/validateImportDataState`,
-    scope: 'application',
-    doc: {
-      summary: 'Read an import, first marking a Processing import without progress for 30 minutes as Fatal',
-      tags,
-      operationId: 'validateImportDataState',
-      ...validateStateDoc,
-    },
-    handle: handleValidateState,
-  }),
-  defineApiRoute({
-    method: 'GET',
-    path: `${IMPORTS_BASE}/getLastImports`,
-    scope: 'application',
-    doc: {
-      summary: "A template's imports, newest first (top: default 10, at most 100)",
-      tags,
-      operationId: 'getLastImports',
-      ...lastImportsDoc,
-    },
-    handle: handleLastImports,
-  }),
-  defineApiRoute({
+const validateRoute = defineApiRoute({
+  method: 'GET',
+  path: `${IMPORTS_BASE}/validateImportDataState`,
+  scope: 'application',
+  doc: {
+    summary: 'Read an import, first marking a Processing import without progress for 30 minutes as Fatal',
+    tags,
+    operationId: 'validateImportDataState',
+    ...validateStateDoc,
+  },
+  handle: handleValidateState,
+});
+
+const lastImportsRoute = defineApiRoute({
+  method: 'GET',
+  path: `${IMPORTS_BASE}/getLastImports`,
+  scope: 'application',
+  doc: {
+    summary: "A template's imports, newest first (top: default 10, at most 100)",
+    tags,
+    operationId: 'getLastImports',
+    ...lastImportsDoc,
+  },
+  handle: handleLastImports,
+});
+
+const changeRoute = defineApiRoute({
+  method: 'POST',
+  path: `${IMPORTS_BASE}/changeDataImport`,
+  scope: 'application',
+  doc: { summary: "Change an import's state and details", tags, operationId: 'changeDataImport', ...changeDoc },
+  handle: handleChange,
+});
+
+const registerRoute = defineApiRoute({
+  method: 'POST',
+  path: IMPORTS_BASE,
+  scope: 'application',
+  doc: {
+    summary: 'Register an import (extension): 201, state Pending, next key of the tenant/org',
+    tags,
+    operationId: 'registerImportDataInfo',
+    ...registerDoc,
+  },
+  handle: handleRegister,
+});
+
+const failuresRoute = defineApiRoute({
+  method: 'GET',
+  path: `${IMPORTS_BASE}/:id/failures`,
+  scope: 'application',
+  doc: {
+    summary: "A file import's failed rows as CSV (row, column, message, the row's values)",
+    tags,
+    operationId: 'readImportFailures',
+    ...failuresDoc,
+  },
+  handle: handleFailures,
+});
+
+const readRoute = defineApiRoute({
+  method: 'GET',
+  path: `${IMPORTS_BASE}/:id`,
+  scope: 'application',
+  doc: {
+    summary: 'Read one import by id (extension; the Location of a registration)',
+    tags,
+    operationId: 'readImportDataInfo',
+    ...readImportDoc,
+  },
+  handle: handleReadOne,
+});
+
+/** Literal paths before `/:id`; the file operations take the import templates. */
+export function buildImportRoutes(templates: readonly ImportTemplate[]): readonly ApiRoute[] {
+  const uploadRoute = defineApiRoute({
     method: 'POST',
-    path: `${IMPORTS_BASE}/changeDataImport`,
+    path: `${IMPORTS_BASE}/files`,
     scope: 'application',
-    doc: { summary: "Change an import's state and details", tags, operationId: 'changeDataImport', ...changeDoc },
-    handle: handleChange,
-  }),
-  defineApiRoute({
+    doc: {
+      summary: `Import a file: stored, then processed row by row (templates: ${templates.map((template) => template.name).join(', ')})`,
+      tags,
+      operationId: 'uploadImportFile',
+      ...uploadDoc,
+    },
+    streamsBody: true,
+    handle: (ctx) => handleUpload(ctx, templates),
+  });
+  const revertRoute = defineApiRoute({
     method: 'POST',
     path: `${IMPORTS_BASE}/revertImportFile`,
     scope: 'application',
@@ -141,30 +234,19 @@ export const importRoutes: readonly ApiRoute[] = [
       operationId: 'revertImportFile',
       ...revertDoc,
     },
-    handle: handleRevert,
-  }),
-  defineApiRoute({
+    handle: (ctx) => handleRevert(ctx, templates),
+  });
+  const cancelRoute = defineApiRoute({
     method: 'POST',
-    path: IMPORTS_BASE,
+    path: `${IMPORTS_BASE}/:id/cancel`,
     scope: 'application',
     doc: {
-      summary: 'Register an import (extension): 201, state Pending, next key of the tenant/org',
+      summary: 'Cancel a Pending or Processing file import: Failed, and what it wrote is undone',
       tags,
-      operationId: 'registerImportDataInfo',
-      ...registerDoc,
+      operationId: 'cancelImport',
+      ...cancelDoc,
     },
-    handle: handleRegister,
-  }),
-  defineApiRoute({
-    method: 'GET',
-    path: `${IMPORTS_BASE}/:id`,
-    scope: 'application',
-    doc: {
-      summary: 'Read one import by id (extension; the Location of a registration)',
-      tags,
-      operationId: 'readImportDataInfo',
-      ...readImportDoc,
-    },
-    handle: handleReadOne,
-  }),
-];
+    handle: (ctx) => handleCancel(ctx, templates),
+  });
+  return [uploadRoute, validateRoute, lastImportsRoute, changeRoute, revertRoute, registerRoute, failuresRoute, cancelRoute, readRoute];
+}

@@ -20,6 +20,9 @@ export const SUCCEEDED: ImportState = 3;
 export const FAILED: ImportState = 4;
 export const FATAL: ImportState = 5;
 
+/** File imports a tenant/org processes at once; more wait in Pending (their processing asks again, up to every minute). */
+export const MAX_CONCURRENT_IMPORTS = 2;
+
 /** A Processing import with no progress for this long is marked Fatal by validateImportDataState. */
 export const STALE_AFTER_MS = 30 * 60 * 1000;
 

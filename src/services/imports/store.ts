@@ -25,6 +25,16 @@ export interface NewImport {
   readonly originalFileName: string | null;
   readonly importName: string | null;
   readonly cloudFileName: string | null;
+  /** A file import (POST /files): how to process the stored file; its counts start at 0. Absent: a third party's import. */
+  readonly file?: ImportFileOptions;
+}
+
+/** How a stored file is imported. */
+interface ImportFileOptions {
+  readonly format: string;
+  readonly mode: string;
+  readonly dryRun: boolean;
+  readonly failOnErrors: boolean;
 }
 
 export type ChangeKind = 'change' | 'expire' | 'revert';
@@ -45,9 +55,11 @@ function describeImportEvent(
 }
 
 /** Columns a change may set besides the state, version and audit fields. */
-export type ImportPatch = Partial<
-  Pick<ImportRow, 'cloudFileName' | 'detailLog' | 'error' | 'drillDownOperation' | 'lastProgressUpdateOn' | 'reverted'>
->;
+export type ImportPatch = Partial<Pick<ImportRow, PatchedText | 'lastProgressUpdateOn' | 'reverted' | CountField>>;
+
+type PatchedText = 'cloudFileName' | 'detailLog' | 'error' | 'drillDownOperation';
+/** A file import's counts (src/services/imports/ledger-entry.ts). */
+type CountField = 'rowsRead' | 'rowsCreated' | 'rowsUpdated' | 'rowsFailed';
 
 function importsOf(scope: TenantScope): SQL | undefined {
   return scopeCondition(importDataInfos, scope);
@@ -144,6 +156,14 @@ function buildImportInsert(db: Database, scope: TenantScope, input: NewImport, s
         lastProgressUpdateOn: sql<null>`NULL`.as('last_progress_update_on'),
         drillDownOperation: sql<null>`NULL`.as('drill_down_operation'),
         reverted: sql<number>`0`.as('reverted'),
+        fileFormat: literal(input.file?.format ?? null, 'file_format'),
+        importMode: literal(input.file?.mode ?? null, 'import_mode'),
+        dryRun: literal(input.file ? Number(input.file.dryRun) : null, 'dry_run'),
+        failOnErrors: literal(input.file ? Number(input.file.failOnErrors) : null, 'fail_on_errors'),
+        rowsRead: literal(input.file ? 0 : null, 'rows_read'),
+        rowsCreated: literal(input.file ? 0 : null, 'rows_created'),
+        rowsUpdated: literal(input.file ? 0 : null, 'rows_updated'),
+        rowsFailed: literal(input.file ? 0 : null, 'rows_failed'),
         version: sql<number>`1`.as('version'),
         createdOn: literal(stamp.on, 'created_on'),
         createdBy: literal(stamp.by, 'created_by'),

@@ -1,5 +1,5 @@
 /** D1 tables of the import data infos service (hand-declared: imports are not a generic entity). */
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /** One row per import; `key` is the next integer per tenant/org. */
 export const importDataInfos = sqliteTable(
@@ -19,6 +19,16 @@ export const importDataInfos = sqliteTable(
     lastProgressUpdateOn: text('last_progress_update_on'),
     drillDownOperation: text('drill_down_operation'),
     reverted: integer('reverted', { mode: 'boolean' }).notNull().default(false),
+    /** File imports (POST /files) only; null for imports a third party performs and reports. */
+    fileFormat: text('file_format'),
+    /** create | upsert */
+    importMode: text('import_mode'),
+    dryRun: integer('dry_run', { mode: 'boolean' }),
+    failOnErrors: integer('fail_on_errors', { mode: 'boolean' }),
+    rowsRead: integer('rows_read'),
+    rowsCreated: integer('rows_created'),
+    rowsUpdated: integer('rows_updated'),
+    rowsFailed: integer('rows_failed'),
     version: integer('version').notNull().default(1),
     createdOn: text('created_on').notNull(),
     createdBy: text('created_by').notNull(),
@@ -61,3 +71,41 @@ export const importDataInfoChanges = sqliteTable(
 
 export type ImportRow = typeof importDataInfos.$inferSelect;
 export type ImportChangeRow = typeof importDataInfoChanges.$inferSelect;
+
+/**
+ * The chunk ledger of file imports: one row per chunk of rows written (in the same D1 batch as the chunk's records and
+ * events). Its primary key makes a retried or resumed chunk fail its batch instead of writing twice; what it lists
+ * (ids created, pre-import values of updated records, members added) is what cancel, failOnErrors and revert undo.
+ */
+export const importChunks = sqliteTable(
+  'import_chunks',
+  {
+    tenantKey: text('tenant_key').notNull(),
+    orgKey: text('org_key').notNull(),
+    importId: text('import_id').notNull(),
+    chunkIndex: integer('chunk_index').notNull(),
+    rowsRead: integer('rows_read').notNull(),
+    rowsCreated: integer('rows_created').notNull(),
+    rowsUpdated: integer('rows_updated').notNull(),
+    rowsFailed: integer('rows_failed').notNull(),
+    /** JSON array of the ids of records the chunk created. */
+    createdIds: text('created_ids').notNull(),
+    /** JSON array of `{ id, version, before, members }`: updated records' pre-import values, members added, version after. */
+    updated: text('updated').notNull(),
+    /** JSON array of the failed rows: `{ row, values, errors: [{ path, message }] }`. */
+    failures: text('failures').notNull(),
+    /**
+     * Where the next chunk starts in the file: the byte offset after this chunk's last record (CSV, NDJSON), or -1 where
+     * the format cannot be read from an offset (JSON array, xlsx: the next chunk reads past the records before it).
+     */
+    endOffset: integer('end_offset').notNull(),
+    /** The file row number of this chunk's last record (the next chunk's rows are numbered on from it). */
+    endRow: integer('end_row').notNull(),
+    /** Set when the chunk's writes were undone (cancel, failOnErrors, revert). */
+    undoneOn: text('undone_on'),
+    createdOn: text('created_on').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantKey, table.orgKey, table.importId, table.chunkIndex] })],
+);
+
+export type ImportChunkRow = typeof importChunks.$inferSelect;

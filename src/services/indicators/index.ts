@@ -1,5 +1,8 @@
 /** The maintenance indicators service: measurements in, KPIs recalculated by a command and by the cron. */
+import { collectFieldErrors } from '../../entities/import-template';
+import type { ImportTemplate } from '../../entities/import-template';
 import { indicatorCommands } from './commands';
+import { MeasurementSchema, parseMeasurements } from './measurement-input';
 import { indicatorRecalculationJob } from './job';
 import { indicatorRoutes } from './routes';
 import { kpiSeriesKeys } from './tables';
@@ -12,4 +15,14 @@ export const indicatorsService = {
   jobs: [indicatorRecalculationJob],
   referenceUsers: indicatorReferenceUsers,
   keyHolders: [kpiSeriesKeys],
+  importTemplates: [
+    {
+      name: 'kpiMeasurements',
+      columns: Object.keys(MeasurementSchema.entries).map((name) => ({ name, required: true })),
+      customAttributes: false,
+      // As POST /measurements checks each item (`[0].value` -> `value`).
+      check: (body) =>
+        collectFieldErrors(() => parseMeasurements([body])).map((error) => ({ ...error, path: error.path.replace(/^\[0\]\.?/, '') })),
+    },
+  ] satisfies ImportTemplate[],
 };

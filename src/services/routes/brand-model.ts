@@ -17,7 +17,16 @@ export async function checkBrandModel(
 ): Promise<FieldError[]> {
   if (typeof brandModel !== 'string' || brandModel === '') return [];
   const found = await findReferences(db, scope, [{ kind: 'brandModels', key: brandModel, path }]);
-  const model = found.get('brandModels')?.get(brandModel);
+  return judgeBrandModel(brand, brandModel, found.get('brandModels')?.get(brandModel), path);
+}
+
+/** The rule on a brand model record already read (undefined: unknown, left to the reference check). */
+export function judgeBrandModel(
+  brand: unknown,
+  brandModel: string,
+  model: Readonly<Record<string, unknown>> | undefined,
+  path: 'brand' | 'brandModel',
+): FieldError[] {
   if (!model) return [];
   const modelBrand = String(model.brand);
   if (typeof brand !== 'string' || brand === '') {

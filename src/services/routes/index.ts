@@ -1,6 +1,7 @@
 /** The routes service: an entity with members, tools and its own operations and rules. */
 import { sql } from 'drizzle-orm';
 import type { Decorate } from '../../entities/handlers';
+import { routesImportTemplate } from './import-template';
 import { defineEntityService } from '../../entities/service';
 import { defineApiRoute } from '../../http/route';
 import type { ApiRoute } from '../../http/route';
@@ -97,6 +98,8 @@ export const routesService = {
     doc: routeEntityDoc,
   }),
   referenceUsers: memberReferenceUsers,
+  /** Members and tools as columns of keys. */
+  importTemplates: [routesImportTemplate],
   referenceGuards: [guardRouteReferences],
   /** A route's maintenance notification parameters for a culture (the email templates service renders with them). */
   notificationParameters: loadNotificationParameters,

@@ -1,0 +1,136 @@
+/** The file formats an import takes, from the request's Content-Type (and the file name for .xlsx sent as octet-stream). */
+import { readCsvRecords } from './csv';
+import { readJsonItems } from './json';
+import { FileProblem } from './problem';
+import { readXlsxRows } from './xlsx';
+
+export type FileFormat = 'csv' | 'ndjson' | 'json' | 'xlsx';
+export const FILE_FORMATS: readonly FileFormat[] = ['csv', 'ndjson', 'json', 'xlsx'];
+
+const XLSX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** The format of a Content-Type (parameters ignored); undefined: not one the import takes. */
+export function detectFormat(contentType: string | null, fileName: string | null): FileFormat | undefined {
+  const mediaType = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (mediaType === 'text/csv') return 'csv';
+  if (mediaType === 'application/x-ndjson') return 'ndjson';
+  if (mediaType === 'application/json') return 'json';
+  if (mediaType === XLSX_MEDIA_TYPE) return 'xlsx';
+  if (mediaType === 'application/octet-stream' && fileName?.toLowerCase().endsWith('.xlsx')) return 'xlsx';
+  return undefined;
+}
+
+/**
+ * One record of a file: its row number (the header row of CSV and xlsx is row 1; JSON items count from 1), its values
+ * by column as written, and for CSV the byte offset just after it (where the next record starts).
+ */
+export interface FileRecord {
+  readonly row: number;
+  readonly values: Readonly<Record<string, unknown>>;
+  readonly end?: number;
+}
+
+type FileItem = FileRecord | { readonly header: readonly string[] };
+
+/** Opens the stored file from a byte offset (0: its start). */
+type OpenFile = (offset: number) => Promise<ReadableStream<Uint8Array>>;
+
+/** Where a read resumes: the byte offset of the next record (-1: read past `row` records from the start) and the last row number read. */
+export interface ResumePoint {
+  readonly offset: number;
+  readonly row: number;
+}
+
+interface TableRow {
+  readonly cells: readonly string[];
+  readonly end?: number;
+}
+
+/** A record's values by header name (missing cells: absent). */
+function valuesOf(header: readonly string[], cells: readonly string[]): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  cells.forEach((cell, index) => {
+    values[header[index] ?? `column ${index + 1}`] = cell;
+  });
+  return values;
+}
+
+/** A tabular file (CSV, xlsx): the header row, then each row as values by header name (rows of empty cells skipped). */
+async function* readTable(rows: AsyncGenerator<TableRow>): AsyncGenerator<FileItem> {
+  let header: string[] | undefined;
+  let row = 0;
+  for await (const { cells, end } of rows) {
+    row += 1;
+    if (!header) {
+      header = cells.map((cell) => cell.trim());
+      yield { header };
+    } else if (!cells.every((cell) => cell === '')) {
+      yield { row, values: valuesOf(header, cells), ...(end === undefined ? {} : { end }) };
+    }
+  }
+  if (!header) throw new FileProblem('importFileEmpty');
+}
+
+/** A CSV file read from a record's offset: its header row and delimiter read first (the file's first record only). */
+async function* resumeCsv(open: OpenFile, from: ResumePoint): AsyncGenerator<FileItem> {
+  const head = readCsvRecords(await open(0));
+  const first = await head.next();
+  await head.return(undefined);
+  if (first.done) throw new FileProblem('importFileEmpty');
+  const header = first.value.cells.map((cell) => cell.trim());
+  yield { header };
+  let row = from.row;
+  for await (const { cells, end } of readCsvRecords(await open(from.offset), { offset: from.offset, delimiter: first.value.delimiter })) {
+    row += 1;
+    if (!cells.every((cell) => cell === '')) yield { row, values: valuesOf(header, cells), end };
+  }
+}
+
+async function* readObjects(items: AsyncGenerator<unknown>): AsyncGenerator<FileItem> {
+  let row = 0;
+  for await (const item of items) {
+    row += 1;
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new FileProblem('importRowNotObject', { row });
+    if (row === 1) yield { header: Object.keys(item) };
+    yield { row, values: item as Record<string, unknown> };
+  }
+  if (row === 0) throw new FileProblem('importFileEmpty');
+}
+
+/**
+ * The records of a stored file: first `{header}` (CSV, xlsx: the header row; JSON: the first item's properties), then
+ * every record. `open` reads the file from a byte offset (xlsx reads it twice). With `from` (a CSV record's offset), a
+ * CSV file is read from there on, its rows numbered on from `from.row`.
+ */
+export function readFileRecords(format: FileFormat, open: OpenFile, from?: ResumePoint): AsyncGenerator<FileItem> {
+  switch (format) {
+    case 'csv':
+      return from && from.offset >= 0 ? resumeCsv(open, from) : readTable(openThen(open, readCsvRecords));
+    case 'xlsx':
+      return readTable(mapRows(readXlsxRows(() => open(0))));
+    case 'json':
+      return readObjects(openThen(open, (bytes) => readJsonItems(bytes, 'array')));
+    case 'ndjson':
+      return readObjects(openThen(open, (bytes) => readJsonItems(bytes, 'lines')));
+  }
+}
+
+async function* mapRows(rows: AsyncGenerator<string[]>): AsyncGenerator<TableRow> {
+  for await (const cells of rows) yield { cells };
+}
+
+async function* openThen<T>(open: OpenFile, read: (bytes: ReadableStream<Uint8Array>) => AsyncGenerator<T>): AsyncGenerator<T> {
+  yield* read(await open(0));
+}
+
+/** The header of a file (its first record), or the problem that stops it. */
+export async function readFileHeader(format: FileFormat, open: OpenFile): Promise<readonly string[]> {
+  const records = readFileRecords(format, open);
+  try {
+    const first = await records.next();
+    if (first.done || !('header' in first.value)) throw new FileProblem('importFileEmpty');
+    return first.value.header;
+  } finally {
+    await records.return(undefined);
+  }
+}

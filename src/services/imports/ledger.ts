@@ -1,0 +1,117 @@
+/** The chunk ledger (import_chunks): written with each chunk, read for the counts, the failures and undoing. */
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { scopeCondition } from '../../db/client';
+import type { Database, TenantScope } from '../../db/client';
+import type { EntityStore } from '../../entities/store';
+import type { ImportTemplate } from '../../entities/import-template';
+import type { TenantUnit, WriteBatch } from '../../tenant/unit-of-work';
+import { stageRecordMembers } from './member-stage';
+import { stageChunkUndo, stageRestore } from './chunk-stage';
+import { NO_COUNTS } from './ledger-entry';
+import type { ImportCounts, UpdatedRecord } from './ledger-entry';
+import { importChunks } from './table';
+import type { ImportChunkRow } from './table';
+
+function chunksOf(scope: TenantScope, importId: string) {
+  return and(scopeCondition(importChunks, scope), eq(importChunks.importId, importId));
+}
+
+/** The import's ledger rows, in chunk order. */
+export function listChunks(db: Database, scope: TenantScope, importId: string): Promise<ImportChunkRow[]> {
+  return db.select().from(importChunks).where(chunksOf(scope, importId)).orderBy(asc(importChunks.chunkIndex));
+}
+
+/** The import's last ledger row (the chunk a resumed read goes on after). */
+export async function findLastChunk(db: Database, scope: TenantScope, importId: string): Promise<ImportChunkRow | undefined> {
+  const rows = await db.select().from(importChunks).where(chunksOf(scope, importId)).orderBy(desc(importChunks.chunkIndex)).limit(1);
+  return rows[0];
+}
+
+/** The import's counts: the sum of its ledger rows. */
+export async function sumChunkCounts(db: Database, scope: TenantScope, importId: string): Promise<ImportCounts> {
+  const rows = await db
+    .select({
+      rowsRead: sql<number>`coalesce(sum(${importChunks.rowsRead}), 0)`,
+      rowsCreated: sql<number>`coalesce(sum(${importChunks.rowsCreated}), 0)`,
+      rowsUpdated: sql<number>`coalesce(sum(${importChunks.rowsUpdated}), 0)`,
+      rowsFailed: sql<number>`coalesce(sum(${importChunks.rowsFailed}), 0)`,
+    })
+    .from(importChunks)
+    .where(chunksOf(scope, importId));
+  return rows[0] ?? NO_COUNTS;
+}
+
+/** What undoing an import's chunks did: the records deleted, and those left because they changed since the import. */
+interface UndoOutcome {
+  readonly deleted: number;
+  /** Records an upsert updated that got their pre-import values back. */
+  readonly restored: number;
+  /** Ids of records created by the import and changed by someone since (version > 1): kept when `keepChanged`. */
+  readonly kept: readonly string[];
+}
+
+/**
+ * Stages the undo of a record an upsert updated: its attributes given their pre-import values back (the entity's
+ * update, while it is at the version the import left), then the members it added removed (only if that restore was
+ * written, or at that version when there was nothing to restore). Answers whether all of it was written.
+ */
+function stageUndoUpdate(batch: WriteBatch, template: ImportTemplate, store: EntityStore, record: UpdatedRecord): () => boolean {
+  const restoring = Object.keys(record.before).length > 0;
+  const restore = restoring ? batch.stage(stageRestore(store, record)) : undefined;
+  const members = record.members ?? [];
+  const removal =
+    members.length > 0
+      ? batch.stage(
+          stageRecordMembers(template, store, {
+            id: record.id,
+            expectedVersion: record.version + (restoring ? 1 : 0),
+            members,
+            action: 'removed',
+            stamped: restoring,
+          }),
+        )
+      : undefined;
+  return () => (restore ? restore.result() !== undefined : true) && (removal ? removal.result() : true);
+}
+
+/**
+ * Undoes every chunk of the import not yet undone, one unit-of-work batch per chunk (src/services/imports/chunk-stage.ts):
+ * its created records deleted (with their `deleted` events; a route's members go with it), its updated records given
+ * their pre-import values back and the members it added removed, and the ledger row marked. With `keepChanged`
+ * (revert), a record changed since the import (its version is no longer the import's) is left as it is and answered in
+ * `kept`. A chunk undone twice changes nothing.
+ */
+export async function undoChunks(
+  unit: TenantUnit,
+  template: ImportTemplate,
+  store: EntityStore,
+  importId: string,
+  options: { readonly keepChanged?: boolean } = {},
+): Promise<UndoOutcome> {
+  const chunks = await unit.db
+    .select({ chunkIndex: importChunks.chunkIndex, createdIds: importChunks.createdIds, updated: importChunks.updated })
+    .from(importChunks)
+    .where(and(chunksOf(unit.scope, importId), isNull(importChunks.undoneOn)))
+    .orderBy(asc(importChunks.chunkIndex));
+  let deleted = 0;
+  let restored = 0;
+  const kept: string[] = [];
+  for (const chunk of chunks) {
+    const createdIds = JSON.parse(chunk.createdIds) as string[];
+    const updated = JSON.parse(chunk.updated) as UpdatedRecord[];
+    const keepChanged = options.keepChanged === true;
+    const batch = unit.openBatch();
+    const restores = updated.map((record) => stageUndoUpdate(batch, template, store, record));
+    const undo = batch.stage(stageChunkUndo(store, { importId, chunkIndex: chunk.chunkIndex, createdIds, keepChanged }));
+    await batch.commit();
+    const gone = new Set(undo.result());
+    deleted += gone.size;
+    kept.push(...createdIds.filter((id) => !gone.has(id)));
+    restores.forEach((written, index) => {
+      if (written()) restored += 1;
+      else kept.push(updated[index]?.id ?? '');
+    });
+  }
+  // Without keepChanged every created record is deleted: one not found was deleted by someone else already.
+  return { deleted, restored, kept: options.keepChanged ? kept : [] };
+}

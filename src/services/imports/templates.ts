@@ -1,0 +1,36 @@
+/** The import templates: the services' own (from the registry) and one per reference kind that takes writes. */
+import { collectFieldErrors } from '../../entities/import-template';
+import type { CellKind, ImportTemplate } from '../../entities/import-template';
+import { REFERENCE_KINDS } from '../../reference/kinds';
+import type { ReferenceFieldKind } from '../../reference/spec';
+import { parseReferenceRecords } from '../../reference/validate';
+
+const CELLS: Readonly<Record<ReferenceFieldKind, CellKind>> = {
+  string: 'text',
+  choice: 'text',
+  int: 'integer',
+  bool: 'boolean',
+  stringList: 'list',
+};
+
+/** A reference kind's template: `key` and its fields (standard lists, read-only, have none). */
+function deriveReferenceTemplates(): ImportTemplate[] {
+  return REFERENCE_KINDS.filter((kind) => !kind.standard).map((kind) => ({
+    name: kind.kind,
+    columns: [
+      { name: 'key', required: true },
+      ...Object.entries(kind.fields).map(([name, field]) => ({ name, required: field.required === true, cell: CELLS[field.kind] })),
+    ],
+    customAttributes: false,
+    // As PUT /referenceData/{kind} checks each record (`[0].name` -> `name`).
+    check: (body) =>
+      collectFieldErrors(() => parseReferenceRecords(kind, [body])).map((error) => ({
+        ...error,
+        path: error.path.replace(/^\[0\]\.?/, ''),
+      })),
+  }));
+}
+
+export function collectImportTemplates(services: readonly ImportTemplate[]): readonly ImportTemplate[] {
+  return [...services, ...deriveReferenceTemplates()];
+}

@@ -1,0 +1,119 @@
+/**
+ * POST /corePatterns/importDataInfos/files: the file streamed to storage (never held whole), its header row checked on
+ * the first bytes, then the import registered Pending through the tenant/org's coordinator.
+ */
+import { ApiError, validationError } from '../../errors/api-error';
+import type { ApiContext } from '../../http/context';
+import { jsonResponse } from '../../http/responses';
+import { uploadDoc } from './docs';
+import { bindHeader } from '../../entities/import-template';
+import type { ImportTemplate } from '../../entities/import-template';
+import { message } from '../../messages/catalogue';
+import { buildCommandBase, sendImportCommand } from './client';
+import { detectFormat, readFileHeader } from './files/format';
+import type { FileFormat } from './files/format';
+import { MAX_HEAD_BYTES, MAX_IMPORT_FILE_BYTES } from './files/limits';
+import { FileProblem } from './files/problem';
+import { prependChunks } from './files/streams';
+import { parseFileName, parseUploadOptions } from './files/upload-input';
+import { toImportResource } from './resource';
+
+/** Where an import's file is stored. */
+function buildFileKey(ctx: ApiContext, importId: string): string {
+  return `imports/${encodeURIComponent(ctx.scope.tenantKey)}/${encodeURIComponent(ctx.scope.orgKey)}/${importId}`;
+}
+
+function tooLarge(): ApiError {
+  return new ApiError('PayloadTooLarge', message('importFileTooLarge', { max: MAX_IMPORT_FILE_BYTES }));
+}
+
+/**
+ * The body's bytes as a stream that remembers what it read in `seen` (so the same bytes can be stored afterwards) and
+ * stops past MAX_HEAD_BYTES; cancelling it leaves `reader` open. `settle` waits for a read still in flight when the
+ * header was found (a pipe reads ahead), so that `seen` holds every byte taken from the reader.
+ */
+function recordHead(reader: ReadableStreamDefaultReader<Uint8Array>, seen: Uint8Array[]) {
+  let total = 0;
+  let pending: Promise<unknown> = Promise.resolve();
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (total > MAX_HEAD_BYTES) {
+        controller.error(new FileProblem('importHeaderTooLong', { max: MAX_HEAD_BYTES }));
+        return;
+      }
+      const read = reader.read().then((result) => {
+        if (!result.done) {
+          seen.push(result.value);
+          total += result.value.byteLength;
+        }
+        return result;
+      });
+      pending = read;
+      const { done, value } = await read;
+      try {
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch {
+        // cancelled meanwhile: the bytes are in `seen`
+      }
+    },
+  });
+  return { stream, settle: () => pending };
+}
+
+/** The header row must bind to the template (400 naming every bad column), read from the first bytes of the body. */
+async function checkHead(
+  format: FileFormat,
+  template: ImportTemplate,
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+): Promise<Uint8Array[]> {
+  const seen: Uint8Array[] = [];
+  const head = recordHead(reader, seen);
+  let header: readonly string[];
+  try {
+    header = await readFileHeader(format, async () => head.stream);
+  } catch (error) {
+    if (error instanceof FileProblem) throw validationError([{ path: 'file', message: error.problem }]);
+    throw error;
+  } finally {
+    await head.settle().catch(() => undefined);
+  }
+  const { errors } = bindHeader(template, header);
+  if (errors.length > 0) throw validationError(errors);
+  return seen;
+}
+
+export async function handleUpload(ctx: ApiContext, templates: readonly ImportTemplate[]) {
+  const options = parseUploadOptions(ctx.url.searchParams, templates);
+  const originalFileName = parseFileName(ctx.request.headers.get('content-disposition'));
+  const contentType = ctx.request.headers.get('content-type');
+  const format = detectFormat(contentType, originalFileName);
+  if (!format) throw new ApiError('UnsupportedMediaType', message('importMediaType', { value: contentType ?? '(none)' }));
+  const declared = ctx.request.headers.get('content-length');
+  if (declared !== null && Number(declared) > MAX_IMPORT_FILE_BYTES) throw tooLarge();
+  if (!ctx.request.body) throw validationError([{ path: 'file', message: message('importFileEmpty') }]);
+  const reader = ctx.request.body.getReader();
+  // An .xlsx header is inside the zip (the sheet may come last): it is checked when the import starts.
+  const head = format === 'xlsx' ? [] : await checkHead(format, options.template, reader);
+  const id = crypto.randomUUID();
+  const cloudFileName = buildFileKey(ctx, id);
+  const stored = await ctx.platform.files.put(cloudFileName, prependChunks(head, reader), { maxBytes: MAX_IMPORT_FILE_BYTES });
+  if ('tooLarge' in stored) throw tooLarge();
+  const outcome = await sendImportCommand(ctx, {
+    ...buildCommandBase(ctx),
+    type: 'imports.register',
+    import: {
+      id,
+      importDataTemplate: options.template.name,
+      originalFileName,
+      importName: originalFileName,
+      cloudFileName,
+      file: { format, mode: options.mode, dryRun: options.dryRun, failOnErrors: options.failOnErrors },
+    },
+  });
+  await ctx.platform.imports.start({ tenantKey: ctx.scope.tenantKey, orgKey: ctx.scope.orgKey, importId: id, by: ctx.principal.subject });
+  return jsonResponse(uploadDoc.responses[202].schema, toImportResource(outcome.row), {
+    status: 202,
+    headers: { location: `${ctx.apiBase}/corePatterns/importDataInfos/${id}` },
+  });
+}

@@ -1,0 +1,201 @@
+import { strToU8, zipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { bindHeader } from '../../src/entities/import-template';
+import type { ImportTemplate } from '../../src/entities/import-template';
+import { detectDelimiter } from '../../src/services/imports/files/csv';
+import { detectFormat, readFileRecords } from '../../src/services/imports/files/format';
+import type { FileFormat } from '../../src/services/imports/files/format';
+import { FileProblem } from '../../src/services/imports/files/problem';
+import { parseFileName } from '../../src/services/imports/files/upload-input';
+import { MAX_XLSX_DECOMPRESSED_BYTES, readXlsxRows } from '../../src/services/imports/files/xlsx';
+
+/** A stream of `bytes` cut into chunks of `size` (parsers must not care where chunks end). */
+function streamOf(bytes: Uint8Array, size = 7): ReadableStream<Uint8Array> {
+  let offset = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (offset >= bytes.byteLength) controller.close();
+      else {
+        controller.enqueue(bytes.slice(offset, offset + size));
+        offset += size;
+      }
+    },
+  });
+}
+
+async function readAll(format: FileFormat, bytes: Uint8Array, size?: number) {
+  const out: unknown[] = [];
+  for await (const record of readFileRecords(format, async () => streamOf(bytes, size))) out.push(record);
+  return out;
+}
+
+async function problemOf(format: FileFormat, bytes: Uint8Array): Promise<string> {
+  try {
+    await readAll(format, bytes);
+  } catch (error) {
+    if (error instanceof FileProblem) return error.problem.key;
+    throw error;
+  }
+  return 'none';
+}
+
+const text = (value: string) => new TextEncoder().encode(value);
+
+describe('CSV', () => {
+  it('reads `,` files with quoted fields, doubled quotes and line breaks inside quotes, chunk boundaries anywhere', async () => {
+    const csv = 'routeKey,description,company\r\nR1,"Line one\r\nline two",C1\nR2,"say ""hi""",C1\n';
+    for (const size of [1, 3, 7, 1000]) {
+      expect(await readAll('csv', text(csv), size)).toEqual([
+        { header: ['routeKey', 'description', 'company'] },
+        { row: 2, values: { routeKey: 'R1', description: 'Line one\r\nline two', company: 'C1' }, end: 57 },
+        { row: 3, values: { routeKey: 'R2', description: 'say "hi"', company: 'C1' }, end: 76 },
+      ]);
+    }
+  });
+
+  it('resumes from the end offset of a record (a ranged read): the records after it, rows numbered on, BOM counted', async () => {
+    const csv = text('\uFEFFk;d\nA;"x\ny"\nB;z\n\nC;w');
+    const open = async (offset: number) => streamOf(csv.subarray(offset), 3);
+    const all: unknown[] = [];
+    for await (const item of readFileRecords('csv', open)) all.push(item);
+    expect(all).toEqual([
+      { header: ['k', 'd'] },
+      { row: 2, values: { k: 'A', d: 'x\ny' }, end: 15 },
+      { row: 3, values: { k: 'B', d: 'z' }, end: 19 },
+      { row: 4, values: { k: 'C', d: 'w' }, end: 23 },
+    ]);
+    const resumed: unknown[] = [];
+    for await (const item of readFileRecords('csv', open, { offset: 15, row: 2 })) resumed.push(item);
+    expect(resumed).toEqual([all[0], all[2], all[3]]);
+  });
+
+  it('detects `;` (Portuguese and Spanish exports) and drops a UTF-8 BOM', async () => {
+    const csv = '\uFEFFrouteKey;description;company\nR1;"a;b, c";C1\n';
+    expect(await readAll('csv', text(csv))).toEqual([
+      { header: ['routeKey', 'description', 'company'] },
+      { row: 2, values: { routeKey: 'R1', description: 'a;b, c', company: 'C1' }, end: 47 },
+    ]);
+    expect(detectDelimiter('a;b;"c,d,e"\n1,2,3')).toBe(';');
+    expect(detectDelimiter('a,b;c,d')).toBe(',');
+  });
+
+  it('refuses bytes that are not UTF-8 and a quote left open', async () => {
+    expect(await problemOf('csv', new Uint8Array([0x61, 0x2c, 0x62, 0x0a, 0xe9, 0x2c, 0x31, 0x0a]))).toBe('importNotUtf8');
+    expect(await problemOf('csv', text('a,b\n"open,1\n'))).toBe('importMalformed');
+    expect(await problemOf('csv', text(''))).toBe('importFileEmpty');
+  });
+});
+
+describe('JSON and NDJSON', () => {
+  it('reads the items of an array and the lines of NDJSON as they stream', async () => {
+    const items = [
+      { key: 'A', description: 'x' },
+      { key: 'B', description: 'y\nz' },
+    ];
+    for (const size of [1, 5, 1000]) {
+      expect(await readAll('json', text(JSON.stringify(items, null, 1)), size)).toEqual([
+        { header: ['key', 'description'] },
+        { row: 1, values: items[0] },
+        { row: 2, values: items[1] },
+      ]);
+      expect(await readAll('ndjson', text(items.map((item) => JSON.stringify(item)).join('\n') + '\n'), size)).toEqual([
+        { header: ['key', 'description'] },
+        { row: 1, values: items[0] },
+        { row: 2, values: items[1] },
+      ]);
+    }
+  });
+
+  it('refuses a JSON file that is not an array, items that are not objects, bad syntax and bad UTF-8', async () => {
+    expect(await problemOf('json', text('{"key":"A"}'))).toBe('importMalformed');
+    expect(await problemOf('json', text('[{"key":"A"}, 3]'))).toBe('importRowNotObject');
+    expect(await problemOf('ndjson', text('{"key":"A"}\n{"key":'))).toBe('importMalformed');
+    expect(await problemOf('json', new Uint8Array([0x5b, 0x22, 0xff, 0x22, 0x5d]))).toBe('importNotUtf8');
+  });
+});
+
+/** A minimal workbook: shared strings after the sheet (as some writers order them), one inline string, a number, a boolean. */
+function buildWorkbook(sheetRows: string, level: 0 | 6 = 6): Uint8Array {
+  const sheet = `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${sheetRows}</sheetData></worksheet>`;
+  const strings =
+    '<?xml version="1.0" encoding="UTF-8"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><si><t>key</t></si><si><t>description</t></si><si><r><t>Bo</t></r><r><t>ld</t></r></si></sst>';
+  return zipSync(
+    {
+      '[Content_Types].xml': strToU8('<Types/>'),
+      'xl/worksheets/sheet1.xml': strToU8(sheet),
+      'xl/sharedStrings.xml': strToU8(strings),
+    },
+    { level },
+  );
+}
+
+describe('xlsx', () => {
+  it('reads the first sheet: shared strings (rich text runs joined), inline strings, numbers, booleans, gaps', async () => {
+    const rows =
+      '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c></row>' +
+      '<row r="2"><c r="A2" t="s"><v>2</v></c><c r="B2" t="inlineStr"><is><t>Inline &amp; more</t></is></c></row>' +
+      '<row r="3"><c r="A3"><v>42.5</v></c><c r="C3" t="b"><v>1</v></c></row>';
+    expect(await readAll('xlsx', buildWorkbook(rows), 100)).toEqual([
+      { header: ['key', 'description'] },
+      { row: 2, values: { key: 'Bold', description: 'Inline & more' } },
+      { row: 3, values: { key: '42.5', description: '', 'column 3': 'true' } },
+    ]);
+  });
+
+  it('refuses a workbook that decompresses beyond the bound (a zip bomb), and one without a first sheet', async () => {
+    // The same bound, scaled down: 4 MiB of XML compressed to a few KiB, read with a 1 MiB bound.
+    const bomb = zipSync({ 'xl/sharedStrings.xml': strToU8(`<sst>${' '.repeat(4 * 1024 * 1024)}</sst>`) }, { level: 9 });
+    expect(bomb.byteLength).toBeLessThan(64 * 1024);
+    const rows = readXlsxRows(async () => streamOf(bomb, 4096), 1024 * 1024);
+    await expect(rows.next()).rejects.toMatchObject({ problem: { key: 'importXlsxTooLarge', params: { max: 1024 * 1024 } } });
+    expect(MAX_XLSX_DECOMPRESSED_BYTES).toBe(512 * 1024 * 1024);
+    expect(await problemOf('xlsx', zipSync({ 'a.txt': strToU8('x') }))).toBe('importXlsxNoSheet');
+    expect(await problemOf('xlsx', text('not a zip at all'))).not.toBe('none');
+  });
+});
+
+describe('headers, formats and file names', () => {
+  const template: ImportTemplate = {
+    name: 'routes',
+    columns: [
+      { name: 'routeKey', required: true },
+      { name: 'company', required: true },
+      { name: 'remarks', required: false },
+    ],
+    customAttributes: true,
+    check: () => [],
+  };
+
+  it('binds column names case-insensitively, custom_* included, and names every bad column', () => {
+    expect(bindHeader(template, ['ROUTEKEY', 'Company', 'custom_Colour']).errors).toEqual([]);
+    expect(bindHeader(template, ['ROUTEKEY', 'Company', 'custom_Colour']).header.names).toEqual(['routeKey', 'company', 'custom_Colour']);
+    const bad = bindHeader(template, ['routeKey', 'routekey', 'bogus', '', 'custom_']);
+    expect(bad.errors.map((error) => [error.path, error.message.key])).toEqual([
+      ['routekey', 'importRepeatedColumn'],
+      ['bogus', 'importUnknownColumn'],
+      ['header[4]', 'importEmptyColumn'],
+      ['custom_', 'importUnknownColumn'],
+      ['company', 'importMissingColumn'],
+    ]);
+    expect(bindHeader({ ...template, customAttributes: false }, ['routeKey', 'company', 'custom_x']).errors).toHaveLength(1);
+  });
+
+  it('takes the format from Content-Type (and .xlsx sent as octet-stream)', () => {
+    expect(detectFormat('text/csv; charset=utf-8', null)).toBe('csv');
+    expect(detectFormat('application/x-ndjson', null)).toBe('ndjson');
+    expect(detectFormat('application/json', null)).toBe('json');
+    expect(detectFormat('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', null)).toBe('xlsx');
+    expect(detectFormat('application/octet-stream', 'Book.XLSX')).toBe('xlsx');
+    expect(detectFormat('application/octet-stream', 'book.csv')).toBeUndefined();
+    expect(detectFormat('text/plain', null)).toBeUndefined();
+    expect(detectFormat(null, null)).toBeUndefined();
+  });
+
+  it('reads the file name of Content-Disposition (RFC 6266), without directories', () => {
+    expect(parseFileName('attachment; filename="routes march.csv"')).toBe('routes march.csv');
+    expect(parseFileName("attachment; filename=x.csv; filename*=UTF-8''rotas%20mar%C3%A7o.csv")).toBe('rotas março.csv');
+    expect(parseFileName('attachment; filename=..\\..\\etc\\passwd')).toBe('passwd');
+    expect(parseFileName('inline')).toBeNull();
+    expect(parseFileName(null)).toBeNull();
+  });
+});
