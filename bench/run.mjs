@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// npm run bench [-- --quick | --full | --scale [--scale-rows=N] [--scale-lists] | --webhooks] [-- --batch] [-- --save]
+// npm run bench [-- --quick | --full | --scale [--scale-rows=N] [--scale-lists] | --webhooks] [-- --batch] [-- --imports
+// [--imports-rows=N]] [-- --save]
 // (--help: the options): the API and a raw baseline worker side by side, same runtime and bindings. --scale runs only
 // the list scenarios at 10,000 and 1,000,000 rows (bench/lib/scale.mjs, bench/lib/scale-lists.mjs); --batch only the
 // $batch scenarios (bench/lib/batch.mjs). Prints a markdown table; with --save it also writes
@@ -10,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { measureBatch } from './lib/batch.mjs';
+import { measureImports } from './lib/imports.mjs';
 import { compareRounds } from './lib/load.mjs';
 import { loadTemplateRows, mintToken, ORG, SECRET, send, sendAdmin, TENANT } from './lib/fixtures.mjs';
 import { startApiAndRaw } from './lib/servers.mjs';
@@ -36,6 +38,9 @@ const USAGE = `npm run bench [-- options]
                     with --save, replaces only 'lists' in bench/results/scale.json (the growth figures are kept)
   --restore         only snapshot and point-in-time restore of one tenant/org, in rows/s (bench/lib/restore.mjs;
                     --restore-rows=N rows, 100,000 unless told; writes bench/results/restore.json with --save)
+  --imports         only file imports (issue 29): a routes CSV imported (upload + Workflow) and reverted, rows/s,
+                    beside the raw json_each INSERT floor (writes bench/results/imports.json with --save)
+  --imports-rows=N  the CSV's rows for --imports (default 100,000; the issue's target is 1,000,000)
   --save            write the figures to bench/results/latest.json (scale.json with --scale)
   --help            this text`;
 if (args.has('--help') || args.has('-h')) {
@@ -47,6 +52,8 @@ const quick = args.has('--quick');
 const webhooksOnly = args.has('--webhooks');
 /** Only the $batch scenarios (100 creates per batch against single creates). */
 const batchOnly = args.has('--batch');
+/** Only the file import scenarios (a routes CSV imported and reverted, beside the raw json_each INSERT). */
+const importsOnly = args.has('--imports');
 const full = args.has('--full');
 const scale = args.has('--scale');
 const scaleListsOnly = args.has('--scale-lists');
@@ -90,7 +97,7 @@ async function main() {
   const { api, raw, bare } = await startApiAndRaw(
     state,
     { JWT_SECRET: SECRET, WEBHOOKS_ALLOW_LOCAL_HTTP: 'true' },
-    { bare: !scale && !webhooksOnly && !batchOnly && !restoreOnly },
+    { bare: !scale && !webhooksOnly && !batchOnly && !restoreOnly && !importsOnly },
   );
   try {
     const token = await mintToken();
@@ -130,6 +137,15 @@ async function main() {
       const result = { scenarios, settings: { mode: 'batch', ...settings }, machine: describeMachine(), date: new Date().toISOString() };
       printTable(result);
       if (save) writeFileSync(path.join(root, 'bench/results/batch.json'), `${JSON.stringify(result, null, 2)}\n`);
+      return;
+    }
+
+    if (importsOnly) {
+      const rows = readRowsOption('--imports-rows', 100_000);
+      const measured = await measureImports({ api, raw, token, base, auth, rows });
+      const result = { imports: measured, settings: { mode: 'imports', rows }, machine: describeMachine(), date: new Date().toISOString() };
+      console.log(JSON.stringify(result, null, 2));
+      if (save) writeFileSync(path.join(root, 'bench/results/imports.json'), `${JSON.stringify(result, null, 2)}\n`);
       return;
     }
 
@@ -332,6 +348,19 @@ function readScaleRows() {
   const rows = Number(text);
   if (!Number.isInteger(rows) || rows <= 10_000) {
     console.error(`bench: --scale-rows must be an integer above 10,000 (the small size), not ${text}`);
+    process.exit(2);
+  }
+  return rows;
+}
+
+/** An integer option `--name=N` (or `--name N`) of at least 1. */
+function readRowsOption(name, fallback) {
+  const index = argv.findIndex((arg) => arg === name || arg.startsWith(`${name}=`));
+  if (index < 0) return fallback;
+  const text = argv[index].includes('=') ? argv[index].split('=')[1] : argv[index + 1];
+  const rows = Number(text);
+  if (!Number.isInteger(rows) || rows < 1) {
+    console.error(`bench: ${name} must be a positive integer, not ${text}`);
     process.exit(2);
   }
   return rows;

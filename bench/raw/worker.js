@@ -123,6 +123,8 @@ async function answerScenario(request, env) {
       return createTemplate(request, env, url, { withEvent: true });
     case '/d1/measurements':
       return insertMeasurements(request, env, url);
+    case '/d1/routes-json':
+      return insertRoutes(request, env, url);
     default:
       return new Response('not found', { status: 404 });
   }
@@ -167,5 +169,29 @@ async function insertMeasurements(request, env, url) {
   )
     .bind(url.searchParams.get('tenant'), url.searchParams.get('org'), body)
     .run();
+  return new Response(JSON.stringify({ accepted: true }), { headers: JSON_HEADERS });
+}
+
+/**
+ * The floor of a file import's chunk (issue 29): a JSON array of {routeKey, description, remarks} as one
+ * INSERT INTO routes ... SELECT ... FROM json_each(?) for company C1 (created here once), no checks, no events. The
+ * tenant migrations' triggers (references, counts, text index) run as they do for the API.
+ */
+async function insertRoutes(request, env, url) {
+  const tenant = url.searchParams.get('tenant');
+  const org = url.searchParams.get('org');
+  const now = new Date().toISOString();
+  await env.DB.batch([
+    env.DB.prepare(
+      `INSERT OR IGNORE INTO ref_companies (id, tenant_key, org_key, key, name, base_currency) VALUES (?1 || '-' || ?2 || '-c1', ?1, ?2, 'C1', 'Company One', 'EUR')`,
+    ).bind(tenant, org),
+    env.DB.prepare(
+      `INSERT INTO routes (id, tenant_key, org_key, route_key, description, company, remarks, custom_attributes, is_active,
+         created_on, created_by, modified_on, modified_by, version)
+       SELECT lower(hex(randomblob(16))), ?1, ?2, value ->> '$.routeKey', value ->> '$.description', 'C1', value ->> '$.remarks', '{}', 1,
+         ?3, 'raw', ?3, 'raw', 1
+       FROM json_each(?4)`,
+    ).bind(tenant, org, now, await request.text()),
+  ]);
   return new Response(JSON.stringify({ accepted: true }), { headers: JSON_HEADERS });
 }

@@ -41,12 +41,37 @@ async function putInParts(
   }
 }
 
+/** How much of a stored file one ranged read takes (a reader that stops early leaves at most this much unread). */
+const READ_WINDOW_BYTES = 1024 * 1024;
+
+/**
+ * The object's bytes from `offset`, one ranged read of READ_WINDOW_BYTES at a time as the reader pulls: a reader that
+ * stops (a step that has done its chunks) cancels no R2 body mid-way and leaves nothing open.
+ */
+function readInWindows(bucket: R2Bucket, key: string, offset: number, size: number): ReadableStream<Uint8Array> {
+  let position = offset;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (position >= size) {
+        controller.close();
+        return;
+      }
+      const object = await bucket.get(key, { range: { offset: position, length: Math.min(READ_WINDOW_BYTES, size - position) } });
+      if (!object) throw new Error(`Import file ${key} is gone.`);
+      const bytes = new Uint8Array(await object.arrayBuffer());
+      if (bytes.byteLength === 0) throw new Error(`Import file ${key} answered no bytes at ${position}.`);
+      position += bytes.byteLength;
+      controller.enqueue(bytes);
+    },
+  });
+}
+
 export function buildR2FileStore(bucket: R2Bucket): FileStore {
   return {
     put: async (key, body, { maxBytes }) => putInParts(bucket, key, body.getReader(), maxBytes),
     read: async (key, offset = 0) => {
-      const object = await bucket.get(key, offset > 0 ? { range: { offset } } : undefined);
-      return object ? object.body : undefined;
+      const head = await bucket.head(key);
+      return head ? readInWindows(bucket, key, offset, head.size) : undefined;
     },
     delete: async (key) => bucket.delete(key),
   };
