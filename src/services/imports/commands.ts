@@ -134,10 +134,8 @@ async function registerImport(context: CommandContext, command: CommandOf<'impor
   const run = prepare(context, command);
   const replayed = await findImport(run.db, run.scope, command.import.id);
   if (replayed) return { id: replayed.id, key: replayed.key, row: replayed };
-  const key = await commitAlone(run, (batch) => batch.stage(stageImportRegistration(command.import, run.origin)));
-  const row = await findImport(run.db, run.scope, command.import.id);
-  if (!row) throw new Error(`Import ${command.import.id} was not stored.`);
-  return { id: command.import.id, key, row };
+  const row = await commitAlone(run, (batch) => batch.stage(stageImportRegistration(command.import, run.origin)));
+  return { id: command.import.id, key: row.key, row };
 }
 
 async function changeImport(context: CommandContext, command: CommandOf<'imports.change'>): Promise<ChangeOutcome> {

@@ -181,7 +181,7 @@ function buildImportInsert(db: Database, scope: TenantScope, input: NewImport, s
  * INSERT itself, so two writers can never take the same one; the unique index (tenant_key, org_key, key) would refuse
  * it anyway.
  */
-export function stageImportRegistration(input: NewImport, origin: ChangeOrigin): StagedWrite<number> {
+export function stageImportRegistration(input: NewImport, origin: ChangeOrigin): StagedWrite<ImportRow> {
   return {
     plan({ db, scope, stamp }) {
       const t = importDataInfos;
@@ -200,7 +200,8 @@ export function stageImportRegistration(input: NewImport, origin: ChangeOrigin):
         changedOn: stamp.on,
         changedBy: stamp.by,
       });
-      const returned = { key: t.key };
+      // The stored row, read in the same batch (its key is the database's): no read after the commit.
+      const returned = getTableColumns(t);
       const selectKey = bindRequestQuery(
         db
           .select(returned)
@@ -220,10 +221,10 @@ export function stageImportRegistration(input: NewImport, origin: ChangeOrigin):
           { event },
           { statement: selectKey },
         ],
-        settle: ([, , , keys]) => {
-          const key = rowsOf(selectKey, keys)[0]?.key;
-          if (key === undefined) throw new Error(`Import ${input.id} was not stored.`);
-          return key;
+        settle: ([, , , rows]) => {
+          const row = rowsOf(selectKey, rows)[0];
+          if (row === undefined) throw new Error(`Import ${input.id} was not stored.`);
+          return row;
         },
       };
     },
