@@ -38,3 +38,22 @@ export class SerialQueue {
     return this.pending;
   }
 }
+
+/**
+ * Waits until one of `settled`'s releases is called (true) or `timeoutMs` passes (false): writes held by a move or a
+ * restore wait here for its end.
+ */
+export function waitForRelease(settled: Set<() => void>, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const release = () => {
+      clearTimeout(timer);
+      settled.delete(release);
+      resolve(true);
+    };
+    const timer = setTimeout(() => {
+      settled.delete(release);
+      resolve(false);
+    }, timeoutMs);
+    settled.add(release);
+  });
+}

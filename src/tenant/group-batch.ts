@@ -7,14 +7,8 @@ import { ApiError } from '../errors/api-error';
 import { message } from '../messages/catalogue';
 import { bindCondition, isAssertionFailure } from './atomic-group';
 import type { GroupMember } from './atomic-group';
-import { bindPlannedStatement } from './unit-of-work';
-import type { GroupContext, StagedWrite, WriteBatch, WriteContext, WriteHandle, WritePlan } from './unit-of-work';
-
-/** A staged write and, once its batch committed (here: was predicted), its outcome. */
-interface Staged {
-  readonly write: StagedWrite<unknown>;
-  outcome: { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown } | undefined;
-}
+import { bindPlannedStatement, stageEntry } from './unit-of-work';
+import type { GroupContext, Staged, StagedWrite, WriteBatch, WriteContext, WritePlan } from './unit-of-work';
 
 /** A write's answer to the error that refused its atomic group's batch (its own, a rule's, or a concurrent change's). */
 async function explainInGroup(plan: WritePlan<unknown>, member: GroupMember, error: unknown): Promise<Error | undefined> {
@@ -53,19 +47,7 @@ export function openGroupBatch(context: WriteContext, member: GroupMember): Writ
   const staged: Staged[] = [];
   let committed = false;
   return {
-    stage<R>(write: StagedWrite<R>): WriteHandle<R> {
-      if (committed) throw new Error('A write batch takes no write once committed.');
-      const entry: Staged = { write, outcome: undefined };
-      staged.push(entry);
-      return {
-        result() {
-          if (!entry.outcome) throw new Error('A staged write has no result before its batch commits.');
-          if (!entry.outcome.ok) throw entry.outcome.error;
-          // The outcome is the predicted value of this handle's own write (`predict` of its StagedWrite<R>).
-          return entry.outcome.value as R;
-        },
-      };
-    },
+    stage: <R>(write: StagedWrite<R>) => stageEntry(staged, committed, write),
     async commit() {
       if (committed) throw new Error('A write batch commits once.');
       committed = true;

@@ -180,7 +180,7 @@ export function bindPlannedStatement(context: WriteContext, planned: PlannedStat
 
 type Outcome<R> = { readonly ok: true; readonly value: R } | { readonly ok: false; readonly error: unknown };
 
-interface Staged {
+export interface Staged {
   readonly write: StagedWrite<unknown>;
   outcome: Outcome<unknown> | undefined;
 }
@@ -202,23 +202,26 @@ async function attributeError(plans: readonly WritePlan<unknown>[], error: unkno
   return claims.at(-1);
 }
 
+/** Stages `write` in a batch's `staged` list; its handle answers the outcome its batch's commit gives it. */
+export function stageEntry<R>(staged: Staged[], committed: boolean, write: StagedWrite<R>): WriteHandle<R> {
+  if (committed) throw new Error('A write batch takes no write once committed.');
+  const entry: Staged = { write, outcome: undefined };
+  staged.push(entry);
+  return {
+    result() {
+      if (!entry.outcome) throw new Error('A staged write has no result before its batch commits.');
+      if (!entry.outcome.ok) throw entry.outcome.error;
+      // The outcome is this handle's own write's: settled from its WritePlan<R>, or predicted (an atomic group).
+      return entry.outcome.value as R;
+    },
+  };
+}
+
 function openWriteBatch(context: WriteContext): WriteBatch {
   const staged: Staged[] = [];
   let committed = false;
   return {
-    stage<R>(write: StagedWrite<R>): WriteHandle<R> {
-      if (committed) throw new Error('A write batch takes no write once committed.');
-      const entry: Staged = { write, outcome: undefined };
-      staged.push(entry);
-      return {
-        result() {
-          if (!entry.outcome) throw new Error('A staged write has no result before its batch commits.');
-          if (!entry.outcome.ok) throw entry.outcome.error;
-          // The outcome is the settled value of this handle's own write (`settle` of its WritePlan<R>).
-          return entry.outcome.value as R;
-        },
-      };
-    },
+    stage: <R>(write: StagedWrite<R>) => stageEntry(staged, committed, write),
     async commit() {
       if (committed) throw new Error('A write batch commits once.');
       committed = true;

@@ -7,7 +7,7 @@
  */
 import type { TenantScope } from '../../db/client';
 import type { CoordinatorState } from '../../coordinator/commands';
-import { SerialQueue } from '../../coordinator/queue';
+import { SerialQueue, waitForRelease } from '../../coordinator/queue';
 import type { DatabaseSet } from '../d1/databases';
 import type { TenantTable } from '../placement/tenant-tables';
 import { describeJob } from './jobs';
@@ -119,18 +119,7 @@ export class BackupRunner {
   async whenSettled(timeoutMs: number): Promise<boolean> {
     const running = await this.findRunning();
     if (running?.kind !== 'restore') return true;
-    return new Promise((resolve) => {
-      const release = () => {
-        clearTimeout(timer);
-        this.settled.delete(release);
-        resolve(true);
-      };
-      const timer = setTimeout(() => {
-        this.settled.delete(release);
-        resolve(false);
-      }, timeoutMs);
-      this.settled.add(release);
-    });
+    return waitForRelease(this.settled, timeoutMs);
   }
 
   runAlarm(): Promise<void> {

@@ -21,7 +21,7 @@
  */
 import type { TenantScope } from '../../db/client';
 import type { CoordinatorState } from '../../coordinator/commands';
-import { SerialQueue } from '../../coordinator/queue';
+import { SerialQueue, waitForRelease } from '../../coordinator/queue';
 import type { DatabaseSet } from '../d1/databases';
 import { rememberPlacement } from './cache';
 import { copyChunk, deleteChunk, fingerprintRows } from './copy';
@@ -149,18 +149,7 @@ export class TenantMover {
     const seen = this.releases;
     const state = await this.host.state.get<MoveState>(STATE_KEY);
     if (!state || state.phase === 'delete' || this.releases !== seen) return true;
-    return new Promise((resolve) => {
-      const release = () => {
-        clearTimeout(timer);
-        this.settled.delete(release);
-        resolve(true);
-      };
-      const timer = setTimeout(() => {
-        this.settled.delete(release);
-        resolve(false);
-      }, timeoutMs);
-      this.settled.add(release);
-    });
+    return waitForRelease(this.settled, timeoutMs);
   }
 
   private releaseWaitingWrites(): void {
