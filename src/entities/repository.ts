@@ -18,7 +18,7 @@ import type { EntityRow } from './table';
  * A stored record, typed from the description's table; the common columns as every entity has them (for the generic
  * description, whose fields are any, the table's row type alone would widen them).
  */
-export type RecordOf<S extends EntitySpec> = EntityRow<S> & Pick<EntityRecord, 'id' | 'customAttributes' | 'isActive' | 'version'>;
+type RecordOf<S extends EntitySpec> = EntityRow<S> & Pick<EntityRecord, 'id' | 'customAttributes' | 'isActive' | 'version'>;
 
 export interface EntityRepository<S extends EntitySpec> {
   readonly store: EntityStore<S>;

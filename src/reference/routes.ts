@@ -36,7 +36,7 @@ export interface ReferenceWriteReaction {
 }
 
 /** What services contribute to the reference data routes. */
-export interface ReferenceRules {
+interface ReferenceRules {
   /** Columns of services' tables that hold reference keys (a record in use cannot be deleted). */
   readonly users: readonly ReferenceUser[];
   readonly guards: readonly UpsertGuard[];

@@ -54,7 +54,7 @@ export async function listReferenceRecords(db: Database, spec: ReferenceKindSpec
 }
 
 /** The query of a tenant kind's records with these keys (batchable). */
-export function selectReferencesByKey(db: Database, store: TenantReferenceStore, scope: TenantScope, keys: readonly string[]) {
+function selectReferencesByKey(db: Database, store: TenantReferenceStore, scope: TenantScope, keys: readonly string[]) {
   return db
     .select(selectionOf(store))
     .from(store.table)

@@ -14,7 +14,7 @@ import { requireTenantReferenceStore } from './tables';
 import type { TenantReferenceStore } from './tables';
 
 /** The change feed's resource of a reference kind. */
-export function referenceResourceOf(spec: ReferenceKindSpec): string {
+function referenceResourceOf(spec: ReferenceKindSpec): string {
   return `referenceData/${spec.kind}`;
 }
 

@@ -10,7 +10,7 @@ import { isPlaceholderParam } from './compiled';
 import type { CompiledStatement } from './compiled';
 
 /** How a family compiles: its shapes, and the statements of one owner and shape. */
-export interface CompiledFamilyDefinition<O extends object, S, V> {
+interface CompiledFamilyDefinition<O extends object, S, V> {
   readonly name: string;
   /** Every shape an owner can take (what decides the SQL text). */
   shapes(owner: O): readonly S[];
@@ -21,7 +21,7 @@ export interface CompiledFamilyDefinition<O extends object, S, V> {
   statementsOf(value: V): readonly CompiledStatement<unknown>[];
 }
 
-export interface CompiledFamily<O extends object, S, V> {
+interface CompiledFamily<O extends object, S, V> {
   /** The compiled value of the owner and shape: compiled on first use (on `db`'s builders), then kept for the isolate. */
   read(db: Database, owner: O, shape: S): V;
   /** Declares an owner the code compiles for (its shapes are then compiled by the test of every statement); `read` refuses any other. */
@@ -29,7 +29,7 @@ export interface CompiledFamily<O extends object, S, V> {
 }
 
 /** A family as the test of every compiled statement sees it: compiles each declared owner's every shape afresh. */
-export interface ListedFamily {
+interface ListedFamily {
   readonly name: string;
   readonly owners: number;
   compileAll(db: Database): readonly CompiledStatement<unknown>[];

@@ -131,7 +131,7 @@ const ORIGIN_PLACEHOLDERS: EventOrigin = {
 };
 
 /** Events of one kind compiled once per isolate and owner (an entity store): their fields hold placeholders only. */
-export interface CompiledEvents<O extends object> {
+interface CompiledEvents<O extends object> {
   declare(owner: O): void;
   read(db: Database, owner: O): CompiledStatement<never>;
 }

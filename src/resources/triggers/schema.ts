@@ -21,7 +21,7 @@ export interface GeneratedObject {
 const NAME = /^CREATE (?:TRIGGER|VIRTUAL TABLE) `(\w+)`/;
 
 /** The name a CREATE statement gives. */
-export function nameOf(sql: string): string {
+function nameOf(sql: string): string {
   const name = NAME.exec(sql)?.[1];
   if (name === undefined) throw new Error(`Not a CREATE TRIGGER or CREATE VIRTUAL TABLE statement: ${sql.slice(0, 80)}`);
   return name;

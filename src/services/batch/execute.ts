@@ -21,7 +21,7 @@ import type { BatchPlan, BatchRequest } from './parse';
 import { substituteBody, substitutePath } from './references';
 
 /** What the batch hands to every inner request. */
-export interface BatchRun {
+interface BatchRun {
   /** Absolute `{origin}/api/{tenantKey}/{orgKey}`. */
   readonly apiBase: string;
   readonly requestId: string;

@@ -11,7 +11,7 @@ import { BATCH_ANSWER, batchDoc } from './docs';
 import { executeBatch } from './execute';
 import { parseBatch } from './parse';
 
-export const BATCH_PATH = '/$batch';
+const BATCH_PATH = '/$batch';
 const ISOLATION_HEADER = 'isolation';
 
 /** `Isolation: snapshot` (the whole batch one atomic group), or none. */

@@ -20,7 +20,7 @@ export interface ResolvedUrl {
   readonly rest: string;
 }
 
-export type UrlResolution =
+type UrlResolution =
   { readonly url: ResolvedUrl } | { readonly fault: Extract<MessageKey, 'batchUrl' | 'batchOtherScope' | 'batchNested'> };
 
 export const MAX_URL_LENGTH = 8192;

@@ -32,7 +32,7 @@ export function parseIpv4(text: string): number | undefined {
   return parts.reduce((value, part) => value * 256 + Number(part), 0);
 }
 
-export function isPrivateIpv4(address: number): boolean {
+function isPrivateIpv4(address: number): boolean {
   return PRIVATE_V4.some(([base, bits]) => Math.floor(address / 2 ** (32 - bits)) === Math.floor(base / 2 ** (32 - bits)));
 }
 

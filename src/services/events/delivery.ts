@@ -24,11 +24,11 @@ import type { SubscriptionRow } from './tables';
 import { commitAlone, openTenantUnit } from '../../tenant/unit-of-work';
 import type { StagedWrite } from '../../tenant/unit-of-work';
 
-export const BATCH_MAX = 100;
+const BATCH_MAX = 100;
 /** Retries stop this long after a batch's first failure. */
-export const RETRY_WINDOW_MS = 24 * 3_600_000;
+const RETRY_WINDOW_MS = 24 * 3_600_000;
 /** The longest wait between two attempts (the Queues maximum delay). */
-export const MAX_RETRY_DELAY_SECONDS = 12 * 3600;
+const MAX_RETRY_DELAY_SECONDS = 12 * 3600;
 /** Batches one job delivers before it hands on to a new job. */
 const BATCHES_PER_JOB = 10;
 
@@ -42,7 +42,7 @@ function isRetryable(answer: ReceiverAnswer): boolean {
 }
 
 /** Exponential backoff with jitter: base x 2^attempt, at most 12 hours, then a random value in its upper half. */
-export function computeRetryDelay(baseSeconds: number, attempt: number): number {
+function computeRetryDelay(baseSeconds: number, attempt: number): number {
   const ceiling = Math.min(MAX_RETRY_DELAY_SECONDS, baseSeconds * 2 ** attempt);
   return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
 }
@@ -77,7 +77,7 @@ async function readBatch(db: Database, subscription: SubscriptionRow, scope: Ten
   return { rows, last: Number(marks[0]?.last ?? 0) };
 }
 
-export function buildNotification(subscription: SubscriptionRow, rows: readonly ChangeEventRow[]): string {
+function buildNotification(subscription: SubscriptionRow, rows: readonly ChangeEventRow[]): string {
   return JSON.stringify({
     value: rows.map((row) => ({ subscriptionId: subscription.id, clientState: subscription.clientState, ...describeEvent(row) })),
   });

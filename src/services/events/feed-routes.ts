@@ -11,7 +11,7 @@ import { CHANGE_TYPES } from '../../events/outbox';
 import { checkResourceFilter, RESOURCE_FILTER, RESOURCE_FILTER_MAX } from './subscription-input';
 import { decodeCursor, encodeCursor, FEED_PAGE_DEFAULT, FEED_PAGE_MAX, readFeedPage, RETENTION_DAYS, toFeedItem } from './feed';
 
-export const CHANGES_PATH = '/changes';
+const CHANGES_PATH = '/changes';
 
 const ChangeEvent = v.strictObject({
   id: GUID,

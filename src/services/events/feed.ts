@@ -81,7 +81,7 @@ export function toFeedItem(row: ChangeEventRow) {
   };
 }
 
-export interface FeedPage {
+interface FeedPage {
   readonly rows: readonly ChangeEventRow[];
   /** The cursor to continue from: the last event returned, or (last page) the newest sequence number read. */
   readonly next: number;

@@ -14,7 +14,7 @@ import { isPrivateAddress } from './address-ranges';
 import { hostToResolve } from './notification-url';
 import { resolveHost } from './resolve-host';
 
-export type HostRefusal =
+type HostRefusal =
   | { readonly kind: 'private'; readonly host: string; readonly address: string }
   | { readonly kind: 'unresolved'; readonly host: string; readonly reason: string };
 
@@ -23,7 +23,7 @@ export type HostRefusal =
  * every one public, which the POST then connects to (receiver.ts; none when the host is an IP literal or a development
  * loopback host: nothing to resolve).
  */
-export type HostCheck = { readonly refusal: HostRefusal } | { readonly addresses: readonly string[] };
+type HostCheck = { readonly refusal: HostRefusal } | { readonly addresses: readonly string[] };
 
 export async function checkNotificationHost(config: AppConfig, notificationUrl: string): Promise<HostCheck> {
   const host = hostToResolve(new URL(notificationUrl), config.webhooksAllowLocalHttp);

@@ -31,7 +31,7 @@ function isLoopback(host: string): boolean {
  * True when the host (normalized) names a non-public address: an IP literal in those ranges, a local name, a name
  * without a dot, or one with an empty label (`a..b`, `localhost..`).
  */
-export function isPrivateHost(host: string): boolean {
+function isPrivateHost(host: string): boolean {
   return isPrivateAddress(host) ?? (LOCAL_NAMES.test(host) || !host.includes('.') || host.split('.').includes(''));
 }
 

@@ -6,9 +6,9 @@
  */
 import type { PinnedFetch, ReceiverPost } from '../../platform/types';
 
-export const RECEIVER_TIMEOUT_MS = 10_000;
+const RECEIVER_TIMEOUT_MS = 10_000;
 /** The most of a receiver's answer that is read (the handshake's token, an error's first words). */
-export const RECEIVER_ANSWER_MAX_BYTES = 4096;
+const RECEIVER_ANSWER_MAX_BYTES = 4096;
 
 export type ReceiverAnswer = { readonly status: number; readonly text: string } | { readonly error: string };
 

@@ -9,7 +9,7 @@ import { readAtMost } from './receiver';
 /** The most of a resolver's answer that is read. */
 const RESOLVER_ANSWER_MAX_BYTES = 65_536;
 /** How long one resolver query may take. */
-export const DNS_TIMEOUT_MS = 5_000;
+const DNS_TIMEOUT_MS = 5_000;
 /** CNAME hops followed with further queries when an answer leaves its chain unfinished. */
 const MAX_CNAME_QUERIES = 8;
 const RECORD_TYPES = { A: 1, AAAA: 28 } as const;
@@ -23,7 +23,7 @@ interface DnsRecord {
   readonly data: string;
 }
 
-export type Resolution = { readonly addresses: readonly string[] } | { readonly error: string };
+type Resolution = { readonly addresses: readonly string[] } | { readonly error: string };
 
 function normalizeName(name: string): string {
   return name.toLowerCase().replace(/\.$/, '');

@@ -16,7 +16,7 @@ import { eventDeliveries } from './tables';
 /** Tenant/orgs pruned per run and database (the rest wait for the next trigger). */
 const MAX_ORGS_PER_RUN = 200;
 
-export function retentionCutoff(now: Date): string {
+function retentionCutoff(now: Date): string {
   return new Date(now.getTime() - RETENTION_DAYS * 86_400_000).toISOString();
 }
 
@@ -44,7 +44,7 @@ function stagePruning(now: Date): StagedWrite<void> {
 }
 
 /** Prunes every tenant/org that has events older than the retention (at most MAX_ORGS_PER_RUN per database). */
-export async function pruneAllEvents(platform: Platform): Promise<number> {
+async function pruneAllEvents(platform: Platform): Promise<number> {
   const now = platform.now();
   const cutoff = retentionCutoff(now);
   let pruned = 0;

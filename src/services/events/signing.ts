@@ -32,7 +32,7 @@ export function generateValidationToken(): string {
     .replace(/=+$/, '');
 }
 
-export interface SignedHeaders {
+interface SignedHeaders {
   readonly 'webhook-id': string;
   readonly 'webhook-timestamp': string;
   readonly 'webhook-signature': string;

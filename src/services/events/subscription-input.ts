@@ -46,7 +46,7 @@ export const subscriptionFields = {
 
 const SubscriptionBody = v.strictObject(subscriptionFields);
 
-export interface SubscriptionInput {
+interface SubscriptionInput {
   readonly notificationUrl: string;
   readonly resource: string;
   readonly clientState: string | null;

@@ -26,7 +26,7 @@ import {
 } from './subscriptions-store';
 import type { DeliveryRow, SubscriptionRow } from './tables';
 
-export const SUBSCRIPTIONS_PATH = '/subscriptions';
+const SUBSCRIPTIONS_PATH = '/subscriptions';
 const DELIVERIES_MAX = 1000;
 const tags = ['Events'];
 

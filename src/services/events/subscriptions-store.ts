@@ -17,7 +17,7 @@ export const DELIVERY_STATUSES = ['delivered', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** A subscription to store: what its creator chose and its secret (its tenant/org and audit fields: the unit's). */
-export interface NewSubscription {
+interface NewSubscription {
   readonly id: string;
   readonly resource: string;
   readonly notificationUrl: string;

@@ -29,8 +29,8 @@ interface Block {
 
 const blocks = new Map<string, Block>();
 
-export const clientKey = (clientId: string): string => `client:${clientId}`;
-export const addressKey = (address: string): string => `address:${address}`;
+const clientKey = (clientId: string): string => `client:${clientId}`;
+const addressKey = (address: string): string => `address:${address}`;
 
 function readBlock(key: string, nowMs: number): Block | undefined {
   const block = blocks.get(key);

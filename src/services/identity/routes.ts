@@ -21,11 +21,11 @@ import type { NewApiClient } from './validate';
 import { message } from '../../messages/catalogue';
 import { commitAlone } from '../../tenant/unit-of-work';
 
-export const API_CLIENTS_BASE = '/identity/apiClients';
+const API_CLIENTS_BASE = '/identity/apiClients';
 /** Answers that carry a secret are never cached. */
 const NO_STORE = { 'cache-control': 'no-store' };
 
-export function toApiClientResource(row: ApiClientRow): v.InferOutput<(typeof readClientDoc.responses)[200]['schema']> {
+function toApiClientResource(row: ApiClientRow): v.InferOutput<(typeof readClientDoc.responses)[200]['schema']> {
   return {
     id: row.id,
     clientId: row.clientId,

@@ -18,7 +18,7 @@ import { findApiClient } from './store';
 import type { ApiClientRow } from './table';
 import { CLIENT_SCOPES } from './validate';
 
-export const TOKEN_PATH = '/connect/token';
+const TOKEN_PATH = '/connect/token';
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
 const BASIC_CHALLENGE = 'Basic realm="erp-edge-api", charset="UTF-8"';
@@ -37,7 +37,7 @@ const STATUS: Readonly<Record<OAuthErrorCode, OAuthErrorStatus>> = {
 };
 
 /** How an OAuth error is answered when its code's status is not the one (a rate limit's 429 and its headers). */
-export interface OAuthAnswer {
+interface OAuthAnswer {
   readonly status?: OAuthErrorStatus;
   readonly headers?: Readonly<Record<string, string>>;
 }

@@ -13,9 +13,9 @@ export const CLIENT_SCOPES = ['application', 'admin'] as const satisfies readonl
 
 type ClientScope = (typeof CLIENT_SCOPES)[number];
 /** `*` in `orgs`: every org of the tenant, present and future. */
-export const ALL_ORGS = '*';
-export const MAX_CLIENT_ORGS = 100;
-export const MAX_CLIENT_NAME = 100;
+const ALL_ORGS = '*';
+const MAX_CLIENT_ORGS = 100;
+const MAX_CLIENT_NAME = 100;
 
 const scopeChoice = issueMessage('mustBeOneOf', { field: 'scopes', choices: CLIENT_SCOPES.join(', ') });
 const orgKey = issueMessage('addressPattern', { field: 'orgs' });

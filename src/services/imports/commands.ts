@@ -52,14 +52,14 @@ export interface ImportChange {
   readonly drillDownOperation?: string | null;
 }
 
-export interface RegisterOutcome {
+interface RegisterOutcome {
   readonly id: string;
   readonly key: number;
   /** The import as stored. */
   readonly row: ImportRow;
 }
 
-export type ChangeOutcome =
+type ChangeOutcome =
   | { readonly status: 'applied' | 'unchanged' | 'notFound' }
   | { readonly status: 'refused'; readonly from: ImportState; readonly to: ImportState };
 
@@ -90,9 +90,9 @@ export interface ImportProgress {
  */
 export type ProgressOutcome = { readonly status: 'applied' | 'stopped' | 'notFound' | 'busy'; readonly row?: ImportRow };
 
-export type ExpireOutcome = { readonly status: 'found'; readonly row: ImportRow } | { readonly status: 'notFound' };
+type ExpireOutcome = { readonly status: 'found'; readonly row: ImportRow } | { readonly status: 'notFound' };
 
-export type RevertOutcome =
+type RevertOutcome =
   | { readonly status: 'reverted'; readonly id: string; readonly key: number; readonly originalFileName: string | null }
   | { readonly status: 'nothing' };
 

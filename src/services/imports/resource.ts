@@ -13,7 +13,7 @@ function readMode(value: string | null): (typeof MODES)[number] | null {
   return MODES.find((mode) => mode === value) ?? null;
 }
 
-export interface ImportDataInfoResource {
+interface ImportDataInfoResource {
   readonly id: string;
   readonly key: number;
   readonly importDataTemplate: string;

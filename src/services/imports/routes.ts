@@ -30,7 +30,7 @@ import { undoChunks } from './ledger';
 import { parseChangeBody, parseGuidParam, parseLastImportsQuery, parseRegisterBody, parseRevertInput } from './validate';
 import { message } from '../../messages/catalogue';
 
-export const IMPORTS_BASE = '/corePatterns/importDataInfos';
+const IMPORTS_BASE = '/corePatterns/importDataInfos';
 const tags = ['Import data info'];
 
 async function handleRegister(ctx: ApiContext) {

@@ -37,7 +37,7 @@ const ALLOWED: Readonly<Record<ImportState, readonly ImportState[]>> = {
 const TERMINAL: readonly ImportState[] = [SUCCEEDED, FAILED, FATAL];
 
 /** `apply`: write the change; `noop`: a terminal state given again (answer 200, change nothing); `refuse`: 400. */
-export type TransitionDecision = 'apply' | 'noop' | 'refuse';
+type TransitionDecision = 'apply' | 'noop' | 'refuse';
 
 export function decideTransition(from: ImportState, to: ImportState): TransitionDecision {
   if (ALLOWED[from].includes(to)) return 'apply';
@@ -55,7 +55,7 @@ export function describeState(state: ImportState): string {
   return `${name} (${state})`;
 }
 
-export interface ProgressClock {
+interface ProgressClock {
   readonly importDataState: number;
   /** ISO 8601 of the last accepted change (null for rows that never had one). */
   readonly lastProgressUpdateOn: string | null;

@@ -37,10 +37,10 @@ interface ImportFileOptions {
   readonly failOnErrors: boolean;
 }
 
-export type ChangeKind = 'change' | 'expire' | 'revert';
+type ChangeKind = 'change' | 'expire' | 'revert';
 
 /** The change feed's resource of imports. */
-export const IMPORTS_RESOURCE = 'corePatterns/importDataInfos';
+const IMPORTS_RESOURCE = 'corePatterns/importDataInfos';
 
 /** An import's event, selected from its row (after the write: its new version and key): its fields and rows. */
 function describeImportEvent(

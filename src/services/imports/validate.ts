@@ -76,7 +76,7 @@ function textOrNull(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
 }
 
-export interface RegisterInput {
+interface RegisterInput {
   readonly importDataTemplate: string;
   readonly originalFileName: string | null;
   readonly importName: string | null;
@@ -94,7 +94,7 @@ export function parseRegisterBody(body: unknown): RegisterInput {
 }
 
 /** An ImportInfoResource: the change (only the properties sent; null clears a text field) and its scope. */
-export interface ChangeInput {
+interface ChangeInput {
   readonly tenant: string | null;
   readonly subscription: string | null;
   readonly change: ImportChange;
@@ -128,7 +128,7 @@ export function parseGuidParam(params: URLSearchParams, name: string): string {
   return String(result.output);
 }
 
-export interface LastImportsQuery {
+interface LastImportsQuery {
   readonly templateId: string;
   readonly top: number;
 }

@@ -28,7 +28,7 @@ async function recalculateOrg(platform: Platform, org: PendingOrg): Promise<bool
   }
 }
 
-export async function recalculatePendingOrgs(platform: Platform): Promise<{ recalculated: number; failed: number }> {
+async function recalculatePendingOrgs(platform: Platform): Promise<{ recalculated: number; failed: number }> {
   const pending: PendingOrg[] = [];
   // Each database lists its own pending orgs; each org's recalculation then opens that org's database.
   for (const db of await platform.openEveryTenantDatabase()) {

@@ -13,8 +13,8 @@ const Exact = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_UP });
 export const VALUE_SCALE = 6;
 const MICROS = new Exact(10).pow(VALUE_SCALE);
 /** Periods before a period that its forecast looks at, and the fewest points it needs. */
-export const FORECAST_WINDOW = 12;
-export const FORECAST_MIN_POINTS = 3;
+const FORECAST_WINDOW = 12;
+const FORECAST_MIN_POINTS = 3;
 /** Periods after the latest measured one that are materialized with a forecast only. */
 export const FUTURE_PERIODS = 3;
 
@@ -90,7 +90,7 @@ export function computeForecast(values: ReadonlyMap<string, string>, period: str
   return toText(intercept);
 }
 
-export interface PeriodFigures {
+interface PeriodFigures {
   readonly period: string;
   readonly value: string | null;
   readonly homologous: string | null;
@@ -120,7 +120,7 @@ export interface KpiDefinition {
   readonly higherIsBetter: boolean;
 }
 
-export interface IndicatorSummary {
+interface IndicatorSummary {
   readonly period: string | null;
   readonly value: string | null;
   readonly homologValue: string | null;

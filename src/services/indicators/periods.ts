@@ -21,7 +21,7 @@ export function shiftPeriod(period: string, months: number): string {
 }
 
 /** The last period there is: no date lies past MAX_YEAR, and forecasts and charts stop there too. */
-export const LAST_PERIOD = `${MAX_YEAR}-12`;
+const LAST_PERIOD = `${MAX_YEAR}-12`;
 
 /** `shiftPeriod` forwards, stopping at LAST_PERIOD. */
 export function shiftPeriodUpToLast(period: string, months: number): string {

@@ -14,9 +14,9 @@ import { kpiPeriods, kpiSummaries } from './tables';
 import { message } from '../../messages/catalogue';
 
 /** Periods of the chart up to and including the reference period. */
-export const CHART_PERIODS = 12;
+const CHART_PERIODS = 12;
 
-export interface SeriesAddress {
+interface SeriesAddress {
   readonly company: string;
   readonly code: string;
   /** Request names of the two inputs, for the errors. */
@@ -65,7 +65,7 @@ function requireFound<C, D>(address: SeriesAddress, company: C | undefined, defi
 
 const toNumber = (text: string | null): number | null => (text === null ? null : Number(text));
 
-export interface SummaryBody {
+interface SummaryBody {
   value: number | null;
   homologValue: string | null;
   variation: number | null;
@@ -131,7 +131,7 @@ export async function loadIndicatorSummary(db: Database, scope: TenantScope, add
   };
 }
 
-export type ChartPoint =
+type ChartPoint =
   | { period: string; value: number | null; homologous: number | null; forecast: number | null }
   | { period: string; forecast: number | null };
 

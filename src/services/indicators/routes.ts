@@ -15,7 +15,7 @@ import { toPeriod } from './periods';
 import { loadIndicatorSummary, loadKpiChart } from './read';
 import { message } from '../../messages/catalogue';
 
-export const INDICATORS_BASE = '/maintenance/indicators';
+const INDICATORS_BASE = '/maintenance/indicators';
 const tags = ['Indicators'];
 
 async function handleIngest(ctx: ApiContext) {

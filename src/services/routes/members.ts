@@ -81,7 +81,7 @@ function selectMembers(db: Database, scope: TenantScope, kind: MemberKind, route
     .orderBy(table.routeId, table.memberKey);
 }
 
-export type RouteMembers = Record<MemberKind['field'], MemberItem[]>;
+type RouteMembers = Record<MemberKind['field'], MemberItem[]>;
 
 /** Every route's locations, equipment items and tools as `{id, key, description}`, ordered by key; one batch. */
 export async function listRouteMembers(db: Database, scope: TenantScope, routeIds: readonly string[]): Promise<Map<string, RouteMembers>> {

@@ -64,7 +64,7 @@ interface MembershipShape {
 }
 
 /** How many routes the membership operations read to report an ambiguous routeKey. */
-export const AMBIGUOUS_LIMIT = 20;
+const AMBIGUOUS_LIMIT = 20;
 
 function routeCondition(terms: MembershipTerms): SQL | undefined {
   return and(

@@ -9,11 +9,11 @@ import type { Message } from '../../messages/catalogue';
 import { bindPropertyNames } from '../../validation/property-names';
 import { isGuid, isPlainObject } from '../../validation/values';
 
-export const MAX_MEMBERS_PER_REQUEST = 1000;
+const MAX_MEMBERS_PER_REQUEST = 1000;
 
 export type MembershipBy = 'key' | 'id';
 
-export interface MembershipBody {
+interface MembershipBody {
   /** Distinct keys, or lowercase ids, in the order sent. */
   readonly values: string[];
   /** Position of each distinct value in the request (for errors). */

@@ -28,7 +28,7 @@ async function checkCultureKey(ctx: ApiContext): Promise<string> {
 }
 
 /** A route by its key: company and routeKey. */
-export interface RouteAddress {
+interface RouteAddress {
   readonly companyKey: string;
   readonly routeKey: string;
 }

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import type { FieldError } from '../../errors/api-error';
 import { message } from '../../messages/catalogue';
 
-export const MAX_TOOLS = 1000;
+const MAX_TOOLS = 1000;
 const MAX_KEY_LENGTH = 100;
 
 /** What `parseToolKeys` accepts, as the OpenAPI document shows it. */
@@ -16,7 +16,7 @@ export const TOOLS_SCHEMA = v.optional(
   ),
 );
 
-export interface ToolKeys {
+interface ToolKeys {
   /** Distinct keys, in the order given. */
   readonly keys: string[];
   /** Where each key was given (`tools[1]`, or `tools` for the string form). */
