@@ -405,9 +405,11 @@ async function recordBatch(base, auth, opts) {
       batch_p50_ms: measured.batch.p50,
       batch_p99_ms: measured.batch.p99,
       failed: measured.batch.failed + measured.single.failed,
+      // What the failed answers were, by status: batch (`batch <status>`: a whole $batch answer) and single creates.
+      failed_statuses: { batch: measured.batch.failed_statuses, single: measured.single.failed_statuses },
     });
     console.error(
-      `  ${measured.name}: ${Math.round(measured.records_per_s)} records/s (batch p50 ${measured.batch.p50} ms, p99 ${measured.batch.p99} ms) vs ${Math.round(measured.single_records_per_s)} single creates/s: ${round(measured.ratio, 2)}x`,
+      `  ${measured.name}: ${Math.round(measured.records_per_s)} records/s (batch p50 ${measured.batch.p50} ms, p99 ${measured.batch.p99} ms) vs ${Math.round(measured.single_records_per_s)} single creates/s: ${round(measured.ratio, 2)}x; failed answers by status: ${JSON.stringify({ batch: measured.batch.failed_statuses, single: measured.single.failed_statuses })}`,
     );
   }
 }

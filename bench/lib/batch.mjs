@@ -28,6 +28,8 @@ async function runLoops({ connections, seconds, send }) {
   const latencies = [];
   let records = 0;
   let failed = 0;
+  // What the failed ones answered, by status (`batch <status>`: the whole batch; `<status>`: an inner request).
+  const statuses = {};
   const started = performance.now();
   const deadline = started + seconds * 1000;
   const loop = async () => {
@@ -37,6 +39,7 @@ async function runLoops({ connections, seconds, send }) {
       latencies.push(performance.now() - sent);
       records += outcome.created;
       failed += outcome.failed;
+      for (const [status, count] of Object.entries(outcome.statuses ?? {})) statuses[status] = (statuses[status] ?? 0) + count;
     }
   };
   await Promise.all(Array.from({ length: connections }, loop));
@@ -44,15 +47,16 @@ async function runLoops({ connections, seconds, send }) {
   const elapsed = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   const at = (share) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * share))] ?? 0);
-  return { recordsPerSecond: records / elapsed, requests: latencies.length, p50: at(0.5), p99: at(0.99), failed };
+  return { recordsPerSecond: records / elapsed, requests: latencies.length, p50: at(0.5), p99: at(0.99), failed, statuses };
 }
 
 async function sendBatch(base, auth, group) {
   const response = await fetch(`${base}/$batch`, { method: 'POST', headers: auth, body: batchBody(group) });
   const text = await response.text();
-  if (response.status !== 200) return { created: 0, failed: BATCH_SIZE };
-  const created = JSON.parse(text).responses.filter((entry) => entry.status === 201).length;
-  return { created, failed: BATCH_SIZE - created };
+  if (response.status !== 200) return { created: 0, failed: BATCH_SIZE, statuses: { [`batch ${response.status}`]: BATCH_SIZE } };
+  const answers = JSON.parse(text).responses;
+  const created = answers.filter((entry) => entry.status === 201).length;
+  return { created, failed: BATCH_SIZE - created, statuses: tallyFailures(answers.map((entry) => entry.status)) };
 }
 
 async function sendSingle(base, auth) {
@@ -62,7 +66,14 @@ async function sendSingle(base, auth) {
     body: JSON.stringify(templateBody(nextKey('single'))),
   });
   await response.arrayBuffer();
-  return response.status === 201 ? { created: 1, failed: 0 } : { created: 0, failed: 1 };
+  return response.status === 201 ? { created: 1, failed: 0 } : { created: 0, failed: 1, statuses: { [String(response.status)]: 1 } };
+}
+
+/** How many answers of each status other than 201. */
+function tallyFailures(statuses) {
+  const tally = {};
+  for (const status of statuses) if (status !== 201) tally[String(status)] = (tally[String(status)] ?? 0) + 1;
+  return tally;
 }
 
 function median(values) {
@@ -87,6 +98,10 @@ async function compareLoops(base, auth, group, { rounds, seconds, connections })
     p50: median(list.map((r) => r.p50)),
     p99: median(list.map((r) => r.p99)),
     failed: list.reduce((sum, r) => sum + r.failed, 0),
+    failed_statuses: list.reduce((all, r) => {
+      for (const [status, count] of Object.entries(r.statuses)) all[status] = (all[status] ?? 0) + count;
+      return all;
+    }, {}),
   });
   return { batch: summarize(results.batch), single: summarize(results.single) };
 }
