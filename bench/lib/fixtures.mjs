@@ -38,6 +38,23 @@ export async function sendAdmin(api, method, path, body) {
 }
 
 /**
+ * A GET that follows a job, sent again when no answer comes within `timeoutMs`. Under `wrangler dev` 4.86 a request
+ * that arrives while a Durable Object alarm or a Workflow step runs is held until it ends, then sometimes dropped, and
+ * the local proxy parks a dropped request other than `/` until the next request reaches it (it compares the failed
+ * URL, path included, with the worker's origin: workers-sdk PR #14593 fixes it upstream). Any new request releases
+ * it, so a poll that times out is simply sent again; production has no such proxy.
+ */
+export async function fetchPolling(url, init, { timeoutMs = 2_000, attempts = 300 } = {}) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await fetch(url, { ...init, signal: globalThis.AbortSignal.timeout(timeoutMs) });
+    } catch (error) {
+      if (error?.name !== 'TimeoutError' || attempt >= attempts) throw error;
+    }
+  }
+}
+
+/**
  * Email template rows tpl-<from>..tpl-<to> in bench/main, one culture in four, created one second apart, loaded
  * into D1 `binding` (for the API: the tenant database that holds bench/main).
  */

@@ -1,7 +1,7 @@
 // File imports (issue 29): a routes CSV of N rows uploaded to POST /corePatterns/importDataInfos/files and processed
 // (the Workflow under wrangler dev), then reverted; rows per second of each, beside the raw floor: the raw Worker's
 // one `INSERT INTO routes ... SELECT ... FROM json_each(?)` per 500 rows (the import's chunk size), same triggers.
-import { ORG, send, TENANT } from './fixtures.mjs';
+import { fetchPolling, ORG, send, TENANT } from './fixtures.mjs';
 
 const CHUNK_ROWS = 500;
 
@@ -13,10 +13,7 @@ export function buildRoutesCsv(prefix, rows) {
 }
 
 async function readImport(base, auth, id) {
-  const response = await fetch(`${base}/corePatterns/importDataInfos/${id}`, {
-    headers: auth,
-    signal: globalThis.AbortSignal.timeout(120_000),
-  });
+  const response = await fetchPolling(`${base}/corePatterns/importDataInfos/${id}`, { headers: auth });
   if (response.status !== 200) throw new Error(`GET import ${id}: ${response.status} ${await response.text()}`);
   return response.json();
 }

@@ -2,14 +2,17 @@
 // template rows (100,000 unless told; 1,000,000 for the issue's figure), in rows per second: the snapshot (every row
 // to the BACKUPS bucket, in alarm steps), a restore to that snapshot, and a restore to a moment after it (the snapshot
 // plus the history since). Rows are loaded with SQL into the tenant/org's database; the history triggers record them.
-import { loadTemplateRows, mintOperatorToken, ORG, send, sendAdmin, TENANT } from './fixtures.mjs';
+import { fetchPolling, loadTemplateRows, mintOperatorToken, ORG, send, sendAdmin, TENANT } from './fixtures.mjs';
 
 const POLL_MS = 250;
 
 async function follow(api, location) {
   const path = new URL(location).pathname;
   for (;;) {
-    const job = await sendAdmin(api, 'GET', path);
+    const response = await fetchPolling(`${api.url}${path}`, { headers: { authorization: `Bearer ${await mintOperatorToken()}` } });
+    const text = await response.text();
+    if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${text}`);
+    const job = JSON.parse(text);
     if (job.state === 'failed') throw new Error(`${path} failed: ${job.error}`);
     if (job.state === 'done') return job;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
