@@ -5,13 +5,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { mintToken, SECRET } from './lib/fixtures.mjs';
+import { mintToken, placeRawTenant, SECRET } from './lib/fixtures.mjs';
 import { compareMembership, MEMBERS_PER_REQUEST } from './lib/members.mjs';
 import { startApiAndRaw } from './lib/servers.mjs';
 
 const quick = process.argv.includes('--quick');
 const state = mkdtempSync(path.join(os.tmpdir(), 'erp-members-bench-'));
 const { api, raw } = await startApiAndRaw(state, { JWT_SECRET: SECRET });
+placeRawTenant(raw);
 try {
   const {
     api: measured,

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { measureBatch } from './lib/batch.mjs';
 import { measureImports } from './lib/imports.mjs';
 import { compareRounds } from './lib/load.mjs';
-import { loadTemplateRows, mintToken, ORG, SECRET, send, sendAdmin, TENANT } from './lib/fixtures.mjs';
+import { loadTemplateRows, mintToken, ORG, placeRawTenant, SECRET, send, sendAdmin, TENANT } from './lib/fixtures.mjs';
 import { startApiAndRaw } from './lib/servers.mjs';
 import { measureRecalculation } from './lib/kpi.mjs';
 import { compareMembership, MEMBERS_PER_REQUEST } from './lib/members.mjs';
@@ -100,6 +100,7 @@ async function main() {
     { bare: !scale && !webhooksOnly && !batchOnly && !restoreOnly && !importsOnly },
   );
   try {
+    placeRawTenant(raw, bare);
     const token = await mintToken();
     if (restoreOnly) {
       const figures = await measureRestore({ api, token, rows: restoreRows, templateBody });

@@ -4,13 +4,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { mintToken, ORG, SECRET, TENANT } from './lib/fixtures.mjs';
+import { mintToken, ORG, placeRawTenant, SECRET, TENANT } from './lib/fixtures.mjs';
 import { startApiAndRaw } from './lib/servers.mjs';
 import { measureCreate, measureIngestion } from './lib/write-paths.mjs';
 
 const quick = process.argv.includes('--quick');
 const state = mkdtempSync(path.join(os.tmpdir(), 'erp-write-bench-'));
 const { api, raw } = await startApiAndRaw(state, { JWT_SECRET: SECRET });
+placeRawTenant(raw);
 try {
   const token = await mintToken();
   const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };

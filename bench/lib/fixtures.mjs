@@ -55,6 +55,20 @@ export async function fetchPolling(url, init, { timeoutMs = 2_000, attempts = 30
 }
 
 /**
+ * Makes the raw Workers' bench tenant/org resident (`active`) as the API's is after its first write, so the raw side
+ * pays the same tenant-database triggers on every write, the history triggers of restore (issue 30) included: the
+ * ratios then measure the API's own overhead, not a feature the raw side skips.
+ */
+export function placeRawTenant(...workers) {
+  for (const worker of workers.filter(Boolean))
+    executeSql(
+      worker,
+      'DB',
+      `INSERT OR IGNORE INTO tenant_residency (tenant_key, org_key, state, changed_on) VALUES ('${TENANT}', '${ORG}', 'active', '${new Date().toISOString()}')`,
+    );
+}
+
+/**
  * Email template rows tpl-<from>..tpl-<to> in bench/main, one culture in four, created one second apart, loaded
  * into D1 `binding` (for the API: the tenant database that holds bench/main).
  */

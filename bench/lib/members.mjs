@@ -52,7 +52,7 @@ async function prepare(api, raw, token) {
     raw,
     'DB',
     [
-      `INSERT INTO tenant_residency (tenant_key, org_key, state, changed_on) VALUES ('${TENANT}', '${ORG}', 'active', '${now}')`,
+      `INSERT OR IGNORE INTO tenant_residency (tenant_key, org_key, state, changed_on) VALUES ('${TENANT}', '${ORG}', 'active', '${now}')`,
       `INSERT INTO ref_companies (id, tenant_key, org_key, key, name, base_currency) VALUES ('${randomUUID()}', '${TENANT}', '${ORG}', '${COMPANY}', 'Members bench', 'EUR')`,
       `INSERT INTO ref_locations (id, tenant_key, org_key, key, description, company) VALUES ${values(
         KEYS.map((key) => [randomUUID(), TENANT, ORG, key, `Location ${key}`, COMPANY]),
