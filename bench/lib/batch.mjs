@@ -53,7 +53,9 @@ async function runLoops({ connections, seconds, send }) {
 async function sendBatch(base, auth, group) {
   const response = await fetch(`${base}/$batch`, { method: 'POST', headers: auth, body: batchBody(group) });
   const text = await response.text();
-  if (response.status !== 200) return { created: 0, failed: BATCH_SIZE, statuses: { [`batch ${response.status}`]: BATCH_SIZE } };
+  // A whole batch refused: its status and the start of its answer (a proxy's 503 "restarted" says so; ours is problem+json).
+  if (response.status !== 200)
+    return { created: 0, failed: BATCH_SIZE, statuses: { [`batch ${response.status} ${text.slice(0, 80)}`]: BATCH_SIZE } };
   const answers = JSON.parse(text).responses;
   const created = answers.filter((entry) => entry.status === 201).length;
   return { created, failed: BATCH_SIZE - created, statuses: tallyFailures(answers.map((entry) => entry.status)) };

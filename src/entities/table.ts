@@ -1,23 +1,15 @@
 /** Derives an entity's D1 table (drizzle) from its description; the table's column and row types follow the spec. */
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { requireColumn } from '../db/client';
+import { buildFieldColumns, buildIdColumn, buildScopeColumns } from '../resources/description/columns';
+import type { ColumnOf, ColumnStorage } from '../resources/description/columns';
 import type { FieldKind } from '../validation/values';
 import { AUDIT_FIELDS } from './audit';
 import type { AuditFieldName } from './audit';
 import { listIndexFields } from './odata-fields';
-import type { EntitySpec, FieldSpec, FieldSpecs } from './spec';
+import type { EntitySpec, FieldSpecs } from './spec';
 
 /** How each field kind is stored: integers (and enums) and booleans as INTEGER, everything else as TEXT. */
-const COLUMN_BUILDERS = {
-  integer: { optional: (name: string) => integer(name), required: (name: string) => integer(name).notNull() },
-  boolean: {
-    optional: (name: string) => integer(name, { mode: 'boolean' }),
-    required: (name: string) => integer(name, { mode: 'boolean' }).notNull(),
-  },
-  // Strings, GUIDs, ISO date-times (sortable text) and decimals (exact text).
-  text: { optional: (name: string) => text(name), required: (name: string) => text(name).notNull() },
-};
-
 const STORAGE = {
   string: 'text',
   int: 'integer',
@@ -26,24 +18,13 @@ const STORAGE = {
   decimal: 'text',
   datetime: 'text',
   guid: 'text',
-} as const satisfies Record<FieldKind, keyof typeof COLUMN_BUILDERS>;
+} as const satisfies Record<FieldKind, ColumnStorage>;
 
-type Optionality<F extends FieldSpec> = F['required'] extends true ? 'required' : 'optional';
-
-/** The drizzle column builder of one field. */
-type ColumnOf<F extends FieldSpec> = ReturnType<(typeof COLUMN_BUILDERS)[(typeof STORAGE)[F['kind']]][Optionality<F>]>;
-
-type ColumnsOf<F extends FieldSpecs> = { -readonly [K in keyof F]: ColumnOf<F[K]> };
-
-type AnyColumn = ColumnOf<FieldSpec>;
+type ColumnsOf<F extends FieldSpecs> = { -readonly [K in keyof F]: ColumnOf<(typeof STORAGE)[F[K]['kind']], F[K]> };
 
 function buildColumns<F extends FieldSpecs>(fields: F): ColumnsOf<F> {
-  const columns: Record<string, AnyColumn> = {};
-  for (const [name, field] of Object.entries(fields)) {
-    columns[name] = COLUMN_BUILDERS[STORAGE[field.kind]][field.required ? 'required' : 'optional'](field.column);
-  }
   // Built field by field with the mapping ColumnsOf spells out.
-  return columns as ColumnsOf<F>;
+  return buildFieldColumns(fields, (field) => STORAGE[field.kind]) as ColumnsOf<F>;
 }
 
 /** The audit columns, named by their one definition (AUDIT_FIELDS); new rows start active at version 1. */
@@ -61,7 +42,7 @@ function buildAuditColumns() {
 
 /** The first columns of every entity row. */
 function buildIdentityColumns() {
-  return { id: text('id').primaryKey(), tenantKey: text('tenant_key').notNull(), orgKey: text('org_key').notNull() };
+  return { id: buildIdColumn(), ...buildScopeColumns() };
 }
 
 /** The entity's columns: identity and scope, its fields, custom attribute values (JSON text), the audit fields. */

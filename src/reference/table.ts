@@ -1,47 +1,29 @@
 /** Derives each reference kind's D1 table from its description; column and row types follow the spec. */
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { requireColumn } from '../db/client';
-import type { ReferenceFieldKind, ReferenceFieldSpec, ReferenceFieldSpecs, ReferenceKindSpec } from './spec';
+import { buildFieldColumns, buildIdColumn, buildScopeColumns } from '../resources/description/columns';
+import type { ColumnOf, ColumnStorage } from '../resources/description/columns';
+import type { ReferenceFieldKind, ReferenceFieldSpecs, ReferenceKindSpec } from './spec';
 
-const COLUMN_BUILDERS = {
-  int: { optional: (name: string) => integer(name), required: (name: string) => integer(name).notNull() },
-  bool: {
-    optional: (name: string) => integer(name, { mode: 'boolean' }).notNull().default(false),
-    required: (name: string) => integer(name, { mode: 'boolean' }).notNull().default(false),
-  },
+/** How each field kind is stored; booleans are false and key lists empty unless set. */
+const STORAGE = {
+  int: 'integer',
+  bool: 'flag',
   // List fields (workerConfigurations.companies, .codes) are JSON arrays of keys.
-  stringList: {
-    optional: (name: string) => text(name, { mode: 'json' }).$type<string[]>().notNull().default([]),
-    required: (name: string) => text(name, { mode: 'json' }).$type<string[]>().notNull().default([]),
-  },
-  string: { optional: (name: string) => text(name), required: (name: string) => text(name).notNull() },
-  choice: { optional: (name: string) => text(name), required: (name: string) => text(name).notNull() },
-} satisfies Record<ReferenceFieldKind, unknown>;
+  stringList: 'keyList',
+  string: 'text',
+  choice: 'text',
+} as const satisfies Record<ReferenceFieldKind, ColumnStorage>;
 
-type ColumnOf<F extends ReferenceFieldSpec> = ReturnType<
-  (typeof COLUMN_BUILDERS)[F['kind']][F['required'] extends true ? 'required' : 'optional']
->;
-
-type ColumnsOf<F extends ReferenceFieldSpecs> = { -readonly [K in keyof F]: ColumnOf<F[K]> };
+type ColumnsOf<F extends ReferenceFieldSpecs> = { -readonly [K in keyof F]: ColumnOf<(typeof STORAGE)[F[K]['kind']], F[K]> };
 
 function buildColumns<F extends ReferenceFieldSpecs>(fields: F): ColumnsOf<F> {
-  const columns: Record<string, ColumnOf<ReferenceFieldSpec>> = {};
-  for (const [name, field] of Object.entries(fields))
-    columns[name] = COLUMN_BUILDERS[field.kind][field.required ? 'required' : 'optional'](field.column);
   // Built field by field with the mapping ColumnsOf spells out.
-  return columns as ColumnsOf<F>;
-}
-
-function buildIdColumn() {
-  return text('id').primaryKey();
+  return buildFieldColumns(fields, (field) => STORAGE[field.kind]) as ColumnsOf<F>;
 }
 
 function buildKeyColumn() {
   return text('key').notNull();
-}
-
-function buildScopeColumns() {
-  return { tenantKey: text('tenant_key').notNull(), orgKey: text('org_key').notNull() };
 }
 
 type StandardColumns<S extends ReferenceKindSpec> = {
