@@ -9,7 +9,13 @@ const POLL_MS = 250;
 async function follow(api, location) {
   const path = new URL(location).pathname;
   for (;;) {
-    const response = await fetchPolling(`${api.url}${path}`, { headers: { authorization: `Bearer ${await mintOperatorToken()}` } });
+    // A poll that arrives while a step runs waits for it under `wrangler dev` (fetchPolling): at 1,000,000 rows a step
+    // on a loaded machine outlasts 2 s, so each poll may wait up to 30 s (an hour in all) before it is sent again.
+    const response = await fetchPolling(
+      `${api.url}${path}`,
+      { headers: { authorization: `Bearer ${await mintOperatorToken()}` } },
+      { timeoutMs: 30_000, attempts: 120 },
+    );
     const text = await response.text();
     if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${text}`);
     const job = JSON.parse(text);
