@@ -13,7 +13,12 @@ export function buildRoutesCsv(prefix, rows) {
 }
 
 async function readImport(base, auth, id) {
-  const response = await fetchPolling(`${base}/corePatterns/importDataInfos/${id}`, { headers: auth });
+  // A poll that arrives during a Workflow step waits for it under `wrangler dev` (fetchPolling): up to 30 s each.
+  const response = await fetchPolling(
+    `${base}/corePatterns/importDataInfos/${id}`,
+    { headers: auth },
+    { timeoutMs: 30_000, attempts: 120 },
+  );
   if (response.status !== 200) throw new Error(`GET import ${id}: ${response.status} ${await response.text()}`);
   return response.json();
 }
