@@ -66,6 +66,19 @@ describe('exchangeRatesDocuments template', () => {
     expect(lookup.body.exchangeRate).toBe(0.85);
   });
 
+  it("keeps a document's rows in one chunk across the chunk boundary (500 rows)", async () => {
+    const targets = ['USD', 'GBP', 'CHF', 'JPY', 'SEK', 'NOK', 'DKK'];
+    const rows = Array.from({ length: 150 }, (_, document) =>
+      targets.map((to, index) => `${100 + document},2026-09-01,Market,false,EUR,${to},1.${index + 1}`),
+    ).flat();
+    const ended = await waitForImportEnd(client, (await uploadCsv(client, 'importDataTemplate=exchangeRatesDocuments', csv(...rows))).id);
+    expect(ended).toMatchObject({ importDataState: 3, rowsRead: 1050, rowsCreated: 1050, rowsFailed: 0 });
+    const count = await client.call<{ count: number }>('GET', `${BASE}/odata?$count=true&$top=1`);
+    expect(count.body.count).toBe(150);
+    // File rows 499 to 505 (document 171) straddle the first chunk's end (its 500th record).
+    for (const number of [170, 171, 172, 249]) expect((await readDocument(number)).body.exchangeRateDocumentRates).toHaveLength(7);
+  });
+
   it('create mode refuses a stored number; upsert adds the lines a document lacks and refuses a held pair with other values', async () => {
     await createDocument(client, 20, '2026-01-01', [['EUR', 'USD', '1.2']]);
     const refused = await waitForImportEnd(
