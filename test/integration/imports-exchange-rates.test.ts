@@ -126,6 +126,36 @@ describe('exchangeRatesDocuments template', () => {
     ]);
   });
 
+  it("upsert sets a stored document's columns that differ with the lines it adds; a revert gives both back", async () => {
+    await createDocument(client, 50, '2026-01-01', [['EUR', 'USD', '1.2']], { externalId: 'X1' });
+    const file = csv('50,2026-02-01,Market,false,EUR,USD,1.2', '50,2026-02-01,Market,false,EUR,GBP,0.8');
+    const ended = await waitForImportEnd(
+      client,
+      (await uploadCsv(client, 'importDataTemplate=exchangeRatesDocuments&mode=upsert', file)).id,
+    );
+    expect(ended).toMatchObject({ importDataState: 3, rowsCreated: 0, rowsUpdated: 2, rowsFailed: 0 });
+    const updated = (await readDocument(50)).body;
+    expect([updated.validFrom, updated.externalId, updated.version, pairs(updated).length]).toEqual([
+      '2026-02-01T00:00:00.000Z',
+      'X1',
+      3,
+      2,
+    ]);
+    const revert = await revertTemplate(client, 'exchangeRatesDocuments');
+    expect(revert).toMatchObject({ revertedTypeMessage: 1 });
+    expect(revert.message).toContain('0 record(s) it created were deleted, 1 it updated got their values back.');
+    const reverted = (await readDocument(50)).body;
+    expect([reverted.validFrom, reverted.version, pairs(reverted)]).toEqual(['2026-01-01T00:00:00.000Z', 5, [['EUR', 'USD', '1.2']]]);
+    const events = (await readAllChanges(client, 'businessCore/exchangeRatesDocuments')).map((event) => [event.changeType, event.version]);
+    expect(events).toEqual([
+      ['created', 1],
+      ['updated', 2],
+      ['updated', 3],
+      ['updated', 4],
+      ['updated', 5],
+    ]);
+  });
+
   it('revert deletes the documents it created, leaves one changed since (Warning); twice: nothing', async () => {
     const file = csv('30,2026-03-01,Market,false,EUR,USD,1.1', '31,2026-03-01,Market,false,EUR,USD,1.2');
     const started = await uploadCsv(client, 'importDataTemplate=exchangeRatesDocuments', file);
