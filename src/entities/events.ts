@@ -16,8 +16,11 @@ export function resourceOf(spec: EntitySpec): string {
 
 /** The record's natural key as one text (fields joined by `/`, as in paths): from values, or from its row. */
 export function keyExpression(store: EntityStore, values: Readonly<Record<string, unknown>> = {}): SQL {
+  // A bound integer may arrive as a REAL (D1 binds JavaScript numbers so): `10`, never `10.0`, as the column stores it.
+  const bound = (name: string, value: unknown) =>
+    store.spec.fields[name]?.kind === 'int' ? sql`cast(cast(${value} as integer) as text)` : sql`cast(${value} as text)`;
   const parts = store.spec.key.map((name) =>
-    name in values ? sql`cast(${values[name]} as text)` : sql`cast(${requireColumn(store.columns, store.spec.table, name)} as text)`,
+    name in values ? bound(name, values[name]) : sql`cast(${requireColumn(store.columns, store.spec.table, name)} as text)`,
   );
   return sql.join(parts, sql` || '/' || `);
 }

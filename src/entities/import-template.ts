@@ -12,6 +12,7 @@ import { message } from '../messages/catalogue';
 import { parsePrefixedCustomName } from './custom-attributes';
 import type { ReferenceRecord } from '../reference/spec';
 import type { FoundReferences } from '../reference/store';
+import type { ImportWriter } from './import-writer';
 import type { EntitySpec } from './spec';
 import type { EntityStore } from './store';
 import { parseCreateBody } from './validate';
@@ -67,10 +68,12 @@ export interface ImportTemplate {
   /** The API operation's own validation of one row's body (field rules, messages). */
   readonly check: RowCheck;
   /**
-   * The entity whose create the rows are (src/services/imports/process-steps.ts writes them as that create would). Absent: the
-   * file is checked at upload, but its processing is not built for this template (the import ends Fatal, saying so).
+   * The entity whose create the rows are (src/services/imports/process-steps.ts writes them as that create would). With
+   * neither `store` nor `writer` the file is checked at upload, but not processed (the import ends Fatal, saying so).
    */
   readonly store?: EntityStore;
+  /** A processing of the service's own, for records that are not plain entity creates (src/entities/import-writer.ts). */
+  readonly writer?: ImportWriter;
   /** Columns of member keys (not part of the create body): written to the record's member tables. */
   readonly members?: readonly ImportMemberColumn[];
   /**
@@ -80,15 +83,19 @@ export interface ImportTemplate {
   readonly checkFound?: (values: Readonly<Record<string, unknown>>, found: FoundReferences) => readonly FieldError[];
 }
 
-/** The field errors of a validation that throws ApiError (ValidationFailed); other errors go on. */
-export function collectFieldErrors(validate: () => unknown): readonly FieldError[] {
+/** A parse that throws ApiError (ValidationFailed): its value, or its field errors; other errors go on. */
+export function tryParse<T>(parse: () => T): { readonly value?: T; readonly errors: readonly FieldError[] } {
   try {
-    validate();
-    return [];
+    return { value: parse(), errors: [] };
   } catch (error) {
-    if (error instanceof ApiError && error.errors.length > 0) return error.errors;
+    if (error instanceof ApiError && error.errors.length > 0) return { errors: error.errors };
     throw error;
   }
+}
+
+/** The field errors of a validation that throws ApiError (ValidationFailed); other errors go on. */
+export function collectFieldErrors(validate: () => unknown): readonly FieldError[] {
+  return tryParse(validate).errors;
 }
 
 /** The create body's validation of an entity (parseCreateBody, as its POST runs it, `isActive` included). */

@@ -2,7 +2,10 @@
 import { ApiError } from '../errors/api-error';
 import type { ApiContext } from './context';
 
-export type WriteReaction = (ctx: ApiContext) => Promise<void>;
+/** What a reaction reads: the platform and the tenant/org (a request's context, or a file import's processing). */
+type ReactionContext = Pick<ApiContext, 'platform' | 'scope'>;
+
+export type WriteReaction = (ctx: ReactionContext) => Promise<void>;
 
 /**
  * Runs `write`, then `react` before the answer leaves: after a success (a failing reaction fails the request), and

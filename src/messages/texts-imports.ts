@@ -75,4 +75,9 @@ export const IMPORT_TEXTS = {
     '{field} não pode ser alterado por um upsert: não tem operação de atualização (guardado: {value})',
     '{field} no se puede cambiar con un upsert: no tiene operación de actualización (guardado: {value})',
   ],
+  importGroupDiffers: [
+    '{field} differs from row {row}, the first row of document {number}: every row of a document repeats its values',
+    '{field} difere da linha {row}, a primeira linha do documento {number}: cada linha de um documento repete os seus valores',
+    '{field} difiere de la fila {row}, la primera fila del documento {number}: cada fila de un documento repite sus valores',
+  ],
 } as const;

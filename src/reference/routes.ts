@@ -35,8 +35,8 @@ export interface ReferenceWriteReaction {
   readonly react: WriteReaction;
 }
 
-/** What services contribute to the reference data routes. */
-interface ReferenceRules {
+/** What services contribute to the reference data routes (and to reference file imports, src/services/imports/). */
+export interface ReferenceRules {
   /** Columns of services' tables that hold reference keys (a record in use cannot be deleted). */
   readonly users: readonly ReferenceUser[];
   readonly guards: readonly UpsertGuard[];

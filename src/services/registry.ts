@@ -14,7 +14,7 @@ import type { ApiRoute, PublicRoute } from '../http/route';
 import type { ScheduledJob } from '../jobs/scheduler';
 import type { WriteWatcherFactory } from '../platform/types';
 import { buildReferenceDataRoutes } from '../reference/routes';
-import type { ReferenceWriteReaction, UpsertGuard } from '../reference/routes';
+import type { ReferenceRules, ReferenceWriteReaction, UpsertGuard } from '../reference/routes';
 import type { KeyHolderSpec } from '../reference/spec';
 import type { ReferenceUser } from '../reference/usage';
 import { batchService } from './batch';
@@ -61,6 +61,8 @@ const importsService = buildImportsService({
   templates: ([emailTemplatesService, routesService, indicatorsService, exchangeRatesService] as const).flatMap(
     (service) => service.importTemplates,
   ),
+  // Reference files are written under the reference data routes' rules (below; read when a file is processed).
+  referenceRules: () => referenceRules,
 });
 
 /** The services, in route registration order. */
@@ -97,8 +99,8 @@ export const serviceReferenceUsers: readonly ReferenceUser[] = [
   ...services.flatMap((service) => service.referenceUsers ?? []),
 ];
 
-/** The reference data routes with the rules the services add. */
-const referenceDataRoutes = buildReferenceDataRoutes({
+/** The rules the services add to reference data writes (the reference data routes and reference file imports). */
+const referenceRules: ReferenceRules = {
   users: serviceReferenceUsers,
   guards: services.flatMap((service) => service.referenceGuards ?? []),
   reactions: [
@@ -106,7 +108,9 @@ const referenceDataRoutes = buildReferenceDataRoutes({
     { kind: 'customAttributes', react: async (ctx) => forgetCachedDefinitions(ctx.scope) },
     ...services.flatMap((service) => service.referenceWriteReactions ?? []),
   ],
-});
+};
+
+const referenceDataRoutes = buildReferenceDataRoutes(referenceRules);
 
 export const apiRoutes: readonly ApiRoute[] = [...referenceDataRoutes, ...services.flatMap((service) => service.routes)];
 

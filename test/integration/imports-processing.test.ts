@@ -1,6 +1,6 @@
 /**
  * File imports processed (the Workflow on Workers, the durable runner under Deno): records written as the API writes
- * them, counts, the failures CSV, dryRun, failOnErrors, cancel, a template whose processing is not built, isolation.
+ * them, counts, the failures CSV, dryRun, failOnErrors, cancel, isolation (the other templates: imports-*.test.ts).
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Problem, TenantClient } from '../helpers/api';
@@ -113,13 +113,6 @@ describe('processing a file', () => {
     const ended = await waitForEnd(started.id);
     expect(ended).toMatchObject({ importDataState: 3, rowsRead: 10_600, rowsCreated: 10_600, rowsFailed: 0 });
     expect((await client.call('GET', `${TEMPLATES}/k10599`)).status).toBe(200);
-  });
-
-  it('a template whose processing is not built yet ends Fatal, saying so', async () => {
-    const started = await upload('importDataTemplate=brands', 'key,description\nB1,One\n');
-    const ended = await waitForEnd(started.id);
-    expect(ended.importDataState).toBe(5);
-    expect(ended.error).toBe("Processing files of template 'brands' is not built yet.");
   });
 
   it('cancel of an ended import is refused; another tenant sees neither the import nor its failures', async () => {

@@ -7,11 +7,10 @@ import { collectImportTemplates } from '../../src/services/imports/templates';
 import { indicatorsService } from '../../src/services/indicators';
 import { routesImportTemplate } from '../../src/services/routes/import-template';
 
-const templates = collectImportTemplates([
-  routesImportTemplate,
-  ...indicatorsService.importTemplates,
-  ...exchangeRatesService.importTemplates,
-]);
+const templates = collectImportTemplates(
+  [routesImportTemplate, ...indicatorsService.importTemplates, ...exchangeRatesService.importTemplates],
+  () => ({ users: [], guards: [], reactions: [] }),
+);
 
 function template(name: string): ImportTemplate {
   const found = templates.find((candidate) => candidate.name === name);

@@ -16,6 +16,7 @@ import { collectCurrencyUses, LINES_PROPERTY, parseLinesInput } from './lines-in
 import { handleLineDelete, handleLineInsert, handleLineAttributeUpdate } from './lines-routes';
 import { buildLineInserts, listLinesOf } from './lines-store';
 import { toLineResource } from './line-resource';
+import { documentsImportWriter } from './import-writer';
 import { handleRateLookup, handleRateLookupByCompany } from './lookup-routes';
 import { bumpRatesGeneration } from './rate-cache';
 import { exchangeRatesDocumentStore } from './table';
@@ -143,23 +144,29 @@ const checkDocument = checkEntityCreate(exchangeRatesDocumentSpec, {
   extraProperties: [LINES_PROPERTY],
   validateExtra: (extra) => parseLinesInput(extra).errors,
 });
-/** A row is a document with one line, checked as POST /exchangeRatesDocuments checks it (a line's paths: its column). */
-const documentsTemplate: ImportTemplate = deriveEntityTemplate(exchangeRatesDocumentSpec, {
-  extra: LINE_COLUMNS,
-  check: (body) => {
-    const document: Record<string, unknown> = {};
-    const line: Record<string, unknown> = {};
-    for (const [name, value] of Object.entries(body)) {
-      if (LINE_COLUMNS.some((column) => column.name === name)) line[name] = value;
-      else document[name] = value;
-    }
-    const linePrefix = new RegExp(`^${LINES_PROPERTY}\\.0\\.?`);
-    return checkDocument({ ...document, [LINES_PROPERTY]: [line] }).map((error) => ({
-      ...error,
-      path: error.path.replace(linePrefix, ''),
-    }));
-  },
-});
+/**
+ * A row is a document with one line, checked as POST /exchangeRatesDocuments checks it (a line's paths: its column);
+ * consecutive rows of one number are one document, written as the create and the line operations write them.
+ */
+const documentsTemplate: ImportTemplate = {
+  ...deriveEntityTemplate(exchangeRatesDocumentSpec, {
+    extra: LINE_COLUMNS,
+    check: (body) => {
+      const document: Record<string, unknown> = {};
+      const line: Record<string, unknown> = {};
+      for (const [name, value] of Object.entries(body)) {
+        if (LINE_COLUMNS.some((column) => column.name === name)) line[name] = value;
+        else document[name] = value;
+      }
+      const linePrefix = new RegExp(`^${LINES_PROPERTY}\\.0\\.?`);
+      return checkDocument({ ...document, [LINES_PROPERTY]: [line] }).map((error) => ({
+        ...error,
+        path: error.path.replace(linePrefix, ''),
+      }));
+    },
+  }),
+  writer: documentsImportWriter,
+};
 
 export const exchangeRatesService = {
   name: 'exchangeRates',

@@ -137,7 +137,10 @@ export const uploadDoc = {
     {
       name: 'mode',
       in: 'query',
-      description: 'create (default): every row is a new record; upsert: a row whose natural key exists updates that record',
+      description:
+        'create (default): every row is a new record; upsert: a row whose natural key exists updates that record (reference ' +
+        'kinds: as PUT /referenceData/{kind}; exchangeRatesDocuments: a stored document gets the lines it lacks; ' +
+        'kpiMeasurements: appended in both modes)',
       schema: { json: { type: 'string', enum: ['create', 'upsert'], default: 'create' } },
     },
     flag('dryRun', 'Validate every row, write nothing'),

@@ -4,6 +4,7 @@ import { scopeCondition } from '../../db/client';
 import type { Database, TenantScope } from '../../db/client';
 import type { EntityStore } from '../../entities/store';
 import type { ImportTemplate } from '../../entities/import-template';
+import type { Platform } from '../../platform/types';
 import type { TenantUnit, WriteBatch } from '../../tenant/unit-of-work';
 import { stageRecordMembers } from './member-stage';
 import { stageChunkUndo, stageRestore } from './chunk-stage';
@@ -11,6 +12,7 @@ import { NO_COUNTS } from './ledger-entry';
 import type { ImportCounts, UpdatedRecord } from './ledger-entry';
 import { importChunks } from './table';
 import type { ImportChunkRow } from './table';
+import { undoWriterChunks } from './writer-chunk';
 
 function chunksOf(scope: TenantScope, importId: string) {
   return and(scopeCondition(importChunks, scope), eq(importChunks.importId, importId));
@@ -74,6 +76,27 @@ function stageUndoUpdate(batch: WriteBatch, template: ImportTemplate, store: Ent
   return () => (restore ? restore.result() !== undefined : true) && (removal ? removal.result() : true);
 }
 
+/** Whether a template's imports are processed (so written, and undone): an entity's creates, or a writer of its own. */
+export function isProcessed(template: ImportTemplate | undefined): template is ImportTemplate {
+  return template?.store !== undefined || template?.writer !== undefined;
+}
+
+/**
+ * Undoes every chunk of the import not yet undone (an entity template's, or through the template's writer:
+ * src/services/imports/writer-chunk.ts); `platform`: the writer's reaction after it (cached lookups retired).
+ */
+export async function undoChunks(
+  unit: TenantUnit,
+  template: ImportTemplate,
+  importId: string,
+  options: { readonly keepChanged?: boolean; readonly platform?: Platform } = {},
+): Promise<UndoOutcome> {
+  const keepChanged = options.keepChanged === true;
+  if (template.writer) return undoWriterChunks(unit, template.writer, importId, { keepChanged, platform: options.platform });
+  if (!template.store) return { deleted: 0, restored: 0, kept: [] };
+  return undoEntityChunks(unit, template, template.store, importId, { keepChanged });
+}
+
 /**
  * Undoes every chunk of the import not yet undone, one unit-of-work batch per chunk (src/services/imports/chunk-stage.ts):
  * its created records deleted (with their `deleted` events; a route's members go with it), its updated records given
@@ -81,7 +104,7 @@ function stageUndoUpdate(batch: WriteBatch, template: ImportTemplate, store: Ent
  * (revert), a record changed since the import (its version is no longer the import's) is left as it is and answered in
  * `kept`. A chunk undone twice changes nothing.
  */
-export async function undoChunks(
+async function undoEntityChunks(
   unit: TenantUnit,
   template: ImportTemplate,
   store: EntityStore,

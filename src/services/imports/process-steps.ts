@@ -8,7 +8,7 @@
 import type { ImportTemplate } from '../../entities/import-template';
 import type { ImportJob, Platform, RunStep, SleepStep } from '../../platform/types';
 import type { ImportProgress } from './commands';
-import { sumChunkCounts, undoChunks } from './ledger';
+import { isProcessed, sumChunkCounts, undoChunks } from './ledger';
 import { describeCounts, openJob, sendProgress } from './progress';
 import { runSlice } from './slice';
 import type { SliceResult } from './slice';
@@ -23,12 +23,12 @@ async function finishImport(
   const { unit, row, template } = await openJob(platform, templates, job);
   if (!row || row.importDataState !== PROCESSING) {
     // Cancelled (or expired) while a step ran: a chunk that step wrote after the cancel's undo is undone too.
-    if (row && row.importDataState !== SUCCEEDED && template?.store) await undoChunks(unit, template, template.store, job.importId);
+    if (row && row.importDataState !== SUCCEEDED && isProcessed(template)) await undoChunks(unit, template, job.importId, { platform });
     return { state: row?.importDataState ?? null };
   }
   const counts = await sumChunkCounts(unit.db, job, job.importId);
   const failOnErrors = row.failOnErrors === true && counts.rowsFailed > 0;
-  if ((fatal !== null || failOnErrors) && template?.store) await undoChunks(unit, template, template.store, job.importId);
+  if ((fatal !== null || failOnErrors) && isProcessed(template)) await undoChunks(unit, template, job.importId, { platform });
   const summary = describeCounts(counts, row.dryRun === true);
   const progress: ImportProgress =
     fatal !== null

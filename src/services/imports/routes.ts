@@ -26,7 +26,7 @@ import { handleCancel, handleFailures } from './runs';
 import { toImportResource } from './resource';
 import { describeState, isStaleProcessing, ReturnMessageType } from './states';
 import { findImport, findRevertCandidate, listLastImports } from './store';
-import { undoChunks } from './ledger';
+import { isProcessed, undoChunks } from './ledger';
 import { parseChangeBody, parseGuidParam, parseLastImportsQuery, parseRegisterBody, parseRevertInput } from './validate';
 import { message } from '../../messages/catalogue';
 
@@ -99,8 +99,8 @@ async function handleRevert(ctx: ApiContext, templates: readonly ImportTemplate[
   const candidate = await findRevertCandidate(ctx.db, ctx.scope, templateKey);
   const template = templates.find((item) => item.name === templateKey);
   const undone =
-    candidate && template?.store && candidate.fileFormat !== null
-      ? await undoChunks(openRequestUnit(ctx), template, template.store, candidate.id, { keepChanged: true })
+    candidate && isProcessed(template) && candidate.fileFormat !== null
+      ? await undoChunks(openRequestUnit(ctx), template, candidate.id, { keepChanged: true, platform: ctx.platform })
       : undefined;
   const outcome = await sendImportCommand(ctx, { ...buildCommandBase(ctx), type: 'imports.revert', templateKey });
   if (outcome.status === 'nothing') {

@@ -14,7 +14,7 @@ import { isGuid } from '../../validation/values';
 import { buildCommandBase, sendImportCommand } from './client';
 import { encodeFailedRow, encodeFailuresHeader } from './files/failures-csv';
 import type { FailedRow } from './files/failures-csv';
-import { listChunks, sumChunkCounts, undoChunks } from './ledger';
+import { isProcessed, listChunks, sumChunkCounts, undoChunks } from './ledger';
 import { toImportResource } from './resource';
 import { describeState, FAILED, isImportState } from './states';
 import { findImport } from './store';
@@ -55,7 +55,7 @@ export async function handleCancel(ctx: ApiContext, templates: readonly ImportTe
     ]);
   }
   const template = templates.find((item) => item.name === row.importDataTemplate);
-  if (template?.store) await undoChunks(openRequestUnit(ctx), template, template.store, row.id);
+  if (isProcessed(template)) await undoChunks(openRequestUnit(ctx), template, row.id, { platform: ctx.platform });
   const current = await findImport(ctx.db, ctx.scope, row.id);
   return jsonResponse(cancelDoc.responses[200].schema, toImportResource(current ?? row));
 }

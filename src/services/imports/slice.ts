@@ -12,19 +12,20 @@ import type { ImportJob, Platform } from '../../platform/types';
 import { stageChunkCreates, stageLedgerEntry, stageRecordUpdate } from './chunk-stage';
 import { checkEntityChunk } from './chunk-writes';
 import type { ChunkSetting } from './chunk-writes';
-import { readFileRecords } from './files/format';
 import type { UpdatedRecord } from './ledger-entry';
 import { stageRecordMembers } from './member-stage';
 import type { PlannedUpdate } from './upsert';
-import type { WriteBatch } from '../../tenant/unit-of-work';
-import type { FileFormat, FileRecord, ResumePoint } from './files/format';
+import type { TenantUnit, WriteBatch } from '../../tenant/unit-of-work';
+import { ChunkReader, readRecordsAfter } from './chunk-reader';
+import type { FileFormat, FileRecord } from './files/format';
 import { FileProblem, toFileProblem } from './files/problem';
-import { findLastChunk, sumChunkCounts } from './ledger';
+import { findLastChunk, isProcessed, sumChunkCounts } from './ledger';
+import type { ImportRow } from './table';
+import { writeWriterChunk } from './writer-chunk';
+import type { WriterSetting } from './writer-chunk';
 import { describeCounts, openJob, sendProgress } from './progress';
 import { PROCESSING } from './states';
 
-/** Rows per chunk: one D1 batch each (every statement takes the chunk's rows as one JSON parameter). */
-const CHUNK_ROWS = 500;
 /** Chunks per step: a step reports progress when it ends (a few seconds at most). */
 const SLICE_CHUNKS = 20;
 
@@ -34,25 +35,8 @@ export interface SliceResult extends Readonly<Record<string, unknown>> {
   readonly fatal: string | null;
 }
 
-/** The file's records after `from` (CSV: from its offset; otherwise the first `from.skip` records are read past). */
-async function* readRecordsAfter(
-  platform: Platform,
-  format: FileFormat,
-  key: string,
-  from: (ResumePoint & { readonly skip: number }) | undefined,
-): AsyncGenerator<FileRecord> {
-  const open = async (offset: number) => {
-    const stream = await platform.files.read(key, offset);
-    if (!stream) throw new FileProblem('importFileEmpty');
-    return stream;
-  };
-  let index = 0;
-  for await (const item of readFileRecords(format, open, from)) {
-    if ('header' in item) continue;
-    if (from && from.offset < 0 && index < from.skip) index += 1;
-    else yield item;
-  }
-}
+/** Writes one chunk of records (the template's way). */
+type ChunkWrite = (chunk: { importId: string; index: number; dryRun: boolean }, records: FileRecord[]) => Promise<void>;
 
 /**
  * Checks one chunk and writes it through the unit of work: its creates (one statement, with their events), its updates
@@ -96,17 +80,6 @@ function stageUpsert(batch: WriteBatch, setting: ChunkSetting, update: PlannedUp
   return { id: update.id, version: version + 1, before: update.before, members: update.members };
 }
 
-/** The next CHUNK_ROWS records (fewer at the end of the file). */
-async function takeChunk(records: AsyncGenerator<FileRecord>): Promise<FileRecord[]> {
-  const chunk: FileRecord[] = [];
-  while (chunk.length < CHUNK_ROWS) {
-    const next = await records.next();
-    if (next.done) break;
-    chunk.push(next.value);
-  }
-  return chunk;
-}
-
 /** csv-parse's and the JSON parser's errors (a malformed file), as opposed to a failure of the platform. */
 function isParserError(error: unknown): boolean {
   return error instanceof Error && ('code' in error ? String(error.code).startsWith('CSV_') : false);
@@ -114,36 +87,63 @@ function isParserError(error: unknown): boolean {
 
 /** Why a template's files cannot be processed, or undefined. */
 function refuseTemplate(name: string, template: ImportTemplate | undefined): string | undefined {
-  if (!template?.store) return `Processing files of template '${name}' is not built yet.`;
+  if (!isProcessed(template)) return `Processing files of template '${name}' is not built yet.`;
   return undefined;
+}
+
+/** How the import's chunks are written: by the template's writer, or as its entity's creates (and upserts). */
+async function prepareChunkWrite(
+  platform: Platform,
+  job: ImportJob,
+  unit: TenantUnit,
+  template: ImportTemplate,
+  row: ImportRow,
+): Promise<ChunkWrite | undefined> {
+  const format = (row.fileFormat ?? 'csv') as FileFormat;
+  const fromText = format === 'csv' || format === 'xlsx';
+  const mode = row.importMode === 'upsert' ? 'upsert' : 'create';
+  if (template.writer) {
+    const setting: WriterSetting = { platform, template, writer: template.writer, fromText, context: { unit, mode, seenKeys: new Set() } };
+    return (chunk, records) => writeWriterChunk(setting, chunk, records);
+  }
+  const store = template.store;
+  if (!store) return undefined;
+  const setting: ChunkSetting = {
+    unit,
+    template,
+    store,
+    fromText,
+    mode,
+    definitions: store.spec.customAttributes ? await loadCustomDefinitions(unit.db, job, store.spec.name) : [],
+    seenKeys: new Set(),
+  };
+  return (chunk, records) => writeChunk(setting, chunk, records);
+}
+
+/** Where the import's records go on: after the last chunk in the ledger (CSV: its end offset; else past the records read). */
+async function findResumePoint(unit: TenantUnit, job: ImportJob) {
+  const last = await findLastChunk(unit.db, job, job.importId);
+  if (!last) return { index: 0, from: undefined };
+  const skip = last.endOffset >= 0 ? 0 : (await sumChunkCounts(unit.db, job, job.importId)).rowsRead;
+  return { index: last.chunkIndex + 1, from: { offset: last.endOffset, row: last.endRow, skip } };
 }
 
 export async function runSlice(platform: Platform, templates: readonly ImportTemplate[], job: ImportJob): Promise<SliceResult> {
   const { unit, row, template } = await openJob(platform, templates, job);
   if (!row || row.importDataState !== PROCESSING) return { done: true, fatal: null };
   const refused = refuseTemplate(row.importDataTemplate, template);
-  if (refused !== undefined || !template?.store) return { done: true, fatal: refused ?? null };
-  const store = template.store;
+  const write = refused === undefined && template ? await prepareChunkWrite(platform, job, unit, template, row) : undefined;
+  if (!write || !template) return { done: true, fatal: refused ?? null };
   const format = (row.fileFormat ?? 'csv') as FileFormat;
-  const setting: ChunkSetting = {
-    unit,
-    template,
-    store,
-    fromText: format === 'csv' || format === 'xlsx',
-    mode: row.importMode === 'upsert' ? 'upsert' : 'create',
-    definitions: store.spec.customAttributes ? await loadCustomDefinitions(unit.db, job, store.spec.name) : [],
-    seenKeys: new Set(),
-  };
-  const last = await findLastChunk(unit.db, job, job.importId);
-  let index = last ? last.chunkIndex + 1 : 0;
-  const from = last ? { offset: last.endOffset, row: last.endRow, skip: index * CHUNK_ROWS } : undefined;
-  const records = readRecordsAfter(platform, format, row.cloudFileName ?? '', from);
+  const resume = await findResumePoint(unit, job);
+  let index = resume.index;
+  const reader = new ChunkReader(readRecordsAfter(platform, format, row.cloudFileName ?? '', resume.from), template.writer?.groupColumn);
   try {
     for (let taken = 0; taken < SLICE_CHUNKS; taken += 1) {
-      const chunk = await takeChunk(records);
-      if (chunk.length > 0) await writeChunk(setting, { importId: job.importId, index, dryRun: row.dryRun === true }, chunk);
+      const chunk = await reader.take();
+      if (chunk.records.length > 0) await write({ importId: job.importId, index, dryRun: row.dryRun === true }, chunk.records);
       index += 1;
-      if (chunk.length < CHUNK_ROWS) return { done: true, fatal: null };
+      if (chunk.last) return { done: true, fatal: null };
     }
   } catch (error) {
     // A malformed file is the import's end (Fatal, with why); anything else (the platform) fails the step, retried.
@@ -152,7 +152,7 @@ export async function runSlice(platform: Platform, templates: readonly ImportTem
     }
     throw error;
   } finally {
-    await records.return(undefined);
+    await reader.close();
   }
   const counts = await sumChunkCounts(unit.db, job, job.importId);
   await sendProgress(platform, job, { importId: job.importId, counts, detailLog: describeCounts(counts, row.dryRun === true) });

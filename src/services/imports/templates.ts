@@ -4,6 +4,8 @@ import type { CellKind, ImportTemplate } from '../../entities/import-template';
 import { REFERENCE_KINDS } from '../../reference/kinds';
 import type { ReferenceFieldKind } from '../../reference/spec';
 import { parseReferenceRecords } from '../../reference/validate';
+import type { ReferenceRules } from '../../reference/routes';
+import { buildReferenceWriter } from './reference-writer';
 
 const CELLS: Readonly<Record<ReferenceFieldKind, CellKind>> = {
   string: 'text',
@@ -13,8 +15,11 @@ const CELLS: Readonly<Record<ReferenceFieldKind, CellKind>> = {
   stringList: 'list',
 };
 
-/** A reference kind's template: `key` and its fields (standard lists, read-only, have none). */
-function deriveReferenceTemplates(): ImportTemplate[] {
+/**
+ * A reference kind's template: `key` and its fields (standard lists, read-only, have none); rows are written as
+ * PUT /referenceData/{kind} writes them, under the same rules (src/services/imports/reference-writer.ts).
+ */
+function deriveReferenceTemplates(rules: () => ReferenceRules): ImportTemplate[] {
   return REFERENCE_KINDS.filter((kind) => !kind.standard).map((kind) => ({
     name: kind.kind,
     columns: [
@@ -28,9 +33,10 @@ function deriveReferenceTemplates(): ImportTemplate[] {
         ...error,
         path: error.path.replace(/^\[0\]\.?/, ''),
       })),
+    writer: buildReferenceWriter(kind, rules),
   }));
 }
 
-export function collectImportTemplates(services: readonly ImportTemplate[]): readonly ImportTemplate[] {
-  return [...services, ...deriveReferenceTemplates()];
+export function collectImportTemplates(services: readonly ImportTemplate[], rules: () => ReferenceRules): readonly ImportTemplate[] {
+  return [...services, ...deriveReferenceTemplates(rules)];
 }

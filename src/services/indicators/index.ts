@@ -2,6 +2,7 @@
 import { collectFieldErrors } from '../../entities/import-template';
 import type { ImportTemplate } from '../../entities/import-template';
 import { indicatorCommands } from './commands';
+import { measurementsImportWriter } from './import-writer';
 import { MeasurementSchema, parseMeasurements } from './measurement-input';
 import { indicatorRecalculationJob } from './job';
 import { indicatorRoutes } from './routes';
@@ -23,6 +24,8 @@ export const indicatorsService = {
       // As POST /measurements checks each item (`[0].value` -> `value`).
       check: (body) =>
         collectFieldErrors(() => parseMeasurements([body])).map((error) => ({ ...error, path: error.path.replace(/^\[0\]\.?/, '') })),
+      // Written as POST /measurements writes them (src/services/indicators/import-writer.ts).
+      writer: measurementsImportWriter,
     },
   ] satisfies ImportTemplate[],
 };

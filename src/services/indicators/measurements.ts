@@ -26,49 +26,58 @@ async function checkMeasurementReferences(db: Database, scope: TenantScope, meas
  */
 const MAX_JSON_CHARS = 600_000;
 
-/** Splits encoded rows into JSON arrays of at most MAX_JSON_CHARS characters each. */
-function buildJsonChunks(rows: readonly string[]): string[] {
-  const chunks: string[] = [];
+/** Splits encoded rows into JSON arrays of at most MAX_JSON_CHARS characters each, with the index of each one's first row. */
+function buildJsonChunks(rows: readonly string[]): { json: string; first: number }[] {
+  const chunks: { json: string; first: number }[] = [];
   let current: string[] = [];
   let size = 2;
+  let first = 0;
   for (const row of rows) {
     if (current.length > 0 && size + row.length + 1 > MAX_JSON_CHARS) {
-      chunks.push(`[${current.join(',')}]`);
+      chunks.push({ json: `[${current.join(',')}]`, first });
+      first += current.length;
       current = [];
       size = 2;
     }
     current.push(row);
     size += row.length + 1;
   }
-  if (current.length > 0) chunks.push(`[${current.join(',')}]`);
+  if (current.length > 0) chunks.push({ json: `[${current.join(',')}]`, first });
   return chunks;
 }
 
 /**
- * The measurements' write, staged in the request's unit of work: the rows travel as JSON, one bound value per
+ * The measurements' write, staged in the request's (or a file import's) unit of work: the rows travel as JSON, one bound value per
  * statement, and SQLite unpacks them with json_each: one `INSERT ... SELECT` for the measurements (per chunk of
  * MAX_JSON_CHARS) and one upsert for the series, whatever the batch size, instead of one statement per 14 rows (D1's
  * 100 bound parameters); then the mark of the tenant/org as pending for the cron trigger (at the unit's time). The
  * series upsert meets the trigger that refuses an unknown company or KPI code (`kpi_series_references_insert`,
  * rule:unknown_reference), which aborts the whole batch.
  */
-function stageIngestion(measurements: readonly Measurement[]): StagedWrite<void> {
-  return stageStatements('kpi_measurements', ({ db, scope, stamp }) => buildIngestion(db, scope, measurements, stamp.on));
+export function stageIngestion(measurements: readonly Measurement[], firstId?: number): StagedWrite<void> {
+  return stageStatements('kpi_measurements', ({ db, scope, stamp }) => buildIngestion(db, scope, measurements, stamp.on, firstId));
 }
 
-function buildIngestion(db: Database, scope: TenantScope, measurements: readonly Measurement[], markedOn: string): WriteStatement[] {
+/** The ingestion's statements; with `firstId`, the measurements take the ids from it on, in body order (file imports). */
+function buildIngestion(
+  db: Database,
+  scope: TenantScope,
+  measurements: readonly Measurement[],
+  markedOn: string,
+  firstId?: number,
+): WriteStatement[] {
   const rows = measurements.map((m) => JSON.stringify([m.company, m.code, m.measuredAt, m.valueMicros]));
   const seriesJson = `[${[...new Set(measurements.map((m) => JSON.stringify([m.company, m.code])))].join(',')}]`;
   return [
-    // id: NULL takes the next rowid; period is the UTC month (`YYYY-MM`) of the canonical date; the micros, bound as
+    // id: NULL takes the next rowid (a file import gives its own, so that its ledger knows them); period is the UTC month (`YYYY-MM`) of the canonical date; the micros, bound as
     // text, are stored as an exact 64-bit integer by the column's INTEGER affinity. Rows go in the order of the
     // series index (fewer pages touched than in arrival order); measurements of one series at the same instant keep
     // their order in the body (`key`, the array index), so the later one still gets the higher id (`last`).
-    ...buildJsonChunks(rows).map((chunk) =>
+    ...buildJsonChunks(rows).map(({ json, first }) =>
       db
         .insert(kpiMeasurements)
         .select(
-          sql`SELECT NULL, ${scope.tenantKey}, ${scope.orgKey}, value ->> 0, value ->> 1, value ->> 2, substr(value ->> 2, 1, 7), value ->> 3 FROM json_each(${chunk}) ORDER BY value ->> 0, value ->> 1, value ->> 2, key`,
+          sql`SELECT ${firstId === undefined ? sql`NULL` : sql`${firstId + first} + key`}, ${scope.tenantKey}, ${scope.orgKey}, value ->> 0, value ->> 1, value ->> 2, substr(value ->> 2, 1, 7), value ->> 3 FROM json_each(${json}) ORDER BY value ->> 0, value ->> 1, value ->> 2, key`,
         ),
     ),
     db

@@ -1,0 +1,94 @@
+/**
+ * Lines an upsert of a file adds to a stored document, and their removal by the import's undo, written as the line
+ * operations write them: the line rows, the document's version + 1 and its `updated` event (naming the pairs), all
+ * only while the document is at the version the change expects (and, `stamped`, last changed by this unit: a restore
+ * just made), so either all of it is written or none. A chunk adding several lines to a document bumps it once.
+ */
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
+import { scopeCondition } from '../../db/client';
+import { updatedEventOf } from '../../entities/events';
+import { bindRequestQuery } from '../../tenant/compiled';
+import { planStatement } from '../../tenant/staged-statements';
+import { rowsOf } from '../../tenant/unit-of-work';
+import type { StagedWrite, WriteContext } from '../../tenant/unit-of-work';
+import type { LineInput } from './lines-input';
+import { toLineRow } from './lines-store';
+import { exchangeRateLines, exchangeRatesDocumentStore } from './table';
+
+const store = exchangeRatesDocumentStore;
+const lines = exchangeRateLines;
+
+/** Lines added to (with their new ids) or removed from (by id) one document at `expectedVersion`. */
+type DocumentLinesChange = {
+  readonly documentId: string;
+  readonly expectedVersion: number;
+  readonly stamped?: boolean;
+  /** The pairs (`EUR>USD`) the event names. */
+  readonly pairs: readonly string[];
+} & (
+  | { readonly action: 'added'; readonly lines: readonly (LineInput & { readonly id: string })[] }
+  | { readonly action: 'removed'; readonly ids: readonly string[] }
+);
+
+/** The line rows as one `INSERT ... SELECT FROM json_each(?)`, numbered after the document's last line. */
+function buildLinesInsert(
+  { db, scope, stamp }: WriteContext,
+  documentId: string,
+  added: readonly (LineInput & { readonly id: string })[],
+  onlyIf: SQL,
+) {
+  const rows = added.map((line) => ({ ...toLineRow(scope, documentId, 0, line, stamp), id: line.id }));
+  const field = (name: string) => sql.raw(`json_extract(value, '$.${name}')`);
+  const next = sql`(SELECT coalesce(max(${lines.lineNo}), 0) FROM ${lines} WHERE ${scopeCondition(lines, scope)} AND ${lines.documentId} = ${documentId}) + key + 1`;
+  return db.insert(lines).select(
+    sql`SELECT ${field('id')}, ${scope.tenantKey}, ${scope.orgKey}, ${documentId}, ${next}, ${field('fromCurrency')}, ${field('toCurrency')},
+        ${field('conversionFactor')}, ${field('fromExchangeRateId')}, ${field('toExchangeRateId')}, ${field('customAttributes')},
+        ${stamp.on}, ${stamp.by}, ${stamp.on}, ${stamp.by} FROM json_each(${JSON.stringify(rows)}) WHERE ${onlyIf}`,
+  );
+}
+
+/** Stages the change; its result: whether it was written (the document was at the expected version). */
+export function stageDocumentLines(change: DocumentLinesChange): StagedWrite<boolean> {
+  return {
+    plan(context) {
+      const { db, scope, stamp } = context;
+      const condition = and(
+        scopeCondition(store.common, scope),
+        eq(store.common.id, change.documentId),
+        eq(store.common.version, change.expectedVersion),
+        ...(change.stamped ? [eq(store.common.modifiedOn, stamp.on), eq(store.common.modifiedBy, stamp.by)] : []),
+      );
+      const onlyIf = sql`EXISTS (SELECT 1 FROM ${store.table} WHERE ${condition})`;
+      const statement =
+        change.action === 'added'
+          ? buildLinesInsert(context, change.documentId, change.lines, onlyIf)
+          : db
+              .delete(lines)
+              .where(
+                and(
+                  scopeCondition(lines, scope),
+                  eq(lines.documentId, change.documentId),
+                  inArray(lines.id, sql`(SELECT value FROM json_each(${JSON.stringify(change.ids)}))`),
+                  onlyIf,
+                ),
+              );
+      const returned = { id: store.common.id };
+      const touch = bindRequestQuery(
+        db
+          .update(store.table)
+          .set({ version: sql`${store.common.version} + 1`, modifiedOn: stamp.on, modifiedBy: stamp.by })
+          .where(condition)
+          .returning(returned),
+        returned,
+      );
+      const changes = { lines: { [change.action]: change.pairs } };
+      return {
+        table: store.spec.table,
+        // The event and the lines while the document is at the expected version, then the bump that ends it.
+        statements: [{ event: updatedEventOf(store, condition, { changes }) }, planStatement(statement), { statement: touch }],
+        settle: (results) => rowsOf(touch, results.at(-1)).length > 0,
+      };
+    },
+  };
+}

@@ -1,0 +1,120 @@
+/**
+ * Chunks of a template with a writer of its own (src/entities/import-writer.ts: reference records, KPI measurements,
+ * exchange rates documents): each record mapped and checked by the template (as the API operation's validation),
+ * then handed to the writer, which checks what needs stored data and stages the writes; the chunk's ledger row goes in
+ * the same batch, committed as ONE D1 batch. Undoing a chunk is the writer's undo and the ledger row's mark, likewise.
+ */
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import { scopeCondition } from '../../db/client';
+import type { ImportTemplate } from '../../entities/import-template';
+import type { ChunkContext, ChunkRecord, ImportRowBody, ImportWriter } from '../../entities/import-writer';
+import type { Platform } from '../../platform/types';
+import { planStatement } from '../../tenant/staged-statements';
+import type { StagedWrite, TenantUnit } from '../../tenant/unit-of-work';
+import { stageLedgerEntry } from './chunk-stage';
+import type { FailedRow } from './files/failures-csv';
+import type { FileRecord } from './files/format';
+import { checkRecord } from './rows';
+import { importChunks } from './table';
+
+/** What a writer template's chunks need beyond their records (one per run of steps). */
+export interface WriterSetting {
+  readonly platform: Platform;
+  readonly template: ImportTemplate;
+  readonly writer: ImportWriter;
+  readonly context: ChunkContext;
+  /** The values are text cells (CSV, xlsx), read by their columns' cell kinds. */
+  readonly fromText: boolean;
+}
+
+/** Checks one chunk, and (unless a dry run) writes it with its ledger row as one batch; a dry run writes the ledger row only. */
+export async function writeWriterChunk(
+  setting: WriterSetting,
+  chunk: { importId: string; index: number; dryRun: boolean },
+  records: readonly FileRecord[],
+): Promise<void> {
+  const { unit } = setting.context;
+  const failures: FailedRow[] = [];
+  const rows: ImportRowBody[] = [];
+  const byRow = new Map(records.map((record) => [record.row, record]));
+  for (const record of records) {
+    const checked = checkRecord(setting.template, record, setting.fromText);
+    if (checked.errors.length > 0) failures.push({ row: record.row, errors: checked.errors, values: record.values });
+    else rows.push({ row: record.row, body: checked.body });
+  }
+  const planned = await setting.writer.planChunk(setting.context, rows);
+  for (const refused of planned.refused) failures.push({ ...refused, values: byRow.get(refused.row)?.values ?? {} });
+  failures.sort((a, b) => a.row - b.row);
+  const batch = unit.openBatch();
+  if (!chunk.dryRun) planned.stage(batch);
+  const last = records.at(-1);
+  const created = chunk.dryRun ? 0 : planned.created;
+  const updated = chunk.dryRun ? 0 : planned.updated;
+  batch.stage(
+    stageLedgerEntry({
+      importId: chunk.importId,
+      chunkIndex: chunk.index,
+      counts: { rowsRead: records.length, rowsCreated: created, rowsUpdated: updated, rowsFailed: failures.length },
+      createdIds: chunk.dryRun ? [] : planned.createdIds,
+      updated: chunk.dryRun ? [] : planned.changed,
+      failures,
+      endOffset: last?.end ?? -1,
+      endRow: last?.row ?? 0,
+      on: unit.stamp.on,
+    }),
+  );
+  await batch.commit();
+  if (!chunk.dryRun && created + updated > 0) await setting.writer.afterCommit?.(setting.platform, unit.scope);
+}
+
+/** The mark of a chunk's ledger row as undone (only once: a chunk undone twice changes nothing). */
+function stageChunkMark(importId: string, chunkIndex: number): StagedWrite<void> {
+  return {
+    plan({ db, scope, stamp }) {
+      const mark = db
+        .update(importChunks)
+        .set({ undoneOn: stamp.on })
+        .where(
+          and(
+            scopeCondition(importChunks, scope),
+            eq(importChunks.importId, importId),
+            eq(importChunks.chunkIndex, chunkIndex),
+            isNull(importChunks.undoneOn),
+          ),
+        );
+      return { table: 'import_chunks', statements: [planStatement(mark)], settle: () => undefined };
+    },
+  };
+}
+
+/**
+ * Undoes every chunk of the import not yet undone, one batch per chunk (the writer's undo and the ledger row's mark).
+ * With `keepChanged` (revert), records changed since the import are left and answered in `kept`.
+ */
+export async function undoWriterChunks(
+  unit: TenantUnit,
+  writer: ImportWriter,
+  importId: string,
+  options: { readonly keepChanged: boolean; readonly platform?: Platform | undefined },
+): Promise<{ deleted: number; restored: number; kept: string[] }> {
+  const chunks = await unit.db
+    .select({ chunkIndex: importChunks.chunkIndex, createdIds: importChunks.createdIds, updated: importChunks.updated })
+    .from(importChunks)
+    .where(and(scopeCondition(importChunks, unit.scope), eq(importChunks.importId, importId), isNull(importChunks.undoneOn)))
+    .orderBy(asc(importChunks.chunkIndex));
+  const outcome = { deleted: 0, restored: 0, kept: [] as string[] };
+  for (const chunk of chunks) {
+    const record: ChunkRecord = { createdIds: JSON.parse(chunk.createdIds) as string[], changed: JSON.parse(chunk.updated) as unknown[] };
+    const undo = await writer.planUndo(unit, record, options.keepChanged);
+    const batch = unit.openBatch();
+    const result = undo.stage(batch);
+    batch.stage(stageChunkMark(importId, chunk.chunkIndex));
+    await batch.commit();
+    const done = result();
+    outcome.deleted += done.deleted;
+    outcome.restored += done.restored;
+    outcome.kept.push(...done.kept);
+  }
+  if (chunks.length > 0 && options.platform) await writer.afterCommit?.(options.platform, unit.scope);
+  return outcome;
+}
