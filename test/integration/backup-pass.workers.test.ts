@@ -103,6 +103,29 @@ describe('the daily backup pass', { timeout: 120_000 }, () => {
     for (const client of clients) expect(await awaitSnapshots(scopeOf(client), 1)).toHaveLength(1);
   });
 
+  it('handles the most overdue first', async () => {
+    await drain(new Date());
+    // Keys in the opposite order of the snapshots' age: the order is by how long each is due, not by key.
+    const older = await freshTenant('z-older');
+    const newer = await freshTenant('a-newer');
+    for (const client of [older, newer]) {
+      expect((await client.call('POST', '/operations/emailTemplates', { body: body('a') })).status).toBe(201);
+      expect((await runBackupPass(parts, new Date())).snapshots).toBe(1);
+      await awaitSnapshots(scopeOf(client), 1);
+    }
+    for (const client of [older, newer])
+      expect((await client.call('POST', '/operations/emailTemplates', { body: body('b') })).status).toBe(201);
+    const [newest] = await listSnapshots(scopeOf(newer));
+    const bothDue = new Date(Date.parse(newest?.takenOn ?? '') + DAY_MS + 60_000);
+
+    expect(await runBackupPass({ ...parts, limit: 1 }, bothDue)).toMatchObject({ handled: 1, snapshots: 1 });
+    expect(await awaitSnapshots(scopeOf(older), 2)).toHaveLength(2);
+    expect(await listSnapshots(scopeOf(newer))).toHaveLength(1);
+    // The next run: the other one.
+    expect(await runBackupPass({ ...parts, limit: 1 }, bothDue)).toMatchObject({ handled: 1, snapshots: 1 });
+    expect(await awaitSnapshots(scopeOf(newer), 2)).toHaveLength(2);
+  });
+
   it('takes no snapshot of a tenant/org that did not change, and counts an operator snapshot as the daily one', async () => {
     await drain(new Date());
     const client = await freshTenant('idle');
@@ -129,5 +152,36 @@ describe('the daily backup pass', { timeout: 120_000 }, () => {
     expect((await runBackupPass(parts, new Date(operatorsOn + DAY_MS / 2))).snapshots).toBe(0);
     expect((await runBackupPass(parts, new Date(operatorsOn + DAY_MS + 60_000))).snapshots).toBe(1);
     expect(await awaitSnapshots(scope, 3)).toHaveLength(3);
+  });
+
+  it('prunes the history in bounded shares per run, the next runs going on where one stopped', async () => {
+    await drain(new Date());
+    const client = await freshTenant('prune');
+    const scope = scopeOf(client);
+    const db = await openTenantD1(scope);
+    const companies = Array.from({ length: 1_200 }, (_, index) => ({ key: `C${index}`, name: `Company ${index}`, baseCurrency: 'EUR' }));
+    expect((await client.call('PUT', '/referenceData/companies', { body: companies })).status).toBe(200);
+    expect((await runBackupPass(parts, new Date())).snapshots).toBe(1);
+    const [snapshot] = await awaitSnapshots(scope, 1);
+    const startSeq = snapshot?.startSeq ?? 0;
+    expect(startSeq).toBeGreaterThan(1_000);
+
+    // A month later, one prune statement (500 entries) per run: several runs, each within its share, prune it all.
+    const countCovered = async () =>
+      (
+        await db
+          .prepare('SELECT count(*) AS n FROM tenant_history WHERE tenant_key = ? AND org_key = ? AND seq <= ?')
+          .bind(scope.tenantKey, scope.orgKey, startSeq)
+          .first<{ n: number }>()
+      )?.n ?? 0;
+    const later = new Date(Date.now() + 31 * DAY_MS);
+    const shares: number[] = [];
+    for (let run = 0; run < 30 && (await countCovered()) > 0; run += 1) {
+      const report = await runBackupPass({ ...parts, pruneStatements: 1 }, later);
+      expect(report.pruned).toBeLessThanOrEqual(500);
+      shares.push(report.pruned);
+    }
+    expect(await countCovered()).toBe(0);
+    expect(shares.length).toBeGreaterThanOrEqual(3);
   });
 });

@@ -29,6 +29,8 @@ export interface BackupPassParts {
   readonly retentionDays: number;
   /** Tenant/orgs per run (PASS_LIMIT unless told). */
   readonly limit?: number;
+  /** History prune statements per run (PRUNE_STATEMENTS unless told). */
+  readonly pruneStatements?: number;
 }
 
 /** What a run did: tenant/orgs handled, snapshots started, snapshots deleted, history entries pruned. */
@@ -84,7 +86,7 @@ async function handleDue(parts: BackupPassParts, due: DueScope, now: Date, budge
 /** One run of the pass: at most `limit` due tenant/orgs; one that fails is logged and does not stop the others. */
 export async function runBackupPass(parts: BackupPassParts, now: Date): Promise<BackupPassReport> {
   const report: BackupPassReport = { handled: 0, snapshots: 0, deleted: 0, pruned: 0 };
-  const budget: PruneBudget = { statements: PRUNE_STATEMENTS };
+  const budget: PruneBudget = { statements: parts.pruneStatements ?? PRUNE_STATEMENTS };
   for (const due of await findDue(parts, now, parts.limit ?? PASS_LIMIT)) {
     try {
       await handleDue(parts, due, now, budget, report);
