@@ -77,7 +77,9 @@ async function startSnapshot(parts: BackupPassParts, db: D1Database, due: DueSco
 async function handleDue(parts: BackupPassParts, due: DueScope, now: Date, budget: PruneBudget, report: BackupPassReport) {
   const db = parts.databases.tenants.get(due.database);
   if (!db) return;
-  const snapshotDue = due.retentionDue ? await retain(parts, db, due, now, report) : due.snapshotDue;
+  // The list read by retention knows better than the state when that was never learnt (retained_on NULL).
+  const listed = due.retentionDue ? await retain(parts, db, due, now, report) : true;
+  const snapshotDue = listed && due.snapshotDue;
   if (due.retentionDue || due.pruneLeft) report.pruned += await pruneHistory(db, due, budget);
   if (snapshotDue && due.position > 0 && (await startSnapshot(parts, db, due, now))) report.snapshots += 1;
   report.handled += 1;
