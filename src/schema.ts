@@ -34,3 +34,6 @@ export { eventDeliveries, eventSubscriptions } from './services/events/tables';
 
 /** The row-level history of every tenant/org, for point-in-time restores (src/platform/backup/). */
 export { tenantHistory, tenantHistoryPruned } from './platform/backup/history-table';
+
+/** What the daily backup pass needs to know per tenant/org without listing R2 (src/platform/backup/cron.ts). */
+export { tenantBackupState } from './platform/backup/state-table';

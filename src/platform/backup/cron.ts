@@ -1,101 +1,100 @@
 /**
- * The daily backup pass of the cron trigger (src/jobs/backups.ts): every tenant/org active on a tenant database gets a
- * snapshot when its history moved since its last one and that one is a day old; then retention: the newest snapshot
- * taken before the retention's start is kept (a moment of the retention rebuilds from it), older ones are deleted with
- * the history entries that snapshot no longer needs (at or before its start position).
+ * The daily backup pass, in bounded runs (src/jobs/backups.ts runs one per cron invocation, every 15 minutes): one
+ * query per tenant database (state.ts) finds the tenant/orgs due, and at most `limit` of them, the most overdue
+ * first, are handled per run; the rest, and whatever a run left half done, are the next runs' work. Per tenant/org:
+ * retention (retention.ts) when it has work (the snapshot list read from the store then, and only then), a bounded
+ * share of history prunes, and a snapshot when its history moved since its last snapshot and that one is a day old.
  */
 import type { TenantScope } from '../../db/client';
 import type { DatabaseSet } from '../d1/databases';
-import { readPositions } from './history';
 import { makeSnapshotId } from './jobs';
-import type { SnapshotManifest } from './jobs';
 import type { BackupCoordinator } from './operations';
 import { listManifests } from './plan';
-import { formatSnapshotFolder } from './snapshot-steps';
+import { applyRetention, pruneHistory } from './retention';
+import type { PruneBudget } from './retention';
+import { listDueScopes, recordRetention, recordSnapshotStart } from './state';
+import type { DueScope } from './state';
 import type { BackupStore } from './store';
 
 const DAY_MS = 86_400_000;
-const PRUNE_ROWS = 500;
+/** Tenant/orgs handled per run: 96 runs a day cover 9,600 due ones (docs/storage.md, "the daily pass"). */
+const PASS_LIMIT = 100;
+/** History prune statements (500 entries each) per run, over every tenant/org of the run. */
+const PRUNE_STATEMENTS = 40;
 
 export interface BackupPassParts {
   readonly databases: DatabaseSet;
   readonly store: BackupStore;
   readonly coordinator: BackupCoordinator;
   readonly retentionDays: number;
+  /** Tenant/orgs per run (PASS_LIMIT unless told). */
+  readonly limit?: number;
+  /** History prune statements per run (PRUNE_STATEMENTS unless told). */
+  readonly pruneStatements?: number;
 }
 
-/** What a pass did: snapshots started, snapshots deleted, history entries pruned. */
+/** What a run did: tenant/orgs handled, snapshots started, snapshots deleted, history entries pruned. */
 export interface BackupPassReport {
+  handled: number;
   snapshots: number;
   deleted: number;
   pruned: number;
 }
 
-async function listActive(db: D1Database): Promise<TenantScope[]> {
-  const { results } = await db
-    .prepare("SELECT tenant_key, org_key FROM tenant_residency WHERE state = 'active' ORDER BY tenant_key, org_key")
-    .all<{ tenant_key: string; org_key: string }>();
-  return results.map((row) => ({ tenantKey: row.tenant_key, orgKey: row.org_key }));
+/** The due tenant/orgs of every tenant database, the most overdue `limit` of them. */
+async function findDue(parts: BackupPassParts, now: Date, limit: number): Promise<DueScope[]> {
+  const lists = await Promise.all(
+    parts.databases.names.map((name) => {
+      const db = parts.databases.tenants.get(name);
+      return db ? listDueScopes(db, name, now, parts.retentionDays, limit) : [];
+    }),
+  );
+  return lists
+    .flat()
+    .sort((a, b) => a.dueAt - b.dueAt || (a.tenantKey < b.tenantKey ? -1 : a.tenantKey > b.tenantKey ? 1 : a.orgKey < b.orgKey ? -1 : 1))
+    .slice(0, limit);
 }
 
-/** Deletes the history entries at or before `seq` (in chunks) and records the pruned position. */
-async function pruneHistory(db: D1Database, scope: TenantScope, seq: number, now: Date): Promise<number> {
-  let pruned = 0;
-  for (;;) {
-    const result = await db
-      .prepare(
-        `DELETE FROM tenant_history WHERE rowid IN (SELECT rowid FROM tenant_history WHERE tenant_key = ? AND org_key = ? AND seq <= ? LIMIT ${PRUNE_ROWS})`,
-      )
-      .bind(scope.tenantKey, scope.orgKey, seq)
-      .run();
-    const changes = result.meta.changes ?? 0;
-    pruned += changes;
-    if (changes < PRUNE_ROWS) break;
-  }
-  await db
-    .prepare(
-      'INSERT INTO tenant_history_pruned (tenant_key, org_key, pruned_seq, pruned_on) VALUES (?, ?, ?, ?) ON CONFLICT (tenant_key, org_key) DO UPDATE SET pruned_seq = max(pruned_seq, excluded.pruned_seq), pruned_on = excluded.pruned_on',
-    )
-    .bind(scope.tenantKey, scope.orgKey, seq, now.toISOString())
-    .run();
-  return pruned;
-}
-
-async function deleteSnapshot(store: BackupStore, manifest: SnapshotManifest): Promise<void> {
-  const keys = await store.list(formatSnapshotFolder(manifest));
-  // The manifest first: a snapshot without one is never used, even if the pass stops half way.
-  await store.delete(keys.filter((key) => key.endsWith('/manifest.json')));
-  await store.delete(keys.filter((key) => !key.endsWith('/manifest.json')));
-}
-
-/** Retention of one tenant/org; answers [snapshots deleted, entries pruned]. */
-async function applyRetention(parts: BackupPassParts, db: D1Database, scope: TenantScope, manifests: SnapshotManifest[], now: Date) {
+/** Retention of one tenant/org, its state learnt again from its snapshot list; answers whether a snapshot is due. */
+async function retain(parts: BackupPassParts, db: D1Database, due: DueScope, now: Date, report: BackupPassReport): Promise<boolean> {
   const cutoff = new Date(now.getTime() - parts.retentionDays * DAY_MS).toISOString();
-  const old = manifests.filter((manifest) => manifest.takenOn <= cutoff);
-  const base = old[old.length - 1];
-  if (!base) return [0, 0] as const;
-  for (const manifest of old.slice(0, -1)) await deleteSnapshot(parts.store, manifest);
-  const { pruned } = await readPositions(db, scope);
-  const entries = base.startSeq > pruned ? await pruneHistory(db, scope, base.startSeq, now) : 0;
-  return [old.length - 1, entries] as const;
+  const manifests = await listManifests(parts.store, due);
+  const { kept, deleted } = await applyRetention(db, parts.store, due, manifests, { cutoff, now });
+  await recordRetention(db, due, kept, cutoff, now);
+  report.deleted += deleted;
+  const last = kept[kept.length - 1];
+  return due.position > (last?.seq ?? 0) && (!last || Date.parse(last.takenOn) <= now.getTime() - DAY_MS);
 }
 
-/** The pass over every tenant database. */
+async function startSnapshot(parts: BackupPassParts, db: D1Database, due: DueScope, now: Date): Promise<boolean> {
+  const scope: TenantScope = { tenantKey: due.tenantKey, orgKey: due.orgKey };
+  const outcome = await parts.coordinator.startSnapshot(scope, due.database, makeSnapshotId(now));
+  // Started, or another job of the tenant/org is under way: either way, not asked again for a while (state.ts).
+  await recordSnapshotStart(db, scope, now);
+  return 'started' in outcome;
+}
+
+async function handleDue(parts: BackupPassParts, due: DueScope, now: Date, budget: PruneBudget, report: BackupPassReport) {
+  const db = parts.databases.tenants.get(due.database);
+  if (!db) return;
+  // The list read by retention knows better than the state when that was never learnt (retained_on NULL).
+  const listed = due.retentionDue ? await retain(parts, db, due, now, report) : true;
+  const snapshotDue = listed && due.snapshotDue;
+  if (due.retentionDue || due.pruneLeft) report.pruned += await pruneHistory(db, due, budget);
+  if (snapshotDue && due.position > 0 && (await startSnapshot(parts, db, due, now))) report.snapshots += 1;
+  report.handled += 1;
+}
+
+/** One run of the pass: at most `limit` due tenant/orgs; one that fails is logged and does not stop the others. */
 export async function runBackupPass(parts: BackupPassParts, now: Date): Promise<BackupPassReport> {
-  const report: BackupPassReport = { snapshots: 0, deleted: 0, pruned: 0 };
-  for (const name of parts.databases.names) {
-    const db = parts.databases.tenants.get(name);
-    if (!db) continue;
-    for (const scope of await listActive(db)) {
-      const manifests = await listManifests(parts.store, scope);
-      const last = manifests[manifests.length - 1];
-      const { last: position } = await readPositions(db, scope);
-      const due = !last || (position > last.seq && Date.parse(last.takenOn) <= now.getTime() - DAY_MS);
-      if (due && position > 0 && 'started' in (await parts.coordinator.startSnapshot(scope, name, makeSnapshotId(now))))
-        report.snapshots += 1;
-      const [deleted, pruned] = await applyRetention(parts, db, scope, manifests, now);
-      report.deleted += deleted;
-      report.pruned += pruned;
+  const report: BackupPassReport = { handled: 0, snapshots: 0, deleted: 0, pruned: 0 };
+  const budget: PruneBudget = { statements: parts.pruneStatements ?? PRUNE_STATEMENTS };
+  for (const due of await findDue(parts, now, parts.limit ?? PASS_LIMIT)) {
+    try {
+      await handleDue(parts, due, now, budget, report);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      console.error(JSON.stringify({ level: 'error', job: 'backups', tenantKey: due.tenantKey, orgKey: due.orgKey, error: message }));
     }
   }
   return report;

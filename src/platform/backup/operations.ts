@@ -47,7 +47,7 @@ export interface BackupOperations {
   listSnapshots(scope: TenantScope): Promise<SnapshotSummary[]>;
   readJob(scope: TenantScope, id: string): Promise<JobStatus | null>;
   restore(scope: TenantScope, request: RestoreRequest): Promise<JobStatus>;
-  /** The daily pass of the cron trigger: snapshots of the tenant/orgs that changed, retention (cron.ts). */
+  /** One run of the daily pass (every cron run): snapshots and retention of at most a bounded number of due tenant/orgs (cron.ts). */
   runDailyPass(): Promise<BackupPassReport>;
 }
 

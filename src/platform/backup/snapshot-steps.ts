@@ -1,13 +1,14 @@
 /**
  * A snapshot, step by step: the history position before the first read (and the insertion-sequence bounds), every
  * restored table's rows of the tenant/org in chunks (one store object each, with its SHA-256), then the position after
- * the last read and the manifest. Writes continue meanwhile: a row the history changed after `startSeq` is taken from
+ * the last read, the manifest and the tenant/org's backup state (state.ts). Writes continue meanwhile: a row the history changed after `startSeq` is taken from
  * the history at restore time, so the snapshot restores exactly the state at `seq`.
  */
 import type { TenantTable } from '../placement/tenant-tables';
 import { readPositions, readRowPairs, readSnapshotStart } from './history';
 import { formatSnapshotPrefix } from './jobs';
 import type { SnapshotJob, SnapshotManifest } from './jobs';
+import { recordSnapshot } from './state';
 import type { BackupStore } from './store';
 
 interface SnapshotContext {
@@ -99,9 +100,11 @@ export async function runSnapshotStep(job: SnapshotJob, context: SnapshotContext
         tables: job.tables,
       };
       await context.store.put(`${formatSnapshotFolder(job)}manifest.json`, JSON.stringify(manifest));
+      // The daily pass's state (state.ts): this snapshot, the operator's too, is the tenant/org's last one.
+      await recordSnapshot(context.db, manifest);
       job.state = 'done';
       job.finishedOn = manifest.takenOn;
-      return 1;
+      return 2;
     }
   }
 }

@@ -8,6 +8,7 @@ import type { TenantTable } from '../placement/tenant-tables';
 const NOT_RESTORED = new Set([
   'tenant_history',
   'tenant_history_pruned',
+  'tenant_backup_state',
   'change_events',
   'change_event_retention',
   'event_subscriptions',
