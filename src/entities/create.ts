@@ -73,7 +73,7 @@ async function checkCreate(
   const set = spec.customAttributes ? await loadFreshDefinitions(ctx.db, ctx.scope, spec.name) : undefined;
   const custom = validateCustomValues(input.custom, set?.definitions ?? [], 'create');
   if (custom.errors.length > 0) throw validationError(custom.errors);
-  if (uses.length > 0) await checkReferencesExist(ctx.db, ctx.scope, uses);
+  if (uses.length > 0) await checkReferencesExist(ctx.db, ctx.scope, uses, ctx.group?.overlay);
   const hookErrors = (await hooks?.validateCreate?.(ctx, input.values)) ?? [];
   if (hookErrors.length > 0) throw validationError(hookErrors);
   // The reads passed; the batch still checks that nothing changed since (a concurrent write).

@@ -65,6 +65,21 @@ export function buildCustomValueUpdate(column: SQLiteColumn, values: CustomValue
   return sql`json_set(coalesce(nullif(${column}, ''), '{}'), ${sql.join(pairs, sql`, `)})`;
 }
 
+/**
+ * What `buildCustomValueUpdate` computes, in JavaScript: the stored JSON (`stored`; null, empty or not an object: `{}`)
+ * with `values` set in it, names kept in their order and new ones after them, as `json_set` writes it.
+ */
+export function mergeCustomValues(stored: string | null, values: CustomValues): string {
+  let base: unknown = {};
+  try {
+    base = stored === null || stored === '' ? {} : (JSON.parse(stored) as unknown);
+  } catch {
+    base = {};
+  }
+  const object = base !== null && typeof base === 'object' && !Array.isArray(base) ? base : {};
+  return JSON.stringify({ ...object, ...values });
+}
+
 /** `custom_<name>` with the prefix in any case (a path segment) -> `<name>`; undefined when it is not one. */
 export function parsePrefixedCustomName(raw: string): string | undefined {
   return isCustomProperty(raw) ? parseCustomName(raw) : undefined;

@@ -88,7 +88,7 @@ async function handleUpsert(ctx: ApiContext, guards: readonly UpsertGuard[]) {
   });
   const db = ctx.db;
   const check = async () => {
-    if (uses.length > 0) await checkReferencesExist(db, ctx.scope, uses);
+    if (uses.length > 0) await checkReferencesExist(db, ctx.scope, uses, ctx.group?.overlay);
     const problems = (await Promise.all(guards.map((guard) => guard(db, ctx.scope, spec.kind, records)))).flat();
     if (problems.length > 0) {
       throw new ApiError(
@@ -99,12 +99,13 @@ async function handleUpsert(ctx: ApiContext, guards: readonly UpsertGuard[]) {
     }
   };
   await check();
+  const paths = uses.length > 0 ? uses.map((use) => use.path) : records.map((_, index) => `[${index}]`);
   // The database checks the same rules in the upsert's batch: a concurrent write that broke one is answered as above.
   const unit = openRequestUnit(ctx);
   const upserted = await writeUnderRules(
-    () => commitAlone(unit, (batch) => batch.stage(stageReferenceUpsert(spec, records))),
+    () => commitAlone(unit, (batch) => batch.stage(stageReferenceUpsert(spec, records, { recheck: check, rulePaths: paths }))),
     check,
-    uses.length > 0 ? uses.map((use) => use.path) : records.map((_, index) => `[${index}]`),
+    paths,
   );
   return jsonResponse(referenceUpsertDoc.responses[200].schema, { upserted });
 }
@@ -113,11 +114,13 @@ async function handleDelete(ctx: ApiContext, users: readonly ReferenceUser[]) {
   const spec = parseKind(ctx, true);
   const key = ctx.params.key ?? '';
   const db = ctx.db;
-  const check = () => checkReferenceUnused(db, ctx.scope, spec, key, users);
+  const check = () => checkReferenceUnused(db, ctx.scope, spec, key, users, ctx.group?.overlay);
   await check();
   // The database refuses the delete of a record a concurrent write started to use (rule:reference_in_use).
   const unit = openRequestUnit(ctx);
-  const deleted = await writeUnderRules(() => commitAlone(unit, (batch) => batch.stage(stageReferenceDelete(spec, key))), check, ['key']);
+  const deleted = await writeUnderRules(() => commitAlone(unit, (batch) => batch.stage(stageReferenceDelete(spec, key, check))), check, [
+    'key',
+  ]);
   if (!deleted) throw recordNotFound(`${spec.kind} record '${key}'`, true, 'key');
   return emptyResponse(204);
 }

@@ -9,6 +9,7 @@ import type { Problem, TenantClient } from '../helpers/api';
 import { sendBatch, templateBody } from '../helpers/batch';
 import type { BatchAnswer, BatchEntry } from '../helpers/batch';
 import { readAllChanges } from '../helpers/events';
+import { API_CLIENTS } from '../helpers/identity';
 import { IMPORTS } from '../helpers/imports';
 import { ROUTES, routeBody, seedRouteReferenceData } from '../helpers/routes';
 import { freshTenant } from '../helpers/tenants';
@@ -254,26 +255,24 @@ describe('an atomic group that fails writes nothing', () => {
     expect((await readAllChanges(client)).length).toBe(before);
   });
 
-  it('an operation that writes outside the unit of work is refused inside a group (400 naming it); nothing is written', async () => {
+  it('an operation whose writes cannot be predicted is refused inside a group (400 naming it); nothing is written', async () => {
     const answer = await sendBatch(client, [
       { id: 'tpl', method: 'POST', url: TEMPLATES, atomicityGroup: 'g', body: templateBody('kept-out') },
-      { id: 'ref', method: 'PUT', url: 'referenceData/tools', atomicityGroup: 'g', body: [{ key: 'T1', description: 'Tool' }] },
+      { id: 'cli', method: 'POST', url: API_CLIENTS.slice(1), atomicityGroup: 'g', body: { name: 'Sync' } },
     ]);
     expect(statusesOf(answer.body.responses)).toEqual([424, 400]);
     const refused = answer.body.responses[1]?.body as Problem;
     expect(refused).toMatchObject({ code: 'ValidationFailed', status: 400 });
     expect(refused.errors[0]).toMatchObject({ path: 'requests[1]' });
-    expect(refused.errors[0]?.message).toContain('Request ref');
+    expect(refused.errors[0]?.message).toContain('Request cli');
     expect(refused.errors[0]?.message).toContain('atomic group');
     expect((await readTemplate('kept-out')).status).toBe(404);
-    const tools = await client.call<{ items: unknown[] }>('GET', '/referenceData/tools');
-    expect(tools.body.items).toEqual([]);
+    const clients = await client.call<{ items: unknown[] }>('GET', API_CLIENTS);
+    expect(clients.body.items).toEqual([]);
     expect(await changedKeys()).toEqual([]);
     // Outside a group the same operation runs.
-    const lone = await sendBatch(client, [
-      { id: 'ref', method: 'PUT', url: 'referenceData/tools', body: [{ key: 'T1', description: 'Tool' }] },
-    ]);
-    expect(statusesOf(lone.body.responses)).toEqual([200]);
+    const lone = await sendBatch(client, [{ id: 'cli', method: 'POST', url: API_CLIENTS.slice(1), body: { name: 'Sync' } }]);
+    expect(statusesOf(lone.body.responses)).toEqual([201]);
   });
 
   it('a write through the tenant/org coordinator (an import registration) is refused inside a group too; nothing is written', async () => {
