@@ -48,7 +48,7 @@ function listRecordParams(ctx: ApiContext): string[] {
 
 async function checkCustomValues(ctx: ApiContext, spec: EntitySpec, input: CustomValues, mode: 'create' | 'update'): Promise<CustomValues> {
   if (!spec.customAttributes) return {};
-  const definitions = await loadCustomDefinitions(ctx.db, ctx.scope, spec.name);
+  const definitions = await loadCustomDefinitions(ctx.db, ctx.scope, spec.name, ctx.group?.overlay);
   const { values, errors } = validateCustomValues(input, definitions, mode);
   if (errors.length > 0) throw validationError(errors);
   return values;

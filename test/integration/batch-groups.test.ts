@@ -179,6 +179,32 @@ describe('an atomic group commits every request together', () => {
   });
 });
 
+describe('custom attribute definitions written in a group', () => {
+  it('apply to the creates and custom attribute PUTs after them in the group, as alone', async () => {
+    const channel = { key: 'emailTemplates.channel', entity: 'emailTemplates', name: 'channel', type: 'string', required: true };
+    const answer = await sendBatch(client, [
+      { id: 'def', method: 'PUT', url: 'referenceData/customAttributes', atomicityGroup: 'g', body: [channel] },
+      { id: 'ok', method: 'POST', url: TEMPLATES, atomicityGroup: 'g', body: { ...templateBody('with'), custom_channel: 'sms' } },
+      { id: 'put', method: 'PUT', url: `${TEMPLATES}/with/custom_channel`, atomicityGroup: 'g', body: 'email' },
+    ]);
+    expect(statusesOf(answer.body.responses), JSON.stringify(answer.body.responses)).toEqual([200, 201, 200]);
+    expect((await readTemplate('with')).body).toMatchObject({ custom_channel: 'email', version: 2 });
+
+    const urgent = { key: 'emailTemplates.urgent', entity: 'emailTemplates', name: 'urgent', type: 'boolean', required: true };
+    const failed = await sendBatch(client, [
+      { id: 'def', method: 'PUT', url: 'referenceData/customAttributes', atomicityGroup: 'g', body: [urgent] },
+      { id: 'bad', method: 'POST', url: TEMPLATES, atomicityGroup: 'g', body: { ...templateBody('without'), custom_channel: 'sms' } },
+    ]);
+    expect(statusesOf(failed.body.responses)).toEqual([424, 400]);
+    const definitions = await client.call<{ items: { key: string }[] }>('GET', '/referenceData/customAttributes');
+    expect(definitions.body.items.map((item) => item.key)).toEqual(['emailTemplates.channel']);
+    expect((await client.call('PUT', '/referenceData/customAttributes', { body: [urgent] })).status).toBe(200);
+    const alone = await client.call<Problem>('POST', `/${TEMPLATES}`, { body: { ...templateBody('without'), custom_channel: 'sms' } });
+    expect(alone.status).toBe(400);
+    expect(failed.body.responses[1]?.body).toMatchObject({ code: alone.body.code, errors: alone.body.errors });
+  });
+});
+
 describe('an atomic group that fails writes nothing', () => {
   it('a failure in the middle: its own answer, 424 for the others, no record and no change event', async () => {
     const answer = await sendBatch(client, [
