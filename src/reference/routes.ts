@@ -19,6 +19,7 @@ import { checkReferencesExist, listReferenceRecords } from './store';
 import type { ReferenceUse } from './store';
 import { parseReferenceRecords } from './validate';
 import { stageReferenceDelete, stageReferenceUpsert } from './write';
+import type { GroupOverlay } from '../tenant/atomic-group';
 import { commitAlone } from '../tenant/unit-of-work';
 import { checkReferenceUnused, listKindReferenceUsers } from './usage';
 import type { ReferenceUser } from './usage';
@@ -27,7 +28,14 @@ import type { ReferenceUser } from './usage';
  * A service's rule on upserts of a kind it depends on (e.g. a route member's company may not change while it
  * is in a route of that company). Returns every problem, paths like `[3].company`; any problem refuses the whole request.
  */
-export type UpsertGuard = (db: Database, scope: TenantScope, kind: string, records: readonly ReferenceInput[]) => Promise<FieldError[]>;
+export type UpsertGuard = (
+  db: Database,
+  scope: TenantScope,
+  kind: string,
+  records: readonly ReferenceInput[],
+  /** In an atomic group of `$batch`: the group's records, whose writes the rule sees. */
+  overlay?: GroupOverlay,
+) => Promise<FieldError[]>;
 
 /** A service's reaction to a write (upsert or delete) of a kind it depends on, before the write is answered. */
 export interface ReferenceWriteReaction {
@@ -89,7 +97,7 @@ async function handleUpsert(ctx: ApiContext, guards: readonly UpsertGuard[]) {
   const db = ctx.db;
   const check = async () => {
     if (uses.length > 0) await checkReferencesExist(db, ctx.scope, uses, ctx.group?.overlay);
-    const problems = (await Promise.all(guards.map((guard) => guard(db, ctx.scope, spec.kind, records)))).flat();
+    const problems = (await Promise.all(guards.map((guard) => guard(db, ctx.scope, spec.kind, records, ctx.group?.overlay)))).flat();
     if (problems.length > 0) {
       throw new ApiError(
         'ReferenceInUse',

@@ -171,6 +171,61 @@ describe('a route and its members in one atomic group', () => {
   });
 });
 
+describe("a route's own rules in an atomic group", () => {
+  it('its company cannot change while it has members the group added: the same 400 as alone, nothing written', async () => {
+    const answer = await sendBatch(client, [
+      { id: 'route', method: 'POST', url: ROUTES_URL, atomicityGroup: 'g', body: routeBody({ routeKey: 'R4' }) },
+      { id: 'add', method: 'POST', url: `${ROUTES_URL}/R4/locations/add`, atomicityGroup: 'g', body: ['L1'] },
+      { id: 'company', method: 'PUT', url: `${ROUTES_URL}/C1/R4/company`, atomicityGroup: 'g', body: 'C2' },
+    ]);
+    expect(statusesOf(answer.body.responses)).toEqual([424, 424, 400]);
+    expect((await readRoute('C1/R4')).status).toBe(404);
+    await createRoute(client, { routeKey: 'R4' });
+    expect((await client.call('POST', `${ROUTES}/R4/locations/add`, { body: ['L1'] })).status).toBe(200);
+    const alone = await client.call<Problem>('PUT', `${ROUTES}/C1/R4/company`, { body: 'C2' });
+    expect(alone.status).toBe(400);
+    expect(answer.body.responses[2]?.body).toMatchObject({ code: alone.body.code, errors: alone.body.errors });
+  });
+
+  it('a brand and model the group created are the route’s; a brand that does not match the model fails as alone', async () => {
+    const answer = await sendBatch(client, [
+      { id: 'brand', method: 'PUT', url: 'referenceData/brands', atomicityGroup: 'g', body: [{ key: 'B3', description: 'Initech' }] },
+      {
+        id: 'model',
+        method: 'PUT',
+        url: 'referenceData/brandModels',
+        atomicityGroup: 'g',
+        body: [{ key: 'M3', description: 'I-1', brand: 'B3' }],
+      },
+      {
+        id: 'route',
+        method: 'POST',
+        url: ROUTES_URL,
+        atomicityGroup: 'g',
+        body: routeBody({ routeKey: 'RB', brand: 'B3', brandModel: 'M3' }),
+      },
+    ]);
+    expect(statusesOf(answer.body.responses), JSON.stringify(answer.body.responses)).toEqual([200, 200, 201]);
+    const failed = await sendBatch(client, [
+      {
+        id: 'model',
+        method: 'PUT',
+        url: 'referenceData/brandModels',
+        atomicityGroup: 'g',
+        body: [{ key: 'M4', description: 'I-2', brand: 'B3' }],
+      },
+      { id: 'bm', method: 'PUT', url: `${ROUTES_URL}/C1/RB/brandModel`, atomicityGroup: 'g', body: 'M4' },
+      { id: 'brand', method: 'PUT', url: `${ROUTES_URL}/C1/RB/brand`, atomicityGroup: 'g', body: 'B1' },
+    ]);
+    expect(statusesOf(failed.body.responses)).toEqual([424, 424, 400]);
+    expect((await readRoute('C1/RB')).body).toMatchObject({ brand: 'B3', brandModel: 'M3', version: 1 });
+    const alone = await client.call<Problem>('PUT', `${ROUTES}/C1/RB/brand`, { body: 'B1' });
+    expect(alone.status).toBe(400);
+    expect((failed.body.responses[2]?.body as Problem).code).toBe(alone.body.code);
+    expect((failed.body.responses[2]?.body as Problem).errors.map((error) => error.path)).toEqual(['brand']);
+  });
+});
+
 describe('reference data in an atomic group', () => {
   it('creates a company and its location, then a route of that company with that member, in one group', async () => {
     const answer = await sendBatch(client, [
@@ -243,6 +298,39 @@ describe('reference data in an atomic group', () => {
     const alone = await client.call<Problem>('DELETE', '/referenceData/locations/L2');
     expect(alone.body.code).toBe('ReferenceInUse');
     expect(answer.body.responses[2]?.body).toMatchObject({ code: alone.body.code, status: alone.status, errors: alone.body.errors });
+  });
+
+  it("a location's company follows the group's membership changes: moved once removed, refused while a member", async () => {
+    await createRoute(client, { routeKey: 'RM' });
+    expect((await client.call('POST', `${ROUTES}/RM/locations/add`, { body: ['L1'] })).status).toBe(200);
+    const moved = await sendBatch(client, [
+      { id: 'rm', method: 'POST', url: `${ROUTES_URL}/RM/locations/remove`, atomicityGroup: 'g', body: ['L1'] },
+      {
+        id: 'move',
+        method: 'PUT',
+        url: 'referenceData/locations',
+        atomicityGroup: 'g',
+        body: [{ key: 'L1', description: 'Boiler room', company: 'C2' }],
+      },
+    ]);
+    expect(statusesOf(moved.body.responses), JSON.stringify(moved.body.responses)).toEqual([200, 200]);
+    const refused = await sendBatch(client, [
+      { id: 'add', method: 'POST', url: `${ROUTES_URL}/RM/locations/add`, atomicityGroup: 'g', body: ['L2'] },
+      {
+        id: 'move',
+        method: 'PUT',
+        url: 'referenceData/locations',
+        atomicityGroup: 'g',
+        body: [{ key: 'L2', description: 'Roof', company: 'C2' }],
+      },
+    ]);
+    expect(statusesOf(refused.body.responses)).toEqual([424, 400]);
+    expect((await client.call('POST', `${ROUTES}/RM/locations/add`, { body: ['L2'] })).status).toBe(200);
+    const alone = await client.call<Problem>('PUT', '/referenceData/locations', {
+      body: [{ key: 'L2', description: 'Roof', company: 'C2' }],
+    });
+    expect(alone.body.code).toBe('ReferenceInUse');
+    expect(refused.body.responses[1]?.body).toMatchObject({ code: alone.body.code, status: alone.status, errors: alone.body.errors });
   });
 
   it('a location the group removed from its route can be deleted in the same group; a deleted one is then unknown', async () => {

@@ -59,6 +59,50 @@ export function listGroupMemberUses(
   return labels;
 }
 
+type Image = Readonly<Record<string, unknown>>;
+
+/**
+ * Routes read as stored (`stored`, each with its `id`) as the group leaves them: a deleted one dropped, a changed one
+ * replaced by its after-image, and the group's routes that `wanted` names added.
+ */
+export function applyGroupToRouteRows(overlay: GroupOverlay, stored: readonly Image[], wanted: (route: Image) => boolean): Image[] {
+  const seen = new Set(stored.map((row) => String(row.id)));
+  const kept = stored.flatMap((row) => {
+    const image = overlay.read(routeStore.spec.table, String(row.id));
+    if (image === undefined) return [row];
+    return image !== null && wanted(image) ? [image] : [];
+  });
+  const added = [...overlay.list(routeStore.spec.table)].flatMap(([id, image]) =>
+    image !== null && !seen.has(id) && wanted(image) ? [image] : [],
+  );
+  return [...kept, ...added];
+}
+
+/**
+ * The routes (their after-images, or stored rows) that have the members `keys` of the kind as the group leaves them:
+ * `stored` (member key, route id and the route's company and routeKey) less what the group removed, with what it added.
+ */
+export function listGroupMemberRoutes(
+  overlay: GroupOverlay,
+  kind: MemberKind,
+  keys: readonly string[],
+  stored: readonly { readonly key: string; readonly routeId: string; readonly company: string; readonly routeKey: string }[],
+): { key: string; route: Image }[] {
+  const uses: { key: string; route: Image }[] = [];
+  for (const row of stored) {
+    const route = overlay.read(routeStore.spec.table, row.routeId);
+    if (route === null || !isMemberInGroup(overlay, kind, row.routeId, row.key, true)) continue;
+    uses.push({ key: row.key, route: route ?? row });
+  }
+  const seen = new Set(stored.map((row) => memberId(row.routeId, row.key)));
+  for (const [id, image] of overlay.list(memberTableName(kind))) {
+    if (image === null || seen.has(id) || !keys.includes(String(image.memberKey))) continue;
+    const route = overlay.read(routeStore.spec.table, String(image.routeId));
+    if (route) uses.push({ key: String(image.memberKey), route });
+  }
+  return uses;
+}
+
 type RouteMembers = Record<MemberKind['field'], MemberItem[]>;
 
 /**
