@@ -263,6 +263,40 @@ describe('reference data in an atomic group', () => {
     ]);
   });
 
+  it('answers the example of docs/api-reference.md (a company, its location, a route, its member and a custom attribute)', async () => {
+    const answer = await sendBatch(client, [
+      {
+        id: 'co',
+        method: 'PUT',
+        url: 'referenceData/companies',
+        atomicityGroup: 'g',
+        body: [{ key: 'C5', name: 'Five', baseCurrency: 'EUR' }],
+      },
+      {
+        id: 'loc',
+        method: 'PUT',
+        url: 'referenceData/locations',
+        atomicityGroup: 'g',
+        body: [{ key: 'L5', description: 'Dock', company: 'C5' }],
+      },
+      {
+        id: '1',
+        method: 'POST',
+        url: ROUTES_URL,
+        atomicityGroup: 'g',
+        body: { routeKey: 'R5', description: 'Weekly round', company: 'C5', tools: ['T1'] },
+      },
+      { id: '2', method: 'POST', url: `${ROUTES_URL}/R5/locations/add?companyKey=C5`, atomicityGroup: 'g', dependsOn: ['1'], body: ['L5'] },
+      { id: '3', method: 'PUT', url: `${ROUTES_URL}/C5/R5/custom_shift`, atomicityGroup: 'g', body: 'night' },
+      { id: '4', method: 'GET', url: '$1', dependsOn: ['g'] },
+    ]);
+    expect(statusesOf(answer.body.responses), JSON.stringify(answer.body.responses)).toEqual([200, 200, 201, 200, 200, 200]);
+    expect(answer.body.responses.slice(3, 5).map((response) => response.headers.etag)).toEqual(['"2"', '"3"']);
+    const route = answer.body.responses[5]?.body as RouteResource;
+    expect(route).toMatchObject({ routeKey: 'R5', company: 'C5', custom_shift: 'night', version: 3 });
+    expect([keysOf(route.locations), keysOf(route.tools)]).toEqual([['L5'], ['T1']]);
+  });
+
   it('a route of a company the group did not create fails as alone (UnknownReference); the company is not written', async () => {
     const before = await changes();
     const answer = await sendBatch(client, [
