@@ -12,11 +12,12 @@ import type { JsonBodyOptions } from '../http/body';
 import { openRequestUnit } from '../http/context';
 import type { ApiContext } from '../http/context';
 import { createdResponse } from '../http/responses';
+import { customAttributesKind } from '../reference/kinds';
 import { checkReferencesExist, findUnknownStandardReferences } from '../reference/store';
 import type { ReferenceUse } from '../reference/store';
 import { commitAlone } from '../tenant/unit-of-work';
 import { findCachedDefinitions, loadFreshDefinitions } from './create-checks';
-import { validateCustomValues } from './custom-attributes';
+import { loadCustomDefinitionRows, validateCustomValues } from './custom-attributes';
 import type { CustomDefinitionSet, CustomValues } from './custom-attributes';
 import { isRefusedInsert } from './record-writes';
 import { openEntityRepository } from './repository';
@@ -62,7 +63,10 @@ async function checkCreate(
   fresh: boolean,
 ): Promise<CheckedCreate> {
   const hooks = spec.hooks;
-  const cached = spec.customAttributes ? findCachedDefinitions(ctx.scope, spec.name) : undefined;
+  // In an atomic group that wrote definitions, they are read as the group leaves them (never kept in the cache).
+  const overlay = ctx.group?.overlay;
+  const grouped = overlay !== undefined && overlay.list(customAttributesKind.table).size > 0;
+  const cached = spec.customAttributes && !grouped ? findCachedDefinitions(ctx.scope, spec.name) : undefined;
   if (!fresh && (!spec.customAttributes || cached) && (!hooks?.validateCreate || hooks.createRuleInDatabase)) {
     const custom = validateCustomValues(input.custom, cached?.definitions ?? [], 'create');
     const unknown = await findUnknownStandardReferences(ctx.db, uses);
@@ -70,10 +74,14 @@ async function checkCreate(
       return { custom: custom.values, definitions: cached };
     }
   }
-  const set = spec.customAttributes ? await loadFreshDefinitions(ctx.db, ctx.scope, spec.name) : undefined;
+  const set = !spec.customAttributes
+    ? undefined
+    : grouped
+      ? await loadCustomDefinitionRows(ctx.db, ctx.scope, spec.name, overlay)
+      : await loadFreshDefinitions(ctx.db, ctx.scope, spec.name);
   const custom = validateCustomValues(input.custom, set?.definitions ?? [], 'create');
   if (custom.errors.length > 0) throw validationError(custom.errors);
-  if (uses.length > 0) await checkReferencesExist(ctx.db, ctx.scope, uses);
+  if (uses.length > 0) await checkReferencesExist(ctx.db, ctx.scope, uses, ctx.group?.overlay);
   const hookErrors = (await hooks?.validateCreate?.(ctx, input.values)) ?? [];
   if (hookErrors.length > 0) throw validationError(hookErrors);
   // The reads passed; the batch still checks that nothing changed since (a concurrent write).

@@ -9,7 +9,10 @@ import type { FieldError } from '../errors/api-error';
 import { message } from '../messages/catalogue';
 import type { MessageKey } from '../messages/catalogue';
 import { customAttributesKind } from '../reference/kinds';
-import { refCustomAttributes } from '../reference/tables';
+import { applyGroupToReferences } from '../reference/group-records';
+import type { ReferenceRecord } from '../reference/spec';
+import { refCustomAttributes, requireTenantReferenceStore } from '../reference/tables';
+import type { GroupOverlay } from '../tenant/atomic-group';
 import { normalizeDateTime } from '../validation/values';
 
 export const CUSTOM_PREFIX = 'custom_';
@@ -34,13 +37,37 @@ export interface CustomDefinitionSet {
   readonly definitions: readonly CustomAttributeDefinition[];
 }
 
-/** The tenant/org's custom attribute definitions of an entity (`customAttributes` reference records), as read. */
-export async function loadCustomDefinitionRows(db: Database, scope: TenantScope, entity: string): Promise<CustomDefinitionSet> {
+/** The stored definitions of an entity, as an atomic group's reference writes leave them (src/reference/group-records.ts). */
+function applyGroupToDefinitions(overlay: GroupOverlay, entity: string, stored: readonly ReferenceRecord[]) {
+  const records = applyGroupToReferences(
+    overlay,
+    requireTenantReferenceStore(customAttributesKind.kind),
+    stored,
+    (record) => record.entity === entity,
+  );
+  return records
+    .filter((record) => record.entity === entity)
+    .map((record) => ({ name: String(record.name), type: String(record.type), required: record.required === true }));
+}
+
+/**
+ * The tenant/org's custom attribute definitions of an entity (`customAttributes` reference records), as read; with an
+ * atomic group's `overlay`, as the group's reference writes leave them.
+ */
+export async function loadCustomDefinitionRows(
+  db: Database,
+  scope: TenantScope,
+  entity: string,
+  overlay?: GroupOverlay,
+): Promise<CustomDefinitionSet> {
   const t = refCustomAttributes;
-  const rows = await db
-    .select({ name: t.name, type: t.type, required: t.required })
+  const stored = await db
+    .select({ id: t.id, key: t.key, entity: t.entity, name: t.name, type: t.type, required: t.required })
     .from(t)
     .where(and(scopeCondition(t, scope), eq(t.entity, entity)));
+  const rows = overlay
+    ? applyGroupToDefinitions(overlay, entity, stored)
+    : stored.map(({ name, type, required }) => ({ name, type, required }));
   const definitions = rows.flatMap((row) => {
     // Stored types are validated against the same choices on upsert.
     const type = TYPES.find((choice) => choice === row.type);
@@ -49,9 +76,14 @@ export async function loadCustomDefinitionRows(db: Database, scope: TenantScope,
   return { rows, definitions };
 }
 
-/** The tenant/org's custom attribute definitions of an entity. */
-export async function loadCustomDefinitions(db: Database, scope: TenantScope, entity: string): Promise<CustomAttributeDefinition[]> {
-  return [...(await loadCustomDefinitionRows(db, scope, entity)).definitions];
+/** The tenant/org's custom attribute definitions of an entity (in an atomic group, as its writes leave them). */
+export async function loadCustomDefinitions(
+  db: Database,
+  scope: TenantScope,
+  entity: string,
+  overlay?: GroupOverlay,
+): Promise<CustomAttributeDefinition[]> {
+  return [...(await loadCustomDefinitionRows(db, scope, entity, overlay)).definitions];
 }
 
 /**
@@ -63,6 +95,21 @@ export function buildCustomValueUpdate(column: SQLiteColumn, values: CustomValue
   const pairs = Object.entries(values).map(([name, value]) => sql`${`$.${name}`}, json(${JSON.stringify(value)})`);
   if (pairs.length === 0) return sql`${column}`;
   return sql`json_set(coalesce(nullif(${column}, ''), '{}'), ${sql.join(pairs, sql`, `)})`;
+}
+
+/**
+ * What `buildCustomValueUpdate` computes, in JavaScript: the stored JSON (`stored`; null, empty or not an object: `{}`)
+ * with `values` set in it, names kept in their order and new ones after them, as `json_set` writes it.
+ */
+export function mergeCustomValues(stored: string | null, values: CustomValues): string {
+  let base: unknown = {};
+  try {
+    base = stored === null || stored === '' ? {} : (JSON.parse(stored) as unknown);
+  } catch {
+    base = {};
+  }
+  const object = base !== null && typeof base === 'object' && !Array.isArray(base) ? base : {};
+  return JSON.stringify({ ...object, ...values });
 }
 
 /** `custom_<name>` with the prefix in any case (a path segment) -> `<name>`; undefined when it is not one. */

@@ -14,7 +14,13 @@ import { checkReferencesExist } from '../reference/store';
 import type { ReferenceUse } from '../reference/store';
 import { isPlainObject } from '../validation/values';
 import { AUDIT_FIELDS } from './audit';
-import { buildCustomValueUpdate, loadCustomDefinitions, parsePrefixedCustomName, validateCustomValues } from './custom-attributes';
+import {
+  buildCustomValueUpdate,
+  loadCustomDefinitions,
+  mergeCustomValues,
+  parsePrefixedCustomName,
+  validateCustomValues,
+} from './custom-attributes';
 import type { CustomValues } from './custom-attributes';
 import { parseIfMatch } from './lookup';
 import { listODataFields } from './odata-fields';
@@ -26,7 +32,7 @@ import type { EntitySpec } from './spec';
 import { buildListQueries, listRecordPage } from './list-queries';
 import { openEntityRepository } from './repository';
 import type { EntityRepository } from './repository';
-import type { AuditStamp, EntityStore, RecordLookup } from './store';
+import type { AuditStamp, EntityRecord, EntityStore, RecordLookup } from './store';
 import { commitAlone } from '../tenant/unit-of-work';
 import { collectReferenceUses, parseAttributeValue } from './validate';
 
@@ -42,7 +48,7 @@ function listRecordParams(ctx: ApiContext): string[] {
 
 async function checkCustomValues(ctx: ApiContext, spec: EntitySpec, input: CustomValues, mode: 'create' | 'update'): Promise<CustomValues> {
   if (!spec.customAttributes) return {};
-  const definitions = await loadCustomDefinitions(ctx.db, ctx.scope, spec.name);
+  const definitions = await loadCustomDefinitions(ctx.db, ctx.scope, spec.name, ctx.group?.overlay);
   const { values, errors } = validateCustomValues(input, definitions, mode);
   if (errors.length > 0) throw validationError(errors);
   return values;
@@ -127,7 +133,7 @@ export async function handleAttributeUpdate(
     uses = collectReferenceUses(store.spec, { [name]: value });
   }
   const check = async () => {
-    if (uses.length > 0) await checkReferencesExist(ctx.db, ctx.scope, uses);
+    if (uses.length > 0) await checkReferencesExist(ctx.db, ctx.scope, uses, ctx.group?.overlay);
     await options.check?.(ctx, value);
   };
   await check();
@@ -167,7 +173,12 @@ export async function handleCustomAttributeUpdate(
   const expected = parseIfMatch(ctx.request);
   const unit = openRequestUnit(ctx);
   const repository = openEntityRepository(unit, store);
-  const target = { lookup, expectedVersion: expected };
+  // In an atomic group the merge is computed from the record as the group sees it (written at the version read).
+  const target = {
+    lookup,
+    expectedVersion: expected,
+    compute: (current: EntityRecord) => ({ customAttributes: mergeCustomValues(current.customAttributes, checked) }),
+  };
   const version = await commitAlone(unit, (batch) => repository.stageUpdate(batch, target, { customAttributes }));
   if (version === undefined) return answerUnchanged(ctx, repository, lookup, true, expected);
   return emptyResponse(200, { etag: etagOf(version) });

@@ -14,7 +14,7 @@ import { deletedEventOf, updatedEventOf } from './events';
 import { findThroughGroup, recordAtVersion } from './group-reads';
 import { duplicateKey, lookupIdSubquery } from './store';
 import { column, isKeyStored } from './record-writes';
-import type { EntityStore, RecordLookup } from './store';
+import type { EntityRecord, EntityStore, RecordLookup } from './store';
 
 /** The condition of a write to the one record: the lookup's record, at `expectedVersion` when given. */
 function writeCondition(store: EntityStore, scope: TenantScope, lookup: RecordLookup, expectedVersion: number | undefined) {
@@ -35,6 +35,11 @@ export interface RecordTarget {
   readonly expectedVersion?: number | undefined;
   /** In an atomic group refused by a rule of the database: the update's checks, run again (they word the 400). */
   readonly recheck?: () => Promise<unknown>;
+  /**
+   * In an atomic group, the values of `set` that SQL computes from the stored row (a JSON merge), computed from the
+   * record as the group sees it: the update then writes these (at the version read, checked in the group's batch).
+   */
+  readonly compute?: (current: EntityRecord) => Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -45,12 +50,19 @@ export interface RecordTarget {
 export function stageUpdate(
   store: EntityStore,
   target: RecordTarget,
-  set: Readonly<Record<string, unknown>>,
+  given: Readonly<Record<string, unknown>>,
 ): StagedWrite<number | undefined> {
+  // In an atomic group: the values predicted (`compute`d from the record as the group sees it), which the plan writes.
+  let predicted: Readonly<Record<string, unknown>> | undefined;
   return {
-    predict: (context) => predictUpdate(context, store, target, set),
+    async predict(context) {
+      const prediction = await predictUpdate(context, store, target, given);
+      predicted = prediction.set;
+      return prediction.prediction;
+    },
     plan(context) {
       const { db, scope, stamp } = context;
+      const set = predicted ?? given;
       const values = { ...set, version: sql`${store.common.version} + 1`, modifiedOn: stamp.on, modifiedBy: stamp.by };
       const condition = and(
         writeCondition(store, scope, target.lookup, target.expectedVersion),
@@ -96,25 +108,30 @@ function changesColumn(target: SQLiteColumn, stored: unknown, value: unknown): b
 /**
  * An update in an atomic group: the record as the group sees it decides, as the update's own condition would, whether
  * it changes (a new version) or not (missing, another version, nothing to change); the record at that version is
- * checked in the group's batch before it. A value computed by SQL (a JSON merge) cannot be predicted: refused.
+ * checked in the group's batch before it. A value computed by SQL (a JSON merge) is predicted by the target's
+ * `compute` (what the update then writes), else refused.
  */
 async function predictUpdate(
   context: GroupContext,
   store: EntityStore,
   target: RecordTarget,
-  set: Readonly<Record<string, unknown>>,
-): Promise<GroupPrediction<number | undefined>> {
-  if (Object.values(set).some((value) => isSQLWrapper(value))) throw context.refuse();
+  given: Readonly<Record<string, unknown>>,
+): Promise<{ prediction: GroupPrediction<number | undefined>; set?: Readonly<Record<string, unknown>> }> {
+  const computed = Object.values(given).some((value) => isSQLWrapper(value));
+  if (computed && !target.compute) throw context.refuse();
   const current = await findThroughGroup(context.db, store, context.scope, context.overlay, target.lookup);
-  if (!current) return { result: undefined };
+  if (!current) return { prediction: { result: undefined } };
+  const set = target.compute ? { ...given, ...target.compute(current) } : given;
+  if (Object.values(set).some((value) => isSQLWrapper(value))) throw context.refuse();
   const before = [recordAtVersion(store, context.scope, current.id, current.version)];
-  if (target.expectedVersion !== undefined && target.expectedVersion !== current.version) return { result: undefined, before };
+  if (target.expectedVersion !== undefined && target.expectedVersion !== current.version)
+    return { prediction: { result: undefined, before }, set };
   if (!Object.entries(set).some(([name, value]) => changesColumn(column(store, name), current[name], value)))
-    return { result: undefined, before };
+    return { prediction: { result: undefined, before }, set };
   const version = current.version + 1;
   const { stamp } = context;
   context.overlay.write(store.spec.table, current.id, { ...current, ...set, version, modifiedOn: stamp.on, modifiedBy: stamp.by });
-  return { result: version, before };
+  return { prediction: { result: version, before }, set };
 }
 
 /** A delete of one record (children go by ON DELETE CASCADE) with its tombstone; its result: whether a row was deleted. */

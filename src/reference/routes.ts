@@ -19,6 +19,7 @@ import { checkReferencesExist, listReferenceRecords } from './store';
 import type { ReferenceUse } from './store';
 import { parseReferenceRecords } from './validate';
 import { stageReferenceDelete, stageReferenceUpsert } from './write';
+import type { GroupOverlay } from '../tenant/atomic-group';
 import { commitAlone } from '../tenant/unit-of-work';
 import { checkReferenceUnused, listKindReferenceUsers } from './usage';
 import type { ReferenceUser } from './usage';
@@ -27,7 +28,14 @@ import type { ReferenceUser } from './usage';
  * A service's rule on upserts of a kind it depends on (e.g. a route member's company may not change while it
  * is in a route of that company). Returns every problem, paths like `[3].company`; any problem refuses the whole request.
  */
-export type UpsertGuard = (db: Database, scope: TenantScope, kind: string, records: readonly ReferenceInput[]) => Promise<FieldError[]>;
+export type UpsertGuard = (
+  db: Database,
+  scope: TenantScope,
+  kind: string,
+  records: readonly ReferenceInput[],
+  /** In an atomic group of `$batch`: the group's records, whose writes the rule sees. */
+  overlay?: GroupOverlay,
+) => Promise<FieldError[]>;
 
 /** A service's reaction to a write (upsert or delete) of a kind it depends on, before the write is answered. */
 export interface ReferenceWriteReaction {
@@ -88,8 +96,8 @@ async function handleUpsert(ctx: ApiContext, guards: readonly UpsertGuard[]) {
   });
   const db = ctx.db;
   const check = async () => {
-    if (uses.length > 0) await checkReferencesExist(db, ctx.scope, uses);
-    const problems = (await Promise.all(guards.map((guard) => guard(db, ctx.scope, spec.kind, records)))).flat();
+    if (uses.length > 0) await checkReferencesExist(db, ctx.scope, uses, ctx.group?.overlay);
+    const problems = (await Promise.all(guards.map((guard) => guard(db, ctx.scope, spec.kind, records, ctx.group?.overlay)))).flat();
     if (problems.length > 0) {
       throw new ApiError(
         'ReferenceInUse',
@@ -99,12 +107,13 @@ async function handleUpsert(ctx: ApiContext, guards: readonly UpsertGuard[]) {
     }
   };
   await check();
+  const paths = uses.length > 0 ? uses.map((use) => use.path) : records.map((_, index) => `[${index}]`);
   // The database checks the same rules in the upsert's batch: a concurrent write that broke one is answered as above.
   const unit = openRequestUnit(ctx);
   const upserted = await writeUnderRules(
-    () => commitAlone(unit, (batch) => batch.stage(stageReferenceUpsert(spec, records))),
+    () => commitAlone(unit, (batch) => batch.stage(stageReferenceUpsert(spec, records, { recheck: check, rulePaths: paths }))),
     check,
-    uses.length > 0 ? uses.map((use) => use.path) : records.map((_, index) => `[${index}]`),
+    paths,
   );
   return jsonResponse(referenceUpsertDoc.responses[200].schema, { upserted });
 }
@@ -113,11 +122,13 @@ async function handleDelete(ctx: ApiContext, users: readonly ReferenceUser[]) {
   const spec = parseKind(ctx, true);
   const key = ctx.params.key ?? '';
   const db = ctx.db;
-  const check = () => checkReferenceUnused(db, ctx.scope, spec, key, users);
+  const check = () => checkReferenceUnused(db, ctx.scope, spec, key, users, ctx.group?.overlay);
   await check();
   // The database refuses the delete of a record a concurrent write started to use (rule:reference_in_use).
   const unit = openRequestUnit(ctx);
-  const deleted = await writeUnderRules(() => commitAlone(unit, (batch) => batch.stage(stageReferenceDelete(spec, key))), check, ['key']);
+  const deleted = await writeUnderRules(() => commitAlone(unit, (batch) => batch.stage(stageReferenceDelete(spec, key, check))), check, [
+    'key',
+  ]);
   if (!deleted) throw recordNotFound(`${spec.kind} record '${key}'`, true, 'key');
   return emptyResponse(204);
 }

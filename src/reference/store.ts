@@ -9,6 +9,8 @@ import type { ReferenceKindSpec, ReferenceRecord } from './spec';
 import { findStandardStore, requireTenantReferenceStore } from './tables';
 import type { StandardStore, TenantReferenceStore } from './tables';
 import { message } from '../messages/catalogue';
+import type { GroupOverlay } from '../tenant/atomic-group';
+import { applyGroupToReferences } from './group-records';
 
 const standardCache = new Map<string, Promise<ReadonlyMap<string, ReferenceRecord>>>();
 
@@ -80,8 +82,16 @@ function addFound(found: FoundReferences, kind: string, record: ReferenceRecord)
   byKey.set(record.key, record);
 }
 
-/** Finds the records that reference keys name: standard kinds from memory, tenant kinds with one D1 batch for all kinds. */
-export async function findReferences(db: Database, scope: TenantScope, uses: readonly ReferenceUse[]): Promise<FoundReferences> {
+/**
+ * Finds the records that reference keys name: standard kinds from memory, tenant kinds with one D1 batch for all kinds;
+ * with an atomic group's `overlay`, as the group leaves them (group-records.ts).
+ */
+export async function findReferences(
+  db: Database,
+  scope: TenantScope,
+  uses: readonly ReferenceUse[],
+  overlay?: GroupOverlay,
+): Promise<FoundReferences> {
   const found: FoundReferences = new Map();
   const tenantKeys = new Map<string, Set<string>>();
   for (const use of uses) {
@@ -105,7 +115,16 @@ export async function findReferences(db: Database, scope: TenantScope, uses: rea
     const store = queries[index]?.store;
     if (store) for (const row of rows) addFound(found, store.spec.kind, toRecord(store, row));
   });
+  if (overlay) for (const [kind, keys] of tenantKeys) applyGroup(found, overlay, kind, keys);
   return found;
+}
+
+/** The records found of a tenant kind, with the group's writes applied. */
+function applyGroup(found: FoundReferences, overlay: GroupOverlay, kind: string, keys: ReadonlySet<string>): void {
+  const store = requireTenantReferenceStore(kind);
+  const stored = [...(found.get(kind)?.values() ?? [])];
+  const records = applyGroupToReferences(overlay, store, stored, (record) => keys.has(record.key));
+  found.set(kind, new Map(records.filter((record) => keys.has(record.key)).map((record) => [record.key, record])));
 }
 
 /** The uses of standard kinds (cultures, currencies) whose key is not in the list (from memory); tenant kinds are left out. */
@@ -115,9 +134,17 @@ export async function findUnknownStandardReferences(db: Database, uses: readonly
   return unknown;
 }
 
-/** Throws 400 UnknownReference naming every key that does not exist; answers the records found. */
-export async function checkReferencesExist(db: Database, scope: TenantScope, uses: readonly ReferenceUse[]): Promise<FoundReferences> {
-  const found = await findReferences(db, scope, uses);
+/**
+ * Throws 400 UnknownReference naming every key that does not exist (in an atomic group, as its `overlay` leaves
+ * them); answers the records found.
+ */
+export async function checkReferencesExist(
+  db: Database,
+  scope: TenantScope,
+  uses: readonly ReferenceUse[],
+  overlay?: GroupOverlay,
+): Promise<FoundReferences> {
+  const found = await findReferences(db, scope, uses, overlay);
   const errors: FieldError[] = uses
     .filter((use) => !found.get(use.kind)?.has(use.key))
     .map((use) => ({ path: use.path, message: message('unknownReference', { kind: use.kind, key: use.key }) }));

@@ -9,6 +9,7 @@ import { listReferenceFields } from '../resources/description/spec';
 import type { ReferenceKindSpec } from './spec';
 import { tenantReferenceStores } from './tables';
 import { message } from '../messages/catalogue';
+import type { GroupOverlay } from '../tenant/atomic-group';
 
 /** A column that holds keys of a reference kind. `list` columns hold a JSON array of keys. */
 export interface ReferenceUser {
@@ -21,6 +22,22 @@ export interface ReferenceUser {
   readonly list?: boolean;
   /** Names the using record in the error (e.g. its natural key); evaluated on `table`. */
   readonly label?: SQL;
+  /**
+   * In an atomic group of `$batch`: the labels of the uses the group's writes leave, from the stored ones (`id`
+   * evaluated on `table` -> label) and the group's overlay. Without it, a group is checked on the stored uses (the
+   * database's rule refuses the group's batch for a use the group itself wrote).
+   */
+  readonly group?: {
+    readonly id: SQLiteColumn;
+    uses(overlay: GroupOverlay, key: string, stored: ReadonlyMap<string, string>): string[];
+  };
+}
+
+/** How many stored uses a group's check reads per user (to tell which ones the group removed). */
+const GROUP_USES_READ = 100;
+
+function labelOf(value: unknown): string {
+  return value === null || value === undefined || value === '' ? '' : ` (${String(value)})`;
 }
 
 export async function checkReferenceUnused(
@@ -29,23 +46,29 @@ export async function checkReferenceUnused(
   spec: ReferenceKindSpec,
   key: string,
   users: readonly ReferenceUser[],
+  overlay?: GroupOverlay,
 ): Promise<void> {
   const relevant = users.filter((user) => user.kind === spec.kind);
   if (relevant.length === 0) return;
   const queries = relevant.map((user) => {
     const match = user.list ? sql`EXISTS (SELECT 1 FROM json_each(${user.column}) WHERE json_each.value = ${key})` : eq(user.column, key);
+    const grouped = overlay !== undefined && user.group !== undefined;
     return db
-      .select({ label: user.label ?? sql`''` })
+      .select({ label: user.label ?? sql`''`, id: grouped && user.group ? sql<string>`${user.group.id}` : sql<string>`''` })
       .from(user.table)
       .where(and(eq(user.tenantKey, scope.tenantKey), eq(user.orgKey, scope.orgKey), match))
-      .limit(1);
+      .limit(grouped ? GROUP_USES_READ : 1);
   });
   const results = await runReads(db, queries);
   const usedBy = relevant.flatMap((user, index) => {
-    const row = results[index]?.[0];
-    if (!row) return [];
-    const label = row.label === null || row.label === undefined || row.label === '' ? '' : ` (${String(row.label)})`;
-    return [`${user.name}${label}`];
+    const rows = results[index] ?? [];
+    if (overlay && user.group) {
+      const stored = new Map(rows.map((row) => [String(row.id), String(row.label ?? '')]));
+      const [label] = user.group.uses(overlay, key, stored);
+      return label === undefined ? [] : [`${user.name}${labelOf(label)}`];
+    }
+    const row = rows[0];
+    return row ? [`${user.name}${labelOf(row.label)}`] : [];
   });
   if (usedBy.length > 0) {
     throw new ApiError('ReferenceInUse', `${spec.kind} '${key}' is still used by ${usedBy.join(', ')}.`, {

@@ -9,6 +9,7 @@ import type { Problem, TenantClient } from '../helpers/api';
 import { sendBatch, templateBody } from '../helpers/batch';
 import type { BatchAnswer, BatchEntry } from '../helpers/batch';
 import { readAllChanges } from '../helpers/events';
+import { API_CLIENTS } from '../helpers/identity';
 import { IMPORTS } from '../helpers/imports';
 import { ROUTES, routeBody, seedRouteReferenceData } from '../helpers/routes';
 import { freshTenant } from '../helpers/tenants';
@@ -178,6 +179,32 @@ describe('an atomic group commits every request together', () => {
   });
 });
 
+describe('custom attribute definitions written in a group', () => {
+  it('apply to the creates and custom attribute PUTs after them in the group, as alone', async () => {
+    const channel = { key: 'emailTemplates.channel', entity: 'emailTemplates', name: 'channel', type: 'string', required: true };
+    const answer = await sendBatch(client, [
+      { id: 'def', method: 'PUT', url: 'referenceData/customAttributes', atomicityGroup: 'g', body: [channel] },
+      { id: 'ok', method: 'POST', url: TEMPLATES, atomicityGroup: 'g', body: { ...templateBody('with'), custom_channel: 'sms' } },
+      { id: 'put', method: 'PUT', url: `${TEMPLATES}/with/custom_channel`, atomicityGroup: 'g', body: 'email' },
+    ]);
+    expect(statusesOf(answer.body.responses), JSON.stringify(answer.body.responses)).toEqual([200, 201, 200]);
+    expect((await readTemplate('with')).body).toMatchObject({ custom_channel: 'email', version: 2 });
+
+    const urgent = { key: 'emailTemplates.urgent', entity: 'emailTemplates', name: 'urgent', type: 'boolean', required: true };
+    const failed = await sendBatch(client, [
+      { id: 'def', method: 'PUT', url: 'referenceData/customAttributes', atomicityGroup: 'g', body: [urgent] },
+      { id: 'bad', method: 'POST', url: TEMPLATES, atomicityGroup: 'g', body: { ...templateBody('without'), custom_channel: 'sms' } },
+    ]);
+    expect(statusesOf(failed.body.responses)).toEqual([424, 400]);
+    const definitions = await client.call<{ items: { key: string }[] }>('GET', '/referenceData/customAttributes');
+    expect(definitions.body.items.map((item) => item.key)).toEqual(['emailTemplates.channel']);
+    expect((await client.call('PUT', '/referenceData/customAttributes', { body: [urgent] })).status).toBe(200);
+    const alone = await client.call<Problem>('POST', `/${TEMPLATES}`, { body: { ...templateBody('without'), custom_channel: 'sms' } });
+    expect(alone.status).toBe(400);
+    expect(failed.body.responses[1]?.body).toMatchObject({ code: alone.body.code, errors: alone.body.errors });
+  });
+});
+
 describe('an atomic group that fails writes nothing', () => {
   it('a failure in the middle: its own answer, 424 for the others, no record and no change event', async () => {
     const answer = await sendBatch(client, [
@@ -254,26 +281,24 @@ describe('an atomic group that fails writes nothing', () => {
     expect((await readAllChanges(client)).length).toBe(before);
   });
 
-  it('an operation that writes outside the unit of work is refused inside a group (400 naming it); nothing is written', async () => {
+  it('an operation whose writes cannot be predicted is refused inside a group (400 naming it); nothing is written', async () => {
     const answer = await sendBatch(client, [
       { id: 'tpl', method: 'POST', url: TEMPLATES, atomicityGroup: 'g', body: templateBody('kept-out') },
-      { id: 'ref', method: 'PUT', url: 'referenceData/tools', atomicityGroup: 'g', body: [{ key: 'T1', description: 'Tool' }] },
+      { id: 'cli', method: 'POST', url: API_CLIENTS.slice(1), atomicityGroup: 'g', body: { name: 'Sync' } },
     ]);
     expect(statusesOf(answer.body.responses)).toEqual([424, 400]);
     const refused = answer.body.responses[1]?.body as Problem;
     expect(refused).toMatchObject({ code: 'ValidationFailed', status: 400 });
     expect(refused.errors[0]).toMatchObject({ path: 'requests[1]' });
-    expect(refused.errors[0]?.message).toContain('Request ref');
+    expect(refused.errors[0]?.message).toContain('Request cli');
     expect(refused.errors[0]?.message).toContain('atomic group');
     expect((await readTemplate('kept-out')).status).toBe(404);
-    const tools = await client.call<{ items: unknown[] }>('GET', '/referenceData/tools');
-    expect(tools.body.items).toEqual([]);
+    const clients = await client.call<{ items: unknown[] }>('GET', API_CLIENTS);
+    expect(clients.body.items).toEqual([]);
     expect(await changedKeys()).toEqual([]);
     // Outside a group the same operation runs.
-    const lone = await sendBatch(client, [
-      { id: 'ref', method: 'PUT', url: 'referenceData/tools', body: [{ key: 'T1', description: 'Tool' }] },
-    ]);
-    expect(statusesOf(lone.body.responses)).toEqual([200]);
+    const lone = await sendBatch(client, [{ id: 'cli', method: 'POST', url: API_CLIENTS.slice(1), body: { name: 'Sync' } }]);
+    expect(statusesOf(lone.body.responses)).toEqual([201]);
   });
 
   it('a write through the tenant/org coordinator (an import registration) is refused inside a group too; nothing is written', async () => {

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { TenantClient } from '../helpers/api';
 import { fetchLogged } from '../helpers/request-log';
 import { templateBody } from '../helpers/batch';
+import { ROUTES, routeBody, seedRouteReferenceData } from '../helpers/routes';
 import { freshTenant } from '../helpers/tenants';
 
 describe('$batch at 100 requests', () => {
@@ -90,5 +91,52 @@ describe('$batch atomic groups commit in one D1 round trip', () => {
       expect(inner.map((line) => line.d1RoundTrips)).toEqual(Array.from({ length: count }, () => 1));
       expect(outer).toMatchObject({ status: 200, d1RoundTrips: 1 });
     }
+  });
+});
+
+describe('$batch atomic groups of routes, members and reference data commit in one D1 round trip', () => {
+  it('a route and its members: one read per membership change, no round trip for the create, one commit', async () => {
+    const client = await freshTenant('batch-group-route');
+    await seedRouteReferenceData(client);
+    // Warm: the placement, the route definitions and the standard lists are then held by the isolate.
+    expect((await client.call('POST', ROUTES, { body: routeBody({ routeKey: 'warm' }) })).status).toBe(201);
+    const group = (size: number) => [
+      { id: 'route', method: 'POST', url: ROUTES.slice(1), body: routeBody({ routeKey: `R${size}` }) },
+      ...['L1', 'L2', 'L3', 'Q1', 'Q2'].slice(0, size).map((key, index) => ({
+        id: `m${index}`,
+        method: 'POST',
+        url: `${ROUTES.slice(1)}/R${size}/${key.startsWith('L') ? 'locations' : 'equipmentitems'}/add`,
+        body: [key],
+      })),
+    ];
+    for (const size of [1, 5]) {
+      const { statuses, inner, outer } = await sendLogged(client, `group-route-${size}`, group(size), { isolation: 'snapshot' });
+      expect(statuses).toEqual([201, ...Array.from({ length: size }, () => 200)]);
+      expect(inner.map((line) => line.d1RoundTrips)).toEqual([0, ...Array.from({ length: size }, () => 1)]);
+      expect(outer).toMatchObject({ status: 200, d1RoundTrips: 1 });
+    }
+  });
+
+  it('a company, its location and a route with that member: the reads each request makes, one commit', async () => {
+    const client = await freshTenant('batch-group-reference');
+    await seedRouteReferenceData(client);
+    expect((await client.call('POST', ROUTES, { body: routeBody({ routeKey: 'warm' }) })).status).toBe(201);
+    const { statuses, inner, outer } = await sendLogged(
+      client,
+      'group-reference',
+      [
+        { id: 'co', method: 'PUT', url: 'referenceData/companies', body: [{ key: 'C7', name: 'Seven', baseCurrency: 'EUR' }] },
+        { id: 'loc', method: 'PUT', url: 'referenceData/locations', body: [{ key: 'L7', description: 'Dock', company: 'C7' }] },
+        { id: 'route', method: 'POST', url: ROUTES.slice(1), body: routeBody({ routeKey: 'R7', company: 'C7' }) },
+        { id: 'add', method: 'POST', url: `${ROUTES.slice(1)}/R7/locations/add`, body: ['L7'] },
+        { id: 'del', method: 'DELETE', url: 'referenceData/tools/T3' },
+      ],
+      { isolation: 'snapshot' },
+    );
+    expect(statuses).toEqual([200, 200, 201, 200, 204]);
+    // companies: the upsert's prediction reads the stored ids; locations: the company check, the routes' guard and
+    // the prediction; the route create: none; the members: one; a delete: its in-use check and its prediction.
+    expect(inner.map((line) => line.d1RoundTrips)).toEqual([1, 3, 0, 1, 2]);
+    expect(outer).toMatchObject({ status: 200, d1RoundTrips: 1 });
   });
 });

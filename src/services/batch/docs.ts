@@ -76,7 +76,8 @@ export const batchDoc = {
     "A group's requests run in order, each answered as alone, each reading by id or key what the ones before it in the group wrote; their writes commit together, as one transaction, once the last one answered:",
     'when one fails (its own answer, or the commit refused by a rule of the database, a duplicate key or a record changed meanwhile, attributed to the request whose write it concerns),',
     'that request answers its own error, the others of the group 424, and nothing of the group is written (no change event either).',
-    'An operation that writes outside the unit of work (reference data, route membership, indicators, imports, API clients, webhook subscriptions, custom attribute PUTs) cannot be part of a group yet: it answers 400 naming the request and the group fails.',
+    'Creates, attribute and custom attribute PUTs and deletes of entities, route membership changes, reference data upserts and deletes and exchange rate line writes join a group (a route, its company, locations and members in one group); cross-row rules hold in a group as between requests.',
+    'An operation that cannot be part of a group yet (indicators, imports, API clients, webhook subscriptions) answers 400 naming the request and the group fails.',
   ].join(' '),
   parameters: [
     {

@@ -15,19 +15,19 @@ import { EXCHANGE_RATES_BASE, exchangeRatesDocumentSpec, rateLineSpec } from './
 import { collectCurrencyUses, LINES_PROPERTY, parseLinesInput } from './lines-input';
 import { handleLineDelete, handleLineInsert, handleLineAttributeUpdate } from './lines-routes';
 import { buildLineInserts, listLinesOf } from './lines-store';
+import { applyGroupToLines } from './group-lines';
 import { toLineResource } from './line-resource';
 import { documentsImportWriter } from './import-writer';
 import { handleRateLookup, handleRateLookupByCompany } from './lookup-routes';
 import { bumpRatesGeneration } from './rate-cache';
 import { exchangeRatesDocumentStore } from './table';
 
-/** Reads and lists carry the document's rate lines. */
+/** Reads and lists carry the document's rate lines (in an atomic group, as the group leaves them). */
 const decorateWithLines: Decorate = async (ctx, rows, resources) => {
-  const lines = await listLinesOf(
-    ctx.db,
-    ctx.scope,
-    rows.map((row) => String(row.id)),
-  );
+  const ids = rows.map((row) => String(row.id));
+  const stored = await listLinesOf(ctx.db, ctx.scope, ids);
+  // In an atomic group of `$batch`: the lines as the group's line writes leave them.
+  const lines = ctx.group ? applyGroupToLines(ctx.group.overlay, ids, stored) : stored;
   const byDocument = new Map<string, Resource[]>();
   for (const line of lines) {
     const list = byDocument.get(line.documentId) ?? [];

@@ -1,6 +1,11 @@
 /** Rate line operations: insert (204), attribute PUTs, custom attribute PUTs and delete. */
 import type { Database } from '../../db/client';
-import { buildCustomValueUpdate, CUSTOM_ATTRIBUTES_PROPERTY, parsePrefixedCustomName } from '../../entities/custom-attributes';
+import {
+  buildCustomValueUpdate,
+  CUSTOM_ATTRIBUTES_PROPERTY,
+  mergeCustomValues,
+  parsePrefixedCustomName,
+} from '../../entities/custom-attributes';
 import { parseCustomColumn } from '../../entities/resource';
 import { findField } from '../../entities/spec';
 import { parseAttributeValue, unwrapValue } from '../../entities/validate';
@@ -13,7 +18,8 @@ import { checkReferencesExist } from '../../reference/store';
 import { isGuid, isPlainObject } from '../../validation/values';
 import { LINE_ATTRIBUTES, rateLineSpec } from './entity';
 import { collectCurrencyUses, parseFactor, parseLineBody } from './lines-input';
-import { buildLineDelete, buildLineInsert, buildLineUpdate, findLine, toLineRow } from './lines-store';
+import { buildLineDelete, buildLineInsert, buildLineUpdate, toLineRow } from './lines-store';
+import { findLineThroughGroup, findNextLineNo } from './group-lines';
 import type { DocumentRef, LineChange } from './lines-store';
 import { parseDocumentNumber, writeLine } from './lines-write';
 import { exchangeRateLines } from './table';
@@ -49,15 +55,18 @@ export async function handleLineInsert(ctx: ApiContext) {
     ctx.scope,
     collectCurrencyUses([line], () => ''),
   );
-  const version = await writeLine(ctx, number, false, async (db, document, stamp) => ({
-    statement: buildLineInsert(db, ctx.scope, document, toLineRow(ctx.scope, document.id, 0, line, stamp)),
-  }));
+  const version = await writeLine(ctx, number, false, async (db, document, stamp) => {
+    // In an atomic group, the line number the insert takes after the group's lines (the insert computes it in SQL).
+    const lineNo = ctx.group ? await findNextLineNo(db, ctx.scope, ctx.group.overlay, document.id) : 0;
+    const row = toLineRow(ctx.scope, document.id, lineNo, line, stamp);
+    return { statement: buildLineInsert(db, ctx.scope, document, row), effect: { id: row.id, image: row } };
+  });
   return emptyResponse(204, { etag: etagOf(version) });
 }
 
 async function findLineOrFail(db: Database, ctx: ApiContext, document: DocumentRef, listed404: boolean): Promise<RateLineRow> {
   const lineId = (ctx.params.lineId ?? '').toLowerCase();
-  const line = isGuid(lineId) ? await findLine(db, ctx.scope, document.id, lineId) : undefined;
+  const line = isGuid(lineId) ? await findLineThroughGroup(db, ctx.scope, ctx.group?.overlay, document.id, lineId) : undefined;
   if (!line) throw recordNotFound(`${LINE_TITLE} '${ctx.params.lineId ?? ''}'`, listed404, 'lineId');
   return line;
 }
@@ -114,7 +123,9 @@ export async function handleLineAttributeUpdate(ctx: ApiContext) {
     const from = change.fromCurrency ?? line.fromCurrency;
     const to = change.toCurrency ?? line.toCurrency;
     if (from === to) throw validationError([{ path: attribute, message: message('currenciesDiffer') }]);
-    return { statement: buildLineUpdate(db, ctx.scope, document, line.id, change, stamp) };
+    // buildLineChange sets values, never SQL: the line's row as the update leaves it.
+    const image = { ...line, ...(change as Partial<RateLineRow>), modifiedOn: stamp.on, modifiedBy: stamp.by };
+    return { statement: buildLineUpdate(db, ctx.scope, document, line.id, change, stamp), effect: { id: line.id, image } };
   });
   return emptyResponse(200, { etag: etagOf(version) });
 }
@@ -130,7 +141,9 @@ async function updateLineCustomAttribute(ctx: ApiContext, number: number, rawNam
     if (name in stored && JSON.stringify(stored[name]) === JSON.stringify(value)) return { unchanged: true };
     // Merged into the stored JSON by the UPDATE itself: a concurrent PUT of another attribute is never lost.
     const customAttributes = buildCustomValueUpdate(exchangeRateLines.customAttributes, { [name]: value });
-    return { statement: buildLineUpdate(db, ctx.scope, document, line.id, { customAttributes }, stamp) };
+    const merged = mergeCustomValues(line.customAttributes, { [name]: value });
+    const image = { ...line, customAttributes: merged, modifiedOn: stamp.on, modifiedBy: stamp.by };
+    return { statement: buildLineUpdate(db, ctx.scope, document, line.id, { customAttributes }, stamp), effect: { id: line.id, image } };
   });
   return emptyResponse(200, { etag: etagOf(version) });
 }
@@ -140,7 +153,7 @@ export async function handleLineDelete(ctx: ApiContext) {
   const number = parseDocumentNumber(ctx.params.number);
   await writeLine(ctx, number, true, async (db, document) => {
     const line = await findLineOrFail(db, ctx, document, true);
-    return { statement: buildLineDelete(db, ctx.scope, document, line.id) };
+    return { statement: buildLineDelete(db, ctx.scope, document, line.id), effect: { id: line.id, image: null } };
   });
   return emptyResponse(204);
 }

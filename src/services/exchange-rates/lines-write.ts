@@ -25,18 +25,18 @@ import { buildDocumentBump, findDocumentRef } from './lines-store';
 import { exchangeRatesDocumentStore, exchangeRateLines } from './table';
 import type { DocumentRef } from './lines-store';
 import { message } from '../../messages/catalogue';
+import { recordLineEffect } from './group-lines';
+import type { LineEffect } from './group-lines';
 
 const ATTEMPTS = 3;
-/** Where an atomic group notes the documents whose lines it wrote (by document id). */
-const LINE_WRITES = 'exchange_rate_lines (written)';
 
 interface LineWritePlan {
   /**
    * Reads what the write needs (e.g. the line) and answers the guarded line statement, wrapped in an object
-   * (a drizzle query is thenable, so returning it bare from an async function would run it), or `unchanged`
-   * when the line already is as asked.
+   * (a drizzle query is thenable, so returning it bare from an async function would run it), with the line as it
+   * leaves it (for an atomic group's later writes and reads), or `unchanged` when the line already is as asked.
    */
-  (db: Database, document: DocumentRef, stamp: AuditStamp): Promise<{ statement: LineStatement } | { unchanged: true }>;
+  (db: Database, document: DocumentRef, stamp: AuditStamp): Promise<{ statement: LineStatement; effect: LineEffect } | { unchanged: true }>;
 }
 
 /** A line's insert, update or delete that returns the line's id when it changed it (lines-store.ts). */
@@ -70,10 +70,15 @@ function preconditionFailed(version: number): ApiError {
 }
 
 /** The line statement, the document's bump and its `updated` event, as one staged write: its rows written and bumped. */
-function stageLineWrite(statement: LineStatement, guard: DocumentRef): StagedWrite<{ written: number; version: number | undefined }> {
+function stageLineWrite(
+  statement: LineStatement,
+  guard: DocumentRef,
+  effect: LineEffect,
+): StagedWrite<{ written: number; version: number | undefined }> {
   return {
     // In an atomic group: the document as the group sees it, bumped; checked in the group's batch at that version
-    // before (its lines are as read: every line change bumps it) and at the next one after (the line was written).
+    // before (its lines are as read: every line change bumps it) and at the next one after (the line was written);
+    // the line as written goes in the group's overlay (group-lines.ts).
     async predict(context) {
       const store = exchangeRatesDocumentStore;
       const current = await findThroughGroup(context.db, store, context.scope, context.overlay, { by: 'id', id: guard.id });
@@ -81,7 +86,7 @@ function stageLineWrite(statement: LineStatement, guard: DocumentRef): StagedWri
       const version = current.version + 1;
       const { stamp, scope } = context;
       context.overlay.write(store.spec.table, current.id, { ...current, version, modifiedOn: stamp.on, modifiedBy: stamp.by });
-      context.overlay.write(LINE_WRITES, current.id, {});
+      recordLineEffect(context.overlay, effect);
       return {
         result: { written: 1, version },
         before: [recordAtVersion(store, scope, current.id, current.version)],
@@ -128,11 +133,9 @@ export async function writeLine(ctx: ApiContext, number: number, listed404: bool
     const document = await findDocumentOrFail(ctx, unit, number, listed404);
     if (expected !== undefined && expected !== document.version) throw preconditionFailed(document.version);
     const guard: DocumentRef = expected === undefined ? { id: document.id } : document;
-    // A line write plans on the lines as stored: in an atomic group that already wrote this document's lines they are not.
-    if (unit.group && unit.group.overlay.read(LINE_WRITES, document.id) !== undefined) throw unit.group.refuse();
     const planned = await plan(unit.db, guard, unit.stamp);
     if ('unchanged' in planned) return document.version;
-    const { written, version } = await commitAlone(unit, (batch) => batch.stage(stageLineWrite(planned.statement, guard)));
+    const { written, version } = await commitAlone(unit, (batch) => batch.stage(stageLineWrite(planned.statement, guard, planned.effect)));
     if (written > 0 && version !== undefined) return version;
     // Nothing written: with If-Match, the document moved on meanwhile; without, the document or the line changed
     // meanwhile (gone, or already as asked): the next attempt reads them again.

@@ -1,12 +1,14 @@
 /** A route's brand model must be a model of the route's brand. */
 import type { Database, TenantScope } from '../../db/client';
+import type { GroupOverlay } from '../../tenant/atomic-group';
 import type { FieldError } from '../../errors/api-error';
 import { findReferences } from '../../reference/store';
 import { message } from '../../messages/catalogue';
 
 /**
  * Problems of a (brand, brandModel) pair, reported at `path`. An unknown brand model is left to the
- * reference check (UnknownReference); a model without the route's brand, or of another brand, is refused.
+ * reference check (UnknownReference); a model without the route's brand, or of another brand, is refused. With an
+ * atomic group's `overlay`, the model as the group's reference writes leave it.
  */
 export async function checkBrandModel(
   db: Database,
@@ -14,9 +16,10 @@ export async function checkBrandModel(
   brand: unknown,
   brandModel: unknown,
   path: 'brand' | 'brandModel',
+  overlay?: GroupOverlay,
 ): Promise<FieldError[]> {
   if (typeof brandModel !== 'string' || brandModel === '') return [];
-  const found = await findReferences(db, scope, [{ kind: 'brandModels', key: brandModel, path }]);
+  const found = await findReferences(db, scope, [{ kind: 'brandModels', key: brandModel, path }], overlay);
   return judgeBrandModel(brand, brandModel, found.get('brandModels')?.get(brandModel), path);
 }
 

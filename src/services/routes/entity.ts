@@ -79,7 +79,7 @@ export const routeSpec = defineEntitySpec({
     rules: { memberMismatch: 'route_member_company', ownerChange: 'route_company_members' },
   },
   hooks: {
-    validateCreate: (ctx, values) => checkBrandModel(ctx.db, ctx.scope, values.brand, values.brandModel, 'brandModel'),
+    validateCreate: (ctx, values) => checkBrandModel(ctx.db, ctx.scope, values.brand, values.brandModel, 'brandModel', ctx.group?.overlay),
     // The trigger routes_brand_model_insert (rule:route_brand_model) holds the same rule in the insert's batch.
     createRuleInDatabase: true,
   },

@@ -9,6 +9,7 @@ import type { ReferenceUser } from '../../reference/usage';
 import { describeMembership, notificationDoc, routeEntityDoc } from './docs';
 import { routeSpec } from './entity';
 import { handleMembershipChange } from './membership';
+import { applyGroupToMembers, listGroupMemberUses } from './group-members';
 import type { MembershipAction } from './membership';
 import type { MembershipBy } from './membership-body';
 import { equipmentMembers, listRouteMembers, locationMembers, MEMBER_KINDS } from './members';
@@ -21,10 +22,15 @@ import { routes, routeStore } from './table';
 const BASE = routeSpec.basePath;
 const tags = ['Routes'];
 
-/** Adds `locations`, `equipmentItems` and `tools` (`{id, key, description}`, by key) to reads and lists. */
+/**
+ * Adds `locations`, `equipmentItems` and `tools` (`{id, key, description}`, by key) to reads and lists (in an atomic
+ * group, the locations and equipment items as the group leaves them).
+ */
 const decorateRoutes: Decorate = async (ctx, rows, resources) => {
   const ids = rows.map((row) => String(row.id));
   const members = await listRouteMembers(ctx.db, ctx.scope, ids);
+  // In an atomic group of `$batch`: the members as the group's writes leave them.
+  await applyGroupToMembers(ctx, members);
   resources.forEach((resource, index) => {
     const own = members.get(ids[index] ?? '');
     resource.locations = own?.locations ?? [];
@@ -86,6 +92,7 @@ const memberReferenceUsers: readonly ReferenceUser[] = MEMBER_KINDS.map((kind) =
   tenantKey: kind.table.tenantKey,
   orgKey: kind.table.orgKey,
   label: sql`(SELECT ${routes.company} || '/' || ${routes.routeKey} FROM ${routes} WHERE ${routes.id} = ${kind.table.routeId})`,
+  group: { id: kind.table.routeId, uses: (overlay, key, stored) => listGroupMemberUses(overlay, kind, key, stored) },
 }));
 
 export const routesService = {

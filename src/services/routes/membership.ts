@@ -66,7 +66,7 @@ function requireSameCompany(
 
 async function checkCustom(ctx: ApiContext, custom: CustomValues): Promise<CustomValues> {
   if (Object.keys(custom).length === 0) return {};
-  const definitions = await loadCustomDefinitions(ctx.db, ctx.scope, 'routes');
+  const definitions = await loadCustomDefinitions(ctx.db, ctx.scope, 'routes', ctx.group?.overlay);
   const { values, errors } = validateCustomValues(custom, definitions, 'update');
   if (errors.length > 0) throw validationError(errors.map((error) => ({ ...error, path: `customAttributes.${error.path}` })));
   return values;

@@ -8,6 +8,8 @@ import type { Database, TenantScope } from '../../db/client';
 import { runReads } from '../../db/reads';
 import type { FieldError } from '../../errors/api-error';
 import type { UpsertGuard } from '../../reference/routes';
+import type { GroupOverlay } from '../../tenant/atomic-group';
+import { applyGroupToRouteRows, listGroupMemberRoutes } from './group-members';
 import { equipmentMembers, locationMembers } from './members';
 import type { MemberKind } from './members';
 import { routes } from './table';
@@ -20,55 +22,78 @@ interface Use {
   readonly value: string | null;
 }
 
-/** Routes whose members include `keys` of the kind, with the route's company. */
-async function findMemberUses(db: Database, scope: TenantScope, kind: MemberKind, keys: readonly string[]): Promise<Use[]> {
+/** Routes whose members include `keys` of the kind, with the route's company (in an atomic group, as it leaves them). */
+async function findMemberUses(
+  db: Database,
+  scope: TenantScope,
+  kind: MemberKind,
+  keys: readonly string[],
+  overlay?: GroupOverlay,
+): Promise<Use[]> {
   const table = kind.table;
   const queries = chunkKeys(keys).map((chunk) =>
     db
-      .select({ key: table.memberKey, company: routes.company, routeKey: routes.routeKey })
+      .select({ key: table.memberKey, routeId: table.routeId, company: routes.company, routeKey: routes.routeKey })
       .from(table)
       .innerJoin(routes, eq(routes.id, table.routeId))
       .where(and(eq(table.tenantKey, scope.tenantKey), eq(table.orgKey, scope.orgKey), inArray(table.memberKey, chunk))),
   );
   const results = await runReads(db, queries);
-  return results.flat().map((row) => ({ key: row.key, route: `${row.company}/${row.routeKey}`, value: row.company }));
+  const stored = results.flat();
+  if (!overlay) return stored.map((row) => ({ key: row.key, route: `${row.company}/${row.routeKey}`, value: row.company }));
+  return listGroupMemberRoutes(overlay, kind, keys, stored).map(({ key, route }) => ({
+    key,
+    route: `${String(route.company)}/${String(route.routeKey)}`,
+    value: route.company === null || route.company === undefined ? null : String(route.company),
+  }));
 }
 
-/** Routes that use the brand models `keys`, with the route's brand. */
-async function findBrandModelUses(db: Database, scope: TenantScope, keys: readonly string[]): Promise<Use[]> {
+/** Routes that use the brand models `keys`, with the route's brand (in an atomic group, as it leaves them). */
+async function findBrandModelUses(db: Database, scope: TenantScope, keys: readonly string[], overlay?: GroupOverlay): Promise<Use[]> {
   const queries = chunkKeys(keys).map((chunk) =>
     db
-      .select({ key: routes.brandModel, company: routes.company, routeKey: routes.routeKey, value: routes.brand })
+      .select({ id: routes.id, key: routes.brandModel, company: routes.company, routeKey: routes.routeKey, value: routes.brand })
       .from(routes)
       .where(and(eq(routes.tenantKey, scope.tenantKey), eq(routes.orgKey, scope.orgKey), inArray(routes.brandModel, chunk))),
   );
   const results = await runReads(db, queries);
-  return results.flat().map((row) => ({ key: row.key ?? '', route: `${row.company}/${row.routeKey}`, value: row.value }));
+  const stored = results.flat().map((row) => ({ ...row, brandModel: row.key, brand: row.value }));
+  const found = overlay ? applyGroupToRouteRows(overlay, stored, (route) => keys.includes(String(route.brandModel))) : stored;
+  return found.map((row) => ({
+    key: String(row.brandModel ?? ''),
+    route: `${String(row.company)}/${String(row.routeKey)}`,
+    value: row.brand === null || row.brand === undefined ? null : String(row.brand),
+  }));
 }
 
 interface GuardRule {
   readonly field: string;
   readonly title: string;
-  findUses(db: Database, scope: TenantScope, keys: readonly string[]): Promise<Use[]>;
+  findUses(db: Database, scope: TenantScope, keys: readonly string[], overlay?: GroupOverlay): Promise<Use[]>;
 }
 
 const GUARDED: Readonly<Record<string, GuardRule>> = {
-  locations: { field: 'company', title: 'location', findUses: (db, scope, keys) => findMemberUses(db, scope, locationMembers, keys) },
+  locations: {
+    field: 'company',
+    title: 'location',
+    findUses: (db, scope, keys, overlay) => findMemberUses(db, scope, locationMembers, keys, overlay),
+  },
   equipmentItems: {
     field: 'company',
     title: 'equipment item',
-    findUses: (db, scope, keys) => findMemberUses(db, scope, equipmentMembers, keys),
+    findUses: (db, scope, keys, overlay) => findMemberUses(db, scope, equipmentMembers, keys, overlay),
   },
   brandModels: { field: 'brand', title: 'brand model', findUses: findBrandModelUses },
 };
 
-export const guardRouteReferences: UpsertGuard = async (db, scope, kind, records) => {
+export const guardRouteReferences: UpsertGuard = async (db, scope, kind, records, overlay) => {
   const rule = GUARDED[kind];
   if (!rule || records.length === 0) return [];
   const uses = await rule.findUses(
     db,
     scope,
     records.map((record) => record.key),
+    overlay,
   );
   const byKey = new Map(records.map((record, index) => [record.key, { record, index }]));
   const problems: FieldError[] = [];

@@ -7,7 +7,10 @@ import { checkBrandModel } from './brand-model';
 import { findRouteByKey } from './find-route';
 import type { RouteSummary } from './find-route';
 import { buildMemberInserts } from './member-writes';
-import { equipmentMembers, locationMembers, toolMembers } from './members';
+import { findThroughGroup } from '../../entities/group-reads';
+import { applyGroupToMembers } from './group-members';
+import { equipmentMembers, listRouteMembers, locationMembers, toolMembers } from './members';
+import { routeStore } from './table';
 import type { MemberKind } from './members';
 import { parseToolKeys } from './tools';
 import { message } from '../../messages/catalogue';
@@ -23,13 +26,28 @@ export const routeCreateOptions: CreateOptions = {
   statements: (ctx, id, _values, extra) => buildMemberInserts(ctx.db, ctx.scope, toolMembers, id, parseToolKeys(extra.tools).keys),
 };
 
-/** The route an attribute PUT addresses; undefined lets the update answer RecordNotFound. */
-function findAddressedRoute(ctx: ApiContext): Promise<RouteSummary | undefined> {
-  return findRouteByKey(ctx.db, ctx.scope, ctx.params.companyKey ?? '', ctx.params.routeKey ?? '');
+/**
+ * The route an attribute PUT addresses (in an atomic group, as the group leaves it); undefined lets the update answer
+ * RecordNotFound.
+ */
+async function findAddressedRoute(ctx: ApiContext): Promise<RouteSummary | undefined> {
+  const companyKey = ctx.params.companyKey ?? '';
+  const routeKey = ctx.params.routeKey ?? '';
+  if (!ctx.group) return findRouteByKey(ctx.db, ctx.scope, companyKey, routeKey);
+  const lookup = { by: 'key', values: [companyKey, routeKey] } as const;
+  const record = await findThroughGroup(ctx.db, routeStore, ctx.scope, ctx.group.overlay, lookup);
+  // The route's record holds every field of its summary.
+  return record as RouteSummary | undefined;
 }
 
 async function countMembers(ctx: ApiContext, routeId: string): Promise<{ locations: number; equipmentItems: number }> {
   const { db, scope } = ctx;
+  if (ctx.group) {
+    const members = await listRouteMembers(db, scope, [routeId]);
+    await applyGroupToMembers(ctx, members);
+    const own = members.get(routeId);
+    return { locations: own?.locations.length ?? 0, equipmentItems: own?.equipmentItems.length ?? 0 };
+  }
   const query = (kind: MemberKind) =>
     db
       .select({ n: count() })
@@ -56,13 +74,13 @@ export const routeAttributeChecks: Readonly<Record<string, (ctx: ApiContext, val
   brand: async (ctx, value) => {
     const route = await findAddressedRoute(ctx);
     if (!route) return;
-    const errors = await checkBrandModel(ctx.db, ctx.scope, value, route.brandModel, 'brand');
+    const errors = await checkBrandModel(ctx.db, ctx.scope, value, route.brandModel, 'brand', ctx.group?.overlay);
     if (errors.length > 0) throw validationError(errors);
   },
   brandModel: async (ctx, value) => {
     const route = await findAddressedRoute(ctx);
     if (!route) return;
-    const errors = await checkBrandModel(ctx.db, ctx.scope, route.brand, value, 'brandModel');
+    const errors = await checkBrandModel(ctx.db, ctx.scope, route.brand, value, 'brandModel', ctx.group?.overlay);
     if (errors.length > 0) throw validationError(errors);
   },
 };

@@ -1,0 +1,66 @@
+/**
+ * Rate lines as an atomic group of `$batch` sees them (src/tenant/atomic-group.ts): each line write of the group
+ * records the line as it leaves it in the group's overlay (by line id: its row, as `listLinesOf` reads it, or null
+ * for a deleted one), so later line writes of the group plan on it and reads of its documents show it.
+ */
+import type { Database, TenantScope } from '../../db/client';
+import type { GroupOverlay } from '../../tenant/atomic-group';
+import { findLine, listLinesOf } from './lines-store';
+import type { RateLineRow } from './table';
+
+/** The overlay's table of rate lines. */
+const GROUP_LINES = 'exchange_rate_lines';
+
+/** A line after a write, as the group's overlay holds it: its row, or null (deleted). */
+export interface LineEffect {
+  readonly id: string;
+  readonly image: RateLineRow | null;
+}
+
+/** Records a line write's effect in the group's overlay. */
+export function recordLineEffect(overlay: GroupOverlay, effect: LineEffect): void {
+  overlay.write(GROUP_LINES, effect.id, effect.image);
+}
+
+/** An after-image of a line: the row a line write recorded. */
+function toLine(image: Readonly<Record<string, unknown>>): RateLineRow {
+  // The group records rows of the lines table only (recordLineEffect).
+  return image as RateLineRow;
+}
+
+/** The line of the document, as the group leaves it when `overlay` is given, else as stored. */
+export async function findLineThroughGroup(
+  db: Database,
+  scope: TenantScope,
+  overlay: GroupOverlay | undefined,
+  documentId: string,
+  lineId: string,
+): Promise<RateLineRow | undefined> {
+  const image = overlay?.read(GROUP_LINES, lineId);
+  if (image === null) return undefined;
+  if (image !== undefined) return image.documentId === documentId ? toLine(image) : undefined;
+  return findLine(db, scope, documentId, lineId);
+}
+
+/** The documents' lines (read as stored, `stored`) as the group leaves them, in line order. */
+export function applyGroupToLines(overlay: GroupOverlay, documentIds: readonly string[], stored: readonly RateLineRow[]): RateLineRow[] {
+  const written = overlay.list(GROUP_LINES);
+  if (written.size === 0) return [...stored];
+  const documents = new Set(documentIds);
+  const kept = stored.flatMap((line) => {
+    const image = written.get(line.id);
+    if (image === undefined) return [line];
+    return image === null ? [] : [toLine(image)];
+  });
+  const seen = new Set(stored.map((line) => line.id));
+  const added = [...written].flatMap(([id, image]) =>
+    image !== null && !seen.has(id) && documents.has(String(image.documentId)) ? [toLine(image)] : [],
+  );
+  return [...kept, ...added].sort((a, b) => (a.documentId === b.documentId ? a.lineNo - b.lineNo : a.documentId < b.documentId ? -1 : 1));
+}
+
+/** The line number the next insert of a document takes, as the group leaves its lines. */
+export async function findNextLineNo(db: Database, scope: TenantScope, overlay: GroupOverlay, documentId: string): Promise<number> {
+  const lines = applyGroupToLines(overlay, [documentId], await listLinesOf(db, scope, [documentId]));
+  return lines.reduce((max, line) => Math.max(max, line.lineNo), 0) + 1;
+}
