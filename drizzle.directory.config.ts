@@ -3,6 +3,6 @@ import { defineConfig } from 'drizzle-kit';
 /** The directory database (binding `DIRECTORY`): where each tenant/org is placed (`npm run db:generate`). */
 export default defineConfig({
   dialect: 'sqlite',
-  schema: './src/platform/placement/directory-schema.ts',
+  schema: './src/tenant/placement/directory-schema.ts',
   out: './migrations/directory',
 });

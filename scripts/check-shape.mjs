@@ -22,7 +22,7 @@ export const MAX_FUNCTION_LINES = 60;
 export const ENTRY_FILES = new Map([
   ['src/index.ts', 'the Worker: wrangler.toml `main` (its default export and the Durable Object class)'],
   ['src/schema.ts', 'drizzle-kit: drizzle.config.ts `schema` (every tenant table)'],
-  ['src/platform/placement/directory-schema.ts', 'drizzle-kit: drizzle.directory.config.ts `schema`'],
+  ['src/tenant/placement/directory-schema.ts', 'drizzle-kit: drizzle.directory.config.ts `schema`'],
   ['src/resources/trigger-tool.ts', 'scripts/triggers.mjs, which loads it by path'],
 ]);
 

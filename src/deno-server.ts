@@ -1,5 +1,5 @@
 /**
- * The application served by Deno: the Worker's app with the Deno platform (src/platform/deno/): each D1 database (the
+ * The application served by Deno: the Worker's app with the Deno platform (src/runtime/deno/): each D1 database (the
  * directory and every tenant database) a local SQLite file over node:sqlite, in-memory KV, in-process coordinators,
  * and a timer for the cron trigger. `src/deno.ts` starts it;
  * the Deno test run starts it with its own extension (test/deno-host/).
@@ -8,13 +8,13 @@
  */
 import { app } from './app';
 import { hasDotSegment } from './http/request-target';
-import { loadStaticAssets } from './platform/deno/assets';
-import type { StaticAssets } from './platform/deno/assets';
-import { startCronTimer } from './platform/deno/cron';
-import { openDenoHost } from './platform/deno/host';
-import type { DenoHost } from './platform/deno/host';
-import { requireDenoRuntime, loadSqlFiles, waitForStdinEnd } from './platform/deno/runtime';
-import type { DenoRuntime, DenoServeInfo } from './platform/deno/runtime';
+import { loadStaticAssets } from './runtime/deno/assets';
+import type { StaticAssets } from './runtime/deno/assets';
+import { startCronTimer } from './runtime/deno/cron';
+import { openDenoHost } from './runtime/deno/host';
+import type { DenoHost } from './runtime/deno/host';
+import { requireDenoRuntime, loadSqlFiles, waitForStdinEnd } from './runtime/deno/runtime';
+import type { DenoRuntime, DenoServeInfo } from './runtime/deno/runtime';
 import { backupJob } from './jobs/backups';
 import { runScheduledJobs } from './jobs/scheduler';
 import { commandHandlers, deliverSubscription, processImport, scheduledJobs } from './services/registry';
@@ -111,7 +111,7 @@ export async function serveDeno(extension?: DenoRequestExtension): Promise<void>
   const deno = requireDenoRuntime();
   const env = (name: string) => deno.env.get(name);
   const dataDirectory = env('DENO_DATA_DIR') ?? '.deno-data';
-  // Owner only (0700; the files in it 0600: src/platform/deno/host.ts).
+  // Owner only (0700; the files in it 0600: src/runtime/deno/host.ts).
   await deno.mkdir(dataDirectory, { recursive: true, mode: 0o700 });
   const filesDirectory = `${dataDirectory}/import-files`;
   await deno.mkdir(filesDirectory, { recursive: true, mode: 0o700 });

@@ -1,6 +1,6 @@
 /** Deno entry (`npm run start:deno`): serves the application (src/deno-server.ts); see there for the environment. */
 import { serveDeno } from './deno-server';
-import { requireDenoRuntime } from './platform/deno/runtime';
+import { requireDenoRuntime } from './runtime/deno/runtime';
 
 try {
   await serveDeno();

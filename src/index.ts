@@ -1,8 +1,8 @@
 /** The Worker: `fetch` (router), `scheduled` (cron), `queue` (webhook deliveries), the per-tenant/org Durable Object and the import Workflow. */
 import { app } from './app';
-import { buildWorkerPlatform, consumeDeliveryBatch, defineTenantCoordinator } from './platform/cloudflare';
-import { defineImportWorkflow } from './platform/import-workflow';
-import type { DeliveryMessage } from './platform/types';
+import { buildWorkerPlatform, consumeDeliveryBatch, defineTenantCoordinator } from './runtime/cloudflare/platform';
+import { defineImportWorkflow } from './runtime/cloudflare/import-workflow';
+import type { DeliveryMessage } from './runtime/platform';
 import { backupJob } from './jobs/backups';
 import { runScheduledJobs } from './jobs/scheduler';
 import { commandHandlers, deliverSubscription, processImport, scheduledJobs } from './services/registry';

@@ -23,17 +23,17 @@ export {
   refLocations,
   refTools,
   refWorkerConfigurations,
-} from './reference/tables';
+} from './resources/reference/tables';
 
-/** Which tenant/orgs this tenant database holds (the residency guard's authority; src/platform/placement/). */
-export { tenantResidency } from './platform/placement/residency-table';
+/** Which tenant/orgs this tenant database holds (the residency guard's authority; src/tenant/placement/). */
+export { tenantResidency } from './tenant/placement/residency-table';
 
 /** The event log (outbox) of every tenant/org and its retention mark (src/events/). */
 export { changeEventRetention, changeEvents } from './events/table';
 export { eventDeliveries, eventSubscriptions } from './services/events/tables';
 
-/** The row-level history of every tenant/org, for point-in-time restores (src/platform/backup/). */
-export { tenantHistory, tenantHistoryPruned } from './platform/backup/history-table';
+/** The row-level history of every tenant/org, for point-in-time restores (src/tenant/backup/). */
+export { tenantHistory, tenantHistoryPruned } from './tenant/backup/history-table';
 
-/** What the daily backup pass needs to know per tenant/org without listing R2 (src/platform/backup/cron.ts). */
-export { tenantBackupState } from './platform/backup/state-table';
+/** What the daily backup pass needs to know per tenant/org without listing R2 (src/tenant/backup/cron.ts). */
+export { tenantBackupState } from './tenant/backup/state-table';

@@ -1,8 +1,8 @@
 /**
  * Every tenant/org table of the tenant schema, parents first: what a move copies, verifies and deletes, and what the
- * operator API counts (src/platform/placement/). A table added to src/schema.ts is moved without code elsewhere.
+ * operator API counts (src/tenant/placement/). A table added to src/schema.ts is moved without code elsewhere.
  */
-import { describeTenantTables } from './platform/placement/tenant-tables';
+import { describeTenantTables } from './tenant/placement/tenant-tables';
 import * as schema from './schema';
 
 export const TENANT_TABLES = describeTenantTables(schema);

@@ -1,6 +1,6 @@
 /**
  * `POST /admin/databases/{binding}/drain`: moves every tenant/org off one tenant database with the online moves
- * (src/platform/placement/mover.ts), each to the database that holds the fewest tenant/orgs among the others. It starts
+ * (src/tenant/placement/mover.ts), each to the database that holds the fewest tenant/orgs among the others. It starts
  * up to DRAIN_BATCH moves and answers 202 with them and how many tenant/orgs remain; the moves go on in their
  * coordinators. Call it again until `remaining` is 0 (GET /admin/placements?database={binding} lists who is left).
  */

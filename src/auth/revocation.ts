@@ -10,7 +10,7 @@
  * `npm run token`) are not looked up: their issuer revokes them.
  */
 import { ApiError } from '../errors/api-error';
-import type { CacheStore } from '../platform/types';
+import type { CacheStore } from '../runtime/platform';
 import { MAX_TOKEN_LIFETIME_SECONDS } from './token';
 import type { Principal } from './token';
 

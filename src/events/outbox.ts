@@ -9,7 +9,7 @@ import type { Database, TenantScope } from '../db/client';
 import type { WriteStatement } from '../db/writes';
 import { changeEventRetention, changeEvents } from './table';
 
-/** `restored`: the whole tenant/org was restored to an earlier moment (resource `tenant`; src/platform/backup/). */
+/** `restored`: the whole tenant/org was restored to an earlier moment (resource `tenant`; src/tenant/backup/). */
 export const CHANGE_TYPES = ['created', 'updated', 'deleted', 'restored'] as const;
 export type ChangeType = (typeof CHANGE_TYPES)[number];
 

@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/token';
 import type { Database, TenantScope } from '../db/client';
-import type { Platform } from '../platform/types';
+import type { Platform } from '../runtime/platform';
 import type { GroupMember } from '../tenant/atomic-group';
 import { openTenantUnit } from '../tenant/unit-of-work';
 import type { TenantUnit } from '../tenant/unit-of-work';

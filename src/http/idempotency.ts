@@ -129,7 +129,7 @@ export async function handleIdempotently(ctx: ApiContext, handle: (ctx: ApiConte
 
 /**
  * A thrown answer after which nothing was written: a refusal (4xx; writes are all-or-nothing), or 503
- * `ServiceUnavailable`, a write the residency guard kept off a tenant/org being moved (src/platform/placement/): it
+ * `ServiceUnavailable`, a write the residency guard kept off a tenant/org being moved (src/tenant/placement/): it
  * asks for a retry after Retry-After, so the key must not replay it.
  */
 function wroteNothing(error: ApiError): boolean {

@@ -4,7 +4,7 @@
  * 429 `RateLimited` with `Retry-After` and the IETF `RateLimit-Policy` / `RateLimit` headers
  * (draft-ietf-httpapi-ratelimit-headers); every successful answer carries `RateLimit-Policy` (set in app.ts).
  */
-import type { RateLimits } from '../platform/types';
+import type { RateLimits } from '../runtime/platform';
 import { ApiError } from '../errors/api-error';
 
 export const RATE_LIMIT_POLICY_HEADER = 'ratelimit-policy';

@@ -1,5 +1,5 @@
 /**
- * The daily backup pass (src/platform/backup/cron.ts), in bounded runs: every cron run (every 15 minutes, all day)
+ * The daily backup pass (src/tenant/backup/cron.ts), in bounded runs: every cron run (every 15 minutes, all day)
  * handles at most a fixed number of the tenant/orgs due, the most overdue first; the next runs continue.
  */
 import type { ScheduledJob } from './scheduler';

@@ -1,5 +1,5 @@
 /** Scheduled (cron) work: every job runs; one failing job is logged and does not stop the others. */
-import type { Platform } from '../platform/types';
+import type { Platform } from '../runtime/platform';
 
 export interface ScheduledJob {
   readonly name: string;

@@ -21,7 +21,7 @@ import type { BoolFunction, ComparisonOperator, FilterNode, Literal, ODataQuery,
 
 const ORDERING = { gt: '>', ge: '>=', lt: '<', le: '<=' } as const;
 
-/** A `contains`/`startswith`/`endswith` term the trigram index can find candidates for (src/entities/text-search.ts). */
+/** A `contains`/`startswith`/`endswith` term the trigram index can find candidates for (src/resources/entities/text-search.ts). */
 export interface TextSearchTerm {
   /** The FTS5 table (`<table>_text`). */
   readonly index: string;

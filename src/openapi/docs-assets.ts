@@ -4,7 +4,7 @@
  * /docs-assets.json, which the page reads through the platform's assets.
  */
 import * as v from 'valibot';
-import type { Platform } from '../platform/types';
+import type { Platform } from '../runtime/platform';
 
 const DOCS_ASSETS_MANIFEST = '/docs-assets.json';
 

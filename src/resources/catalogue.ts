@@ -4,10 +4,10 @@
  * (`keyHolders`). A service, entity, kind or key holder added to the API is read from here, and `npm run lint` fails
  * until `npm run triggers` has written the migration of its triggers.
  */
-import { REFERENCE_KINDS } from '../reference/kinds';
+import { REFERENCE_KINDS } from './reference/kinds';
 import { serviceEntitySpecs, serviceKeyHolders } from '../services/registry';
 import type { TriggerDescriptions } from './triggers/holders';
-import { listRestoredTables } from '../platform/backup/tables';
+import { listRestoredTables } from '../tenant/backup/tables';
 import { TENANT_TABLES } from '../tenant-tables';
 
 export const TRIGGER_DESCRIPTIONS: TriggerDescriptions = {

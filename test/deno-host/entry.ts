@@ -1,6 +1,6 @@
 /** The Deno test run's server (test/deno/server.ts starts it): the application plus the test bindings over HTTP. */
 import { serveDeno } from '../../src/deno-server';
-import { requireDenoRuntime } from '../../src/platform/deno/runtime';
+import { requireDenoRuntime } from '../../src/runtime/deno/runtime';
 import { handleTestBinding } from './test-bindings';
 
 try {

@@ -1,9 +1,9 @@
 /**
  * Run under Deno by test/tooling/deno-pinned-fetch.test.ts: one POST of the Deno platform's pinned fetch
- * (src/platform/deno/pinned-fetch.ts) to the URL given, connected to the addresses given (JSON), through
+ * (src/runtime/deno/pinned-fetch.ts) to the URL given, connected to the addresses given (JSON), through
  * postToReceiver; prints the answer (status and text, or the error) as JSON.
  */
-import { fetchPinned } from '../../src/platform/deno/pinned-fetch';
+import { fetchPinned } from '../../src/runtime/deno/pinned-fetch';
 import { postToReceiver } from '../../src/services/events/receiver';
 
 const [url = '', addresses = '[]'] = (globalThis as unknown as { Deno: { args: string[] } }).Deno.args;

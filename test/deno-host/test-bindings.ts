@@ -5,9 +5,9 @@
  * serves these paths.
  */
 import type { CoordinatorCommand } from '../../src/coordinator/commands';
-import type { DenoHost } from '../../src/platform/deno/host';
-import type { MemoryKv } from '../../src/platform/deno/kv';
-import type { Platform } from '../../src/platform/types';
+import type { DenoHost } from '../../src/runtime/deno/host';
+import type { MemoryKv } from '../../src/runtime/deno/kv';
+import type { Platform } from '../../src/runtime/platform';
 
 export const TEST_BINDINGS_PREFIX = '/__test/';
 

@@ -1,6 +1,6 @@
 /** fast-check generators of valid `$filter` expressions over the email template fields, and of literals. */
 import fc from 'fast-check';
-import { listSortOrders } from '../../src/entities/odata-fields';
+import { listSortOrders } from '../../src/resources/entities/odata-fields';
 import { emailTemplateSpec } from '../../src/services/email-templates/entity';
 
 /** An OData string literal: quotes doubled. */

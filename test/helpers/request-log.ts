@@ -2,9 +2,9 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { vi } from 'vitest';
 import { app } from '../../src/app';
-import { buildWorkerPlatform } from '../../src/platform/cloudflare';
+import { buildWorkerPlatform } from '../../src/runtime/cloudflare/platform';
 import { TENANT_MODEL } from '../../src/tenant-model';
-import type { Platform } from '../../src/platform/types';
+import type { Platform } from '../../src/runtime/platform';
 import { ORIGIN } from './api';
 
 /** Sends one request through the Worker's app and answers the response and the log lines it wrote. */

@@ -1,7 +1,7 @@
 /** Helpers of the snapshot and restore tests: the restored rows of a tenant/org, moments of its history, jobs to follow. */
 import { expect } from 'vitest';
 import type { TenantScope } from '../../src/db/client';
-import { listRestoredTables } from '../../src/platform/backup/tables';
+import { listRestoredTables } from '../../src/tenant/backup/tables';
 import { TENANT_TABLES } from '../../src/tenant-tables';
 import { callAdmin } from './operator';
 

@@ -5,9 +5,9 @@
  */
 import { env } from 'cloudflare:test';
 import type { TenantScope } from '../../src/db/client';
-import { readDatabaseSet } from '../../src/platform/d1/databases';
-import type { DatabaseSet } from '../../src/platform/d1/databases';
-import { findPlacement, placeTenant } from '../../src/platform/placement/directory';
+import { readDatabaseSet } from '../../src/tenant/d1/databases';
+import type { DatabaseSet } from '../../src/tenant/d1/databases';
+import { findPlacement, placeTenant } from '../../src/tenant/placement/directory';
 
 export function readTestDatabases(): DatabaseSet {
   return readDatabaseSet(env);

@@ -1,5 +1,5 @@
 /**
- * The daily backup pass (src/platform/backup/cron.ts), in bounded runs, with a clock moved forward: a snapshot of every
+ * The daily backup pass (src/tenant/backup/cron.ts), in bounded runs, with a clock moved forward: a snapshot of every
  * tenant/org that changed, then retention: the newest snapshot from before the retention's start is kept, older ones
  * deleted, and the history it no longer needs pruned; a moment of the retention still restores exactly. A run handles
  * at most its limit of the tenant/orgs due and the next run the rest; one that did not change is not snapshotted, and a
@@ -9,11 +9,11 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { TenantScope } from '../../src/db/client';
-import { runBackupPass } from '../../src/platform/backup/cron';
-import type { BackupPassParts } from '../../src/platform/backup/cron';
-import type { BackupCoordinator } from '../../src/platform/backup/operations';
-import { buildR2BackupStore } from '../../src/platform/backup/store';
-import { readDatabaseSet } from '../../src/platform/d1/databases';
+import { runBackupPass } from '../../src/tenant/backup/cron';
+import type { BackupPassParts } from '../../src/tenant/backup/cron';
+import type { BackupCoordinator } from '../../src/tenant/backup/operations';
+import { buildR2BackupStore } from '../../src/tenant/backup/store';
+import { readDatabaseSet } from '../../src/tenant/d1/databases';
 import { callAdmin } from '../helpers/operator';
 import { passMoment, readRestoredRows, restore } from '../helpers/restore';
 import { openTenantD1 } from '../helpers/tenant-db';

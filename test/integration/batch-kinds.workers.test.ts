@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { declareBatchKind } from '../../src/db/client';
 import type { Database, TenantScope } from '../../src/db/client';
 import type { WriteStatement } from '../../src/db/writes';
-import { buildWorkerPlatform } from '../../src/platform/cloudflare';
+import { buildWorkerPlatform } from '../../src/runtime/cloudflare/platform';
 import { emailTemplates } from '../../src/services/email-templates/table';
 import { TENANT_MODEL } from '../../src/tenant-model';
 import { stageReturning, stageStatements } from '../../src/tenant/staged-statements';

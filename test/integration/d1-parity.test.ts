@@ -1,6 +1,6 @@
 /**
  * The D1 behaviour the application relies on, checked on the binding itself: real D1 in the Workers run,
- * the node:sqlite adapter (src/platform/deno/d1.ts) in the Deno run. Both must answer the same.
+ * the node:sqlite adapter (src/runtime/deno/d1.ts) in the Deno run. Both must answer the same.
  */
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';

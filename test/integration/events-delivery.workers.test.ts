@@ -5,8 +5,8 @@
  */
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { buildWorkerPlatform, consumeDeliveryBatch } from '../../src/platform/cloudflare';
-import type { DeliveryMessage, DeliveryOutcome } from '../../src/platform/types';
+import { buildWorkerPlatform, consumeDeliveryBatch } from '../../src/runtime/cloudflare/platform';
+import type { DeliveryMessage, DeliveryOutcome } from '../../src/runtime/platform';
 import { deliverSubscription } from '../../src/services/registry';
 import { TENANT_MODEL } from '../../src/tenant-model';
 import type { TenantClient } from '../helpers/api';

@@ -7,7 +7,7 @@ import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { TRIGGER_DESCRIPTIONS } from '../../src/resources/catalogue';
 import { generateTriggerSchema } from '../../src/resources/triggers/schema';
-import { listRestoredTables } from '../../src/platform/backup/tables';
+import { listRestoredTables } from '../../src/tenant/backup/tables';
 import { TENANT_TABLES } from '../../src/tenant-tables';
 
 interface MasterRow {

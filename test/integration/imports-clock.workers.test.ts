@@ -1,7 +1,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { app } from '../../src/app';
-import { buildWorkerPlatform } from '../../src/platform/cloudflare';
+import { buildWorkerPlatform } from '../../src/runtime/cloudflare/platform';
 import { TENANT_MODEL } from '../../src/tenant-model';
 import { ORIGIN } from '../helpers/api';
 import type { TenantClient } from '../helpers/api';

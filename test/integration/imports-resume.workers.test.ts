@@ -7,8 +7,8 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { app } from '../../src/app';
-import { buildWorkerPlatform } from '../../src/platform/cloudflare';
-import type { ImportJob, Platform, RunStep } from '../../src/platform/types';
+import { buildWorkerPlatform } from '../../src/runtime/cloudflare/platform';
+import type { ImportJob, Platform, RunStep } from '../../src/runtime/platform';
 import { processImport } from '../../src/services/registry';
 import { TENANT_MODEL } from '../../src/tenant-model';
 import { ORIGIN } from '../helpers/api';

@@ -2,9 +2,9 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { openDrizzle } from '../../src/db/client';
-import { listODataFields, listSortOrders } from '../../src/entities/odata-fields';
-import { buildListQueries } from '../../src/entities/list-queries';
-import type { EntityStore } from '../../src/entities/store';
+import { listODataFields, listSortOrders } from '../../src/resources/entities/odata-fields';
+import { buildListQueries } from '../../src/resources/entities/list-queries';
+import type { EntityStore } from '../../src/resources/entities/store';
 import { compileODataQuery } from '../../src/odata/compile';
 import { parseODataQuery } from '../../src/odata/parse-query';
 import { emailTemplateStore } from '../../src/services/email-templates/table';

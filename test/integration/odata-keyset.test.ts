@@ -4,7 +4,7 @@
  * or taken from another list, filter, order or tenant/org.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listSortOrders } from '../../src/entities/odata-fields';
+import { listSortOrders } from '../../src/resources/entities/odata-fields';
 import { emailTemplateSpec } from '../../src/services/email-templates/entity';
 import { call, ORIGIN } from '../helpers/api';
 import type { CallResult, Problem, TenantClient } from '../helpers/api';

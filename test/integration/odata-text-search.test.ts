@@ -5,7 +5,7 @@
  * run on the same rows, with few matches (the rowid arm) and with more than the index's bound (the scan arm).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TEXT_SEARCH_CANDIDATES } from '../../src/entities/text-search';
+import { TEXT_SEARCH_CANDIDATES } from '../../src/resources/entities/text-search';
 import { escapeGlob } from '../../src/odata/glob';
 import { call, ORIGIN } from '../helpers/api';
 import type { CallResult, TenantClient } from '../helpers/api';

@@ -68,7 +68,7 @@ async function checkTextIndex(db: D1Database): Promise<void> {
 
 /**
  * Every row of the tenant/org (snapshotRows), the history checked apart: a move adds to it, at each switch, a `rebase`
- * of the insertion-sequence table whose ids it renumbered (src/platform/placement/history-rebase.ts), and changes
+ * of the insertion-sequence table whose ids it renumbered (src/tenant/placement/history-rebase.ts), and changes
  * nothing else in it. So: the history's entries up to the first rebase, and after them only rebases and the
  * measurements' inserts.
  */

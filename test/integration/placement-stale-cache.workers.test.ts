@@ -6,7 +6,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
-import { readCachedPlacement, rememberPlacement } from '../../src/platform/placement/cache';
+import { readCachedPlacement, rememberPlacement } from '../../src/tenant/placement/cache';
 import { mintToken, ORIGIN } from '../helpers/api';
 import { movePlacement } from '../helpers/operator';
 import { findTenantDatabase, readTestDatabases } from '../helpers/tenant-db';

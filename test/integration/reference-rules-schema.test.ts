@@ -8,8 +8,8 @@ import { env } from 'cloudflare:test';
 import { getTableConfig } from 'drizzle-orm/sqlite-core';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { describe, expect, it } from 'vitest';
-import { findReferenceKind } from '../../src/reference/kinds';
-import { listKindReferenceUsers } from '../../src/reference/usage';
+import { findReferenceKind } from '../../src/resources/reference/kinds';
+import { listKindReferenceUsers } from '../../src/resources/reference/usage';
 import { serviceReferenceUsers } from '../../src/services/registry';
 
 interface TriggerRow {

@@ -1,5 +1,5 @@
 /**
- * Under Deno a webhook POST connects to the addresses the DNS rule checked (src/platform/deno/pinned-fetch.ts), not to
+ * Under Deno a webhook POST connects to the addresses the DNS rule checked (src/runtime/deno/pinned-fetch.ts), not to
  * whatever a new lookup of the name answers, while TLS still names the URL's host. A probe run under Deno
  * (test/deno-host/pinned-post.ts) POSTs to https://pinned.hooks.example:<port>/, a name no resolver here knows, with
  * 127.0.0.1 as the checked address; a receiver with that name's certificate (test/deno-host/pinned-tls/) listens there.

@@ -1,7 +1,7 @@
 /** The generated history triggers (src/resources/triggers/history.ts): their shape, and D1's 32 arguments per function. */
 import { describe, expect, it } from 'vitest';
 import { renderHistoryBaseline, renderHistoryTriggers } from '../../src/resources/triggers/history';
-import type { TenantTable } from '../../src/platform/placement/tenant-tables';
+import type { TenantTable } from '../../src/tenant/placement/tenant-tables';
 
 const wide: TenantTable = {
   name: 'wide',

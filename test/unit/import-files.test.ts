@@ -1,7 +1,7 @@
 import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { bindHeader } from '../../src/entities/import-template';
-import type { ImportTemplate } from '../../src/entities/import-template';
+import { bindHeader } from '../../src/resources/entities/import-template';
+import type { ImportTemplate } from '../../src/resources/entities/import-template';
 import { detectDelimiter } from '../../src/services/imports/files/csv';
 import { detectFormat, readFileRecords } from '../../src/services/imports/files/format';
 import type { FileFormat } from '../../src/services/imports/files/format';

@@ -1,6 +1,6 @@
 /** Import rows: each record mapped to the body of the template's API operation and checked by that operation's validation. */
 import { describe, expect, it } from 'vitest';
-import type { ImportTemplate } from '../../src/entities/import-template';
+import type { ImportTemplate } from '../../src/resources/entities/import-template';
 import { exchangeRatesService } from '../../src/services/exchange-rates';
 import { checkRecord } from '../../src/services/imports/rows';
 import { collectImportTemplates } from '../../src/services/imports/templates';

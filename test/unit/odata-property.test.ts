@@ -2,12 +2,12 @@
 import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { listODataFields } from '../../src/entities/odata-fields';
+import { listODataFields } from '../../src/resources/entities/odata-fields';
 import { ApiError } from '../../src/errors/api-error';
 import { compileODataQuery } from '../../src/odata/compile';
 import { escapeGlob } from '../../src/odata/glob';
 import { parseODataQuery } from '../../src/odata/parse-query';
-import { canonicalizeCultureKey } from '../../src/reference/standard-keys';
+import { canonicalizeCultureKey } from '../../src/resources/reference/standard-keys';
 import { emailTemplateSpec } from '../../src/services/email-templates/entity';
 import { quote, validFilter, validOrderBy } from '../helpers/odata-arbitraries';
 

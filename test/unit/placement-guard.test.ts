@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { advanceSession, formatBookmark, parseBookmark } from '../../src/platform/placement/bookmark';
-import type { ReadSession } from '../../src/platform/placement/bookmark';
-import { isReadable, readRefusal } from '../../src/platform/placement/guard';
+import { advanceSession, formatBookmark, parseBookmark } from '../../src/tenant/placement/bookmark';
+import type { ReadSession } from '../../src/tenant/placement/bookmark';
+import { isReadable, readRefusal } from '../../src/tenant/placement/guard';
 import { TENANT_TABLES } from '../../src/tenant-tables';
 
 const D1 = (n: number) => `00000000-${n.toString(16).padStart(8, '0')}-00000000-${'0'.repeat(32)}`;

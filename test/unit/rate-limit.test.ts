@@ -1,7 +1,7 @@
 /** The pieces of the rate limits that need no runtime: the in-process counter (Deno) and the header values. */
 import { describe, expect, it } from 'vitest';
 import { describeRateLimitPolicy, computeSecondsToReset } from '../../src/http/rate-limit';
-import { buildMemoryRateLimiter, buildMemoryRateLimits } from '../../src/platform/deno/rate-limit';
+import { buildMemoryRateLimiter, buildMemoryRateLimits } from '../../src/runtime/deno/rate-limit';
 
 describe('in-process rate limiter', () => {
   it('allows `limit` requests per key and window, then refuses until the next window', async () => {

@@ -1,7 +1,7 @@
 /** Canonical spellings of culture (BCP 47) and currency (ISO 4217) keys. */
 import { describe, expect, it } from 'vitest';
-import { canonicalizeReferenceKey } from '../../src/reference/kinds';
-import { canonicalizeCultureKey, canonicalizeCurrencyKey } from '../../src/reference/standard-keys';
+import { canonicalizeReferenceKey } from '../../src/resources/reference/kinds';
+import { canonicalizeCultureKey, canonicalizeCurrencyKey } from '../../src/resources/reference/standard-keys';
 
 describe('canonicalizeCultureKey', () => {
   const cases: [string, string][] = [

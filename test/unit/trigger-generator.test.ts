@@ -4,9 +4,9 @@
  * descriptions are checked against the migrated database in test/integration/generated-triggers.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { defineEntitySpec } from '../../src/entities/spec';
-import type { EntitySpec } from '../../src/entities/spec';
-import { defineReferenceKind } from '../../src/reference/spec';
+import { defineEntitySpec } from '../../src/resources/entities/spec';
+import type { EntitySpec } from '../../src/resources/entities/spec';
+import { defineReferenceKind } from '../../src/resources/reference/spec';
 import { listReferenceFields } from '../../src/resources/description/spec';
 import { checkTriggerMigrations, planTriggerMigration } from '../../src/resources/triggers/plan';
 import { generateTriggerSchema } from '../../src/resources/triggers/schema';

@@ -1,6 +1,6 @@
 /**
- * How a description's fields become D1 columns, for entities (src/entities/table.ts) and reference kinds
- * (src/reference/table.ts) alike: each family maps its field kinds to one of these storages, and both build their
+ * How a description's fields become D1 columns, for entities (src/resources/entities/table.ts) and reference kinds
+ * (src/resources/reference/table.ts) alike: each family maps its field kinds to one of these storages, and both build their
  * identity and scope columns here. Column types (and so row types) follow the description.
  */
 import { integer, text } from 'drizzle-orm/sqlite-core';

@@ -1,5 +1,5 @@
 /**
- * What every description shares, entities (src/entities/spec.ts) and reference kinds (src/reference/spec.ts) alike:
+ * What every description shares, entities (src/resources/entities/spec.ts) and reference kinds (src/resources/reference/spec.ts) alike:
  * a table of fields, each stored in a column, some holding keys of a reference kind. The two families differ by
  * options on top (an entity's routes, key, hooks and members; a kind's standard list, canonical keys and record
  * check); what reads descriptions across both (the trigger generator, the reference users) reads this.

@@ -2,7 +2,7 @@
  * `entity_counts` (migration 0008): each entity table's row count per tenant/org, kept by an insert and a delete
  * trigger in the same statement as the write. `backfill` counts the rows a table has when its triggers first appear.
  */
-import type { EntitySpec } from '../../entities/spec';
+import type { EntitySpec } from '../entities/spec';
 import { quote, renderAfterTrigger } from './sql';
 
 const COUNTS = '`entity_counts` (`tenant_key`, `org_key`, `entity`, `rows`)';

@@ -1,13 +1,13 @@
 /**
- * The history triggers (src/platform/backup/history-table.ts): after every insert, update and delete of a restored
+ * The history triggers (src/tenant/backup/history-table.ts): after every insert, update and delete of a restored
  * tenant table's row, one `tenant_history` entry with the row's key and its after-image, at the tenant/org's next
  * position. They record while the tenant/org is `active` here (every acknowledged write) or `moving` (a restore
  * rebuilding it: a move writes nothing while the source is `moving`), never the copies and deletes of a move.
  * The first creation of a table's insert trigger records the rows it already has (positions in rowid order), so every
  * tenant/org's history is complete from an empty state.
  */
-import { renderImageJson, renderKeyJson } from '../../platform/backup/tables';
-import type { TenantTable } from '../../platform/placement/tenant-tables';
+import { renderImageJson, renderKeyJson } from '../../tenant/backup/tables';
+import type { TenantTable } from '../../tenant/placement/tenant-tables';
 import { quote, renderAfterTrigger, rowColumn } from './sql';
 
 const COLUMNS = '`tenant_history` (`tenant_key`, `org_key`, `seq`, `recorded_on`, `table_name`, `operation`, `row_key`, `row_image`)';

@@ -3,9 +3,9 @@
  * own reference fields, and the services' key holders. Keys of standard kinds (cultures, currencies) are left out:
  * those lists are read-only, shipped with the migrations, so a key never disappears.
  */
-import type { EntitySpec, MembersSpec } from '../../entities/spec';
-import type { KeyHolderSpec, ReferenceKindSpec } from '../../reference/spec';
-import type { TenantTable } from '../../platform/placement/tenant-tables';
+import type { EntitySpec, MembersSpec } from '../entities/spec';
+import type { KeyHolderSpec, ReferenceKindSpec } from '../reference/spec';
+import type { TenantTable } from '../../tenant/placement/tenant-tables';
 import { listReferenceFields } from '../description/spec';
 import type { ReferenceField, ResourceSpec } from '../description/spec';
 
@@ -16,7 +16,7 @@ export interface TriggerDescriptions {
   /** Every reference kind, in dependency order. */
   readonly kinds: readonly ReferenceKindSpec[];
   readonly holders: readonly KeyHolderSpec[];
-  /** The tenant tables whose rows the history records (src/platform/backup/tables.ts), parents first. */
+  /** The tenant tables whose rows the history records (src/tenant/backup/tables.ts), parents first. */
   readonly history: readonly TenantTable[];
 }
 

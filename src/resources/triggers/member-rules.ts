@@ -2,8 +2,8 @@
  * Rules between an entity and the records it references: a member belongs to the owner's company (`MembersSpec`),
  * a referenced record matches a field of the record (`FieldSpec.referenceMatch`: a route's brand model is of its brand).
  */
-import type { EntitySpec, FieldSpec, MembersSpec, MemberTableSpec } from '../../entities/spec';
-import type { ReferenceKindSpec } from '../../reference/spec';
+import type { EntitySpec, FieldSpec, MembersSpec, MemberTableSpec } from '../entities/spec';
+import type { ReferenceKindSpec } from '../reference/spec';
 import { requireKind } from './holders';
 import type { TriggerDescriptions } from './holders';
 import { columnList, quote, renderRuleTrigger, rowColumn, sameScope } from './sql';

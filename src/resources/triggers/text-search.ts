@@ -2,8 +2,8 @@
  * The trigram text index of an entity's `textSearch` fields (migration 0009): an external content FTS5 table
  * (`<table>_text`) kept by an insert, a delete and an update trigger in the same statement as the write.
  */
-import { textIndexOf } from '../../entities/odata-fields';
-import type { EntitySpec } from '../../entities/spec';
+import { textIndexOf } from '../entities/odata-fields';
+import type { EntitySpec } from '../entities/spec';
 import { columnList, quote, renderAfterTrigger } from './sql';
 
 function listTextColumns(spec: EntitySpec): string[] {

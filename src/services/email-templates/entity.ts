@@ -1,5 +1,5 @@
 /** Email templates: the whole service is this description plus the generic machinery. */
-import { defineEntitySpec } from '../../entities/spec';
+import { defineEntitySpec } from '../../resources/entities/spec';
 import { checkTemplateSyntax } from './placeholders';
 
 export const EmailTemplateType = { name: 'EmailTemplateType', members: { HTML: 1, Text: 2 } } as const;

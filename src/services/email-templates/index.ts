@@ -1,6 +1,6 @@
 /** The email templates service: the description and the generic entity machinery, plus render and placeholders. */
-import { deriveEntityTemplate } from '../../entities/import-template';
-import { defineEntityService } from '../../entities/service';
+import { deriveEntityTemplate } from '../../resources/entities/import-template';
+import { defineEntityService } from '../../resources/entities/service';
 import { defineApiRoute } from '../../http/route';
 import type { ApiRoute } from '../../http/route';
 import { placeholdersDoc, renderDoc } from './docs';

@@ -6,7 +6,7 @@
  */
 import { recordNotFound, validationError } from '../../errors/api-error';
 import type { FieldError } from '../../errors/api-error';
-import { openEntityRepository } from '../../entities/repository';
+import { openEntityRepository } from '../../resources/entities/repository';
 import { readJsonBody } from '../../http/body';
 import { openRequestUnit } from '../../http/context';
 import type { ApiContext } from '../../http/context';

@@ -1,5 +1,5 @@
-import { defineEntityStore } from '../../entities/store';
-import { defineEntityTable } from '../../entities/table';
+import { defineEntityStore } from '../../resources/entities/store';
+import { defineEntityTable } from '../../resources/entities/table';
 import { emailTemplateSpec } from './entity';
 
 export const emailTemplates = defineEntityTable(emailTemplateSpec);

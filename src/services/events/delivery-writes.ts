@@ -6,7 +6,7 @@ import { and, eq, getTableColumns, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
 import type { TenantScope } from '../../db/client';
 import type { ChangeEventRow } from '../../events/table';
-import type { DeliveryJob } from '../../platform/types';
+import type { DeliveryJob } from '../../runtime/platform';
 import { bindRequestQuery } from '../../tenant/compiled';
 import { planStatement, stageReturning, stageStatements } from '../../tenant/staged-statements';
 import { rowsOf } from '../../tenant/unit-of-work';

@@ -12,7 +12,7 @@ import type { Database, TenantScope } from '../../db/client';
 import { lastSequenceOf } from '../../events/outbox';
 import { changeEventRetention, changeEvents } from '../../events/table';
 import type { ChangeEventRow } from '../../events/table';
-import type { DeliveryJob, DeliveryOutcome, Platform } from '../../platform/types';
+import type { DeliveryJob, DeliveryOutcome, Platform } from '../../runtime/platform';
 import { describeEvent, matchesResource } from './feed';
 import { checkNotificationHost, describeHostRefusal } from './host-check';
 import { postToReceiver } from './receiver';

@@ -12,7 +12,7 @@ import { compileStatement } from '../../tenant/compiled';
 import { defineCompiledQuery } from '../../tenant/compiled-families';
 import { changeEvents } from '../../events/table';
 import type { ScheduledJob } from '../../jobs/scheduler';
-import type { WriteWatcherFactory } from '../../platform/types';
+import type { WriteWatcherFactory } from '../../runtime/platform';
 import { eventSubscriptions } from './tables';
 
 /** Subscriptions behind the newest event of their tenant/org (not expired, not held by a consumer) at `at`. */

@@ -4,7 +4,7 @@
  * is read through a reader that stops at 4 KB and cancels the stream, so the rest of an answer (however large, or
  * endless) is never downloaded nor held in memory.
  */
-import type { PinnedFetch, ReceiverPost } from '../../platform/types';
+import type { PinnedFetch, ReceiverPost } from '../../runtime/platform';
 
 const RECEIVER_TIMEOUT_MS = 10_000;
 /** The most of a receiver's answer that is read (the handshake's token, an error's first words). */

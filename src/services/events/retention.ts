@@ -6,7 +6,7 @@ import { and, lt, sql } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
 import { changeEventRetention, changeEvents } from '../../events/table';
 import type { ScheduledJob } from '../../jobs/scheduler';
-import type { Platform } from '../../platform/types';
+import type { Platform } from '../../runtime/platform';
 import { RETENTION_DAYS } from './feed';
 import { stageStatements } from '../../tenant/staged-statements';
 import { commitAlone, openTenantUnit } from '../../tenant/unit-of-work';

@@ -1,11 +1,17 @@
 /** OpenAPI documentation of the exchange rates documents service: rate lines, lookups, what reads add. */
 import * as v from 'valibot';
 import type { OperationDoc, ParameterDoc, RouteDocVariant } from '../../http/route';
-import { CUSTOM_ATTRIBUTES_OBJECT } from '../../entities/custom-attributes';
-import { buildAnswerEntries, buildAttributeBody, buildCreateBody, CUSTOM_ATTRIBUTE_VALUE, withCustom } from '../../entities/doc-schemas';
-import type { EntityDocOptions } from '../../entities/doc-schemas';
-import { CUSTOM_ATTRIBUTE_NAME, CUSTOM_ATTRIBUTE_REQUEST } from '../../entities/route-docs';
-import { findField } from '../../entities/spec';
+import { CUSTOM_ATTRIBUTES_OBJECT } from '../../resources/entities/custom-attributes';
+import {
+  buildAnswerEntries,
+  buildAttributeBody,
+  buildCreateBody,
+  CUSTOM_ATTRIBUTE_VALUE,
+  withCustom,
+} from '../../resources/entities/doc-schemas';
+import type { EntityDocOptions } from '../../resources/entities/doc-schemas';
+import { CUSTOM_ATTRIBUTE_NAME, CUSTOM_ATTRIBUTE_REQUEST } from '../../resources/entities/route-docs';
+import { findField } from '../../resources/entities/spec';
 import { DATE_TIME, GUID } from '../../openapi/values';
 import { LINE_ATTRIBUTES, rateLineSpec } from './entity';
 import { LINES_PROPERTY, MAX_LINES } from './lines-input';

@@ -1,5 +1,5 @@
 /** Exchange rates documents: the document entity and the rate line description. */
-import { defineEntitySpec } from '../../entities/spec';
+import { defineEntitySpec } from '../../resources/entities/spec';
 
 const ExchangeRateType = { name: 'ExchangeRateType', members: { Market: 1, Organization: 2, User: 3 } } as const;
 

@@ -5,11 +5,11 @@
  * create's body, and every row of a document must repeat its first row's document values.
  */
 import type { FieldError } from '../../errors/api-error';
-import { tryParse } from '../../entities/import-template';
-import type { ImportRowBody, RowRefusal } from '../../entities/import-writer';
-import type { CustomValues } from '../../entities/custom-attributes';
-import { parseCreateBody } from '../../entities/validate';
-import type { CreateInput } from '../../entities/validate';
+import { tryParse } from '../../resources/entities/import-template';
+import type { ImportRowBody, RowRefusal } from '../../resources/entities/import-writer';
+import type { CustomValues } from '../../resources/entities/custom-attributes';
+import { parseCreateBody } from '../../resources/entities/validate';
+import type { CreateInput } from '../../resources/entities/validate';
 import { message } from '../../messages/catalogue';
 import { exchangeRatesDocumentSpec, LINE_ATTRIBUTES } from './entity';
 import { LINES_PROPERTY, MAX_LINES, parseLineBody } from './lines-input';

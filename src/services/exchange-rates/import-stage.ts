@@ -5,10 +5,10 @@
  * created documents deleted (their lines go with them; with `keepChanged`, only while at version 1), changed ones given
  * their columns back and the lines they got removed, while at the version the import left.
  */
-import type { ChunkRecord, UndoneChunk } from '../../entities/import-writer';
-import { stageCreate } from '../../entities/record-writes';
-import { stageDelete, stageUpdate } from '../../entities/record-updates';
-import type { CustomValues } from '../../entities/custom-attributes';
+import type { ChunkRecord, UndoneChunk } from '../../resources/entities/import-writer';
+import { stageCreate } from '../../resources/entities/record-writes';
+import { stageDelete, stageUpdate } from '../../resources/entities/record-updates';
+import type { CustomValues } from '../../resources/entities/custom-attributes';
 import type { TenantUnit, WriteBatch } from '../../tenant/unit-of-work';
 import type { RowLine } from './import-rows';
 import { stageDocumentLines } from './import-writes';

@@ -7,7 +7,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
-import { updatedEventOf } from '../../entities/events';
+import { updatedEventOf } from '../../resources/entities/events';
 import { bindRequestQuery } from '../../tenant/compiled';
 import { planStatement } from '../../tenant/staged-statements';
 import { rowsOf } from '../../tenant/unit-of-work';

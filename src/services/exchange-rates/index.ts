@@ -1,11 +1,11 @@
 /** The exchange rates documents service; every write invalidates the lookup cache. */
-import { buildAuditStamp } from '../../entities/handlers';
-import type { Decorate } from '../../entities/handlers';
-import type { Resource } from '../../entities/resource';
-import type { FieldSpecs } from '../../entities/spec';
-import { checkEntityCreate, deriveEntityTemplate } from '../../entities/import-template';
-import type { ImportTemplate } from '../../entities/import-template';
-import { defineEntityService } from '../../entities/service';
+import { buildAuditStamp } from '../../resources/entities/handlers';
+import type { Decorate } from '../../resources/entities/handlers';
+import type { Resource } from '../../resources/entities/resource';
+import type { FieldSpecs } from '../../resources/entities/spec';
+import { checkEntityCreate, deriveEntityTemplate } from '../../resources/entities/import-template';
+import type { ImportTemplate } from '../../resources/entities/import-template';
+import { defineEntityService } from '../../resources/entities/service';
 import { defineApiRoute } from '../../http/route';
 import type { ApiRoute } from '../../http/route';
 import { reactAfterWrite } from '../../http/write-reaction';

@@ -1,7 +1,7 @@
 /** A stored rate line -> ExchangeRateDocumentRateResource (the factor written with the digits that were sent). */
-import { CUSTOM_PREFIX } from '../../entities/custom-attributes';
-import { parseCustomColumn } from '../../entities/resource';
-import type { Resource } from '../../entities/resource';
+import { CUSTOM_PREFIX } from '../../resources/entities/custom-attributes';
+import { parseCustomColumn } from '../../resources/entities/resource';
+import type { Resource } from '../../resources/entities/resource';
 import { toJsonNumber } from './decimal';
 import type { RateLineRow } from './table';
 

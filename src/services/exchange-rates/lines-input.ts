@@ -1,14 +1,14 @@
 /** Validation of rate line bodies (create's `exchangeRateDocumentRates` and the line insert). */
-import type { CustomValues } from '../../entities/custom-attributes';
-import { parseCreateBody } from '../../entities/validate';
+import type { CustomValues } from '../../resources/entities/custom-attributes';
+import { parseCreateBody } from '../../resources/entities/validate';
 import { isPlainObject } from '../../validation/values';
 import { ApiError } from '../../errors/api-error';
 import type { FieldError } from '../../errors/api-error';
-import { canonicalizeReferenceKey } from '../../reference/kinds';
+import { canonicalizeReferenceKey } from '../../resources/reference/kinds';
 import { message } from '../../messages/catalogue';
 import type { Message } from '../../messages/catalogue';
 import { bindPropertyNames } from '../../validation/property-names';
-import type { ReferenceUse } from '../../reference/store';
+import type { ReferenceUse } from '../../resources/reference/store';
 import { canonicalizeDecimal, isPositiveDecimal } from './decimal';
 import { LINE_ATTRIBUTES, rateLineSpec } from './entity';
 

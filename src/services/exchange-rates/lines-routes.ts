@@ -5,16 +5,16 @@ import {
   CUSTOM_ATTRIBUTES_PROPERTY,
   mergeCustomValues,
   parsePrefixedCustomName,
-} from '../../entities/custom-attributes';
-import { parseCustomColumn } from '../../entities/resource';
-import { findField } from '../../entities/spec';
-import { parseAttributeValue, unwrapValue } from '../../entities/validate';
+} from '../../resources/entities/custom-attributes';
+import { parseCustomColumn } from '../../resources/entities/resource';
+import { findField } from '../../resources/entities/spec';
+import { parseAttributeValue, unwrapValue } from '../../resources/entities/validate';
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
 import { ApiError, recordNotFound, validationError } from '../../errors/api-error';
 import { emptyResponse, etagOf } from '../../http/responses';
 import { matchLiteralSegment } from '../../http/segments';
-import { checkReferencesExist } from '../../reference/store';
+import { checkReferencesExist } from '../../resources/reference/store';
 import { isGuid, isPlainObject } from '../../validation/values';
 import { LINE_ATTRIBUTES, rateLineSpec } from './entity';
 import { collectCurrencyUses, parseFactor, parseLineBody } from './lines-input';

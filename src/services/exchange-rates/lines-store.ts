@@ -5,7 +5,7 @@ import { chunkForParameters, chunkKeys, requireColumn, scopeCondition } from '..
 import type { Database, TenantScope } from '../../db/client';
 import { runReads } from '../../db/reads';
 import type { WriteStatement } from '../../db/writes';
-import type { AuditStamp } from '../../entities/store';
+import type { AuditStamp } from '../../resources/entities/store';
 import type { LineInput } from './lines-input';
 import { exchangeRateLines, exchangeRatesDocuments } from './table';
 import type { RateLineRow } from './table';

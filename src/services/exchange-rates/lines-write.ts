@@ -8,10 +8,10 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { parseConstraintViolation } from '../../db/client';
 import type { Database } from '../../db/client';
-import { updatedEventOf } from '../../entities/events';
-import { findThroughGroup, recordAtVersion } from '../../entities/group-reads';
-import { parseIfMatch, parseIntegerSegment } from '../../entities/lookup';
-import type { AuditStamp } from '../../entities/store';
+import { updatedEventOf } from '../../resources/entities/events';
+import { findThroughGroup, recordAtVersion } from '../../resources/entities/group-reads';
+import { parseIfMatch, parseIntegerSegment } from '../../resources/entities/lookup';
+import type { AuditStamp } from '../../resources/entities/store';
 import { openRequestUnit } from '../../http/context';
 import type { ApiContext } from '../../http/context';
 import { bindRequestQuery } from '../../tenant/compiled';

@@ -1,6 +1,6 @@
 /** `handleRateLookup` and `handleRateLookupByCompany`, served from the cache. */
-import type { EntitySpec, FieldSpec } from '../../entities/spec';
-import { parseCreateBody } from '../../entities/validate';
+import type { EntitySpec, FieldSpec } from '../../resources/entities/spec';
+import { parseCreateBody } from '../../resources/entities/validate';
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
 import { ApiError, errorOfFields, validationError } from '../../errors/api-error';

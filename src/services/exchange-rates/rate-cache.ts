@@ -7,7 +7,7 @@
 import { callWithRetries } from '../../coordinator/retry';
 import type { TenantScope } from '../../db/client';
 import type { ApiContext } from '../../http/context';
-import type { Platform } from '../../platform/types';
+import type { Platform } from '../../runtime/platform';
 
 const RATES_GENERATION = 'exchangeRates';
 /** KV keeps an entry 5 minutes: stale generations are never read again, so the TTL only frees space and bounds

@@ -2,7 +2,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import type { TenantScope } from '../../db/client';
-import { loadStandardList, findReferences } from '../../reference/store';
+import { loadStandardList, findReferences } from '../../resources/reference/store';
 import type { CandidateLine } from './rates';
 
 /**

@@ -1,8 +1,8 @@
 /** D1 tables: the documents (derived from the entity description) and their rate lines. */
 import { sql } from 'drizzle-orm';
 import { check, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import { defineEntityStore } from '../../entities/store';
-import { defineEntityTable } from '../../entities/table';
+import { defineEntityStore } from '../../resources/entities/store';
+import { defineEntityTable } from '../../resources/entities/table';
 import { exchangeRatesDocumentSpec } from './entity';
 
 export const exchangeRatesDocuments = defineEntityTable(exchangeRatesDocumentSpec);

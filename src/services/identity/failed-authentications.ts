@@ -11,7 +11,7 @@
  * back-off waits for it to end). Counts are shared by the binding (per location); the blocks are remembered by the
  * isolate that saw the limit reached, with the client's stored secret digest.
  */
-import type { RateLimiter } from '../../platform/types';
+import type { RateLimiter } from '../../runtime/platform';
 import { computeSecondsToReset } from '../../http/rate-limit';
 
 /** Failed authentications allowed per client id and per source address in each period. */

@@ -2,7 +2,7 @@
  * The records of a stored file taken chunk by chunk: CHUNK_ROWS records, or more where a template keeps the rows of one
  * group together (exchange rates documents: the lines of one `number`), so that a group is written by one chunk.
  */
-import type { Platform } from '../../platform/types';
+import type { Platform } from '../../runtime/platform';
 import { readFileRecords } from './files/format';
 import type { FileFormat, FileRecord, ResumePoint } from './files/format';
 import { FileProblem } from './files/problem';

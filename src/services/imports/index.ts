@@ -1,7 +1,7 @@
 /** The import data infos service: hand-written routes; every state change is a coordinator command. */
-import type { ImportTemplate } from '../../entities/import-template';
-import type { ImportProcessor } from '../../platform/types';
-import type { ReferenceRules } from '../../reference/routes';
+import type { ImportTemplate } from '../../resources/entities/import-template';
+import type { ImportProcessor } from '../../runtime/platform';
+import type { ReferenceRules } from '../../resources/reference/routes';
 import { importCommands } from './commands';
 import { runImportSteps } from './process-steps';
 import { buildImportRoutes } from './routes';

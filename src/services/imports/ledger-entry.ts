@@ -27,7 +27,7 @@ export interface ChunkEntry {
   readonly chunkIndex: number;
   readonly counts: ImportCounts;
   readonly createdIds: readonly string[];
-  /** Entity templates: UpdatedRecord; writer templates: what their writer keeps (src/entities/import-writer.ts). */
+  /** Entity templates: UpdatedRecord; writer templates: what their writer keeps (src/resources/entities/import-writer.ts). */
   readonly updated: readonly unknown[];
   readonly failures: readonly FailedRow[];
   /** Where the next chunk starts (see import_chunks.end_offset) and the row number of this chunk's last record. */

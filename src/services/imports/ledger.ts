@@ -2,9 +2,9 @@
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
 import type { Database, TenantScope } from '../../db/client';
-import type { EntityStore } from '../../entities/store';
-import type { ImportTemplate } from '../../entities/import-template';
-import type { Platform } from '../../platform/types';
+import type { EntityStore } from '../../resources/entities/store';
+import type { ImportTemplate } from '../../resources/entities/import-template';
+import type { Platform } from '../../runtime/platform';
 import type { TenantUnit, WriteBatch } from '../../tenant/unit-of-work';
 import { stageRecordMembers } from './member-stage';
 import { stageChunkUndo, stageRestore } from './chunk-stage';

@@ -7,9 +7,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
-import { updatedEventOf } from '../../entities/events';
-import type { ImportTemplate, MemberPair } from '../../entities/import-template';
-import type { EntityStore } from '../../entities/store';
+import { updatedEventOf } from '../../resources/entities/events';
+import type { ImportTemplate, MemberPair } from '../../resources/entities/import-template';
+import type { EntityStore } from '../../resources/entities/store';
 import { bindCompiled, bindRequestQuery, bindRequestStatement } from '../../tenant/compiled';
 import { rowsOf } from '../../tenant/unit-of-work';
 import type { StagedWrite } from '../../tenant/unit-of-work';

@@ -4,8 +4,8 @@
  * company), and written to the record's member tables in the chunk's batch.
  */
 import type { FieldError } from '../../errors/api-error';
-import type { ImportTemplate, MemberPair } from '../../entities/import-template';
-import type { FoundReferences, ReferenceUse } from '../../reference/store';
+import type { ImportTemplate, MemberPair } from '../../resources/entities/import-template';
+import type { FoundReferences, ReferenceUse } from '../../resources/reference/store';
 import type { TenantUnit } from '../../tenant/unit-of-work';
 import type { MemberChange } from './member-stage';
 

@@ -2,11 +2,11 @@
  * A file import's processing as durable steps: `start` (Pending -> Processing, or a wait while its tenant/org runs
  * MAX_CONCURRENT_IMPORTS others), then slices of chunks (src/services/imports/slice.ts), then `finish` (Succeeded,
  * Failed or Fatal). `runStep` is the runtime's durable step: a Cloudflare Workflow's `step.do`, or the Deno runner's
- * (src/platform/deno/import-runner.ts): a step that completed is not run again after a restart; a step cut short runs
+ * (src/runtime/deno/import-runner.ts): a step that completed is not run again after a restart; a step cut short runs
  * again from the last chunk in the ledger, so nothing is written twice.
  */
-import type { ImportTemplate } from '../../entities/import-template';
-import type { ImportJob, Platform, RunStep, SleepStep } from '../../platform/types';
+import type { ImportTemplate } from '../../resources/entities/import-template';
+import type { ImportJob, Platform, RunStep, SleepStep } from '../../runtime/platform';
 import type { ImportProgress } from './commands';
 import { isProcessed, sumChunkCounts, undoChunks } from './ledger';
 import { describeCounts, openJob, sendProgress } from './progress';

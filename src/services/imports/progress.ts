@@ -1,7 +1,7 @@
 /** What the steps of a file import share: opening its job, and reporting progress through its coordinator. */
 import { callWithRetries, isRetryableCoordinatorError } from '../../coordinator/retry';
-import type { ImportTemplate } from '../../entities/import-template';
-import type { ImportJob, Platform } from '../../platform/types';
+import type { ImportTemplate } from '../../resources/entities/import-template';
+import type { ImportJob, Platform } from '../../runtime/platform';
 import { openTenantUnit } from '../../tenant/unit-of-work';
 import type { ImportProgress, ProgressOutcome } from './commands';
 import type { ImportCounts } from './ledger-entry';

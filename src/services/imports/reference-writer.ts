@@ -9,17 +9,24 @@
  * their values back; a revert leaves a record whose values are no longer the import's, and names it.
  */
 import type { FieldError } from '../../errors/api-error';
-import { tryParse } from '../../entities/import-template';
-import type { ChunkContext, ImportRowBody, ImportWriter, PlannedChunk, RowRefusal, UndoneChunk } from '../../entities/import-writer';
+import { tryParse } from '../../resources/entities/import-template';
+import type {
+  ChunkContext,
+  ImportRowBody,
+  ImportWriter,
+  PlannedChunk,
+  RowRefusal,
+  UndoneChunk,
+} from '../../resources/entities/import-writer';
 import { message } from '../../messages/catalogue';
-import type { ReferenceRules } from '../../reference/routes';
-import type { ReferenceInput, ReferenceKindSpec } from '../../reference/spec';
-import { findReferences } from '../../reference/store';
-import type { ReferenceUse } from '../../reference/store';
-import { requireTenantReferenceStore } from '../../reference/tables';
-import type { TenantReferenceStore } from '../../reference/tables';
-import { listKindReferenceUsers } from '../../reference/usage';
-import { parseReferenceRecords } from '../../reference/validate';
+import type { ReferenceRules } from '../../resources/reference/routes';
+import type { ReferenceInput, ReferenceKindSpec } from '../../resources/reference/spec';
+import { findReferences } from '../../resources/reference/store';
+import type { ReferenceUse } from '../../resources/reference/store';
+import { requireTenantReferenceStore } from '../../resources/reference/tables';
+import type { TenantReferenceStore } from '../../resources/reference/tables';
+import { listKindReferenceUsers } from '../../resources/reference/usage';
+import { parseReferenceRecords } from '../../resources/reference/validate';
 import type { TenantUnit } from '../../tenant/unit-of-work';
 import { findKeysInUse, readStoredReferences, stageReferenceUndo, stageReferenceWrites } from './reference-writes';
 import type { ReferenceValues, ReferenceWrite } from './reference-writes';

@@ -11,8 +11,8 @@ import type { Database, TenantScope } from '../../db/client';
 import { runReads } from '../../db/reads';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { EventFields } from '../../events/outbox';
-import type { TenantReferenceStore } from '../../reference/tables';
-import type { ReferenceUser } from '../../reference/usage';
+import type { TenantReferenceStore } from '../../resources/reference/tables';
+import type { ReferenceUser } from '../../resources/reference/usage';
 import { planStatement } from '../../tenant/staged-statements';
 import type { PlannedStatement, StagedWrite, WriteContext } from '../../tenant/unit-of-work';
 

@@ -20,7 +20,7 @@ import {
   uploadDoc,
   validateStateDoc,
 } from './docs';
-import type { ImportTemplate } from '../../entities/import-template';
+import type { ImportTemplate } from '../../resources/entities/import-template';
 import { handleUpload } from './upload';
 import { handleCancel, handleFailures } from './runs';
 import { toImportResource } from './resource';

@@ -4,9 +4,9 @@
  * their values. Property names bind to the template's columns case-insensitively, as the API binds body properties.
  */
 import type { FieldError } from '../../errors/api-error';
-import { LIST_SEPARATOR } from '../../entities/import-template';
-import type { CellKind, ImportTemplate } from '../../entities/import-template';
-import { parsePrefixedCustomName } from '../../entities/custom-attributes';
+import { LIST_SEPARATOR } from '../../resources/entities/import-template';
+import type { CellKind, ImportTemplate } from '../../resources/entities/import-template';
+import { parsePrefixedCustomName } from '../../resources/entities/custom-attributes';
 import { message } from '../../messages/catalogue';
 import type { FileRecord } from './files/format';
 

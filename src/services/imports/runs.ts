@@ -7,7 +7,7 @@ import { openRequestUnit } from '../../http/context';
 import type { ApiContext } from '../../http/context';
 import { jsonResponse, textResponse } from '../../http/responses';
 import { cancelDoc } from './docs';
-import type { ImportTemplate } from '../../entities/import-template';
+import type { ImportTemplate } from '../../resources/entities/import-template';
 import { message } from '../../messages/catalogue';
 import { negotiateLanguage } from '../../messages/language';
 import { isGuid } from '../../validation/values';

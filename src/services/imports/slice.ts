@@ -4,11 +4,11 @@
  * step cut short and run again writes nothing twice; a CSV file is read from that chunk's end offset (one ranged read:
  * no record is parsed twice), the other formats read past the records before it.
  */
-import type { ImportTemplate } from '../../entities/import-template';
-import { loadCustomDefinitions } from '../../entities/custom-attributes';
+import type { ImportTemplate } from '../../resources/entities/import-template';
+import { loadCustomDefinitions } from '../../resources/entities/custom-attributes';
 import { formatMessage } from '../../messages/catalogue';
 import { DEFAULT_LANGUAGE } from '../../messages/language';
-import type { ImportJob, Platform } from '../../platform/types';
+import type { ImportJob, Platform } from '../../runtime/platform';
 import { stageChunkCreates, stageLedgerEntry, stageRecordUpdate } from './chunk-stage';
 import { checkEntityChunk } from './chunk-writes';
 import type { ChunkSetting } from './chunk-writes';

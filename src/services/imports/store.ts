@@ -4,7 +4,7 @@ import type { SQL } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
 import type { Database, TenantScope } from '../../db/client';
 import type { EventFields } from '../../events/outbox';
-import type { AuditStamp } from '../../entities/store';
+import type { AuditStamp } from '../../resources/entities/store';
 import { bindCompiled, bindRequestQuery, bindRequestStatement } from '../../tenant/compiled';
 import { rowsOf } from '../../tenant/unit-of-work';
 import type { StagedWrite } from '../../tenant/unit-of-work';

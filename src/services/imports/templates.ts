@@ -1,10 +1,10 @@
 /** The import templates: the services' own (from the registry) and one per reference kind that takes writes. */
-import { collectFieldErrors } from '../../entities/import-template';
-import type { CellKind, ImportTemplate } from '../../entities/import-template';
-import { REFERENCE_KINDS } from '../../reference/kinds';
-import type { ReferenceFieldKind } from '../../reference/spec';
-import { parseReferenceRecords } from '../../reference/validate';
-import type { ReferenceRules } from '../../reference/routes';
+import { collectFieldErrors } from '../../resources/entities/import-template';
+import type { CellKind, ImportTemplate } from '../../resources/entities/import-template';
+import { REFERENCE_KINDS } from '../../resources/reference/kinds';
+import type { ReferenceFieldKind } from '../../resources/reference/spec';
+import { parseReferenceRecords } from '../../resources/reference/validate';
+import type { ReferenceRules } from '../../resources/reference/routes';
 import { buildReferenceWriter } from './reference-writer';
 
 const CELLS: Readonly<Record<ReferenceFieldKind, CellKind>> = {

@@ -5,7 +5,7 @@
  * revert gives them back.
  */
 import type { FieldError } from '../../errors/api-error';
-import type { EntityStore } from '../../entities/store';
+import type { EntityStore } from '../../resources/entities/store';
 import { message } from '../../messages/catalogue';
 import type { MemberChange } from './member-stage';
 

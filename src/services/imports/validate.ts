@@ -1,7 +1,7 @@
 /** Validation of the import operations' inputs (valibot), naming every bad field at once. */
 import * as v from 'valibot';
-import { buildFieldSchema } from '../../entities/field-schema';
-import type { FieldSpec } from '../../entities/spec';
+import { buildFieldSchema } from '../../resources/entities/field-schema';
+import type { FieldSpec } from '../../resources/entities/spec';
 import type { FieldError } from '../../errors/api-error';
 import { validationError } from '../../errors/api-error';
 import { message } from '../../messages/catalogue';

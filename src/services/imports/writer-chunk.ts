@@ -1,14 +1,14 @@
 /**
- * Chunks of a template with a writer of its own (src/entities/import-writer.ts: reference records, KPI measurements,
+ * Chunks of a template with a writer of its own (src/resources/entities/import-writer.ts: reference records, KPI measurements,
  * exchange rates documents): each record mapped and checked by the template (as the API operation's validation),
  * then handed to the writer, which checks what needs stored data and stages the writes; the chunk's ledger row goes in
  * the same batch, committed as ONE D1 batch. Undoing a chunk is the writer's undo and the ledger row's mark, likewise.
  */
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
-import type { ImportTemplate } from '../../entities/import-template';
-import type { ChunkContext, ChunkRecord, ImportRowBody, ImportWriter } from '../../entities/import-writer';
-import type { Platform } from '../../platform/types';
+import type { ImportTemplate } from '../../resources/entities/import-template';
+import type { ChunkContext, ChunkRecord, ImportRowBody, ImportWriter } from '../../resources/entities/import-writer';
+import type { Platform } from '../../runtime/platform';
 import { planStatement } from '../../tenant/staged-statements';
 import type { StagedWrite, TenantUnit } from '../../tenant/unit-of-work';
 import { stageLedgerEntry } from './chunk-stage';

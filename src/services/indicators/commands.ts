@@ -1,7 +1,7 @@
 /** The indicators' coordinator command: recalculation, run inside the tenant/org's Durable Object. */
 import type { CommandHandlers } from '../../coordinator/commands';
 import type { TenantScope } from '../../db/client';
-import type { Platform } from '../../platform/types';
+import type { Platform } from '../../runtime/platform';
 import { openTenantUnit } from '../../tenant/unit-of-work';
 import { recalculateIndicators, RECALCULATION_ACTOR } from './recalculate';
 import type { RecalculationOutcome, RecalculationRequest } from './recalculate';

@@ -1,6 +1,6 @@
 /** The maintenance indicators service: measurements in, KPIs recalculated by a command and by the cron. */
-import { collectFieldErrors } from '../../entities/import-template';
-import type { ImportTemplate } from '../../entities/import-template';
+import { collectFieldErrors } from '../../resources/entities/import-template';
+import type { ImportTemplate } from '../../resources/entities/import-template';
 import { indicatorCommands } from './commands';
 import { measurementsImportWriter } from './import-writer';
 import { MeasurementSchema, parseMeasurements } from './measurement-input';

@@ -1,6 +1,6 @@
 /** The cron trigger's KPI job: recalculates every tenant/org with measurements newer than its last recalculation. */
 import { asc } from 'drizzle-orm';
-import type { Platform } from '../../platform/types';
+import type { Platform } from '../../runtime/platform';
 import type { ScheduledJob } from '../../jobs/scheduler';
 import { sendRecalculation } from './commands';
 import { kpiPendingOrgs } from './tables';

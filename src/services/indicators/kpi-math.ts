@@ -4,7 +4,7 @@
  * digits (the precision of measurements), rounded half away from zero.
  */
 import Decimal from 'decimal.js';
-import type { kpiDefinitionsKind } from '../../reference/kinds';
+import type { kpiDefinitionsKind } from '../../resources/reference/kinds';
 import { listPeriods, parsePeriodIndex, shiftPeriod, shiftPeriodUpToLast } from './periods';
 
 const Exact = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_UP });

@@ -3,11 +3,11 @@ import { sql } from 'drizzle-orm';
 import type { Database, TenantScope } from '../../db/client';
 import { writeUnderRules } from '../../db/rules';
 import type { WriteStatement } from '../../db/writes';
-import { checkReferencesExist } from '../../reference/store';
+import { checkReferencesExist } from '../../resources/reference/store';
 import { stageStatements } from '../../tenant/staged-statements';
 import { commitAlone } from '../../tenant/unit-of-work';
 import type { StagedWrite, TenantUnit } from '../../tenant/unit-of-work';
-import type { ReferenceUse } from '../../reference/store';
+import type { ReferenceUse } from '../../resources/reference/store';
 import type { Measurement } from './measurement-input';
 import { kpiMeasurements, kpiPendingOrgs, kpiSeries } from './tables';
 

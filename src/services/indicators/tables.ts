@@ -1,6 +1,6 @@
 /** D1 tables of the indicators service (docs/storage.md describes each one). */
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import type { KeyHolderSpec } from '../../reference/spec';
+import type { KeyHolderSpec } from '../../resources/reference/spec';
 
 /**
  * Raw measurements. `value_micros` is the value in millionths (exact integer); `period` is the UTC month

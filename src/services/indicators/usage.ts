@@ -1,6 +1,6 @@
 /** Columns of the indicators service that hold reference keys: deleting a company or KPI definition in use is refused. */
 import { sql } from 'drizzle-orm';
-import type { ReferenceUser } from '../../reference/usage';
+import type { ReferenceUser } from '../../resources/reference/usage';
 import { kpiSeries } from './tables';
 
 export const indicatorReferenceUsers: readonly ReferenceUser[] = [

@@ -2,7 +2,7 @@
 import type { Database, TenantScope } from '../../db/client';
 import type { GroupOverlay } from '../../tenant/atomic-group';
 import type { FieldError } from '../../errors/api-error';
-import { findReferences } from '../../reference/store';
+import { findReferences } from '../../resources/reference/store';
 import { message } from '../../messages/catalogue';
 
 /**

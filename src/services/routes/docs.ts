@@ -1,7 +1,7 @@
 /** OpenAPI documentation of the routes service's own operations and of what reads add (members, tools). */
 import * as v from 'valibot';
 import type { OperationDoc } from '../../http/route';
-import type { EntityDocOptions } from '../../entities/doc-schemas';
+import type { EntityDocOptions } from '../../resources/entities/doc-schemas';
 import { buildMembershipBodySchema } from './membership-body';
 import type { MembershipBy } from './membership-body';
 import { TEMPLATE_PARAMETER_NAMES } from './template-parameters';

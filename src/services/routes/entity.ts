@@ -1,5 +1,5 @@
 /** Routes: the description; members and tools live in tables of their own. */
-import { defineEntitySpec } from '../../entities/spec';
+import { defineEntitySpec } from '../../resources/entities/spec';
 import { checkBrandModel } from './brand-model';
 
 export const routeSpec = defineEntitySpec({

@@ -6,7 +6,7 @@
  */
 import { getTableName } from 'drizzle-orm';
 import type { ApiContext } from '../../http/context';
-import { findReferences } from '../../reference/store';
+import { findReferences } from '../../resources/reference/store';
 import type { GroupOverlay } from '../../tenant/atomic-group';
 import { equipmentMembers, locationMembers } from './members';
 import type { MemberItem, MemberKind } from './members';

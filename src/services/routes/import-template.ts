@@ -7,8 +7,8 @@
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FieldError } from '../../errors/api-error';
-import { checkEntityCreate, collectFieldErrors, deriveEntityTemplate } from '../../entities/import-template';
-import type { ImportMemberColumn, MemberPair } from '../../entities/import-template';
+import { checkEntityCreate, collectFieldErrors, deriveEntityTemplate } from '../../resources/entities/import-template';
+import type { ImportMemberColumn, MemberPair } from '../../resources/entities/import-template';
 import { message } from '../../messages/catalogue';
 import { judgeBrandModel } from './brand-model';
 import { routeSpec } from './entity';

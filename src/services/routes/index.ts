@@ -1,11 +1,11 @@
 /** The routes service: an entity with members, tools and its own operations and rules. */
 import { sql } from 'drizzle-orm';
-import type { Decorate } from '../../entities/handlers';
+import type { Decorate } from '../../resources/entities/handlers';
 import { routesImportTemplate } from './import-template';
-import { defineEntityService } from '../../entities/service';
+import { defineEntityService } from '../../resources/entities/service';
 import { defineApiRoute } from '../../http/route';
 import type { ApiRoute } from '../../http/route';
-import type { ReferenceUser } from '../../reference/usage';
+import type { ReferenceUser } from '../../resources/reference/usage';
 import { describeMembership, notificationDoc, routeEntityDoc } from './docs';
 import { routeSpec } from './entity';
 import { handleMembershipChange } from './membership';

@@ -3,8 +3,8 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { chunkKeys, requireColumn } from '../../db/client';
 import type { Database, TenantScope } from '../../db/client';
 import { runReads } from '../../db/reads';
-import { requireTenantReferenceStore } from '../../reference/tables';
-import type { TenantReferenceStore } from '../../reference/tables';
+import { requireTenantReferenceStore } from '../../resources/reference/tables';
+import type { TenantReferenceStore } from '../../resources/reference/tables';
 import { routeEquipmentItems, routeLocations, routeTools } from './table';
 import type { MemberTable } from './table';
 

@@ -1,7 +1,7 @@
 /** The body of a membership operation: `["L1","L2"]` or `{"value": [...], "customAttributes": {...}}`. */
 import * as v from 'valibot';
-import { CUSTOM_ATTRIBUTES_OBJECT, CUSTOM_ATTRIBUTES_PROPERTY, parsePrefixedCustomName } from '../../entities/custom-attributes';
-import type { CustomValues } from '../../entities/custom-attributes';
+import { CUSTOM_ATTRIBUTES_OBJECT, CUSTOM_ATTRIBUTES_PROPERTY, parsePrefixedCustomName } from '../../resources/entities/custom-attributes';
+import type { CustomValues } from '../../resources/entities/custom-attributes';
 import type { FieldError } from '../../errors/api-error';
 import { validationError } from '../../errors/api-error';
 import { message } from '../../messages/catalogue';

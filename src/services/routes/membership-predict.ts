@@ -7,11 +7,11 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
-import { recordAtVersion } from '../../entities/group-reads';
-import { mergeCustomValues } from '../../entities/custom-attributes';
-import type { CustomValues } from '../../entities/custom-attributes';
-import { applyGroupToReferences } from '../../reference/group-records';
-import type { ReferenceRecord } from '../../reference/spec';
+import { recordAtVersion } from '../../resources/entities/group-reads';
+import { mergeCustomValues } from '../../resources/entities/custom-attributes';
+import type { CustomValues } from '../../resources/entities/custom-attributes';
+import { applyGroupToReferences } from '../../resources/reference/group-records';
+import type { ReferenceRecord } from '../../resources/reference/spec';
 import type { GroupOverlay } from '../../tenant/atomic-group';
 import type { GroupContext, GroupPrediction } from '../../tenant/unit-of-work';
 import type { RouteSummary } from './find-route';

@@ -4,7 +4,7 @@
  * planned at commit with the unit's scope and audit stamp; the route's `updated` event is built by the commit path.
  */
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
-import type { CustomValues } from '../../entities/custom-attributes';
+import type { CustomValues } from '../../resources/entities/custom-attributes';
 import { bindCompiled, bindRequestQuery, bindRequestStatement } from '../../tenant/compiled';
 import type { BoundStatement } from '../../tenant/compiled';
 import { rowsOf } from '../../tenant/unit-of-work';

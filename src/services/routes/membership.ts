@@ -3,8 +3,8 @@
  * all-or-nothing (any unknown key or id fails the whole request), idempotent, members of the route's company.
  */
 import { writeUnderRules } from '../../db/rules';
-import { loadCustomDefinitions, validateCustomValues } from '../../entities/custom-attributes';
-import type { CustomValues } from '../../entities/custom-attributes';
+import { loadCustomDefinitions, validateCustomValues } from '../../resources/entities/custom-attributes';
+import type { CustomValues } from '../../resources/entities/custom-attributes';
 import { readJsonBody } from '../../http/body';
 import { openRequestUnit } from '../../http/context';
 import type { ApiContext } from '../../http/context';

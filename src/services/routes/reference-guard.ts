@@ -7,7 +7,7 @@ import { chunkKeys } from '../../db/client';
 import type { Database, TenantScope } from '../../db/client';
 import { runReads } from '../../db/reads';
 import type { FieldError } from '../../errors/api-error';
-import type { UpsertGuard } from '../../reference/routes';
+import type { UpsertGuard } from '../../resources/reference/routes';
 import type { GroupOverlay } from '../../tenant/atomic-group';
 import { applyGroupToRouteRows, listGroupMemberRoutes } from './group-members';
 import { equipmentMembers, locationMembers } from './members';

@@ -1,13 +1,13 @@
 /** The routes service's own rules around the generic entity operations: tools on create, attribute checks. */
 import { and, count, eq } from 'drizzle-orm';
-import type { CreateOptions } from '../../entities/create';
+import type { CreateOptions } from '../../resources/entities/create';
 import type { ApiContext } from '../../http/context';
 import { validationError } from '../../errors/api-error';
 import { checkBrandModel } from './brand-model';
 import { findRouteByKey } from './find-route';
 import type { RouteSummary } from './find-route';
 import { buildMemberInserts } from './member-writes';
-import { findThroughGroup } from '../../entities/group-reads';
+import { findThroughGroup } from '../../resources/entities/group-reads';
 import { applyGroupToMembers } from './group-members';
 import { equipmentMembers, listRouteMembers, locationMembers, toolMembers } from './members';
 import { routeStore } from './table';

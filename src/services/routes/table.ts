@@ -1,9 +1,9 @@
 /** The routes table (derived from the description) and the route's member and tool tables. */
 import { index, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import type { MemberTableSpec } from '../../entities/spec';
-import { defineEntityStore } from '../../entities/store';
-import { defineEntityTable } from '../../entities/table';
-import type { EntityRow } from '../../entities/table';
+import type { MemberTableSpec } from '../../resources/entities/spec';
+import { defineEntityStore } from '../../resources/entities/store';
+import { defineEntityTable } from '../../resources/entities/table';
+import type { EntityRow } from '../../resources/entities/table';
 import { routeSpec } from './entity';
 
 export const routes = defineEntityTable(routeSpec);

@@ -1,7 +1,7 @@
 /** The inputs of a file upload: the query options, the file name of Content-Disposition, and the template. */
 import { validationError } from '../../../errors/api-error';
 import type { FieldError } from '../../../errors/api-error';
-import type { ImportTemplate } from '../../../entities/import-template';
+import type { ImportTemplate } from '../../../resources/entities/import-template';
 import { message } from '../../../messages/catalogue';
 
 type ImportMode = 'create' | 'upsert';
