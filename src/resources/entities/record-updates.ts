@@ -9,7 +9,7 @@ import { parseConstraintViolation } from '../../db/client';
 import type { TenantScope } from '../../db/client';
 import { bindRequestQuery } from '../../tenant/compiled';
 import { rowsOf } from '../../tenant/unit-of-work';
-import type { GroupContext, GroupPrediction, StagedWrite } from '../../tenant/unit-of-work';
+import type { GroupContext, GroupPrediction, StagedWrite, WriteContext } from '../../tenant/unit-of-work';
 import { deletedEventOf, updatedEventOf } from './events';
 import { findThroughGroup, recordAtVersion } from './group-reads';
 import { duplicateKey, lookupIdSubquery } from './store';
@@ -156,4 +156,20 @@ export function stageDelete(store: EntityStore, target: RecordTarget): StagedWri
       };
     },
   };
+}
+
+/**
+ * A record's version bump (and audit stamp) where `condition` holds, answering its id: the record-level write of a
+ * change made to its children (members, rate lines), which the `updated` event describes.
+ */
+export function bindVersionTouch({ db, stamp }: WriteContext, store: EntityStore, condition: SQL | undefined) {
+  const returned = { id: store.common.id };
+  return bindRequestQuery(
+    db
+      .update(store.table)
+      .set({ version: sql`${store.common.version} + 1`, modifiedOn: stamp.on, modifiedBy: stamp.by })
+      .where(condition)
+      .returning(returned),
+    returned,
+  );
 }

@@ -8,7 +8,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
 import { updatedEventOf } from '../../resources/entities/events';
-import { bindRequestQuery } from '../../tenant/compiled';
+import { bindVersionTouch } from '../../resources/entities/record-updates';
 import { planStatement } from '../../tenant/staged-statements';
 import { rowsOf } from '../../tenant/unit-of-work';
 import type { StagedWrite, WriteContext } from '../../tenant/unit-of-work';
@@ -73,15 +73,7 @@ export function stageDocumentLines(change: DocumentLinesChange): StagedWrite<boo
                   onlyIf,
                 ),
               );
-      const returned = { id: store.common.id };
-      const touch = bindRequestQuery(
-        db
-          .update(store.table)
-          .set({ version: sql`${store.common.version} + 1`, modifiedOn: stamp.on, modifiedBy: stamp.by })
-          .where(condition)
-          .returning(returned),
-        returned,
-      );
+      const touch = bindVersionTouch({ db, scope, stamp }, store, condition);
       const changes = { lines: { [change.action]: change.pairs } };
       return {
         table: store.spec.table,

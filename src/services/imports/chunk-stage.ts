@@ -162,6 +162,21 @@ interface ChunkUndo {
   readonly keepChanged: boolean;
 }
 
+/** The mark of a chunk's ledger row as undone (only once: a chunk undone twice changes nothing). */
+export function buildChunkMark({ db, scope, stamp }: WriteContext, importId: string, chunkIndex: number) {
+  return db
+    .update(importChunks)
+    .set({ undoneOn: stamp.on })
+    .where(
+      and(
+        scopeCondition(importChunks, scope),
+        eq(importChunks.importId, importId),
+        eq(importChunks.chunkIndex, chunkIndex),
+        isNull(importChunks.undoneOn),
+      ),
+    );
+}
+
 /** A chunk undone: its records deleted (their `deleted` events first), its ledger row marked; answers the ids deleted. */
 export function stageChunkUndo(store: EntityStore, undo: ChunkUndo): StagedWrite<readonly string[]> {
   return {
@@ -169,17 +184,7 @@ export function stageChunkUndo(store: EntityStore, undo: ChunkUndo): StagedWrite
       const condition = and(idsCondition(store, scope, undo.createdIds), ...(undo.keepChanged ? [eq(store.common.version, 1)] : []));
       const returned = { id: store.common.id };
       const remove = bindRequestQuery(db.delete(store.table).where(condition).returning(returned), returned);
-      const mark = db
-        .update(importChunks)
-        .set({ undoneOn: stamp.on })
-        .where(
-          and(
-            scopeCondition(importChunks, scope),
-            eq(importChunks.importId, undo.importId),
-            eq(importChunks.chunkIndex, undo.chunkIndex),
-            isNull(importChunks.undoneOn),
-          ),
-        );
+      const mark = buildChunkMark({ db, scope, stamp }, undo.importId, undo.chunkIndex);
       const deletes = undo.createdIds.length > 0 ? [{ event: deletedEventOf(store, condition) }, { statement: remove }] : [];
       return {
         table: store.spec.table,

@@ -8,9 +8,10 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
 import { updatedEventOf } from '../../resources/entities/events';
+import { bindVersionTouch } from '../../resources/entities/record-updates';
 import type { ImportTemplate, MemberPair } from '../../resources/entities/import-template';
 import type { EntityStore } from '../../resources/entities/store';
-import { bindCompiled, bindRequestQuery, bindRequestStatement } from '../../tenant/compiled';
+import { bindCompiled, bindRequestStatement } from '../../tenant/compiled';
 import { rowsOf } from '../../tenant/unit-of-work';
 import type { StagedWrite } from '../../tenant/unit-of-work';
 
@@ -48,15 +49,7 @@ export function stageRecordMembers(template: ImportTemplate, store: EntityStore,
         return { statement: bindCompiled(bindRequestStatement(statement), {}) };
       });
       const changes = { members: Object.fromEntries(change.members.map(({ column, keys }) => [column, { [change.action]: keys }])) };
-      const returned = { id: store.common.id };
-      const touch = bindRequestQuery(
-        db
-          .update(store.table)
-          .set({ version: sql`${store.common.version} + 1`, modifiedOn: stamp.on, modifiedBy: stamp.by })
-          .where(condition)
-          .returning(returned),
-        returned,
-      );
+      const touch = bindVersionTouch({ db, scope, stamp }, store, condition);
       return {
         table: store.spec.table,
         // The event and the member rows while the record is at the expected version, then the bump that ends it.

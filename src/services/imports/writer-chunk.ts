@@ -11,7 +11,7 @@ import type { ChunkContext, ChunkRecord, ImportRowBody, ImportWriter } from '../
 import type { Platform } from '../../runtime/platform';
 import { planStatement } from '../../tenant/staged-statements';
 import type { StagedWrite, TenantUnit } from '../../tenant/unit-of-work';
-import { stageLedgerEntry } from './chunk-stage';
+import { buildChunkMark, stageLedgerEntry } from './chunk-stage';
 import type { FailedRow } from './files/failures-csv';
 import type { FileRecord } from './files/format';
 import { checkRecord } from './rows';
@@ -67,21 +67,11 @@ export async function writeWriterChunk(
   if (!chunk.dryRun && created + updated > 0) await setting.writer.afterCommit?.(setting.platform, unit.scope);
 }
 
-/** The mark of a chunk's ledger row as undone (only once: a chunk undone twice changes nothing). */
+/** The chunk's ledger row marked undone, as a staged write. */
 function stageChunkMark(importId: string, chunkIndex: number): StagedWrite<void> {
   return {
-    plan({ db, scope, stamp }) {
-      const mark = db
-        .update(importChunks)
-        .set({ undoneOn: stamp.on })
-        .where(
-          and(
-            scopeCondition(importChunks, scope),
-            eq(importChunks.importId, importId),
-            eq(importChunks.chunkIndex, chunkIndex),
-            isNull(importChunks.undoneOn),
-          ),
-        );
+    plan(context) {
+      const mark = buildChunkMark(context, importId, chunkIndex);
       return { table: 'import_chunks', statements: [planStatement(mark)], settle: () => undefined };
     },
   };
