@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { DATE_TIME, INTEGER } from '../openapi/values';
 
 export const DatabasesAnswer = v.strictObject({
-  items: v.array(v.strictObject({ database: v.string(), placements: INTEGER })),
+  items: v.array(v.strictObject({ database: v.string(), placements: INTEGER, closedOn: v.nullable(v.string()) })),
 });
 
 export const PlacementAnswer = v.strictObject({

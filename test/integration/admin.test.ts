@@ -127,6 +127,35 @@ describe('operator API', () => {
     ]);
   });
 
+  it('closes a drained database to new tenant/orgs until it is opened again; 400 for an unknown one', async () => {
+    const [from] = readTestDatabases().names;
+    const databases = () =>
+      callAdmin<{ items: { database: string; placements: number; closedOn: string | null }[] }>('GET', '/admin/databases');
+    const placeNew = async () => {
+      const org = uniqueKey('fresh');
+      const client = await tenantClient(tenant, org);
+      expect((await client.call('PUT', '/referenceData/companies', { body: [{ key: 'C', name: 'C', baseCurrency: 'EUR' }] })).status).toBe(
+        200,
+      );
+      return (await callAdmin<PlacementBody>('GET', `/admin/placements/${tenant}/${org}`)).body.database;
+    };
+    try {
+      expect((await callAdmin('POST', `/admin/databases/${from}/drain`)).status).toBe(202);
+      const closed = (await databases()).body.items.find((item) => item.database === from);
+      expect(closed?.closedOn).toEqual(expect.any(String));
+      // Whatever the loads, no new tenant/org goes to the closed database.
+      for (let index = 0; index < 3; index += 1) expect(await placeNew()).not.toBe(from);
+    } finally {
+      const opened = await callAdmin<{ database: string; closedOn: string | null }>('POST', `/admin/databases/${from}/open`);
+      expect(opened.status, opened.text).toBe(200);
+      expect(opened.body).toMatchObject({ database: from, closedOn: null });
+    }
+    expect((await databases()).body.items.find((item) => item.database === from)?.closedOn).toBeNull();
+    expect((await callAdmin<Problem>('POST', '/admin/databases/TENANT_DB_404/open')).body.errors.map((error) => error.path)).toEqual([
+      'binding',
+    ]);
+  });
+
   it('answers 401 without a token, 404/405 for unknown operator paths', async () => {
     expect((await callAdmin('GET', '/admin/placements', { token: null })).status).toBe(401);
     expect((await callAdmin('GET', '/admin/nothing')).status).toBe(404);

@@ -31,4 +31,6 @@ export const tenantPlacements = sqliteTable(
 export const databaseLoads = sqliteTable('database_loads', {
   database: text('database').primaryKey(),
   placements: integer('placements').notNull().default(0),
+  /** Set by a drain: the placement rule puts no new tenant/org here (until `POST /admin/databases/{binding}/open`). */
+  closedOn: text('closed_on'),
 });

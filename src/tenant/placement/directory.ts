@@ -51,16 +51,15 @@ export async function findPlacement(directory: D1Database, scope: TenantScope): 
 }
 
 /**
- * The placement rule: the tenant database holding the fewest tenant/orgs (`database_loads`, kept by triggers);
- * ties go to the first binding name in sort order.
+ * The placement rule: the open tenant database holding the fewest tenant/orgs (`database_loads`, kept by triggers);
+ * ties go to the first binding name in sort order. A closed (drained) database gets none, unless every one is closed.
  */
 async function chooseDatabase(databases: DatabaseSet): Promise<string> {
-  const { results } = await databases.directory
-    .prepare('SELECT database, placements FROM database_loads')
-    .all<{ database: string; placements: number }>();
-  const loads = new Map(results.map((row) => [row.database, row.placements]));
-  let chosen = databases.names[0] ?? '';
-  for (const name of databases.names) if ((loads.get(name) ?? 0) < (loads.get(chosen) ?? 0)) chosen = name;
+  const loads = await readDatabaseLoads(databases.directory);
+  const open = databases.names.filter((name) => !loads.get(name)?.closedOn);
+  const candidates = open.length > 0 ? open : databases.names;
+  let chosen = candidates[0] ?? '';
+  for (const name of candidates) if ((loads.get(name)?.placements ?? 0) < (loads.get(chosen)?.placements ?? 0)) chosen = name;
   return chosen;
 }
 
@@ -115,12 +114,28 @@ export async function listPlacements(
   return { items: results.slice(0, options.top).map(toPlacement), more: results.length > options.top };
 }
 
-/** Tenant/orgs per database name (databases that never held one are absent). */
-export async function readDatabaseLoads(directory: D1Database): Promise<Map<string, number>> {
+/** A database's load: how many tenant/orgs it holds, and since when it is closed to new ones (a drain), if it is. */
+interface DatabaseLoad {
+  readonly placements: number;
+  readonly closedOn: string | null;
+}
+
+/** Loads per database name (databases never placed on nor closed are absent). */
+export async function readDatabaseLoads(directory: D1Database): Promise<Map<string, DatabaseLoad>> {
   const { results } = await directory
-    .prepare('SELECT database, placements FROM database_loads')
-    .all<{ database: string; placements: number }>();
-  return new Map(results.map((row) => [row.database, row.placements]));
+    .prepare('SELECT database, placements, closed_on FROM database_loads')
+    .all<{ database: string; placements: number; closed_on: string | null }>();
+  return new Map(results.map((row) => [row.database, { placements: row.placements, closedOn: row.closed_on }]));
+}
+
+/** Closes a database to new placements (`closedOn`, kept if it already is) or opens it again (null). */
+export async function setDatabaseClosed(directory: D1Database, database: string, closedOn: string | null): Promise<void> {
+  await directory
+    .prepare(
+      'INSERT INTO database_loads (database, placements, closed_on) VALUES (?1, 0, ?2) ON CONFLICT (database) DO UPDATE SET closed_on = CASE WHEN ?2 IS NULL THEN NULL ELSE coalesce(closed_on, ?2) END',
+    )
+    .bind(database, closedOn)
+    .run();
 }
 
 /** Records that a move to `target` started (shown by the operator API while it runs). */

@@ -8,7 +8,7 @@ import { message } from '../../messages/catalogue';
 import type { DatabaseSet } from '../d1/databases';
 import { rememberPlacement } from './cache';
 import { countRows } from './copy';
-import { findPlacement, listPlacements, readDatabaseLoads } from './directory';
+import { findPlacement, listPlacements, readDatabaseLoads, setDatabaseClosed } from './directory';
 import type { Placement } from './directory';
 import type { MoveOutcome } from './mover';
 import type { TenantTable } from './tenant-tables';
@@ -36,6 +36,8 @@ interface PlacementView extends TenantScope {
 interface DatabaseView {
   readonly database: string;
   readonly placements: number;
+  /** Since when the database takes no new tenant/orgs (a drain closed it); null when it is open. */
+  readonly closedOn: string | null;
 }
 
 export interface PlacementOperations {
@@ -44,6 +46,8 @@ export interface PlacementOperations {
   find(scope: TenantScope): Promise<PlacementView | null>;
   list(options: { top: number; skip: number; database?: string }): Promise<{ items: PlacementView[]; more: boolean }>;
   listDatabases(): Promise<DatabaseView[]>;
+  /** Closes a tenant database to new placements (`now`), or opens it again (null). */
+  closeDatabase(database: string, now: Date | null): Promise<void>;
   /** Moves the tenant/org and answers its new placement once the old copy is deleted (ApiError 400/404/409/503). */
   move(scope: TenantScope, database: string): Promise<PlacementView>;
 }
@@ -159,8 +163,13 @@ export function buildPlacementOperations(
     list: (options) => listPlacementViews(databases, tables, options),
     async listDatabases() {
       const loads = await readDatabaseLoads(databases.directory);
-      return databases.names.map((database) => ({ database, placements: loads.get(database) ?? 0 }));
+      return databases.names.map((database) => ({
+        database,
+        placements: loads.get(database)?.placements ?? 0,
+        closedOn: loads.get(database)?.closedOn ?? null,
+      }));
     },
+    closeDatabase: (database, now) => setDatabaseClosed(databases.directory, database, now?.toISOString() ?? null),
     async move(scope, database) {
       const placement = await requestMove(databases, moves, scope, database);
       rememberPlacement(scope, placement.database);

@@ -1,0 +1,1 @@
+ALTER TABLE `database_loads` ADD `closed_on` text;
