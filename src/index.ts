@@ -18,8 +18,9 @@ export default {
   fetch(request, env, ctx) {
     return app.fetch(request, buildWorkerPlatform(env, ctx, TENANT_MODEL));
   },
-  scheduled(_controller, env, ctx) {
-    ctx.waitUntil(runScheduledJobs(buildWorkerPlatform(env, ctx, TENANT_MODEL), [...scheduledJobs, backupJob]));
+  /** The cron jobs, awaited: the invocation (and `wrangler dev`'s `GET /__scheduled`) ends when they have. */
+  async scheduled(_controller, env, ctx) {
+    await runScheduledJobs(buildWorkerPlatform(env, ctx, TENANT_MODEL), [...scheduledJobs, backupJob]);
   },
   /** Webhook deliveries (DELIVERY_QUEUE): one message per subscription with events to deliver. */
   async queue(batch, env, ctx) {
