@@ -2,9 +2,10 @@
 import * as v from 'valibot';
 import { DATE_TIME, INTEGER } from '../openapi/values';
 
-export const DatabasesAnswer = v.strictObject({
-  items: v.array(v.strictObject({ database: v.string(), placements: INTEGER, closedOn: v.nullable(v.string()) })),
-});
+/** A tenant database: how many tenant/orgs it holds, and since when a drain closed it to new ones (null: open). */
+export const DatabaseAnswer = v.strictObject({ database: v.string(), placements: INTEGER, closedOn: v.nullable(v.string()) });
+
+export const DatabasesAnswer = v.strictObject({ items: v.array(DatabaseAnswer) });
 
 export const PlacementAnswer = v.strictObject({
   tenantKey: v.string(),

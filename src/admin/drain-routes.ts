@@ -12,6 +12,7 @@ import { jsonResponse } from '../http/responses';
 import type { OperatorRoute } from '../http/route';
 import { message } from '../messages/catalogue';
 import { INTEGER } from '../openapi/values';
+import { DatabaseAnswer } from './answers';
 
 const DRAIN_BATCH = 20;
 
@@ -64,14 +65,13 @@ async function drainDatabase(ctx: OperatorContext) {
   return jsonResponse(DrainAnswer, { database, moving, remaining }, { status: 202 });
 }
 
-const DatabaseAnswer = v.strictObject({ database: v.string(), placements: INTEGER, closedOn: v.nullable(v.string()) });
-
-/** Opens a drained database to new placements again; answers its state. */
+/** Opens a drained database to new placements again; answers its state (listDatabases names every binding). */
 async function openDatabase(ctx: OperatorContext) {
   const database = readBinding(ctx);
   await ctx.platform.placements.closeDatabase(database, null);
   const view = (await ctx.platform.placements.listDatabases()).find((entry) => entry.database === database);
-  return jsonResponse(DatabaseAnswer, view ?? { database, placements: 0, closedOn: null });
+  if (!view) throw new Error(`${database} is missing from the tenant databases it was checked against.`);
+  return jsonResponse(DatabaseAnswer, view);
 }
 
 export const drainRoutes: readonly OperatorRoute[] = [
