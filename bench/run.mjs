@@ -6,6 +6,7 @@
 // $batch scenarios (bench/lib/batch.mjs). Prints a markdown table; with --save it also writes
 // bench/results/latest.json (scale.json for --scale: the committed figures the README quotes), otherwise those files
 // are left alone. Timing is not a test.
+import { createRequire } from 'node:module';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,8 +37,10 @@ const USAGE = `npm run bench [-- options]
   --scale-rows=N    (or --scale-rows N) the large size of --scale instead of 1,000,000
   --scale-lists     with --scale: only the per-list first pages (routes, exchange rates documents, email templates);
                     with --save, replaces only 'lists' in bench/results/scale.json (the growth figures are kept)
-  --restore         only snapshot and point-in-time restore of one tenant/org, in rows/s (bench/lib/restore.mjs;
-                    --restore-rows=N rows, 100,000 unless told; writes bench/results/restore.json with --save)
+  --restore         only snapshot and point-in-time restore of one tenant/org: restores in place (only the changed
+                    rows written) and a rebuild into an empty tenant/org, in rows/s (bench/lib/restore.mjs;
+                    --restore-rows=N rows, 100,000 unless told; writes bench/results/restore.json with --save; runs
+                    on the newest workerd installed, BENCH_WORKERD=wrangler for wrangler's own)
   --imports         only file imports (issue 29): a routes CSV imported (upload + Workflow) and reverted, rows/s,
                     beside the raw json_each INSERT floor (writes bench/results/imports.json with --save)
   --imports-rows=N  the CSV's rows for --imports (default 100,000; the issue's target is 1,000,000)
@@ -68,6 +71,20 @@ const settings = quick
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const state = mkdtempSync(path.join(os.tmpdir(), 'erp-bench-'));
+
+/**
+ * `--restore` runs `wrangler dev` on the newest `workerd` installed (the one the vitest pool's miniflare brings, through
+ * miniflare's MINIFLARE_WORKERD_PATH): wrangler 4.86's own crashes once a tenant database passes 2 GiB
+ * (docs/performance.md). BENCH_WORKERD=wrangler keeps wrangler's own.
+ */
+function chooseWorkerd() {
+  if (process.env.MINIFLARE_WORKERD_PATH) return `${process.env.MINIFLARE_WORKERD_PATH} (MINIFLARE_WORKERD_PATH)`;
+  if (!restoreOnly || process.env.BENCH_WORKERD === 'wrangler') return "wrangler's own";
+  const workerd = createRequire(import.meta.url)('workerd');
+  process.env.MINIFLARE_WORKERD_PATH = workerd.default;
+  return `workerd ${workerd.version}`;
+}
+const workerd = chooseWorkerd();
 const scenarios = [];
 
 function record(name, measured, baseline, baselineName) {
@@ -106,7 +123,7 @@ async function main() {
       const figures = await measureRestore({ api, token, rows: restoreRows, templateBody });
       const result = {
         restore: figures,
-        settings: { mode: 'restore', rows: restoreRows },
+        settings: { mode: 'restore', rows: restoreRows, workerd },
         machine: describeMachine(),
         date: new Date().toISOString(),
       };

@@ -18,6 +18,7 @@ export const JobAnswer = v.strictObject({
   seq: v.nullable(INTEGER),
   source: v.nullable(v.strictObject(SCOPE)),
   snapshot: v.nullable(v.string()),
+  method: v.nullable(v.picklist(['changes', 'rebuild'])),
 });
 
 export const SnapshotListAnswer = v.strictObject({

@@ -16,6 +16,7 @@ export interface JobBody {
   asOf: string | null;
   seq: number | null;
   snapshot: string | null;
+  method: 'changes' | 'rebuild' | null;
 }
 
 /**

@@ -70,11 +70,25 @@ export interface RestorePlan {
 export interface RestoreJob extends JobBase {
   readonly kind: 'restore';
   readonly plan: RestorePlan;
-  phase: 'hold' | 'clear' | 'load' | 'replay' | 'release';
-  /** Load: the next chunk of the current table; replay: the last position applied. */
+  phase: 'hold' | 'drop' | 'revert' | 'recover' | 'clear' | 'load' | 'replay' | 'release';
+  /**
+   * Decided at the hold (null before): `changes` writes only the rows the history changed after the position (a
+   * restore in place, revert-steps.ts); `rebuild` deletes every row and loads the state (restore-steps.ts).
+   */
+  method: RestoreMethod | null;
+  /** `changes`: the tenant/org's last position at the hold, its pruned position, the tables changed since the position. */
+  head: number;
+  pruned: number;
+  changed?: string[];
+  /** Recover: rows of the current table still to take from the snapshot (null: not counted yet). */
+  pending: number | null;
+  /** Load and recover: the next chunk of the current table; replay, drop and revert: the last position applied. */
   cursor: number;
+  /** Rows written: every row of a rebuild; the rows deleted, reverted and recovered by a restore in place. */
   rows: number;
 }
+
+type RestoreMethod = 'changes' | 'rebuild';
 
 export type BackupJob = SnapshotJob | RestoreJob;
 
@@ -88,11 +102,12 @@ export interface JobStatus extends TenantScope {
   readonly error: string | null;
   /** Rows written so far (snapshot) or restored. */
   readonly rows: number;
-  /** Restores: the moment restored, its position, where from. */
+  /** Restores: the moment restored, its position, where from, and how (null until decided; snapshots: null). */
   readonly asOf: string | null;
   readonly seq: number | null;
   readonly source: TenantScope | null;
   readonly snapshot: string | null;
+  readonly method: RestoreMethod | null;
 }
 
 export function describeJob(job: BackupJob): JobStatus {
@@ -108,7 +123,7 @@ export function describeJob(job: BackupJob): JobStatus {
   };
   if (job.kind === 'snapshot') {
     const rows = job.tables.reduce((sum, table) => sum + table.rows, 0);
-    return { ...base, rows, asOf: null, seq: job.state === 'done' ? job.seq : null, source: null, snapshot: job.id };
+    return { ...base, rows, asOf: null, seq: job.state === 'done' ? job.seq : null, source: null, snapshot: job.id, method: null };
   }
   const { source, snapshot, seq, asOf } = job.plan;
   return {
@@ -118,6 +133,8 @@ export function describeJob(job: BackupJob): JobStatus {
     seq,
     source: { tenantKey: source.tenantKey, orgKey: source.orgKey },
     snapshot: snapshot?.id ?? null,
+    // A job kept before restores in place existed has no method: it rebuilt.
+    method: job.method ?? (job.phase === 'hold' ? null : 'rebuild'),
   };
 }
 

@@ -1,6 +1,8 @@
 /**
  * A restore, step by step, into the target tenant/org (the source itself, or an empty one on another database):
- * 1. hold: the target's residency becomes `moving` (reads served, writes wait as during a move, then 503);
+ * 1. hold: the target's residency becomes `moving` (reads served, writes wait as during a move, then 503); a restore
+ *    in place then writes only the rows changed since the position (revert-steps.ts) and goes on at 4; otherwise it
+ *    rebuilds:
  * 2. clear: the target's rows of every restored table are deleted in chunks (children first);
  * 3. per table, parents first: load the snapshot's rows whose key the history did not change between the snapshot's
  *    start and the restored position, then replay the rows the history left in that range (each row's last image,
@@ -13,11 +15,13 @@ import { deleteChunk } from '../placement/copy';
 import { ensureResidency } from '../placement/directory';
 import type { TenantTable } from '../placement/tenant-tables';
 import type { TenantScope } from '../../db/client';
-import { findChangedRows, findRebase, readLastImages } from './history';
+import { readSnapshotChunk, writeInGroups } from './chunks';
+import { findChangedRows, findRebase, readLastImages, readPositions } from './history';
+import { hasRebaseAfter, listChangedTables } from './history-changes';
 import type { RestoreJob } from './jobs';
-import { hashText } from './snapshot-steps';
+import { renderInsert } from './restore-sql';
+import { runRevertStep } from './revert-steps';
 import type { BackupStore } from './store';
-import { quoteName } from './tables';
 
 interface RestoreContext {
   readonly source: D1Database;
@@ -25,22 +29,6 @@ interface RestoreContext {
   readonly tables: readonly TenantTable[];
   readonly store: BackupStore;
   now(): Date;
-}
-
-/** `json_extract(c.value, '<prefix>."column"')` for every restored column, the target's scope for the scope columns. */
-function renderValues(table: TenantTable, prefix: string): string {
-  return table.columns
-    .map((column) => {
-      if (column === 'tenant_key') return '?2';
-      if (column === 'org_key') return '?3';
-      return `json_extract(c.value, '${prefix}."${column}"')`;
-    })
-    .join(', ');
-}
-
-function renderInsert(table: TenantTable, prefix: string, where: string): string {
-  const columns = table.columns.map(quoteName).join(', ');
-  return `INSERT INTO ${quoteName(table.name)} (${columns}) SELECT ${renderValues(table, prefix)} FROM json_each(?1) AS c${where} ORDER BY c.key`;
 }
 
 async function holdTarget(db: D1Database, scope: TenantScope, now: Date): Promise<void> {
@@ -58,8 +46,7 @@ async function loadChunk(job: RestoreJob, context: RestoreContext, table: Tenant
   if (!snapshot || !chunk) return false;
   // A move renumbered the table after the snapshot started: its rows come from the history after the rebase alone.
   if ((await findRebase(context.source, job.plan.source, table, job.plan.seq)) > snapshot.startSeq) return false;
-  const text = await context.store.get(chunk.key);
-  if (text === null || (await hashText(text)) !== chunk.sha256) throw new Error(`The snapshot object ${chunk.key} is missing or damaged.`);
+  const text = await readSnapshotChunk(context.store, chunk);
   const changed = await findChangedRows(context.source, job.plan.source, table, { from: snapshot.startSeq, to: job.plan.seq }, text);
   const sql = renderInsert(table, '$[1]', ' WHERE c.key NOT IN (SELECT value FROM json_each(?4))');
   await context.target.prepare(sql).bind(text, job.tenantKey, job.orgKey, JSON.stringify(changed)).run();
@@ -68,37 +55,52 @@ async function loadChunk(job: RestoreJob, context: RestoreContext, table: Tenant
   return true;
 }
 
-const REPLAY_BYTES = 400_000;
-
-/** Writes the next images the history left of the current table; false when there are no more. */
+/** Writes the next images the history left of the current table; answers the statements (0: there are no more). */
 async function replayImages(job: RestoreJob, context: RestoreContext, table: TenantTable): Promise<number> {
   const rebase = await findRebase(context.source, job.plan.source, table, job.plan.seq);
   const from = Math.max(job.plan.snapshot?.startSeq ?? 0, rebase);
   const images = await readLastImages(context.source, job.plan.source, table, { from, to: job.plan.seq }, job.cursor);
   if (images.length === 0) return 0;
   const sql = renderInsert(table, '$', '');
-  let group: string[] = [];
-  let bytes = 0;
-  let statements = 1;
-  const flush = async () => {
-    if (group.length === 0) return;
-    await context.target
-      .prepare(sql)
-      .bind(`[${group.join(',')}]`, job.tenantKey, job.orgKey)
-      .run();
-    statements += 1;
-    group = [];
-    bytes = 0;
-  };
-  for (const image of images) {
-    if (bytes + image.image.length > REPLAY_BYTES) await flush();
-    group.push(image.image);
-    bytes += image.image.length;
-  }
-  await flush();
+  const statements = await writeInGroups(
+    images.map((image) => image.image),
+    (array) => context.target.prepare(sql).bind(array, job.tenantKey, job.orgKey).run(),
+  );
   job.rows += images.length;
   job.cursor = images[images.length - 1]?.seq ?? job.cursor;
-  return statements;
+  return 1 + statements;
+}
+
+/**
+ * How the target is written, decided once it is held: in place, and while no move renumbered a table after the
+ * position, only the rows changed since (revert-steps.ts); else every row (clear, load, replay).
+ */
+async function chooseMethod(job: RestoreJob, context: RestoreContext): Promise<number> {
+  const { source, targetDatabase, seq } = job.plan;
+  const inPlace = source.tenantKey === job.tenantKey && source.orgKey === job.orgKey && source.database === targetDatabase;
+  if (inPlace && !(await hasRebaseAfter(context.source, source, seq))) {
+    const { last, pruned } = await readPositions(context.source, source);
+    const changed = await listChangedTables(context.source, source, seq, last);
+    Object.assign(job, { method: 'changes', head: last, pruned, changed, phase: 'drop', table: 0, cursor: 0, pending: null });
+    return 3;
+  }
+  Object.assign(job, { method: 'rebuild', phase: 'clear', table: 0, cursor: 0 });
+  return 1;
+}
+
+/** A restore in place that cannot go on in place rebuilds instead (its writes so far are in the history like any). */
+function fallBackToRebuild(job: RestoreJob, error: unknown): void {
+  console.warn(
+    JSON.stringify({
+      level: 'warn',
+      message: 'restore in place rebuilds instead',
+      tenantKey: job.tenantKey,
+      orgKey: job.orgKey,
+      restore: job.id,
+      error: error instanceof Error ? error.message : String(error),
+    }),
+  );
+  Object.assign(job, { method: 'rebuild', phase: 'clear', table: 0, cursor: 0, pending: null, rows: 0 });
 }
 
 /** The target `active` again and the `restored` event, in one batch. */
@@ -133,8 +135,16 @@ export async function runRestoreStep(job: RestoreJob, context: RestoreContext): 
   switch (job.phase) {
     case 'hold':
       await holdTarget(context.target, job, context.now());
-      next('clear');
-      return 3;
+      return 3 + (await chooseMethod(job, context));
+    case 'drop':
+    case 'revert':
+    case 'recover':
+      try {
+        return await runRevertStep(job, { db: context.target, tables: context.tables, store: context.store });
+      } catch (error) {
+        fallBackToRebuild(job, error);
+        return 1;
+      }
     case 'clear': {
       const children = [...context.tables].reverse()[job.table];
       if (!children) return (next('load'), 0);

@@ -89,7 +89,18 @@ export class BackupRunner {
   }
 
   startRestore(scope: TenantScope, plan: RestorePlan, id: string): Promise<StartOutcome> {
-    const job: RestoreJob = { ...this.newJob(scope, id), kind: 'restore', plan, phase: 'hold', cursor: 0, rows: 0 };
+    const job: RestoreJob = {
+      ...this.newJob(scope, id),
+      kind: 'restore',
+      plan,
+      phase: 'hold',
+      method: null,
+      head: 0,
+      pruned: 0,
+      pending: null,
+      cursor: 0,
+      rows: 0,
+    };
     return this.start(job);
   }
 

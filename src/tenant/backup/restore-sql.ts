@@ -1,0 +1,48 @@
+/**
+ * The SQL a restore writes rows with: inserts and upserts of `[key, image]` JSON pairs (snapshot chunks, history
+ * images) through `json_each(?1)`, with the target's scope (`?2`, `?3`) in place of the image's, and deletes by key.
+ */
+import type { TenantTable } from '../placement/tenant-tables';
+import { quoteName } from './tables';
+
+/** `json_extract(c.value, '<prefix>."column"')` for every restored column, the target's scope for the scope columns. */
+function renderValues(table: TenantTable, prefix: string): string {
+  return table.columns
+    .map((column) => {
+      if (column === 'tenant_key') return '?2';
+      if (column === 'org_key') return '?3';
+      return `json_extract(c.value, '${prefix}."${column}"')`;
+    })
+    .join(', ');
+}
+
+/** Inserts the images at `prefix` of the JSON array `?1` (an insertion sequence numbered anew, in array order). */
+export function renderInsert(table: TenantTable, prefix: string, where: string): string {
+  const columns = table.columns.map(quoteName).join(', ');
+  return `INSERT INTO ${quoteName(table.name)} (${columns}) SELECT ${renderValues(table, prefix)} FROM json_each(?1) AS c${where} ORDER BY c.key`;
+}
+
+/**
+ * Inserts or overwrites, by primary key, the rows of the `[key, image]` pairs of `?1` that pass `where`: each row ends
+ * exactly as its image (an insertion-sequence id kept, from the key). Another unique key a row would take from a row
+ * not yet reverted fails the statement (revert-steps.ts then rebuilds).
+ */
+export function renderUpsert(table: TenantTable, where: string): string {
+  const sequence = table.sequence === null ? [] : [table.sequence];
+  const columns = [...table.columns, ...sequence].map(quoteName).join(', ');
+  const values = [renderValues(table, '$[1]'), ...sequence.map(() => "json_extract(c.value, '$[0][0]')")].join(', ');
+  const updated = table.columns.filter((column) => !table.key.includes(column));
+  const action =
+    updated.length === 0
+      ? 'DO NOTHING'
+      : `DO UPDATE SET ${updated.map((column) => `${quoteName(column)} = excluded.${quoteName(column)}`).join(', ')}`;
+  const target = table.key.map(quoteName).join(', ');
+  return `INSERT INTO ${quoteName(table.name)} (${columns}) SELECT ${values} FROM json_each(?1) AS c WHERE ${where} ORDER BY c.key ON CONFLICT (${target}) ${action}`;
+}
+
+/** Deletes the tenant/org's (`?1`, `?2`) rows whose primary key is one of the JSON arrays of `?3`. */
+export function renderDeleteByKeys(table: TenantTable): string {
+  const columns = table.key.map(quoteName).join(', ');
+  const values = table.key.map((_, index) => `json_extract(c.value, '$[${index}]')`).join(', ');
+  return `DELETE FROM ${quoteName(table.name)} WHERE tenant_key = ?1 AND org_key = ?2 AND (${columns}) IN (SELECT ${values} FROM json_each(?3) AS c)`;
+}
