@@ -5,23 +5,34 @@
 //   after one change, to a moment after that change, and back before a bulk update of one row in ten;
 // - a restore of the snapshot into another, empty tenant/org on the other database (the `rebuild` method: every row).
 // Rows are loaded with SQL into the tenant/org's database; the history triggers record them.
-import { fetchPolling, loadTemplateRows, mintOperatorToken, ORG, send, sendAdmin, TENANT } from './fixtures.mjs';
+import { loadTemplateRows, mintOperatorToken, ORG, send, sendAdmin, TENANT } from './fixtures.mjs';
 import { executeSql } from './servers.mjs';
 
 const POLL_MS = 250;
 
+/**
+ * A status GET whose body is read within the same timeout, sent again when either stalls: under `wrangler dev` a request
+ * that arrives while a step runs waits for it (fetchPolling), and an answer's body can stall the same way.
+ */
+async function readStatus(api, path) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const response = await fetch(`${api.url}${path}`, {
+        headers: { authorization: `Bearer ${await mintOperatorToken()}` },
+        signal: globalThis.AbortSignal.timeout(30_000),
+      });
+      return { status: response.status, text: await response.text() };
+    } catch (error) {
+      if (error?.name !== 'TimeoutError' || attempt >= 120) throw error;
+    }
+  }
+}
+
 async function follow(api, location) {
   const path = new URL(location).pathname;
   for (;;) {
-    // A poll that arrives while a step runs waits for it under `wrangler dev` (fetchPolling): at 1,000,000 rows a step
-    // on a loaded machine outlasts 2 s, so each poll may wait up to 30 s (an hour in all) before it is sent again.
-    const response = await fetchPolling(
-      `${api.url}${path}`,
-      { headers: { authorization: `Bearer ${await mintOperatorToken()}` } },
-      { timeoutMs: 30_000, attempts: 120 },
-    );
-    const text = await response.text();
-    if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${text}`);
+    const { status, text } = await readStatus(api, path);
+    if (status !== 200) throw new Error(`GET ${path}: ${status} ${text}`);
     const job = JSON.parse(text);
     if (job.state === 'failed') throw new Error(`${path} failed: ${job.error}`);
     if (job.state === 'done') return job;

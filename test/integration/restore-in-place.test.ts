@@ -7,12 +7,14 @@
 import { describe, expect, it } from 'vitest';
 import type { TenantClient } from '../helpers/api';
 import { sendBatch } from '../helpers/batch';
-import { callAdmin } from '../helpers/operator';
+import { kpiReferenceData } from '../helpers/indicators';
+import { callAdmin, movePlacement } from '../helpers/operator';
 import { passMoment, readRestoredRows, restore, takeSnapshot } from '../helpers/restore';
 import { createRoute, ROUTES, seedRouteReferenceData } from '../helpers/routes';
-import { openClientD1 } from '../helpers/tenant-db';
+import { findTenantDatabase, openClientD1 } from '../helpers/tenant-db';
 import { snapshotRows } from '../helpers/tenant-rows';
 import { freshTenant, siblingOrg } from '../helpers/tenants';
+import type { TenantScope } from '../../src/db/client';
 import { pruneHistory } from '../../src/tenant/backup/retention';
 
 const TEMPLATES = '/operations/emailTemplates';
@@ -48,6 +50,19 @@ async function seedTenant(prefix: string) {
   const neighbour = await siblingOrg(client);
   await expectStatus(neighbour.call('POST', TEMPLATES, { body: templateBody('n1') }), 201);
   return { client, neighbour, scope: { tenantKey: client.tenant, orgKey: client.org } };
+}
+
+async function measure(client: TenantClient, date: string): Promise<void> {
+  const body = [{ company: 'ACME-PT', code: 'COST', date, value: '12.5' }];
+  await expectStatus(client.call('POST', '/maintenance/indicators/measurements', { body }), 200);
+}
+
+async function readMeasurementIds(db: D1Database, scope: TenantScope): Promise<number[]> {
+  const { results } = await db
+    .prepare('SELECT id FROM kpi_measurements WHERE tenant_key = ? AND org_key = ? ORDER BY id')
+    .bind(scope.tenantKey, scope.orgKey)
+    .all<{ id: number }>();
+  return results.map((row) => row.id);
 }
 
 describe('restoring a tenant/org in place', { timeout: 120_000 }, () => {
@@ -143,5 +158,36 @@ describe('restoring a tenant/org in place', { timeout: 120_000 }, () => {
     const done = await restore(scope, { asOf: moment });
     expect(done.method).toBe('rebuild');
     expect(await readRestoredRows(db, scope)).toEqual(before);
+  });
+
+  it("never takes a neighbour's row: a measurement id freed since the moment and given to a neighbour makes it rebuild", async () => {
+    const { client, neighbour, scope } = await seedTenant('inplace-ids');
+    const neighbourScope = { tenantKey: neighbour.tenant, orgKey: neighbour.org };
+    await kpiReferenceData(client);
+    const home = (await findTenantDatabase(scope)) ?? '';
+    if ((await findTenantDatabase(neighbourScope)) !== home)
+      expect((await movePlacement(neighbour.tenant, neighbour.org, home)).status).toBe(200);
+    await kpiReferenceData(neighbour);
+    await measure(client, '2026-01-10');
+    await measure(client, '2026-01-11');
+    const db = await openClientD1(client);
+    const ids = await readMeasurementIds(db, scope);
+    const moment = await passMoment(db, scope);
+    const before = await readRestoredRows(db, scope);
+
+    // The measurements go (as an import's revert deletes them), and the neighbour's next ones take their ids.
+    await db.prepare('DELETE FROM kpi_measurements WHERE tenant_key = ? AND org_key = ?').bind(scope.tenantKey, scope.orgKey).run();
+    await measure(neighbour, '2026-01-10');
+    await measure(neighbour, '2026-01-11');
+    const neighbourIds = await readMeasurementIds(db, neighbourScope);
+    expect(neighbourIds).toEqual(ids);
+    const neighbourRows = await snapshotRows(db, neighbourScope);
+
+    const done = await restore(scope, { asOf: moment });
+    expect(done.method).toBe('rebuild');
+    expect(done.error).toContain('rebuilt instead');
+    expect(await readRestoredRows(db, scope)).toEqual(before);
+    expect(await readMeasurementIds(db, neighbourScope)).toEqual(neighbourIds);
+    expect(await snapshotRows(db, neighbourScope)).toEqual(neighbourRows);
   });
 });

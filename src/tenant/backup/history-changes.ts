@@ -25,8 +25,8 @@ const KEYS_PER_READ = 200;
 /** `h` is an entry of the table after `?4` (up to `?5`), the first of its row after the restored position `?6`. */
 const FIRST_AFTER = `h.tenant_key = ?1 AND h.org_key = ?2 AND h.table_name = ?3 AND h.seq > ?4 AND h.seq <= ?5 AND NOT EXISTS (SELECT 1 FROM tenant_history AS f WHERE f.tenant_key = ?1 AND f.org_key = ?2 AND f.table_name = ?3 AND f.row_key = h.row_key AND f.seq > ?6 AND f.seq < h.seq)`;
 
-/** The last entry of `h`'s row after `?7` and up to `?6`. */
-const LAST_BEFORE = `SELECT x.row_image FROM tenant_history AS x WHERE x.tenant_key = ?1 AND x.org_key = ?2 AND x.table_name = ?3 AND x.row_key = h.row_key AND x.seq > ?7 AND x.seq <= ?6 ORDER BY x.seq DESC LIMIT 1`;
+/** The image of the last entry of `h`'s row after `?7` and up to `?6` ('' for a delete; NULL: there is none). */
+const LAST_BEFORE = `SELECT coalesce(x.row_image, '') FROM tenant_history AS x WHERE x.tenant_key = ?1 AND x.org_key = ?2 AND x.table_name = ?3 AND x.row_key = h.row_key AND x.seq > ?7 AND x.seq <= ?6 ORDER BY x.seq DESC LIMIT 1`;
 
 /** Binds ?1 to ?6 (and ?7, `lower`, for statements that read a row's state at the position). */
 function bindRange(
@@ -72,17 +72,18 @@ export async function readPriorImages(
   table: TenantTable,
   range: ChangeRange,
   after: number,
-): Promise<{ seq: number; pair: string }[]> {
+): Promise<{ seq: number; pair: string; deleted: boolean }[]> {
   const { results } = await bindRange(
     db.prepare(
-      `SELECT seq, json_array(json(k), json(image)) AS p FROM (SELECT h.seq AS seq, h.row_key AS k, (${LAST_BEFORE}) AS image FROM tenant_history AS h WHERE ${FIRST_AFTER} AND h.operation IN ('update', 'delete')) WHERE image IS NOT NULL ORDER BY seq LIMIT ${KEYS_PER_READ}`,
+      `SELECT seq, json_array(json(k), json(nullif(image, ''))) AS p, image = '' AS d FROM (SELECT h.seq AS seq, h.row_key AS k, (${LAST_BEFORE}) AS image FROM tenant_history AS h WHERE ${FIRST_AFTER} AND h.operation IN ('update', 'delete')) WHERE image IS NOT NULL ORDER BY seq LIMIT ${KEYS_PER_READ}`,
     ),
     scope,
     table,
     range,
     after,
-  ).all<{ seq: number; p: string }>();
-  return results.map((row) => ({ seq: Number(row.seq), pair: row.p }));
+  ).all<{ seq: number; p: string; d: number }>();
+  // `deleted`: the history says the row was gone at the position, yet changed after it (it cannot be, but say so).
+  return results.map((row) => ({ seq: Number(row.seq), pair: row.p, deleted: Number(row.d) === 1 }));
 }
 
 /** How many rows the history changed or deleted after the position with no entry left at or before it (pruned). */
@@ -108,11 +109,18 @@ export async function hasRebaseAfter(db: D1Database, scope: TenantScope, seq: nu
   return row !== null;
 }
 
-/** The tables with entries after the position, up to `head` (a restore in place leaves every other table alone). */
-export async function listChangedTables(db: D1Database, scope: TenantScope, seq: number, head: number): Promise<string[]> {
+/** Of `tables`, those with entries after the position, up to `head`: one index probe each (`tenant_history_table_idx`). */
+export async function listChangedTables(
+  db: D1Database,
+  scope: TenantScope,
+  tables: readonly string[],
+  range: { seq: number; head: number },
+): Promise<string[]> {
   const { results } = await db
-    .prepare('SELECT DISTINCT table_name AS name FROM tenant_history WHERE tenant_key = ? AND org_key = ? AND seq > ? AND seq <= ?')
-    .bind(scope.tenantKey, scope.orgKey, seq, head)
+    .prepare(
+      'SELECT t.value AS name FROM json_each(?1) AS t WHERE EXISTS (SELECT 1 FROM tenant_history AS h WHERE h.tenant_key = ?2 AND h.org_key = ?3 AND h.table_name = t.value AND h.seq > ?4 AND h.seq <= ?5)',
+    )
+    .bind(JSON.stringify(tables), scope.tenantKey, scope.orgKey, range.seq, range.head)
     .all<{ name: string }>();
   return results.map((row) => row.name);
 }

@@ -4,6 +4,7 @@
  * row, in the same statement as the write, whatever code path wrote it. Both tables hold tenant/org rows, so a move
  * copies them with the rest of the tenant/org.
  */
+import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
 /** One entry per written row: its key and its full after-image (NULL for a delete; the before-image is the previous entry). */
@@ -32,6 +33,10 @@ export const tenantHistory = sqliteTable(
     index('tenant_history_table_idx').on(table.tenantKey, table.orgKey, table.tableName, table.seq),
     // A moment's position.
     index('tenant_history_recorded_idx').on(table.tenantKey, table.orgKey, table.recordedOn),
+    // A table's last rebase up to a position (restores): only rebase entries, so a probe, not a walk of the table's history.
+    index('tenant_history_rebase_idx')
+      .on(table.tenantKey, table.orgKey, table.tableName, table.seq)
+      .where(sql`operation = 'rebase'`),
   ],
 );
 

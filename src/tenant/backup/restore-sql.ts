@@ -25,19 +25,23 @@ export function renderInsert(table: TenantTable, prefix: string, where: string):
 /**
  * Inserts or overwrites, by primary key, the rows of the `[key, image]` pairs of `?1` that pass `where`: each row ends
  * exactly as its image (an insertion-sequence id kept, from the key). Another unique key a row would take from a row
- * not yet reverted fails the statement (revert-steps.ts then rebuilds).
+ * not yet reverted fails the statement (revert-steps.ts then rebuilds). With `RETURNING 1`, one row per row written.
  */
 export function renderUpsert(table: TenantTable, where: string): string {
   const sequence = table.sequence === null ? [] : [table.sequence];
   const columns = [...table.columns, ...sequence].map(quoteName).join(', ');
   const values = [renderValues(table, '$[1]'), ...sequence.map(() => "json_extract(c.value, '$[0][0]')")].join(', ');
   const updated = table.columns.filter((column) => !table.key.includes(column));
+  // Never another tenant/org's row: an insertion-sequence id (a rowid every tenant/org of the database shares) freed by
+  // a delete may have been given to another one's new row since. Such a row is left as it is, and not RETURNed.
+  const name = quoteName(table.name);
+  const sameScope = `${name}."tenant_key" = excluded."tenant_key" AND ${name}."org_key" = excluded."org_key"`;
   const action =
     updated.length === 0
       ? 'DO NOTHING'
-      : `DO UPDATE SET ${updated.map((column) => `${quoteName(column)} = excluded.${quoteName(column)}`).join(', ')}`;
+      : `DO UPDATE SET ${updated.map((column) => `${quoteName(column)} = excluded.${quoteName(column)}`).join(', ')} WHERE ${sameScope}`;
   const target = table.key.map(quoteName).join(', ');
-  return `INSERT INTO ${quoteName(table.name)} (${columns}) SELECT ${values} FROM json_each(?1) AS c WHERE ${where} ORDER BY c.key ON CONFLICT (${target}) ${action}`;
+  return `INSERT INTO ${name} (${columns}) SELECT ${values} FROM json_each(?1) AS c WHERE ${where} ORDER BY c.key ON CONFLICT (${target}) ${action}`;
 }
 
 /** Deletes the tenant/org's (`?1`, `?2`) rows whose primary key is one of the JSON arrays of `?3`. */

@@ -20,7 +20,7 @@ import { findChangedRows, findRebase, readLastImages, readPositions } from './hi
 import { hasRebaseAfter, listChangedTables } from './history-changes';
 import type { RestoreJob } from './jobs';
 import { renderInsert } from './restore-sql';
-import { runRevertStep } from './revert-steps';
+import { InPlaceError, runRevertStep } from './revert-steps';
 import type { BackupStore } from './store';
 
 interface RestoreContext {
@@ -80,7 +80,8 @@ async function chooseMethod(job: RestoreJob, context: RestoreContext): Promise<n
   const inPlace = source.tenantKey === job.tenantKey && source.orgKey === job.orgKey && source.database === targetDatabase;
   if (inPlace && !(await hasRebaseAfter(context.source, source, seq))) {
     const { last, pruned } = await readPositions(context.source, source);
-    const changed = await listChangedTables(context.source, source, seq, last);
+    const names = context.tables.map((table) => table.name);
+    const changed = await listChangedTables(context.source, source, names, { seq, head: last });
     Object.assign(job, { method: 'changes', head: last, pruned, changed, phase: 'drop', table: 0, cursor: 0, pending: null });
     return 3;
   }
@@ -88,8 +89,13 @@ async function chooseMethod(job: RestoreJob, context: RestoreContext): Promise<n
   return 1;
 }
 
-/** A restore in place that cannot go on in place rebuilds instead (its writes so far are in the history like any). */
-function fallBackToRebuild(job: RestoreJob, error: unknown): void {
+/**
+ * A restore in place that cannot go on in place rebuilds instead (its writes so far are history like any other): at
+ * once when the rows cannot be reverted in place, after one retry for any other error (a passing one is retried).
+ */
+function fallBackToRebuild(job: RestoreJob, error: unknown): number {
+  if (!(error instanceof InPlaceError) && job.failures === 0) throw error;
+  const reason = error instanceof Error ? error.message : String(error);
   console.warn(
     JSON.stringify({
       level: 'warn',
@@ -97,10 +103,18 @@ function fallBackToRebuild(job: RestoreJob, error: unknown): void {
       tenantKey: job.tenantKey,
       orgKey: job.orgKey,
       restore: job.id,
-      error: error instanceof Error ? error.message : String(error),
+      error: reason,
     }),
   );
-  Object.assign(job, { method: 'rebuild', phase: 'clear', table: 0, cursor: 0, pending: null, rows: 0 });
+  Object.assign(job, {
+    method: 'rebuild',
+    phase: 'clear',
+    table: 0,
+    cursor: 0,
+    pending: null,
+    error: `Not restorable in place (${reason}): rebuilt instead.`,
+  });
+  return 1;
 }
 
 /** The target `active` again and the `restored` event, in one batch. */
@@ -142,8 +156,7 @@ export async function runRestoreStep(job: RestoreJob, context: RestoreContext): 
       try {
         return await runRevertStep(job, { db: context.target, tables: context.tables, store: context.store });
       } catch (error) {
-        fallBackToRebuild(job, error);
-        return 1;
+        return fallBackToRebuild(job, error);
       }
     case 'clear': {
       const children = [...context.tables].reverse()[job.table];

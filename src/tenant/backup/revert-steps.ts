@@ -18,6 +18,9 @@ import type { RestoreJob } from './jobs';
 import { renderDeleteByKeys, renderUpsert } from './restore-sql';
 import type { BackupStore } from './store';
 
+/** The rows cannot be brought back in place (the restore then rebuilds: restore-steps.ts). */
+export class InPlaceError extends Error {}
+
 interface RevertContext {
   /** The tenant/org's database (source and target). */
   readonly db: D1Database;
@@ -60,17 +63,26 @@ async function dropInserted(job: RestoreJob, context: RevertContext): Promise<nu
 async function revertChanged(job: RestoreJob, context: RevertContext, table: TenantTable): Promise<number> {
   const pairs = await readPriorImages(context.db, job, table, await readRange(job, context, table), job.cursor);
   if (pairs.length === 0) return (moveTo(job, 'recover', job.table), 2);
-  const sql = renderUpsert(table, 'true');
+  if (pairs.some((entry) => entry.deleted)) throw new InPlaceError(`The history of ${table.name} has a row changed after it was deleted.`);
+  const sql = `${renderUpsert(table, 'true')} RETURNING 1`;
+  let written = 0;
   const statements = await writeInGroups(
     pairs.map((entry) => entry.pair),
-    (array) => context.db.prepare(sql).bind(array, job.tenantKey, job.orgKey).run(),
+    async (array) => {
+      written += (await context.db.prepare(sql).bind(array, job.tenantKey, job.orgKey).all()).results.length;
+    },
   );
-  job.rows += pairs.length;
+  job.rows += written;
+  if (written < pairs.length)
+    throw new InPlaceError(`${pairs.length - written} rows of ${table.name} have ids another tenant/org holds now.`);
   job.cursor = pairs[pairs.length - 1]?.seq ?? job.cursor;
   return 2 + statements;
 }
 
-/** The rows of a snapshot chunk whose state at the position the history no longer holds, and that changed after it. */
+/**
+ * The rows of a snapshot chunk whose state at the position the history no longer holds, and that changed after it.
+ * `?2`/`?3` are both the history's scope and the rows' (a restore in place: the source is the target).
+ */
 const PRUNED_AND_CHANGED = [
   "EXISTS (SELECT 1 FROM tenant_history AS h WHERE h.tenant_key = ?2 AND h.org_key = ?3 AND h.table_name = ?4 AND h.row_key = json_extract(c.value, '$[0]') AND h.seq > ?5 AND h.seq <= ?6)",
   "NOT EXISTS (SELECT 1 FROM tenant_history AS x WHERE x.tenant_key = ?2 AND x.org_key = ?3 AND x.table_name = ?4 AND x.row_key = json_extract(c.value, '$[0]') AND x.seq > ?7 AND x.seq <= ?5)",
@@ -78,17 +90,17 @@ const PRUNED_AND_CHANGED = [
 
 /** Takes from the snapshot, chunk by chunk, the rows of the current table whose entries up to the position were pruned. */
 async function recoverPruned(job: RestoreJob, context: RevertContext, table: TenantTable): Promise<number> {
+  if (job.pending !== null && job.pending <= 0) return (moveTo(job, 'revert', job.table + 1), 0);
   const range = await readRange(job, context, table);
   if (job.pending === null) {
     job.pending = await countPrunedPriors(context.db, job, table, range);
     return 2;
   }
-  if (job.pending <= 0) return (moveTo(job, 'revert', job.table + 1), 0);
   const snapshot = job.plan.snapshot;
   const chunk = snapshot?.tables.find((entry) => entry.name === table.name)?.chunks[job.cursor];
   // A snapshot started before the table's last rebase names its rows by old ids: it cannot hold them.
   if (!snapshot || !chunk || range.lower > snapshot.startSeq)
-    throw new Error(`${job.pending} rows of ${table.name} changed since the position are in neither the history nor the snapshot.`);
+    throw new InPlaceError(`${job.pending} rows of ${table.name} changed since the position are in neither the history nor the snapshot.`);
   const text = await readSnapshotChunk(context.store, chunk);
   const { results } = await context.db
     .prepare(`${renderUpsert(table, PRUNED_AND_CHANGED)} RETURNING 1`)

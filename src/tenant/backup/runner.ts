@@ -21,6 +21,7 @@ const JOB_KEY = 'backup:job';
 const DONE_PREFIX = 'backup:done:';
 const MAX_FAILURES = 3;
 const RETRY_DELAY_MS = 1_000;
+const STEP_MS = 5_000;
 
 interface BackupHost {
   readonly databases: DatabaseSet;
@@ -147,8 +148,10 @@ export class BackupRunner {
 
   private async runSteps(): Promise<void> {
     const job = await this.findRunning();
+    const started = this.host.now().getTime();
     let spent = 0;
-    while (job && job.state === 'running' && spent < this.host.stepStatements) {
+    // Within the statement budget, and a few seconds: requests to the coordinator wait while a step runs.
+    while (job && job.state === 'running' && spent < this.host.stepStatements && this.host.now().getTime() - started < STEP_MS) {
       try {
         spent += await this.step(job);
         job.failures = 0;

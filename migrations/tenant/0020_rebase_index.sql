@@ -1,0 +1,1 @@
+CREATE INDEX `tenant_history_rebase_idx` ON `tenant_history` (`tenant_key`,`org_key`,`table_name`,`seq`) WHERE operation = 'rebase';
