@@ -67,6 +67,12 @@ export async function passMoment(db: D1Database, scope: TenantScope): Promise<st
   throw new Error('The database clock did not move.');
 }
 
+/** Awaits a call and checks its status (the answer's text in the message). */
+export async function expectStatus(promise: Promise<{ status: number; text: string }>, status: number): Promise<void> {
+  const result = await promise;
+  expect(result.status, result.text).toBe(status);
+}
+
 /** Follows a job's status resource until it is no longer running; answers its last status. */
 export async function followJob(location: string | null): Promise<JobBody> {
   expect(location).not.toBeNull();

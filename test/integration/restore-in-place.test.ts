@@ -6,10 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { TenantClient } from '../helpers/api';
-import { sendBatch } from '../helpers/batch';
+import { sendBatch, templateBody as batchTemplateBody } from '../helpers/batch';
 import { kpiReferenceData } from '../helpers/indicators';
 import { callAdmin, movePlacement } from '../helpers/operator';
-import { passMoment, readRestoredRows, restore, takeSnapshot } from '../helpers/restore';
+import { expectStatus, passMoment, readRestoredRows, restore, takeSnapshot } from '../helpers/restore';
 import { createRoute, ROUTES, seedRouteReferenceData } from '../helpers/routes';
 import { findTenantDatabase, openClientD1 } from '../helpers/tenant-db';
 import { snapshotRows } from '../helpers/tenant-rows';
@@ -19,18 +19,7 @@ import { pruneHistory } from '../../src/tenant/backup/retention';
 
 const TEMPLATES = '/operations/emailTemplates';
 
-const templateBody = (key: string) => ({
-  templateKey: key,
-  subject: `Subject ${key}`,
-  emailTemplateType: 1,
-  notificationBody: `<p>${key}</p>`,
-  culture: 'en-US',
-});
-
-async function expectStatus(promise: Promise<{ status: number; text: string }>, status: number): Promise<void> {
-  const result = await promise;
-  expect(result.status, result.text).toBe(status);
-}
+const templateBody = (key: string) => batchTemplateBody(key, `Subject ${key}`);
 
 async function createTemplates(client: TenantClient, keys: readonly string[]): Promise<void> {
   const requests = keys.map((key) => ({ id: key, method: 'POST', url: TEMPLATES.slice(1), body: templateBody(key) }));

@@ -12,7 +12,7 @@ import { readAllChanges } from '../helpers/events';
 import { changeImport, registerImport } from '../helpers/imports';
 import { kpiReferenceData } from '../helpers/indicators';
 import { callAdmin, movePlacement } from '../helpers/operator';
-import { followJob, passMoment, readRestoredRows, restore, takeSnapshot } from '../helpers/restore';
+import { expectStatus, followJob, passMoment, readRestoredRows, restore, takeSnapshot } from '../helpers/restore';
 import type { JobBody } from '../helpers/restore';
 import { createRoute, ROUTES, seedRouteReferenceData } from '../helpers/routes';
 import { findTenantDatabase, readTestDatabases } from '../helpers/tenant-db';
@@ -30,11 +30,6 @@ const templateBody = (key: string) => ({
   culture: 'en-US',
   custom_channel: 'email',
 });
-
-async function expectStatus(promise: Promise<{ status: number; text: string }>, status: number): Promise<void> {
-  const result = await promise;
-  expect(result.status, result.text).toBe(status);
-}
 
 async function measure(client: TenantClient, value: string): Promise<void> {
   const body = [{ company: 'ACME-PT', code: 'COST', date: '2026-01-10', value }];
