@@ -7,20 +7,37 @@
 // tests send through the Worker.
 export async function applySeedModule(module, send) {
   for (const [kind, items] of Object.entries(module.referenceData ?? {})) {
-    const result = await send('PUT', `/referenceData/${kind}`, items);
+    const result = await sendAgain(send, 'PUT', `/referenceData/${kind}`, items);
     if (result.status !== 200) throw new Error(`Seeding ${kind} failed: ${result.status} ${result.text}`);
   }
   let created = 0;
   for (const record of module.records ?? []) {
     if (record.findPath && (await exists(send, record.findPath))) continue;
     const method = record.method ?? 'POST';
-    const result = await send(method, record.path, record.body);
+    const result = await sendAgain(send, method, record.path, record.body, record.findPath);
+    if (result === DONE_BEFORE) continue;
     if (result.status < 200 || result.status >= 300)
       throw new Error(`Seeding ${method} ${record.path} failed: ${result.status} ${result.text}`);
     if (result.status === 201) created += 1;
   }
   if (module.seed) created += await module.seed(send);
   return created;
+}
+
+const RESTARTED = /worker restarted mid-request/;
+const DONE_BEFORE = { status: 200, text: '' };
+
+/**
+ * Sends a seed write, and again when `wrangler dev`'s proxy answered 503 "worker restarted mid-request" (a keep-alive
+ * race of the local proxy, workers-sdk#14641: the write may or may not have run). Every seed write is idempotent; a
+ * create is first looked for (`findPath`), and DONE_BEFORE is answered when the first attempt did create it.
+ */
+async function sendAgain(send, method, path, body, findPath) {
+  for (let attempt = 1; ; attempt += 1) {
+    const result = await send(method, path, body);
+    if (result.status !== 503 || !RESTARTED.test(result.text) || attempt >= 5) return result;
+    if (findPath && (await exists(send, findPath))) return DONE_BEFORE;
+  }
 }
 
 /** The OData list of `base` (`/operations/emailTemplates`) filtered to one record: the `findPath` of a create. */
