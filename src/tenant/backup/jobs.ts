@@ -79,7 +79,7 @@ export interface RestoreJob extends JobBase {
   /** `changes`: the tenant/org's last position at the hold, its pruned position, the tables changed since the position. */
   head: number;
   pruned: number;
-  changed?: string[];
+  changed: string[];
   /** Recover: rows of the current table still to take from the snapshot (null: not counted yet). */
   pending: number | null;
   /** Load and recover: the next chunk of the current table; replay, drop and revert: the last position applied. */

@@ -33,9 +33,9 @@ async function readRange(job: RestoreJob, context: RevertContext, table: TenantT
   return { seq: job.plan.seq, head: job.head, lower: Math.max(job.pruned, rebase) };
 }
 
-/** Whether the history changed the table after the position (a job kept without the list: assume so). */
+/** Whether the history changed the table after the position. */
 function isChanged(job: RestoreJob, table: TenantTable): boolean {
-  return job.changed?.includes(table.name) ?? true;
+  return job.changed.includes(table.name);
 }
 
 function moveTo(job: RestoreJob, phase: RestoreJob['phase'], table: number): void {
@@ -47,7 +47,8 @@ async function dropInserted(job: RestoreJob, context: RevertContext): Promise<nu
   const table = [...context.tables].reverse()[job.table];
   if (!table) return (moveTo(job, 'revert', 0), 0);
   if (!isChanged(job, table)) return (moveTo(job, 'drop', job.table + 1), 0);
-  const keys = await readInsertedKeys(context.db, job, table, await readRange(job, context, table), job.cursor);
+  // Inserted rows need no state at the position: no rebase lookup.
+  const keys = await readInsertedKeys(context.db, job, table, { seq: job.plan.seq, head: job.head, lower: job.pruned }, job.cursor);
   if (keys.length === 0) return (moveTo(job, 'drop', job.table + 1), 2);
   // RETURNING counts the rows the statement deleted (meta.changes also counts its triggers' writes).
   const { results } = await context.db

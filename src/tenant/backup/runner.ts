@@ -98,6 +98,7 @@ export class BackupRunner {
       method: null,
       head: 0,
       pruned: 0,
+      changed: [],
       pending: null,
       cursor: 0,
       rows: 0,
