@@ -68,6 +68,7 @@ function buildHandler(
   return async (incoming, info) => {
     const addressed = applyClientAddress(incoming, info, trustForwarded);
     const request = trustForwarded ? applyForwardedOrigin(addressed) : addressed;
+    if (request.headers.get('upgrade')?.toLowerCase() === 'websocket') host.upgrades.set(request, incoming);
     const asset = assets.serve(request);
     if (asset) return asset;
     if (testScheduled && SCHEDULED_PATHS.includes(new URL(request.url).pathname)) {
@@ -148,6 +149,7 @@ export async function serveDeno(extension?: DenoRequestExtension): Promise<void>
   );
   const stop = () => {
     cron.stop();
+    host.endStreams();
     controller.abort();
   };
   deno.addSignalListener('SIGINT', stop);

@@ -1,6 +1,7 @@
 /** The Worker: `fetch` (router), `scheduled` (cron), `queue` (webhook deliveries), the per-tenant/org Durable Object and the import Workflow. */
 import { app } from './app';
-import { buildWorkerPlatform, consumeDeliveryBatch, defineTenantCoordinator } from './runtime/cloudflare/platform';
+import { buildWorkerPlatform, defineTenantCoordinator } from './runtime/cloudflare/platform';
+import { consumeDeliveryBatch } from './runtime/cloudflare/deliveries';
 import { defineImportWorkflow } from './runtime/cloudflare/import-workflow';
 import type { DeliveryMessage } from './runtime/platform';
 import { backupJob } from './jobs/backups';

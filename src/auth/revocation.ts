@@ -55,6 +55,11 @@ async function isTokenRevoked(cache: CacheStore, clientId: string, issuedAt: num
   return revokedAt !== null && (issuedAt === undefined || issuedAt <= revokedAt);
 }
 
+/** Whether a token of `clientId` issued at `issuedAt` was voided by a revocation (as a request's check finds it). */
+export function isClientRevoked(cache: CacheStore, clientId: string, issuedAt: number | undefined): Promise<boolean> {
+  return isTokenRevoked(cache, clientId, issuedAt, Date.now());
+}
+
 /** 401 when the principal's token was issued to an API client that has since been revoked or deleted. */
 export async function checkTokenNotRevoked(cache: CacheStore, principal: Principal): Promise<void> {
   if (principal.clientId === undefined) return;

@@ -17,11 +17,24 @@ export interface Principal {
   clientId?: string;
   /** `iat`, epoch seconds. */
   issuedAt?: number;
+  /** `exp`, epoch seconds: a live stream opened with the token ends then. */
+  expiresAt: number;
+  /** Set when the principal came from a stream ticket (src/auth/stream-ticket.ts) rather than a bearer token. */
+  ticket?: StreamTicketUse;
+}
+
+/** What a stream ticket adds to its principal: its id (used once) and the key of the token it was issued for. */
+interface StreamTicketUse {
+  readonly id: string;
+  /** Until when it may be used (epoch seconds). */
+  readonly until: number;
+  /** Digest of the bearer token the ticket was issued with: streams count against that token's limit. */
+  readonly tokenKey: string;
 }
 
 const REALM = 'Bearer realm="erp-edge-api"';
 
-function unauthorized(detail: string, error: 'invalid_request' | 'invalid_token'): ApiError {
+export function unauthorized(detail: string, error: 'invalid_request' | 'invalid_token'): ApiError {
   return new ApiError('Unauthorized', detail, {
     headers: { 'www-authenticate': `${REALM}, error="${error}", error_description="${detail.replace(/"/g, "'")}"` },
   });
@@ -136,6 +149,7 @@ export async function authenticate(request: Request, config: AppConfig): Promise
     orgs,
     ...(typeof payload.client_id === 'string' ? { clientId: payload.client_id } : {}),
     ...(typeof payload.iat === 'number' ? { issuedAt: payload.iat } : {}),
+    expiresAt: exp,
   };
   rememberVerified(token, config, principal, exp);
   return principal;

@@ -22,6 +22,7 @@ export const ERROR_STATUS = {
   Forbidden: 403,
   NotFound: 404,
   MethodNotAllowed: 405,
+  NotAcceptable: 406,
   IdempotencyKeyInUse: 409,
   Conflict: 409,
   CursorExpired: 410,
@@ -31,6 +32,7 @@ export const ERROR_STATUS = {
   IdempotencyKeyReused: 422,
   FailedDependency: 424,
   RateLimited: 429,
+  TooManyStreams: 429,
   InternalError: 500,
   ServiceUnavailable: 503,
 } as const;

@@ -16,8 +16,8 @@ export interface Answer<Status extends number, Body> extends Answered {
   readonly [ANSWER]: { readonly status: Status; readonly body: (body: Body) => Body };
 }
 
-/** Statuses a handler answers (errors are thrown as ApiError and documented apart). */
-type SuccessStatus = 200 | 201 | 202 | 204;
+/** Statuses a handler answers (errors are thrown as ApiError and documented apart); 101: a WebSocket upgrade. */
+type SuccessStatus = 101 | 200 | 201 | 202 | 204;
 
 /** A schema an answer is typed by. */
 export type AnswerSchema = GenericSchema<unknown, unknown>;

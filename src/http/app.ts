@@ -2,7 +2,8 @@
 import { Router } from 'itty-router/Router';
 import type { IRequest, RouterType } from 'itty-router';
 import { authenticate, authorize, requireScope } from '../auth/token';
-import type { Principal, Scope } from '../auth/token';
+import { authenticateWithTicket } from '../auth/stream-ticket';
+import type { Scope } from '../auth/token';
 import { checkTokenNotRevoked } from '../auth/revocation';
 import type { TenantScope } from '../db/client';
 import type { RoundTripMeter } from '../tenant/d1/meter';
@@ -37,6 +38,8 @@ interface RequestTrace {
   session: ReadSession | null;
   /** The atomic group of `$batch` the request belongs to (`ApiContext.dispatch`), if any. */
   readonly group?: GroupMember;
+  /** Sent through `ApiContext.dispatch` (a request of `$batch`), not by a client. */
+  readonly nested: boolean;
 }
 
 type Handler = (request: IRequest, platform: Platform, trace: RequestTrace) => Promise<Response>;
@@ -73,8 +76,9 @@ function checkAddress(params: Record<string, string>): { tenantKey: string; orgK
 }
 
 /** Authentication, authorization and rate limits of one `/api/{tenantKey}/{orgKey}` request. */
-async function admitApiRequest(request: Request, platform: Platform, tenantKey: string, orgKey: string, scope: Scope): Promise<Principal> {
-  const principal = await authenticate(request, platform.config);
+async function admitApiRequest(request: Request, platform: Platform, tenantKey: string, orgKey: string, scope: Scope, ticket = false) {
+  // On a route that takes them (the live stream), a stream ticket stands for a bearer token.
+  const principal = await authenticateWithTicket(request, platform.config, { tenantKey, orgKey }, platform.now(), ticket);
   authorize(principal, tenantKey, orgKey, scope);
   await checkTokenNotRevoked(platform.cache, principal);
   await checkRateLimits(platform.rateLimits, { tenantKey, orgKey, subject: principal.subject }, Date.now());
@@ -100,13 +104,13 @@ async function buildApiContext(
   request: IRequest,
   platform: Platform,
   trace: RequestTrace,
-  scope: ApiRoute['scope'],
+  route: ApiRoute,
   fetchApp: AppFetch,
 ): Promise<ApiContext> {
   const params = decodeParams(request.params);
   const { tenantKey, orgKey } = checkAddress(params);
   trace.scope = { tenantKey, orgKey };
-  const principal = await admitApiRequest(request, platform, tenantKey, orgKey, scope);
+  const principal = await admitApiRequest(request, platform, tenantKey, orgKey, route.scope, route.acceptsTicket === true);
   const session = openReadSession(request);
   trace.session = session;
   const url = new URL(request.url);
@@ -131,8 +135,9 @@ async function buildApiContext(
     principal,
     apiBase: `${url.origin}/api/${encodeURIComponent(tenantKey)}/${encodeURIComponent(orgKey)}`,
     ...(group ? { group } : {}),
+    nested: trace.nested,
     dispatch: async (inner, options) => {
-      const response = await fetchApp(inner, platform, options);
+      const response = await fetchApp(inner, platform, { ...options, nested: true });
       advanceSession(session, parseBookmark(response.headers.get(BOOKMARK_HEADER)) ?? null);
       return response;
     },
@@ -143,7 +148,7 @@ async function buildApiContext(
 function wrapApiRoute(route: ApiRoute, fetchApp: AppFetch): Handler {
   const handle = acceptsIdempotencyKey(route) ? (ctx: ApiContext) => handleIdempotently(ctx, route.handle) : route.handle;
   return async (request, platform, trace) => {
-    const ctx = await buildApiContext(request, platform, trace, route.scope, fetchApp);
+    const ctx = await buildApiContext(request, platform, trace, route, fetchApp);
     const response = await handle(ctx);
     if (platform.rateLimits) response.headers.set(RATE_LIMIT_POLICY_HEADER, describeRateLimitPolicy(platform.rateLimits));
     return response;
@@ -248,6 +253,7 @@ async function serveRequest(router: AppRouter, request: Request, platform: Platf
     scope: null,
     session: null,
     ...(options?.group ? { group: options.group } : {}),
+    nested: options?.nested === true,
   };
   let response: Response;
   let failure: unknown;

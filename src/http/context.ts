@@ -25,6 +25,8 @@ export interface ApiContext {
    * any write of its tenant database or coordinator outside the unit is refused (400), never run alone.
    */
   readonly group?: GroupMember;
+  /** The request is one of a `$batch` (sent through `dispatch`), not a client's own. */
+  readonly nested: boolean;
   /**
    * Runs another request through the whole application, exactly as if it had been sent alone (target checks, router,
    * token, rate limits, handler, the one catch): what `$batch` runs its requests with, `options.group` for a member
@@ -38,6 +40,8 @@ export interface ApiContext {
 /** How `$batch` runs an inner request: as a member of an atomic group, or alone. */
 export interface DispatchOptions {
   readonly group?: GroupMember;
+  /** Set by `dispatch` itself: the request is a `$batch`'s. */
+  readonly nested?: boolean;
 }
 
 /** A public route's context (no tenant from the path, no principal). */

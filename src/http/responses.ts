@@ -47,6 +47,14 @@ export function emptyResponse<Status extends 200 | 204>(status: Status, headers:
   return toAnswer(new Response(null, { status, headers }));
 }
 
+/**
+ * A live stream (src/live/): the Server-Sent Events answer (200, `text/event-stream`: its route documents the body as a
+ * string of that media type) or the WebSocket upgrade (101), as the platform opened it.
+ */
+export function streamResponse(response: Response): Answer<200, string> | Answer<101, null> {
+  return response.status === 101 ? toAnswer<101, null>(response) : toAnswer<200, string>(response);
+}
+
 /** 201 Created: the body is the new record's identifier (a GUID), `location` its URL. */
 export function createdResponse(id: string, location: string): Answer<201, string> {
   return toAnswer(new Response(JSON.stringify(id), { status: 201, headers: { 'content-type': JSON_TYPE, location } }));

@@ -106,6 +106,8 @@ interface ApiRouteDefinition<R extends ResponseDocs> {
    * whose fingerprint would read the whole body first.
    */
   readonly streamsBody?: boolean;
+  /** Without an `Authorization` header, a stream ticket (`?ticket=`, src/auth/stream-ticket.ts) stands for the token. */
+  readonly acceptsTicket?: boolean;
   /** Answers one of the documented success statuses with exactly its schema's output. */
   handle(ctx: ApiContext): Promise<AnswerOf<R>>;
 }
@@ -117,6 +119,7 @@ export interface ApiRoute extends Typed {
   readonly scope: Scope;
   readonly doc: RouteDoc;
   readonly readOnly?: boolean;
+  readonly acceptsTicket?: boolean;
   handle(ctx: ApiContext): Promise<Answered>;
 }
 

@@ -30,7 +30,7 @@ function fromBase64(text: string): Uint8Array {
 }
 
 /** The caller as the replay store knows it: everything that decides what it may do. */
-export function describeCaller(principal: Principal): string {
+export function describeCaller(principal: Pick<Principal, 'subject' | 'clientId' | 'scopes' | 'orgs'>): string {
   return JSON.stringify([principal.subject, principal.clientId ?? null, [...principal.scopes].sort(), [...principal.orgs].sort()]);
 }
 

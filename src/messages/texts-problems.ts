@@ -43,6 +43,11 @@ export const PROBLEM_TEXTS = {
   ],
   'title.NotFound': ['Not found', 'Não encontrado', 'No encontrado'],
   'title.MethodNotAllowed': ['Method not allowed', 'Método não permitido', 'Método no permitido'],
+  'title.NotAcceptable': [
+    'The answer cannot be given in a media type the request accepts',
+    'A resposta não pode ser dada num tipo de média que o pedido aceite',
+    'La respuesta no puede darse en un tipo de medio que la solicitud acepte',
+  ],
   'title.IdempotencyKeyInUse': [
     'A request with this Idempotency-Key is still in progress',
     'Um pedido com esta Idempotency-Key ainda está em curso',
@@ -75,6 +80,11 @@ export const PROBLEM_TEXTS = {
     'Una solicitud de la que esta depende falló',
   ],
   'title.RateLimited': ['Too many requests', 'Demasiados pedidos', 'Demasiadas solicitudes'],
+  'title.TooManyStreams': [
+    'Too many open live streams; retry after the time given in Retry-After',
+    'Demasiados fluxos em direto abertos; tente de novo após o tempo indicado em Retry-After',
+    'Demasiados flujos en directo abiertos; vuelva a intentarlo tras el tiempo indicado en Retry-After',
+  ],
   'title.InternalError': ['Internal server error', 'Erro interno do servidor', 'Error interno del servidor'],
   'title.ServiceUnavailable': [
     'Temporarily unavailable; retry after the time given in Retry-After',

@@ -114,6 +114,14 @@ export const SECURITY_SCHEMES = {
       '`application` reads and writes, `admin` also manages reference data) and `orgs` (tenantKey/orgKey patterns, `*` wildcards). ' +
       'Each operation lists the scope it needs. API clients get one from POST /connect/token (OAuth2 client credentials).',
   },
+  streamTicket: {
+    type: 'apiKey',
+    in: 'query',
+    name: 'ticket',
+    description:
+      'A stream ticket (POST /api/{tenantKey}/{orgKey}/changes/tickets with the bearer token): opens one live stream of that ' +
+      'tenant/org within 60 s, for clients that cannot send an Authorization header (EventSource, the browser WebSocket).',
+  },
   clientBasic: {
     type: 'http',
     scheme: 'basic',

@@ -108,7 +108,7 @@ function describeOperation(operation: DocumentedOperation, converter: SchemaConv
         }
       : {}),
     responses: describeResponses(operation, converter),
-    security: operation.scope ? [{ [SECURITY_SCHEME]: [operation.scope] }] : (doc.security ?? []),
+    security: operation.scope ? [{ [SECURITY_SCHEME]: [operation.scope] }, ...(doc.security ?? [])] : (doc.security ?? []),
     'x-permissions': { scopes: [...operation.permissions.scopes], orgs: operation.permissions.orgs },
   };
 }

@@ -15,6 +15,7 @@ export type { WriteWatcher } from '../tenant/d1/watch';
 import type { ReadSession } from '../tenant/placement/bookmark';
 import type { PlacementOperations } from '../tenant/placement/operations';
 import type { BackupOperations } from '../tenant/backup/operations';
+import type { LiveGrant } from '../live/grant';
 
 /** Which tenant/org's database to open, where to count its D1 round trips, and the read session it belongs to. */
 export interface TenantDatabaseRequest extends TenantScope {
@@ -32,12 +33,30 @@ export interface TenantDatabaseRequest extends TenantScope {
 /** What a write watcher may use of the invocation that wrote. */
 export interface WatchContext {
   readonly deliveries: DeliveryQueue;
+  readonly live: LiveStreams;
   now(): Date;
   waitUntil(promise: Promise<unknown>): void;
 }
 
 /** A service's watcher of one tenant/org's writes (undefined: nothing to watch). */
 export type WriteWatcherFactory = (scope: TenantScope, context: WatchContext) => WriteWatcher | undefined;
+
+/**
+ * Live streams of the change feed (src/live/): served by the tenant/org's Durable Object on Cloudflare (WebSockets
+ * hibernated, Server-Sent Events streamed from it), by the in-process hubs under Deno (src/runtime/deno/live.ts).
+ */
+export interface LiveStreams {
+  /**
+   * Opens the stream `grant` describes on `request` (a WebSocket upgrade, or Server-Sent Events): the answer to send,
+   * whose headers the app may still set. Throws an ApiError when the limits refuse it (429 TooManyStreams) or its
+   * ticket was used already (401).
+   */
+  open(request: Request, grant: LiveGrant): Promise<Response>;
+  /** A write of the tenant/org committed: its feed reaches at least `seq` (the live write watcher, off the answer's path). */
+  notify(scope: TenantScope, seq: number): Promise<void>;
+  /** The API client was revoked or deleted at `revokedAt` (epoch seconds): the streams its tokens opened end. */
+  revokeClient(scope: TenantScope, clientId: string, revokedAt: number): Promise<void>;
+}
 
 /** A POST to a webhook receiver: the URL, the body and the headers. */
 export interface ReceiverPost {
@@ -165,6 +184,8 @@ export interface Platform {
   coordinator(scope: TenantScope, session?: ReadSession, meter?: RoundTripMeter): Coordinator;
   /** Webhook deliveries (the Worker's queue, or the persisted in-process queue under Deno). */
   readonly deliveries: DeliveryQueue;
+  /** Live streams of the change feed (the tenant/org's Durable Object, or Deno's in-process hubs). */
+  readonly live: LiveStreams;
   /** Uploaded import files (R2 IMPORT_FILES, or a directory under Deno). */
   readonly files: FileStore;
   /** Processing of uploaded imports (Workflow, or the Deno runner). */

@@ -4,11 +4,12 @@
  * databases, KV and coordinators (test/deno/remote-bindings.ts), `env.ASSETS.fetch` asks the Deno server for a static
  * asset of public/ (served at its path, as Workers `[assets]` does), and `SELF.fetch` sends the
  * request to the Deno server of this test file, keeping the URL the test used (https://api.test) through
- * X-Forwarded-Proto/-Host. Everything Workers-only throws: tests that use it are named
+ * X-Forwarded-Proto/-Host (a WebSocket upgrade through test/deno/websocket-client.ts). Everything Workers-only throws: tests that use it are named
  * `*.workers.test.ts` and run in the Workers runtime only.
  */
 import { remoteCoordinator, remoteD1, remoteKv } from './remote-bindings.js';
 import { DENO_TEST_JWT_SECRET, DENO_TEST_TENANT_DATABASES, readDenoServer } from './server.js';
+import { openTestSocket } from './websocket-client.js';
 
 function refuseWorkersOnly(name: string): never {
   throw new Error(`${name} is Workers-only: name the test file *.workers.test.ts so that only the Workers run picks it up.`);
@@ -33,6 +34,9 @@ async function fetchDeno(input: Request | string | URL, init?: RequestInit): Pro
   const headers = new Headers(request.headers);
   headers.set('x-forwarded-proto', url.protocol.slice(0, -1));
   headers.set('x-forwarded-host', url.host);
+  // A WebSocket upgrade: answered as the Workers runtime answers it (101 with `webSocket`, or the refusal).
+  if (request.headers.get('upgrade')?.toLowerCase() === 'websocket')
+    return openTestSocket(`${readDenoServer().baseUrl}${url.pathname}${url.search}`, headers);
   const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
   return fetch(`${readDenoServer().baseUrl}${url.pathname}${url.search}`, {
     method: request.method,

@@ -111,6 +111,8 @@ export const EXTENSION_OPERATIONS: readonly string[] = [
   `POST ${A}/identity/apiClients/{clientId}/secret`,
   `DELETE ${A}/identity/apiClients/{clientId}`,
   `GET ${A}/changes`,
+  `GET ${A}/changes/stream`,
+  `POST ${A}/changes/tickets`,
   `GET ${A}/subscriptions`,
   `POST ${A}/subscriptions`,
   `GET ${A}/subscriptions/{id}`,

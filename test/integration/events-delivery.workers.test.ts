@@ -5,7 +5,8 @@
  */
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { buildWorkerPlatform, consumeDeliveryBatch } from '../../src/runtime/cloudflare/platform';
+import { buildWorkerPlatform } from '../../src/runtime/cloudflare/platform';
+import { consumeDeliveryBatch } from '../../src/runtime/cloudflare/deliveries';
 import type { DeliveryMessage, DeliveryOutcome } from '../../src/runtime/platform';
 import { deliverSubscription } from '../../src/services/registry';
 import { TENANT_MODEL } from '../../src/tenant-model';

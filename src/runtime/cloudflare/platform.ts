@@ -26,7 +26,11 @@ import { buildPlacementOperations } from '../../tenant/placement/operations';
 import type { MoveCoordinator } from '../../tenant/placement/operations';
 import { denyCoordinator, openEveryTenantDatabase, openTenantDatabase, watchWrites } from '../../tenant/databases';
 import type { TenantModel } from '../../tenant/databases';
-import type { DeliveryJob, DeliveryMessage, DeliveryOutcome, DeliveryQueue, Platform, RateLimits } from '../platform';
+import type { LiveStreams, Platform, RateLimits } from '../platform';
+import { buildDeliveryQueue } from './deliveries';
+import { buildLiveStreams } from './live-streams';
+import { ObjectLiveStreams } from './live-object';
+import { buildObjectState, setEarliestAlarm } from './object-storage';
 
 /**
  * What the Durable Object answers for a command: its result and the D1 bookmark of what it read and wrote (null: it did
@@ -97,13 +101,22 @@ interface Invocation {
   waitUntil(promise: Promise<unknown>): void;
 }
 
-/** The bindings every invocation shares (no rate limits: those apply to `/api` requests only). */
-function buildBindingsPlatform(env: Env, ctx: Invocation, model: TenantModel, moves: MoveCoordinator): Omit<Platform, 'rateLimits'> {
+/**
+ * The bindings every invocation shares (no rate limits: those apply to `/api` requests only). Live streams go to the
+ * tenant/org's object; the object itself passes its own (`live`), so that its commands' writes reach its streams at once.
+ */
+function buildBindingsPlatform(
+  env: Env,
+  ctx: Invocation,
+  model: TenantModel,
+  moves: MoveCoordinator,
+  live: LiveStreams = buildLiveStreams((scope) => findStub(env, scope)),
+): Omit<Platform, 'rateLimits'> {
   const databases = readDatabaseSet(env);
   const now = () => new Date();
   const waitUntil = (promise: Promise<unknown>) => ctx.waitUntil(promise);
   const deliveries = buildDeliveryQueue(env);
-  const watch = (scope: TenantScope) => watchWrites(model.watchers, scope, { deliveries, now, waitUntil });
+  const watch = (scope: TenantScope) => watchWrites(model.watchers, scope, { deliveries, live, now, waitUntil });
   const config = parseConfig(env);
   const store = buildR2BackupStore(env.BACKUPS);
   const coordinator = buildBackupCoordinator(env);
@@ -116,20 +129,12 @@ function buildBindingsPlatform(env: Env, ctx: Invocation, model: TenantModel, mo
     config,
     coordinator: (scope, session, meter) => buildCoordinator(env, scope, session, meter),
     deliveries,
+    live,
     files: buildR2FileStore(env.IMPORT_FILES),
     imports: buildWorkflowImports(env),
     now,
     waitUntil,
     readAsset: (path) => fetchWorkerAsset(env, path),
-  };
-}
-
-/** The webhook delivery queue (`DELIVERY_QUEUE`, consumed by this Worker's `queue` handler). */
-function buildDeliveryQueue(env: Env): DeliveryQueue {
-  return {
-    send: async (message, options) => {
-      await env.DELIVERY_QUEUE.send(message, options?.delaySeconds ? { delaySeconds: options.delaySeconds } : {});
-    },
   };
 }
 
@@ -140,48 +145,13 @@ export function buildWorkerPlatform(env: Env, ctx: Invocation, model: TenantMode
   return rateLimits ? { ...platform, rateLimits } : platform;
 }
 
-/**
- * The `queue` handler's work: each message (a subscription's delivery job) runs through `consume`, in parallel;
- * it is acknowledged, retried after the delay `consume` answers, or (when `consume` throws) retried in 60 seconds.
- */
-export async function consumeDeliveryBatch(
-  batch: MessageBatch<DeliveryMessage>,
-  platform: Platform,
-  consume: (platform: Platform, job: DeliveryJob) => Promise<DeliveryOutcome>,
-): Promise<void> {
-  await Promise.all(
-    batch.messages.map(async (message) => {
-      try {
-        const outcome = await consume(platform, { id: message.id, body: message.body });
-        if ('ack' in outcome) message.ack();
-        else message.retry({ delaySeconds: outcome.retryAfterSeconds });
-      } catch (error) {
-        console.error(JSON.stringify({ level: 'error', message: 'delivery job failed', job: message.body, error: String(error) }));
-        message.retry({ delaySeconds: 60 });
-      }
-    }),
-  );
-}
-
-/** The Durable Object's storage as the state coordinator commands keep. */
-function buildObjectState(storage: DurableObjectStorage): CoordinatorState {
-  return {
-    get: async <T>(key: string) => storage.get<T>(key),
-    put: async (key, value) => storage.put(key, value),
-    delete: async (key) => {
-      await storage.delete(key);
-    },
-    list: async <T>(prefix: string, end: string, limit: number) => storage.list<T>({ prefix, end, limit }),
-  };
-}
-
 /** The object's background jobs: tenant/org moves, and snapshots and restores (src/tenant/backup/). */
 function openObjectJobs(env: Env, storage: DurableObjectStorage, model: TenantModel, state: CoordinatorState) {
   const common = {
     databases: readDatabaseSet(env),
     tables: model.tables,
     state,
-    setAlarm: (at: number) => storage.setAlarm(at),
+    setAlarm: (at: number) => setEarliestAlarm(storage, at),
     now: () => new Date(),
     stepStatements: parseConfig(env).moveStepQueries,
   };
@@ -198,12 +168,17 @@ function defineCommandObject(handlers: Partial<CommandHandlers>, model: TenantMo
     private readonly lanes = new CommandLanes();
     protected readonly state = buildObjectState(this.ctx.storage);
     protected readonly jobs = openObjectJobs(this.env, this.ctx.storage, model, this.state);
-    // Inside the object, a write refused by a move waits for this object's own move; commands never send commands.
+    protected readonly live = new ObjectLiveStreams(this.ctx, this.state, () => this.platform);
+    // Inside the object, a write refused by a move waits for this object's own move; commands never send commands; the
+    // writes of its commands reach its live streams directly.
     private readonly platform: Platform = denyCoordinator(
-      buildBindingsPlatform(this.env, this.ctx, model, {
-        move: (scope, target) => this.move(scope, target),
-        awaitMove: (_scope, timeoutMs) => this.awaitMove(timeoutMs),
-      }),
+      buildBindingsPlatform(
+        this.env,
+        this.ctx,
+        model,
+        { move: (scope, target) => this.move(scope, target), awaitMove: (_scope, timeoutMs) => this.awaitMove(timeoutMs) },
+        this.live.withOwnWrites(buildLiveStreams((scope) => findStub(this.env, scope))),
+      ),
     );
 
     /** Commands are queued so that the D1 I/O of one never interleaves with another's. */
@@ -267,6 +242,39 @@ export function defineTenantCoordinator(handlers: Partial<CommandHandlers>, mode
     override async alarm(): Promise<void> {
       await this.jobs.mover.runAlarm();
       await this.jobs.backups.runAlarm();
+      this.live.expire();
+    }
+
+    /** Opens a live stream (the Worker forwards the request with the grant it checked: live-streams.ts). */
+    override async fetch(request: Request): Promise<Response> {
+      return this.live.open(request);
+    }
+
+    override webSocketMessage(socket: WebSocket, message: string | ArrayBuffer): void {
+      this.live.message(socket, message);
+    }
+
+    override webSocketClose(socket: WebSocket): void {
+      this.live.closed(socket);
+    }
+
+    override webSocketError(socket: WebSocket): void {
+      this.live.closed(socket);
+    }
+
+    /** A write committed elsewhere (a request, a Workflow step, a cron job): the feed reaches at least `seq`. */
+    async notifyLive(seq: number): Promise<void> {
+      this.live.notify(seq);
+    }
+
+    /** The client of a Server-Sent Events stream went away (the Worker relaying it was cancelled). */
+    async leaveLive(id: string): Promise<void> {
+      this.live.leave(id);
+    }
+
+    /** An API client was revoked or deleted: the streams its tokens opened here end. */
+    async revokeLive(clientId: string, revokedAt: number): Promise<void> {
+      this.live.revoke(clientId, revokedAt);
     }
   };
 }

@@ -150,6 +150,11 @@ export class LocalCoordinators {
     return local;
   }
 
+  /** The durable state of the tenant/org's coordinator (its live streams' spent tickets, src/runtime/deno/live.ts). */
+  stateOf(scope: TenantScope): CoordinatorState {
+    return this.findLocal(formatCoordinatorName(scope)).state;
+  }
+
   private async setAlarm(name: string, at: number): Promise<void> {
     const local = this.findLocal(name);
     await local.state.put(ALARM_KEY, at);

@@ -21,6 +21,7 @@ import { LocalDeliveryQueue } from './delivery-queue';
 import { LocalImportRunner } from './import-runner';
 import { buildDirectoryFileStore } from './files';
 import { LocalCoordinators } from './coordinator';
+import { LocalLiveHubs } from './live';
 import { SqliteD1Database } from './d1';
 import { buildMemoryKv } from './kv';
 import type { MemoryKv } from './kv';
@@ -64,6 +65,10 @@ export interface DenoHost {
   readonly kv: MemoryKv;
   /** Migrations applied by this start, as `<file>: <migration>`. */
   readonly appliedMigrations: readonly string[];
+  /** Ends every live stream (the server stops: an open stream would hold it). */
+  endStreams(): void;
+  /** WebSocket upgrades: the request the app gets -> the one Deno.serve gave (the only one Deno can upgrade). */
+  readonly upgrades: WeakMap<Request, Request>;
   /** Waits for `waitUntil` work, queued coordinator commands and running alarms, then closes the files. */
   close(): Promise<void>;
 }
@@ -203,25 +208,24 @@ export function openDenoHost(options: DenoHostOptions): DenoHost {
   const store = buildDirectoryBackupStore(`${options.dataDirectory}/backups`);
   const coordinators = openLocalCoordinators(options, { sqlite: stateFile, databases, store, now, stepStatements: config.moveStepQueries });
   const waitUntil = (promise: Promise<unknown>) => trackBackgroundWork(pending, promise);
-  const watch = (scope: TenantScope) => watchWrites(options.model.watchers, scope, { deliveries, now, waitUntil });
+  const upgrades = new WeakMap<Request, Request>();
+  const original = (request: Request) => upgrades.get(request) ?? request;
+  const live = new LocalLiveHubs({ platform: () => base, stateOf: (scope) => coordinators.stateOf(scope), original });
+  const watch = (scope: TenantScope) => watchWrites(options.model.watchers, scope, { deliveries, live, now, waitUntil });
   const parts = { databases, moves: coordinators.moves, now, watch };
+  const { tables } = options.model;
+  const retentionDays = config.backupRetentionDays;
   // Every invocation's bindings (no rate limits: those apply to `/api` requests only).
   const base: Platform = {
     openTenantDatabase: async (request) => openTenantDatabase(parts, request),
     openEveryTenantDatabase: async () => openEveryTenantDatabase(databases),
-    placements: buildPlacementOperations(databases, options.model.tables, coordinators.moves),
-    backups: buildBackupOperations({
-      databases,
-      tables: options.model.tables,
-      store,
-      coordinator: coordinators.backups,
-      retentionDays: config.backupRetentionDays,
-      now,
-    }),
+    placements: buildPlacementOperations(databases, tables, coordinators.moves),
+    backups: buildBackupOperations({ databases, tables, store, coordinator: coordinators.backups, retentionDays, now }),
     cache,
     config,
     coordinator: (scope, session, meter) => coordinators.findCoordinator(scope, session, meter),
     deliveries,
+    live,
     files: buildDirectoryFileStore(options.filesDirectory),
     imports,
     now,
@@ -242,6 +246,8 @@ export function openDenoHost(options: DenoHostOptions): DenoHost {
     bindings,
     kv: cache,
     appliedMigrations,
+    endStreams: () => live.endAll('shutdown'),
+    upgrades,
     close: () => closeDenoHost({ pending, deliveries, imports, coordinators, files: [...files.values(), stateFile] }),
   };
 }

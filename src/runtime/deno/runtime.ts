@@ -60,6 +60,17 @@ interface DenoFile {
   seek(offset: number, whence: 0): Promise<number>;
 }
 
+/** A server-side WebSocket (Deno.upgradeWebSocket's `socket`). */
+export interface DenoWebSocket {
+  readonly bufferedAmount: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: (() => void) | null;
+  onmessage: ((event: { readonly data: unknown }) => void) | null;
+  onclose: (() => void) | null;
+  onerror: (() => void) | null;
+}
+
 export interface DenoRuntime {
   readonly env: { get(name: string): string | undefined };
   readonly stdin: { readonly readable: ReadableStream<Uint8Array> };
@@ -84,6 +95,8 @@ export interface DenoRuntime {
     readonly proxy: { readonly url: string; readonly basicAuth: { readonly username: string; readonly password: string } };
   }): DenoHttpClient;
   exit(code?: number): never;
+  /** `idleTimeout` (seconds): the server pings, and closes a socket whose client does not answer within it. */
+  upgradeWebSocket(request: Request, options?: { idleTimeout?: number }): { socket: DenoWebSocket; response: Response };
 }
 
 /** The `Deno` global; throws when not running under Deno. */

@@ -13,7 +13,7 @@ import { lastSequenceOf } from '../../events/outbox';
 import { changeEventRetention, changeEvents } from '../../events/table';
 import type { ChangeEventRow } from '../../events/table';
 import type { DeliveryJob, DeliveryOutcome, Platform } from '../../runtime/platform';
-import { describeEvent, matchesResource } from './feed';
+import { describeEvent, matchesResource } from '../../events/feed';
 import { checkNotificationHost, describeHostRefusal } from './host-check';
 import { postToReceiver } from './receiver';
 import type { ReceiverAnswer } from './receiver';

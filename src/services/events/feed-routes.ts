@@ -9,7 +9,7 @@ import { message } from '../../messages/catalogue';
 import { DATE_TIME, GUID, INTEGER } from '../../openapi/values';
 import { CHANGE_TYPES } from '../../events/outbox';
 import { checkResourceFilter, RESOURCE_FILTER, RESOURCE_FILTER_MAX } from './subscription-input';
-import { decodeCursor, encodeCursor, FEED_PAGE_DEFAULT, FEED_PAGE_MAX, readFeedPage, RETENTION_DAYS, toFeedItem } from './feed';
+import { decodeCursor, encodeCursor, FEED_PAGE_DEFAULT, FEED_PAGE_MAX, readFeedPage, RETENTION_DAYS, toFeedItem } from '../../events/feed';
 
 const CHANGES_PATH = '/changes';
 
@@ -41,7 +41,7 @@ function parseTop(raw: string | null): number {
 }
 
 /** `resource`: a service prefix (as subscriptions name them) or `*`; absent or empty, every event. */
-function parseResource(raw: string | null): string {
+export function parseResource(raw: string | null): string {
   if (raw === null || raw === '') return '*';
   const problem = checkResourceFilter(raw, 'resource');
   if (problem) throw validationError([{ path: 'resource', message: problem }]);

@@ -7,7 +7,7 @@ import { scopeCondition } from '../../db/client';
 import { changeEventRetention, changeEvents } from '../../events/table';
 import type { ScheduledJob } from '../../jobs/scheduler';
 import type { Platform } from '../../runtime/platform';
-import { RETENTION_DAYS } from './feed';
+import { RETENTION_DAYS } from '../../events/feed';
 import { stageStatements } from '../../tenant/staged-statements';
 import { commitAlone, openTenantUnit } from '../../tenant/unit-of-work';
 import type { StagedWrite } from '../../tenant/unit-of-work';

@@ -16,6 +16,7 @@ import { buildClientId, generateClientSecret, hashClientSecret } from './credent
 import { createClientDoc, deleteClientDoc, listClientsDoc, readClientDoc, revokeClientDoc, rotateSecretDoc } from './docs';
 import { findApiClient, listApiClients, stageApiClientDelete, stageApiClientInsert, stageApiClientUpdate } from './store';
 import type { ApiClientRow } from './table';
+import { pushClientRevocation } from './revocation-push';
 import { parseApiClientInput } from './validate';
 import type { NewApiClient } from './validate';
 import { message } from '../../messages/catalogue';
@@ -108,6 +109,7 @@ async function revokeClient(ctx: ApiContext) {
   const revoked = await commitAlone(unit, (batch) => batch.stage(stageApiClientUpdate(row.clientId, { revokedOn: unit.stamp.on })));
   if (!revoked) throw recordNotFound(`API client '${row.clientId}'`, true);
   await recordClientRevocation(ctx.platform.cache, row.clientId, ctx.platform.now());
+  pushClientRevocation(ctx, row);
   return jsonResponse(revokeClientDoc.responses[200].schema, toApiClientResource(revoked));
 }
 
@@ -135,6 +137,7 @@ async function deleteClient(ctx: ApiContext) {
   const deleted = await commitAlone(openRequestUnit(ctx), (batch) => batch.stage(stageApiClientDelete(row.clientId)));
   if (!deleted) throw recordNotFound(`API client '${row.clientId}'`, true);
   await recordClientRevocation(ctx.platform.cache, row.clientId, ctx.platform.now());
+  pushClientRevocation(ctx, row);
   return emptyResponse(204);
 }
 

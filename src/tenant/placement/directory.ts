@@ -114,6 +114,15 @@ export async function listPlacements(
   return { items: results.slice(0, options.top).map(toPlacement), more: results.length > options.top };
 }
 
+/** The org keys of the tenant's placed tenant/orgs, at most `limit` (the primary key's order). */
+export async function listTenantOrgs(directory: D1Database, tenantKey: string, limit: number): Promise<string[]> {
+  const { results } = await directory
+    .prepare('SELECT org_key FROM tenant_placements WHERE tenant_key = ? ORDER BY org_key LIMIT ?')
+    .bind(tenantKey, limit)
+    .all<{ org_key: string }>();
+  return results.map((row) => row.org_key);
+}
+
 /** A database's load: how many tenant/orgs it holds, and since when it is closed to new ones (a drain), if it is. */
 interface DatabaseLoad {
   readonly placements: number;

@@ -8,7 +8,7 @@ import { message } from '../../messages/catalogue';
 import type { DatabaseSet } from '../d1/databases';
 import { rememberPlacement } from './cache';
 import { countRows } from './copy';
-import { findPlacement, listPlacements, readDatabaseLoads, setDatabaseClosed } from './directory';
+import { findPlacement, listPlacements, listTenantOrgs, readDatabaseLoads, setDatabaseClosed } from './directory';
 import type { Placement } from './directory';
 import type { MoveOutcome } from './mover';
 import type { TenantTable } from './tenant-tables';
@@ -45,6 +45,8 @@ export interface PlacementOperations {
   readonly databases: readonly string[];
   find(scope: TenantScope): Promise<PlacementView | null>;
   list(options: { top: number; skip: number; database?: string }): Promise<{ items: PlacementView[]; more: boolean }>;
+  /** The org keys of the tenant's placed tenant/orgs, at most `limit` (no rows counted). */
+  listOrgs(tenantKey: string, limit: number): Promise<string[]>;
   listDatabases(): Promise<DatabaseView[]>;
   /** Closes a tenant database to new placements (`now`), or opens it again (null). */
   closeDatabase(database: string, now: Date | null): Promise<void>;
@@ -161,6 +163,7 @@ export function buildPlacementOperations(
     databases: databases.names,
     find: (scope) => findPlacementView(databases, tables, scope),
     list: (options) => listPlacementViews(databases, tables, options),
+    listOrgs: (tenantKey, limit) => listTenantOrgs(databases.directory, tenantKey, limit),
     async listDatabases() {
       const loads = await readDatabaseLoads(databases.directory);
       return databases.names.map((database) => ({

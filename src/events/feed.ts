@@ -3,14 +3,14 @@
  * event the client has seen, encoded (`c1.<base64url>`) so clients treat it as opaque.
  */
 import { and, asc, eq, gt, or, sql } from 'drizzle-orm';
-import { scopeCondition } from '../../db/client';
-import type { Database, TenantScope } from '../../db/client';
-import { ApiError } from '../../errors/api-error';
-import { message } from '../../messages/catalogue';
-import { isPlainObject } from '../../validation/values';
-import { lastSequenceOf } from '../../events/outbox';
-import { changeEventRetention, changeEvents } from '../../events/table';
-import type { ChangeEventRow } from '../../events/table';
+import { scopeCondition } from '../db/client';
+import type { Database, TenantScope } from '../db/client';
+import { ApiError } from '../errors/api-error';
+import { message } from '../messages/catalogue';
+import { isPlainObject } from '../validation/values';
+import { lastSequenceOf } from './outbox';
+import { changeEventRetention, changeEvents } from './table';
+import type { ChangeEventRow } from './table';
 
 /** How long events stay in the feed (and in deliveries' reach): 30 days. */
 export const RETENTION_DAYS = 30;
@@ -23,13 +23,16 @@ export function encodeCursor(seq: number): string {
   return `${CURSOR_PREFIX}${btoa(`seq:${seq}`).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_')}`;
 }
 
-function invalidCursor(key: 'cursorInvalid' | 'cursorAhead'): ApiError {
-  const text = message(key, { field: 'since' });
-  return new ApiError('InvalidCursor', text, { errors: [{ path: 'since', message: text }] });
+function invalidCursor(key: 'cursorInvalid' | 'cursorAhead', field: string): ApiError {
+  const text = message(key, { field });
+  return new ApiError('InvalidCursor', text, { errors: [{ path: field, message: text }] });
 }
 
-/** The sequence number a cursor stands for; 400 InvalidCursor when it is not one this API made. */
-export function decodeCursor(cursor: string): number {
+/**
+ * The sequence number a cursor stands for; 400 InvalidCursor naming `field` (the query parameter, or the live
+ * stream's `Last-Event-ID` header) when it is not one this API made.
+ */
+export function decodeCursor(cursor: string, field = 'since'): number {
   if (cursor.startsWith(CURSOR_PREFIX)) {
     try {
       const text = atob(cursor.slice(CURSOR_PREFIX.length).replace(/-/g, '+').replace(/_/g, '/'));
@@ -39,7 +42,7 @@ export function decodeCursor(cursor: string): number {
       // not base64: refused below
     }
   }
-  throw invalidCursor('cursorInvalid');
+  throw invalidCursor('cursorInvalid', field);
 }
 
 /**
@@ -51,6 +54,11 @@ export function matchesResource(prefix: string) {
   if (prefix === '*' || prefix === '') return undefined;
   const under = `${prefix}/`;
   return or(eq(changeEvents.resource, prefix), sql`substr(${changeEvents.resource}, 1, length(${under})) = ${under}`);
+}
+
+/** True when an event of `resource` passes the filter `prefix` (the same rule as `matchesResource`, in memory). */
+export function isResourceUnder(prefix: string, resource: string): boolean {
+  return prefix === '*' || prefix === '' || resource === prefix || resource.startsWith(`${prefix}/`);
 }
 
 /** What both the feed and notifications say of an event's record. */
@@ -81,11 +89,39 @@ export function toFeedItem(row: ChangeEventRow) {
   };
 }
 
-interface FeedPage {
+export interface FeedPage {
   readonly rows: readonly ChangeEventRow[];
   /** The cursor to continue from: the last event returned, or (last page) the newest sequence number read. */
   readonly next: number;
   readonly hasMore: boolean;
+}
+
+/** The newest sequence number and the retention mark, as one statement of a batch. */
+function selectMarks(db: Database, scope: TenantScope) {
+  return db
+    .select({ last: sql<number>`${lastSequenceOf(scope)}`, pruned: sql<number>`coalesce(max(${changeEventRetention.prunedSeq}), 0)` })
+    .from(changeEventRetention)
+    .where(scopeCondition(changeEventRetention, scope));
+}
+
+/** The newest sequence number; a cursor older than retention is 410, one ahead of the newest event 400 (naming `field`). */
+function checkSince(since: number | undefined, marks: readonly { last: number; pruned: number }[], field: string): number {
+  const last = Number(marks[0]?.last ?? 0);
+  const pruned = Number(marks[0]?.pruned ?? 0);
+  if (since !== undefined && since < pruned) {
+    const text = message('cursorExpired', { field, days: RETENTION_DAYS });
+    throw new ApiError('CursorExpired', text, { errors: [{ path: field, message: text }] });
+  }
+  if (since !== undefined && since > last) throw invalidCursor('cursorAhead', field);
+  return last;
+}
+
+/**
+ * The newest sequence number of the feed (one D1 round trip), after checking `since` against it and the retention
+ * mark as a page read does: where a live stream starts.
+ */
+export async function readFeedEnd(db: Database, scope: TenantScope, since: number | undefined, field: string): Promise<number> {
+  return checkSince(since, await selectMarks(db, scope), field);
 }
 
 /**
@@ -108,18 +144,9 @@ export async function readFeedPage(
       .where(and(scopeCondition(changeEvents, scope), gt(changeEvents.seq, after), matchesResource(resource)))
       .orderBy(asc(changeEvents.seq))
       .limit(top + 1),
-    db
-      .select({ last: sql<number>`${lastSequenceOf(scope)}`, pruned: sql<number>`coalesce(max(${changeEventRetention.prunedSeq}), 0)` })
-      .from(changeEventRetention)
-      .where(scopeCondition(changeEventRetention, scope)),
+    selectMarks(db, scope),
   ]);
-  const last = Number(marks[0]?.last ?? 0);
-  const pruned = Number(marks[0]?.pruned ?? 0);
-  if (since !== undefined && since < pruned) {
-    const text = message('cursorExpired', { field: 'since', days: RETENTION_DAYS });
-    throw new ApiError('CursorExpired', text, { errors: [{ path: 'since', message: text }] });
-  }
-  if (since !== undefined && since > last) throw invalidCursor('cursorAhead');
+  const last = checkSince(since, marks, 'since');
   const hasMore = rows.length > top;
   const page = rows.slice(0, top);
   const next = hasMore ? (page.at(-1)?.seq ?? after) : Math.max(after, last);

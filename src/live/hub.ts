@@ -1,0 +1,287 @@
+/**
+ * One tenant/org's live streams, the same in the Durable Object and in Deno's process: every connection first
+ * replays the feed after its cursor from D1 (page by page, paced by its buffer), then joins the live set, which the
+ * pump feeds: told by a write watcher that the feed reached `seq` (after the write committed), it reads the events
+ * after the last one it fanned out, once for every connection, and sends each connection those of its resource after
+ * its own cursor. Every connection has its cursor, so an event is sent once to each, in commit order, none skipped:
+ * a connection joins the live set only when its replay has reached the pump's position (else it reads again).
+ */
+import { ApiError } from '../errors/api-error';
+import type { FeedPage } from '../events/feed';
+import { isResourceUnder, toFeedItem } from '../events/feed';
+import type { EndReason, LiveEvent, LiveFrame } from './frames';
+import type { LiveGrant } from './grant';
+import { LIVE_LIMITS } from './limits';
+import type { LiveTransport } from './transport';
+
+/** What the hub needs of its runtime. */
+interface LiveHubHost {
+  /** One page of the feed after `since`, of `resource` (`*`: every event), at most `top` events, from the primary. */
+  readFeed(since: number, resource: string, top: number): Promise<FeedPage>;
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Wakes the hub (`expire`) at `at` (ms), or never (null): when the next token expires. */
+  scheduleExpiry(at: number | null): void;
+  /** Keeps the pump's position where it outlives the object's memory (hibernation); at most every few seconds. */
+  keepHead?(head: number): void;
+  /** Whether the API client was revoked after `issuedAt` (the check a request's token gets). */
+  isRevoked?(clientId: string, issuedAt: number | undefined): Promise<boolean>;
+}
+
+interface Connection {
+  readonly id: string;
+  readonly grant: LiveGrant;
+  readonly transport: LiveTransport;
+  /** The last sequence number this connection has been given (or that its resource filter passed over). */
+  cursor: number;
+  /** The cursor last sent as an SSE `id` (a heartbeat sends a newer one). */
+  idSent: number | undefined;
+}
+
+function toLiveEvent(row: FeedPage['rows'][number]): LiveEvent {
+  return { seq: row.seq, resource: row.resource, json: JSON.stringify(toFeedItem(row)) };
+}
+
+function tooMany(detail: string): ApiError {
+  return new ApiError('TooManyStreams', detail, { headers: { 'retry-after': String(LIVE_LIMITS.retryAfterSeconds) } });
+}
+
+export class LiveHub {
+  private readonly connections = new Map<string, Connection>();
+  private readonly live = new Set<Connection>();
+  /** The last sequence number fanned out to the live set (undefined until a connection joins). */
+  private head: number | undefined;
+  /** The newest sequence number the hub was told of. */
+  private target = 0;
+  private pumping = false;
+  private heartbeat: ReturnType<typeof setInterval> | undefined;
+  private keepTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastRevocationCheck = 0;
+
+  constructor(private readonly host: LiveHubHost) {}
+
+  /** 429 TooManyStreams when the tenant/org, or the grant's token, has as many streams as it may. */
+  admit(grant: LiveGrant): void {
+    if (this.connections.size >= LIVE_LIMITS.perOrg)
+      throw tooMany(`This tenant/org has ${LIVE_LIMITS.perOrg} open live streams, the most it may have; retry later.`);
+    let sameToken = 0;
+    for (const connection of this.connections.values()) if (connection.grant.tokenKey === grant.tokenKey) sameToken += 1;
+    if (sameToken >= LIVE_LIMITS.perToken)
+      throw tooMany(`This token has ${LIVE_LIMITS.perToken} open live streams, the most one token may have; close one or retry later.`);
+  }
+
+  /** A new connection: it replays the feed after `grant.since`, then is live. Resolves when it has joined (or ended). */
+  attach(id: string, grant: LiveGrant, transport: LiveTransport): Promise<void> {
+    const connection: Connection = { id, grant, transport, cursor: grant.since, idSent: grant.since };
+    this.register(connection);
+    return this.replay(connection);
+  }
+
+  /** A connection that was live when the object hibernated (a WebSocket): live again at the kept position. */
+  restore(id: string, grant: LiveGrant, transport: LiveTransport, head: number): void {
+    const connection: Connection = { id, grant, transport, cursor: Math.max(head, grant.since), idSent: undefined };
+    this.register(connection);
+    this.head = Math.max(this.head ?? 0, head);
+    this.target = Math.max(this.target, this.head);
+    this.live.add(connection);
+  }
+
+  private register(connection: Connection): void {
+    this.connections.set(connection.id, connection);
+    this.scheduleExpiry();
+    if (connection.transport.kind === 'sse' && this.heartbeat === undefined)
+      this.heartbeat = setInterval(() => void this.beat(), LIVE_LIMITS.heartbeatMs);
+  }
+
+  /** The client went away. */
+  detach(id: string): void {
+    const connection = this.connections.get(id);
+    if (!connection) return;
+    this.connections.delete(id);
+    this.live.delete(connection);
+    this.scheduleExpiry();
+    if (this.heartbeat !== undefined && ![...this.connections.values()].some((other) => other.transport.kind === 'sse')) {
+      clearInterval(this.heartbeat);
+      this.heartbeat = undefined;
+    }
+  }
+
+  /** Ends a connection, telling its client why (no reason: its client left). */
+  end(id: string, reason: EndReason | undefined): void {
+    this.connections.get(id)?.transport.close(reason);
+    this.detach(id);
+  }
+
+  /** Ends every connection (the server stops). */
+  endAll(reason: EndReason): void {
+    for (const id of [...this.connections.keys()]) this.end(id, reason);
+  }
+
+  get size(): number {
+    return this.connections.size;
+  }
+
+  /** A write committed: the feed reaches at least `seq`. */
+  notify(seq: number): void {
+    this.target = Math.max(this.target, seq);
+    void this.pump();
+  }
+
+  /**
+   * Reads the feed beyond the head once, whether told of a write or not: what a lost notification (an isolate gone
+   * between a commit and its `waitUntil`) or a write no watcher sees (a restore's `restored` event) left behind.
+   */
+  poll(): void {
+    if (this.head !== undefined) this.notify(this.head + 1);
+  }
+
+  /** Ends the streams whose token has expired; schedules the next expiry. */
+  expire(): void {
+    const now = this.host.now();
+    for (const connection of [...this.connections.values()])
+      if (connection.grant.expiresAt * 1000 <= now) this.end(connection.id, 'tokenExpired');
+    this.scheduleExpiry();
+  }
+
+  /** Ends the streams of an API client revoked (or deleted) at `revokedAt` (epoch seconds). */
+  revoke(clientId: string, revokedAt: number): void {
+    for (const connection of [...this.connections.values()]) {
+      const { grant } = connection;
+      if (grant.clientId === clientId && (grant.issuedAt === undefined || grant.issuedAt <= revokedAt))
+        this.end(connection.id, 'clientRevoked');
+    }
+  }
+
+  private scheduleExpiry(): void {
+    let next: number | null = null;
+    for (const connection of this.connections.values()) next = Math.min(next ?? Infinity, connection.grant.expiresAt * 1000);
+    this.host.scheduleExpiry(next);
+  }
+
+  /** Sends a frame unless the connection holds too much already (then it ends as a slow consumer): false when ended. */
+  private deliver(connection: Connection, frame: LiveFrame): boolean {
+    if (connection.transport.closed) return false;
+    if (connection.transport.pending() > LIVE_LIMITS.bufferBytes) {
+      this.end(connection.id, 'slowConsumer');
+      return false;
+    }
+    connection.transport.send(frame);
+    return true;
+  }
+
+  /** Heartbeats of the Server-Sent Events streams (with the cursor, when filtered events moved it), and revocations. */
+  private async beat(): Promise<void> {
+    for (const connection of [...this.connections.values()]) {
+      if (connection.transport.kind !== 'sse') continue;
+      const seq = connection.cursor === connection.idSent ? undefined : connection.cursor;
+      if (this.deliver(connection, { kind: 'heartbeat', seq }) && seq !== undefined) connection.idSent = seq;
+    }
+    this.poll();
+    await this.checkRevocations();
+  }
+
+  /** Asks whether the API clients of the streams were revoked (at most every LIVE_LIMITS.revocationCheckMs). */
+  private async checkRevocations(): Promise<void> {
+    const isRevoked = this.host.isRevoked;
+    if (!isRevoked || this.host.now() - this.lastRevocationCheck < LIVE_LIMITS.revocationCheckMs) return;
+    this.lastRevocationCheck = this.host.now();
+    for (const connection of [...this.connections.values()]) {
+      const { clientId, issuedAt } = connection.grant;
+      if (clientId !== undefined && (await isRevoked(clientId, issuedAt))) this.end(connection.id, 'clientRevoked');
+    }
+  }
+
+  /** Reads the connection's events page by page, then joins it to the live set. */
+  private async replay(connection: Connection): Promise<void> {
+    try {
+      for (;;) {
+        if (!(await this.pace(connection))) return;
+        const page = await this.host.readFeed(connection.cursor, connection.grant.resource, LIVE_LIMITS.pageSize);
+        for (const row of page.rows) if (!this.deliver(connection, { kind: 'change', event: toLiveEvent(row) })) return;
+        connection.cursor = Math.max(connection.cursor, page.next);
+        if (page.hasMore) continue;
+        if (this.live.size === 0) this.head = connection.cursor;
+        if (connection.cursor >= (this.head ?? connection.cursor)) return this.join(connection);
+      }
+    } catch (error) {
+      this.fail(connection, error);
+    }
+  }
+
+  private join(connection: Connection): void {
+    if (connection.transport.closed) return;
+    this.live.add(connection);
+    this.deliver(connection, { kind: 'ready', seq: connection.cursor });
+    connection.idSent = connection.cursor;
+    this.target = Math.max(this.target, connection.cursor);
+    void this.pump();
+  }
+
+  /** Waits while the connection holds more than half its buffer: false when it ended (or stalled and was ended). */
+  private async pace(connection: Connection): Promise<boolean> {
+    const deadline = this.host.now() + LIVE_LIMITS.stallMs;
+    while (!connection.transport.closed && connection.transport.pending() > LIVE_LIMITS.bufferBytes / 2) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const stalled = new Promise<'stalled'>((resolve) => (timer = setTimeout(() => resolve('stalled'), LIVE_LIMITS.stallMs)));
+      const outcome = await Promise.race([connection.transport.drained(), stalled]);
+      clearTimeout(timer);
+      if (outcome === 'stalled' || this.host.now() > deadline) {
+        this.end(connection.id, 'slowConsumer');
+        return false;
+      }
+    }
+    return !connection.transport.closed;
+  }
+
+  private fail(connection: Connection, error: unknown): void {
+    const expired = error instanceof ApiError && error.code === 'CursorExpired';
+    if (!expired) console.error(JSON.stringify({ level: 'error', message: 'live stream failed', error: String(error) }));
+    this.end(connection.id, expired ? 'cursorExpired' : 'serverError');
+  }
+
+  /** Fans out what the feed holds beyond the head, while anyone listens (one pump at a time). */
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.live.size > 0 && this.head !== undefined && this.target > this.head) {
+        const asked = this.target;
+        const page = await this.host.readFeed(this.head, '*', LIVE_LIMITS.pageSize);
+        this.fanOut(page);
+        // The feed's end, read after every notification so far: nothing more to read unless told of more meanwhile.
+        if (!page.hasMore && this.target === asked) this.target = this.head;
+      }
+    } catch (error) {
+      console.error(JSON.stringify({ level: 'error', message: 'live pump failed', error: String(error) }));
+      for (const connection of [...this.live]) this.end(connection.id, 'serverError');
+    } finally {
+      this.pumping = false;
+    }
+    if (this.live.size > 0) await this.checkRevocations();
+  }
+
+  private fanOut(page: FeedPage): void {
+    const events = page.rows.map(toLiveEvent);
+    for (const connection of [...this.live]) {
+      const { resource } = connection.grant;
+      for (const event of events) {
+        if (event.seq <= connection.cursor || !isResourceUnder(resource, event.resource)) continue;
+        if (!this.deliver(connection, { kind: 'change', event })) break;
+      }
+      connection.cursor = Math.max(connection.cursor, page.next);
+    }
+    this.head = Math.max(this.head ?? 0, page.next);
+    this.target = Math.max(this.target, this.head);
+    this.keepHead();
+  }
+
+  /** Persists the head (debounced): the pending timer also keeps the object awake until it has. */
+  private keepHead(): void {
+    const keep = this.host.keepHead;
+    if (!keep || this.keepTimer !== undefined) return;
+    this.keepTimer = setTimeout(() => {
+      this.keepTimer = undefined;
+      if (this.head !== undefined) keep(this.head);
+    }, LIVE_LIMITS.keepHeadMs);
+  }
+}

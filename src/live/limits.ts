@@ -1,0 +1,21 @@
+/** The documented limits of live streams (docs/live.md): one place, read by the hub and the docs' tests. */
+export const LIVE_LIMITS = {
+  /** Open streams (Server-Sent Events and WebSockets) per tenant/org: one more is 429. */
+  perOrg: 2000,
+  /** Open streams per bearer token (the streams of its tickets included): one more is 429. */
+  perToken: 20,
+  /** Retry-After of those 429s (seconds). */
+  retryAfterSeconds: 30,
+  /** What a connection may hold that its client has not taken (SSE: not read; WebSocket: not acknowledged). */
+  bufferBytes: 1024 * 1024,
+  /** A catch-up waits for a connection over half its buffer at most this long, then ends it as a slow consumer. */
+  stallMs: 30_000,
+  /** Server-Sent Events heartbeats (comment lines); WebSocket clients ping instead. */
+  heartbeatMs: 15_000,
+  /** Events read per D1 round trip (a replay page, or a batch of live events). */
+  pageSize: 200,
+  /** How often the object asks KV whether the API clients of its streams were revoked (besides the revoke's push). */
+  revocationCheckMs: 30_000,
+  /** How often, at most, the object persists its position (for WebSockets that outlive a hibernation). */
+  keepHeadMs: 5_000,
+} as const;

@@ -1,0 +1,189 @@
+/**
+ * The two ways a live stream reaches its client, each bounded. Server-Sent Events: the frames written into the
+ * response's stream and not yet read by the client count (the stream's own backpressure). WebSocket: the runtime
+ * gives no measure of what it holds for a socket (workerd has no `bufferedAmount`), so the client acknowledges the
+ * cursors it has processed (`{"type":"ack","cursor":"..."}`) and the changes sent after its last acknowledgement count.
+ * Past LIVE_BUFFER_BYTES the hub ends the connection as a slow consumer.
+ */
+import { decodeCursor } from '../events/feed';
+import { encodeSocketFrame, encodeSseFrame, END_REASONS, SSE_PREAMBLE } from './frames';
+import type { EndReason, LiveFrame } from './frames';
+import type { LiveTransportKind } from './grant';
+
+/** How long an ended Server-Sent Events stream may take to deliver what it holds before it is cut off. */
+const CUT_OFF_MS = 10_000;
+
+export interface LiveTransport {
+  readonly kind: LiveTransportKind;
+  /** Queues a frame for the client. */
+  send(frame: LiveFrame): void;
+  /** Bytes the client has not taken yet. */
+  pending(): number;
+  /** Resolves when pending() falls, or the connection ends. */
+  drained(): Promise<void>;
+  /** Ends the connection, with the frame that says why when there is a reason. */
+  close(reason?: EndReason): void;
+  readonly closed: boolean;
+}
+
+/** Wakes whoever waits for a transport to drain. */
+class Waiters {
+  private list: (() => void)[] = [];
+  wait(): Promise<void> {
+    return new Promise((resolve) => this.list.push(resolve));
+  }
+  wake(): void {
+    const list = this.list;
+    this.list = [];
+    for (const resolve of list) resolve();
+  }
+}
+
+/** Server-Sent Events written into the writable side of the response's stream. */
+export class SseTransport implements LiveTransport {
+  readonly kind = 'sse';
+  private readonly writer: WritableStreamDefaultWriter<Uint8Array>;
+  private queued = 0;
+  private ended = false;
+  private readonly waiters = new Waiters();
+
+  /** `onGone`: the client went away (its read side was cancelled) or the stream was closed. */
+  constructor(
+    writable: WritableStream<Uint8Array>,
+    private readonly onGone: () => void,
+  ) {
+    this.writer = writable.getWriter();
+    this.writer.closed.then(
+      () => this.finish(),
+      () => this.finish(),
+    );
+    this.write(SSE_PREAMBLE);
+  }
+
+  private finish(): void {
+    this.ended = true;
+    this.waiters.wake();
+    this.onGone();
+  }
+
+  private write(bytes: Uint8Array): void {
+    this.queued += bytes.length;
+    this.writer.write(bytes).then(
+      () => {
+        this.queued -= bytes.length;
+        this.waiters.wake();
+      },
+      () => this.finish(),
+    );
+  }
+
+  send(frame: LiveFrame): void {
+    if (!this.ended) this.write(encodeSseFrame(frame));
+  }
+
+  pending(): number {
+    return this.queued;
+  }
+
+  drained(): Promise<void> {
+    return this.ended ? Promise.resolve() : this.waiters.wait();
+  }
+
+  close(reason?: EndReason): void {
+    if (this.ended) return;
+    if (reason) this.write(encodeSseFrame({ kind: 'end', reason }));
+    this.ended = true;
+    this.waiters.wake();
+    // What is queued (the reason last) still reaches a client that reads; one that reads nothing within the grace
+    // period is cut off, so that its queue is freed.
+    const cutOff = setTimeout(() => void this.writer.abort(new Error(END_REASONS.slowConsumer.detail)).catch(() => undefined), CUT_OFF_MS);
+    void this.writer.close().then(
+      () => clearTimeout(cutOff),
+      () => clearTimeout(cutOff),
+    );
+  }
+
+  get closed(): boolean {
+    return this.ended;
+  }
+}
+
+/** What the transport needs of a WebSocket (the runtime's, hibernatable on Cloudflare). */
+interface SocketLike {
+  send(text: string): void;
+  close(code: number, reason: string): void;
+}
+
+/** A WebSocket: one JSON text message per frame; the client acknowledges cursors. */
+export class SocketTransport implements LiveTransport {
+  readonly kind = 'ws';
+  private readonly unacknowledged: { seq: number; bytes: number }[] = [];
+  private total = 0;
+  private ended = false;
+  private readonly waiters = new Waiters();
+
+  constructor(private readonly socket: SocketLike) {}
+
+  send(frame: LiveFrame): void {
+    const text = encodeSocketFrame(frame);
+    if (this.ended || text === undefined) return;
+    try {
+      this.socket.send(text);
+    } catch {
+      this.gone();
+      return;
+    }
+    if (frame.kind !== 'change') return;
+    this.unacknowledged.push({ seq: frame.event.seq, bytes: text.length });
+    this.total += text.length;
+  }
+
+  /** A message from the client: an acknowledgement moves the window; anything else is ignored. */
+  receive(message: string): void {
+    let cursor: unknown;
+    try {
+      cursor = (JSON.parse(message) as { type?: unknown; cursor?: unknown }).cursor;
+    } catch {
+      return;
+    }
+    if (typeof cursor !== 'string') return;
+    let seq: number;
+    try {
+      seq = decodeCursor(cursor);
+    } catch {
+      return;
+    }
+    while ((this.unacknowledged[0]?.seq ?? Infinity) <= seq) this.total -= this.unacknowledged.shift()?.bytes ?? 0;
+    this.waiters.wake();
+  }
+
+  pending(): number {
+    return this.total;
+  }
+
+  drained(): Promise<void> {
+    return this.ended ? Promise.resolve() : this.waiters.wait();
+  }
+
+  /** The client closed the socket, or it failed. */
+  gone(): void {
+    this.ended = true;
+    this.waiters.wake();
+  }
+
+  close(reason?: EndReason): void {
+    if (this.ended) return;
+    if (reason) this.send({ kind: 'end', reason });
+    this.ended = true;
+    this.waiters.wake();
+    try {
+      this.socket.close(reason ? END_REASONS[reason].code : 1000, reason ?? 'closed');
+    } catch {
+      // already closed
+    }
+  }
+
+  get closed(): boolean {
+    return this.ended;
+  }
+}
