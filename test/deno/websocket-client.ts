@@ -125,7 +125,9 @@ export function openTestSocket(url: string, headers: Headers): Promise<Response>
   upgrade.set('sec-websocket-key', randomBytes(16).toString('base64'));
   upgrade.delete('sec-websocket-extensions');
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(url, { method: 'GET', headers: Object.fromEntries(upgrade) });
+    const sent: Record<string, string> = {};
+    upgrade.forEach((value, name) => (sent[name] = value));
+    const outgoing = httpRequest(url, { method: 'GET', headers: sent });
     outgoing.on('upgrade', (answer: IncomingMessage, stream: Duplex, head: Buffer) => {
       const socket = new TestSocket(stream, head);
       const response = new Response(null, { status: 200, headers: toHeaders(answer) });
