@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// npm run bench [-- --quick | --full | --scale [--scale-rows=N] [--scale-lists] | --webhooks] [-- --batch] [-- --imports
-// [--imports-rows=N]] [-- --save]
+// npm run bench [-- --quick | --full | --scale [--scale-rows=N] [--scale-lists] | --webhooks | --live] [-- --batch]
+// [-- --imports [--imports-rows=N]] [-- --save]
 // (--help: the options): the API and a raw baseline worker side by side, same runtime and bindings. --scale runs only
 // the list scenarios at 10,000 and 1,000,000 rows (bench/lib/scale.mjs, bench/lib/scale-lists.mjs); --batch only the
 // $batch scenarios (bench/lib/batch.mjs). Prints a markdown table; with --save it also writes
@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { measureBatch } from './lib/batch.mjs';
 import { measureImports } from './lib/imports.mjs';
+import { measureLive } from './lib/live.mjs';
 import { compareRounds } from './lib/load.mjs';
 import { loadTemplateRows, mintToken, ORG, placeRawTenant, SECRET, send, sendAdmin, TENANT } from './lib/fixtures.mjs';
 import { startApiAndRaw } from './lib/servers.mjs';
@@ -30,6 +31,9 @@ const USAGE = `npm run bench [-- options]
   --quick           2 rounds of 2 s (with --scale: 1 round of 1 s), 10,000 -> 50,000 rows, 20,000 measurements
   --full            the standard run with 1,000,000 KPI measurements
   --webhooks        only the webhook scenarios (writes bench/results/webhooks.json)
+  --live            only live streams (bench/lib/live.mjs): commit-to-client latency p50/p99 with 1, 100 and 1,000
+                    Server-Sent Events clients on one tenant/org, and its write throughput with them against none
+                    (writes bench/results/live.json with --save); --live-clients=1,100 other counts
   --scale           only the list scenarios, at 10,000 then 1,000,000 rows per tenant/org: email templates (get by key,
                     filtered page, deep page, $count, contains, $orderby), then routes (with members), exchange rates
                     documents and email templates: $orderby on every sortable property asc and desc, issue 26's
@@ -53,6 +57,8 @@ if (args.has('--help') || args.has('-h')) {
 const quick = args.has('--quick');
 /** Only the webhook scenarios (write throughput with 0 and 3 subscriptions, delivery latency). */
 const webhooksOnly = args.has('--webhooks');
+/** Only live streams (latency with 1, 100 and 1,000 clients; write throughput with them against none). */
+const liveOnly = args.has('--live');
 /** Only the $batch scenarios (100 creates per batch against single creates). */
 const batchOnly = args.has('--batch');
 /** Only the file import scenarios (a routes CSV imported and reverted, beside the raw json_each INSERT). */
@@ -115,7 +121,7 @@ async function main() {
   const { api, raw, bare } = await startApiAndRaw(
     state,
     { JWT_SECRET: SECRET, WEBHOOKS_ALLOW_LOCAL_HTTP: 'true' },
-    { bare: !scale && !webhooksOnly && !batchOnly && !restoreOnly && !importsOnly },
+    { bare: !scale && !webhooksOnly && !batchOnly && !restoreOnly && !importsOnly && !liveOnly },
   );
   try {
     placeRawTenant(raw, bare);
@@ -170,6 +176,15 @@ async function main() {
       };
       console.log(JSON.stringify(result, null, 2));
       if (save) writeFileSync(path.join(root, 'bench/results/imports.json'), `${JSON.stringify(result, null, 2)}\n`);
+      return;
+    }
+
+    if (liveOnly) {
+      const counts = (argv.find((arg) => arg.startsWith('--live-clients='))?.split('=')[1] ?? '1,100,1000').split(',').map(Number);
+      const live = await measureLive({ api, token, createLoad, rounds: settings.rounds, seconds: settings.seconds, counts });
+      const result = { live, settings: { mode: 'live', ...settings, workerd }, machine: describeMachine(), date: new Date().toISOString() };
+      console.log(JSON.stringify(result, null, 2));
+      if (save) writeFileSync(path.join(root, 'bench/results/live.json'), `${JSON.stringify(result, null, 2)}\n`);
       return;
     }
 

@@ -37,8 +37,16 @@ export const END_REASONS: Readonly<Record<EndReason, { readonly code: number; re
   shutdown: { code: 4503, detail: 'The server is shutting down: reconnect from the last cursor the client has.' },
 };
 
+/** Changes in commit order (a page of them reaches the connections of one resource filter as one frame). */
+export interface ChangesFrame {
+  readonly kind: 'changes';
+  readonly events: readonly LiveEvent[];
+  /** Their Server-Sent Events bytes, encoded once for every connection that gets this frame. */
+  sse?: Uint8Array;
+}
+
 export type LiveFrame =
-  | { readonly kind: 'change'; readonly event: LiveEvent }
+  | ChangesFrame
   | { readonly kind: 'ready'; readonly seq: number }
   | { readonly kind: 'heartbeat'; readonly seq: number | undefined }
   | { readonly kind: 'end'; readonly reason: EndReason };
@@ -51,12 +59,25 @@ export const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8',
 /** How long an EventSource waits before it reconnects (sent once, first). */
 export const SSE_PREAMBLE = encoder.encode('retry: 2000\n\n');
 
+/** Events as Server-Sent Events bytes: each event's text encoded once, a page of them written as one chunk. */
+function encodeEvents(events: readonly LiveEvent[]): Uint8Array {
+  for (const event of events) event.sse ??= encoder.encode(`id: ${encodeCursor(event.seq)}\nevent: change\ndata: ${event.json}\n\n`);
+  if (events.length === 1) return events[0]?.sse ?? new Uint8Array();
+  const bytes = new Uint8Array(events.reduce((sum, event) => sum + (event.sse?.length ?? 0), 0));
+  let offset = 0;
+  for (const event of events) {
+    bytes.set(event.sse ?? new Uint8Array(), offset);
+    offset += event.sse?.length ?? 0;
+  }
+  return bytes;
+}
+
 /** A frame as Server-Sent Events bytes (a change is encoded once, whatever the number of connections). */
 export function encodeSseFrame(frame: LiveFrame): Uint8Array {
   switch (frame.kind) {
-    case 'change':
-      frame.event.sse ??= encoder.encode(`id: ${encodeCursor(frame.event.seq)}\nevent: change\ndata: ${frame.event.json}\n\n`);
-      return frame.event.sse;
+    case 'changes':
+      frame.sse ??= encodeEvents(frame.events);
+      return frame.sse;
     case 'ready': {
       const cursor = encodeCursor(frame.seq);
       return encoder.encode(`id: ${cursor}\nevent: ready\ndata: ${JSON.stringify({ cursor })}\n\n`);
@@ -68,12 +89,15 @@ export function encodeSseFrame(frame: LiveFrame): Uint8Array {
   }
 }
 
-/** A frame as a WebSocket text message (heartbeats are the client's pings: none is sent). */
-export function encodeSocketFrame(frame: LiveFrame): string | undefined {
+/** A change as a WebSocket text message (encoded once for every connection). */
+export function encodeSocketChange(event: LiveEvent): string {
+  event.ws ??= `{"type":"change","cursor":"${encodeCursor(event.seq)}","change":${event.json}}`;
+  return event.ws;
+}
+
+/** Any other frame as a WebSocket text message (heartbeats are the client's pings: none is sent). */
+export function encodeSocketFrame(frame: Exclude<LiveFrame, ChangesFrame>): string | undefined {
   switch (frame.kind) {
-    case 'change':
-      frame.event.ws ??= `{"type":"change","cursor":"${encodeCursor(frame.event.seq)}","change":${frame.event.json}}`;
-      return frame.event.ws;
     case 'ready':
       return JSON.stringify({ type: 'ready', cursor: encodeCursor(frame.seq) });
     case 'heartbeat':

@@ -8,25 +8,14 @@
  */
 import { ApiError } from '../errors/api-error';
 import type { FeedPage } from '../events/feed';
-import { isResourceUnder, toFeedItem } from '../events/feed';
-import type { EndReason, LiveEvent, LiveFrame } from './frames';
+import { isResourceUnder } from '../events/feed';
+import type { ChangesFrame, EndReason, LiveFrame } from './frames';
+import { toLiveEvent } from './hub-host';
+import type { LiveHubHost } from './hub-host';
 import type { LiveGrant } from './grant';
+import { checkAdmission } from './admission';
 import { LIVE_LIMITS } from './limits';
 import type { LiveTransport } from './transport';
-
-/** What the hub needs of its runtime. */
-interface LiveHubHost {
-  /** One page of the feed after `since`, of `resource` (`*`: every event), at most `top` events, from the primary. */
-  readFeed(since: number, resource: string, top: number): Promise<FeedPage>;
-  /** Milliseconds since the epoch. */
-  now(): number;
-  /** Wakes the hub (`expire`) at `at` (ms), or never (null): when the next token expires. */
-  scheduleExpiry(at: number | null): void;
-  /** Keeps the pump's position where it outlives the object's memory (hibernation); at most every few seconds. */
-  keepHead?(head: number): void;
-  /** Whether the API client was revoked after `issuedAt` (the check a request's token gets). */
-  isRevoked?(clientId: string, issuedAt: number | undefined): Promise<boolean>;
-}
 
 interface Connection {
   readonly id: string;
@@ -36,14 +25,6 @@ interface Connection {
   cursor: number;
   /** The cursor last sent as an SSE `id` (a heartbeat sends a newer one). */
   idSent: number | undefined;
-}
-
-function toLiveEvent(row: FeedPage['rows'][number]): LiveEvent {
-  return { seq: row.seq, resource: row.resource, json: JSON.stringify(toFeedItem(row)) };
-}
-
-function tooMany(detail: string): ApiError {
-  return new ApiError('TooManyStreams', detail, { headers: { 'retry-after': String(LIVE_LIMITS.retryAfterSeconds) } });
 }
 
 export class LiveHub {
@@ -62,12 +43,10 @@ export class LiveHub {
 
   /** 429 TooManyStreams when the tenant/org, or the grant's token, has as many streams as it may. */
   admit(grant: LiveGrant): void {
-    if (this.connections.size >= LIVE_LIMITS.perOrg)
-      throw tooMany(`This tenant/org has ${LIVE_LIMITS.perOrg} open live streams, the most it may have; retry later.`);
-    let sameToken = 0;
-    for (const connection of this.connections.values()) if (connection.grant.tokenKey === grant.tokenKey) sameToken += 1;
-    if (sameToken >= LIVE_LIMITS.perToken)
-      throw tooMany(`This token has ${LIVE_LIMITS.perToken} open live streams, the most one token may have; close one or retry later.`);
+    checkAdmission(
+      [...this.connections.values()].map(({ grant: open }) => open),
+      grant,
+    );
   }
 
   /** A new connection: it replays the feed after `grant.since`, then is live. Resolves when it has joined (or ended). */
@@ -87,10 +66,23 @@ export class LiveHub {
   }
 
   private register(connection: Connection): void {
+    if (this.connections.size === 0) this.pollWhileQuiet();
     this.connections.set(connection.id, connection);
     this.scheduleExpiry();
     if (connection.transport.kind === 'sse' && this.heartbeat === undefined)
       this.heartbeat = setInterval(() => void this.beat(), LIVE_LIMITS.heartbeatMs);
+  }
+
+  /**
+   * The first stream of a hub that had none: isolates that heard "nobody listens" stay quiet up to LIVE_LIMITS.quietMs,
+   * so the hub reads the feed itself meanwhile.
+   */
+  private pollWhileQuiet(): void {
+    const until = this.host.now() + LIVE_LIMITS.quietMs;
+    const timer = setInterval(() => {
+      if (this.host.now() >= until || this.connections.size === 0) clearInterval(timer);
+      this.poll();
+    }, LIVE_LIMITS.firstListenerPollMs);
   }
 
   /** The client went away. */
@@ -106,8 +98,8 @@ export class LiveHub {
     }
   }
 
-  /** Ends a connection, telling its client why (no reason: its client left). */
-  end(id: string, reason: EndReason | undefined): void {
+  /** Ends a connection, telling its client why. */
+  end(id: string, reason: EndReason): void {
     this.connections.get(id)?.transport.close(reason);
     this.detach(id);
   }
@@ -197,7 +189,7 @@ export class LiveHub {
       for (;;) {
         if (!(await this.pace(connection))) return;
         const page = await this.host.readFeed(connection.cursor, connection.grant.resource, LIVE_LIMITS.pageSize);
-        for (const row of page.rows) if (!this.deliver(connection, { kind: 'change', event: toLiveEvent(row) })) return;
+        if (page.rows.length > 0 && !this.deliver(connection, { kind: 'changes', events: page.rows.map(toLiveEvent) })) return;
         connection.cursor = Math.max(connection.cursor, page.next);
         if (page.hasMore) continue;
         if (this.live.size === 0) this.head = connection.cursor;
@@ -260,14 +252,25 @@ export class LiveHub {
     if (this.live.size > 0) await this.checkRevocations();
   }
 
+  /**
+   * Sends a page to the live set: the connections at the same position with the same resource filter (nearly all of
+   * them) share one frame, encoded once.
+   */
   private fanOut(page: FeedPage): void {
     const events = page.rows.map(toLiveEvent);
+    const frames = new Map<string, ChangesFrame>();
     for (const connection of [...this.live]) {
       const { resource } = connection.grant;
-      for (const event of events) {
-        if (event.seq <= connection.cursor || !isResourceUnder(resource, event.resource)) continue;
-        if (!this.deliver(connection, { kind: 'change', event })) break;
+      const key = `${resource}\n${connection.cursor}`;
+      let frame = frames.get(key);
+      if (!frame) {
+        frame = {
+          kind: 'changes',
+          events: events.filter((event) => event.seq > connection.cursor && isResourceUnder(resource, event.resource)),
+        };
+        frames.set(key, frame);
       }
+      if (frame.events.length > 0) this.deliver(connection, frame);
       connection.cursor = Math.max(connection.cursor, page.next);
     }
     this.head = Math.max(this.head ?? 0, page.next);

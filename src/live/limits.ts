@@ -16,6 +16,10 @@ export const LIVE_LIMITS = {
   pageSize: 200,
   /** How often the object asks KV whether the API clients of its streams were revoked (besides the revoke's push). */
   revocationCheckMs: 30_000,
+  /** How long an isolate stops telling a hub with no open stream of new writes (src/services/events/live-watch.ts). */
+  quietMs: 1_000,
+  /** Meanwhile a hub whose first stream opened reads the feed itself this often (for writes of isolates still quiet). */
+  firstListenerPollMs: 50,
   /** How often, at most, the object persists its position (for WebSockets that outlive a hibernation). */
   keepHeadMs: 5_000,
 } as const;

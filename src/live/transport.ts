@@ -6,7 +6,7 @@
  * Past LIVE_BUFFER_BYTES the hub ends the connection as a slow consumer.
  */
 import { decodeCursor } from '../events/feed';
-import { encodeSocketFrame, encodeSseFrame, END_REASONS, SSE_PREAMBLE } from './frames';
+import { encodeSocketChange, encodeSocketFrame, encodeSseFrame, END_REASONS, SSE_PREAMBLE } from './frames';
 import type { EndReason, LiveFrame } from './frames';
 import type { LiveTransportKind } from './grant';
 
@@ -125,17 +125,24 @@ export class SocketTransport implements LiveTransport {
   constructor(private readonly socket: SocketLike) {}
 
   send(frame: LiveFrame): void {
-    const text = encodeSocketFrame(frame);
-    if (this.ended || text === undefined) return;
+    if (frame.kind !== 'changes') return void this.write(encodeSocketFrame(frame));
+    for (const event of frame.events) {
+      const text = encodeSocketChange(event);
+      if (!this.write(text)) return;
+      this.unacknowledged.push({ seq: event.seq, bytes: text.length });
+      this.total += text.length;
+    }
+  }
+
+  private write(text: string | undefined): boolean {
+    if (this.ended || text === undefined) return false;
     try {
       this.socket.send(text);
+      return true;
     } catch {
       this.gone();
-      return;
+      return false;
     }
-    if (frame.kind !== 'change') return;
-    this.unacknowledged.push({ seq: frame.event.seq, bytes: text.length });
-    this.total += text.length;
   }
 
   /** A message from the client: an acknowledgement moves the window; anything else is ignored. */

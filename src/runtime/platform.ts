@@ -52,8 +52,11 @@ export interface LiveStreams {
    * ticket was used already (401).
    */
   open(request: Request, grant: LiveGrant): Promise<Response>;
-  /** A write of the tenant/org committed: its feed reaches at least `seq` (the live write watcher, off the answer's path). */
-  notify(scope: TenantScope, seq: number): Promise<void>;
+  /**
+   * A write of the tenant/org committed: its feed reaches at least `seq` (the live write watcher, off the answer's
+   * path). Answers whether any stream of the tenant/org is open.
+   */
+  notify(scope: TenantScope, seq: number): Promise<boolean>;
   /** The API client was revoked or deleted at `revokedAt` (epoch seconds): the streams its tokens opened end. */
   revokeClient(scope: TenantScope, clientId: string, revokedAt: number): Promise<void>;
 }

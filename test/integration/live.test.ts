@@ -46,6 +46,15 @@ describe('Server-Sent Events', () => {
     await stream.close();
   });
 
+  it('pushes the first change after a write made while nobody listened (its isolate then stays quiet a moment)', async () => {
+    await create('unheard');
+    const stream = await openEventStream(client);
+    await readUntilReady(stream);
+    await create('heard');
+    expect((await readChangesFrom(stream, 1)).items.map((item) => item.key)).toEqual(['heard']);
+    await stream.close();
+  });
+
   it('replays after Last-Event-ID exactly once, then goes on live', async () => {
     await create('a1');
     const start = (await readChanges(client)).cursor;

@@ -87,7 +87,7 @@ class MemoryTransport implements LiveTransport {
     return this.ended !== undefined;
   }
   changes(): number[] {
-    return this.frames.flatMap((frame) => (frame.kind === 'change' ? [frame.event.seq] : []));
+    return this.frames.flatMap((frame) => (frame.kind === 'changes' ? frame.events.map((event) => event.seq) : []));
   }
 }
 

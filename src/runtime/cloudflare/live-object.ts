@@ -20,7 +20,7 @@ import { spendTicket } from '../../live/tickets';
 import { SocketTransport, SseTransport } from '../../live/transport';
 import type { LiveStreams, Platform } from '../platform';
 import { setEarliestAlarm } from './object-storage';
-import { LIVE_CONNECTION_HEADER, LIVE_FAILURE_HEADER } from './live-streams';
+import { LIVE_FAILURE_HEADER } from './live-streams';
 
 const HEAD_KEY = 'live:head';
 
@@ -104,7 +104,7 @@ export class ObjectLiveStreams {
     }
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
     void hub.attach(id, grant, new SseTransport(writable, () => hub.detach(id)));
-    return new Response(readable, { headers: { ...SSE_HEADERS, [LIVE_CONNECTION_HEADER]: id } });
+    return new Response(readable, { headers: SSE_HEADERS });
   }
 
   private socketOf(socket: WebSocket): { id: string; transport: SocketTransport | undefined } | undefined {
@@ -131,14 +131,10 @@ export class ObjectLiveStreams {
     }
   }
 
-  /** The client of a Server-Sent Events stream went away (the Worker relaying it says so). */
-  leave(id: string): void {
-    this.hub?.end(id, undefined);
-  }
-
   /** A write committed: the feed reaches at least `seq` (nothing to do when no stream was ever opened here). */
-  notify(seq: number): void {
+  notify(seq: number): boolean {
     this.hub?.notify(seq);
+    return (this.hub?.size ?? 0) > 0;
   }
 
   revoke(clientId: string, revokedAt: number): void {

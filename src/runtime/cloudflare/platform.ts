@@ -263,13 +263,8 @@ export function defineTenantCoordinator(handlers: Partial<CommandHandlers>, mode
     }
 
     /** A write committed elsewhere (a request, a Workflow step, a cron job): the feed reaches at least `seq`. */
-    async notifyLive(seq: number): Promise<void> {
-      this.live.notify(seq);
-    }
-
-    /** The client of a Server-Sent Events stream went away (the Worker relaying it was cancelled). */
-    async leaveLive(id: string): Promise<void> {
-      this.live.leave(id);
+    async notifyLive(seq: number): Promise<boolean> {
+      return this.live.notify(seq);
     }
 
     /** An API client was revoked or deleted: the streams its tokens opened here end. */

@@ -104,8 +104,10 @@ export class LocalLiveHubs implements LiveStreams {
     socket.onerror = gone;
   }
 
-  async notify(scope: TenantScope, seq: number): Promise<void> {
-    this.hubs.get(`${scope.tenantKey}/${scope.orgKey}`)?.hub.notify(seq);
+  async notify(scope: TenantScope, seq: number): Promise<boolean> {
+    const hub = this.hubs.get(`${scope.tenantKey}/${scope.orgKey}`)?.hub;
+    hub?.notify(seq);
+    return (hub?.size ?? 0) > 0;
   }
 
   async revokeClient(scope: TenantScope, clientId: string, revokedAt: number): Promise<void> {
