@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { measureBatch } from './lib/batch.mjs';
 import { measureImports } from './lib/imports.mjs';
 import { measureLive } from './lib/live.mjs';
+import { startDenoServer } from './lib/deno-server.mjs';
 import { compareRounds } from './lib/load.mjs';
 import { loadTemplateRows, mintToken, ORG, placeRawTenant, SECRET, send, sendAdmin, TENANT } from './lib/fixtures.mjs';
 import { startApiAndRaw } from './lib/servers.mjs';
@@ -33,7 +34,8 @@ const USAGE = `npm run bench [-- options]
   --webhooks        only the webhook scenarios (writes bench/results/webhooks.json)
   --live            only live streams (bench/lib/live.mjs): commit-to-client latency p50/p99 with 1, 100 and 1,000
                     Server-Sent Events clients on one tenant/org, and its write throughput with them against none
-                    (writes bench/results/live.json with --save); --live-clients=1,100 other counts
+                    (writes bench/results/live.json with --save); --live-clients=1,100 other counts; --deno on the
+                    Deno server instead of wrangler dev (bench/results/live-deno.json)
   --scale           only the list scenarios, at 10,000 then 1,000,000 rows per tenant/org: email templates (get by key,
                     filtered page, deep page, $count, contains, $orderby), then routes (with members), exchange rates
                     documents and email templates: $orderby on every sortable property asc and desc, issue 26's
@@ -115,7 +117,35 @@ function round(value, digits = 1) {
   return Math.round(value * factor) / factor;
 }
 
+/** `--live --deno`: live streams measured on the Deno server (no wrangler dev proxy in front). */
+async function measureLiveOnDeno() {
+  const api = await startDenoServer(state, { JWT_SECRET: SECRET, RATE_LIMIT_PER_MINUTE: '0' });
+  try {
+    const counts = (argv.find((arg) => arg.startsWith('--live-clients='))?.split('=')[1] ?? '1,100,1000').split(',').map(Number);
+    const live = await measureLive({
+      api,
+      token: await mintToken(),
+      createLoad,
+      rounds: settings.rounds,
+      seconds: settings.seconds,
+      counts,
+    });
+    const result = {
+      live,
+      settings: { mode: 'live', runtime: 'deno', ...settings },
+      machine: describeMachine(),
+      date: new Date().toISOString(),
+    };
+    console.log(JSON.stringify(result, null, 2));
+    if (save) writeFileSync(path.join(root, 'bench/results/live-deno.json'), `${JSON.stringify(result, null, 2)}\n`);
+  } finally {
+    await api.stop();
+    rmSync(state, { recursive: true, force: true });
+  }
+}
+
 async function main() {
+  if (liveOnly && args.has('--deno')) return measureLiveOnDeno();
   console.error(`bench: ${scale ? `scale (${scaleRows} rows)` : quick ? 'quick' : full ? 'full' : 'standard'} run, state in ${state}`);
   // Webhooks go to a receiver on 127.0.0.1 (the development flag).
   const { api, raw, bare } = await startApiAndRaw(

@@ -40,7 +40,14 @@ function applyForwardedOrigin(request: Request): Request {
   const scheme = proto === 'http' || proto === 'https' ? proto : url.protocol.slice(0, -1);
   const authority = host !== null && FORWARDED_HOST.test(host) ? host : url.host;
   const target = new URL(`${url.pathname}${url.search}`, `${scheme}://${authority}`);
-  return new Request(target, { method: request.method, headers: request.headers, body: request.body, redirect: request.redirect });
+  // The client's abort signal goes along: a live stream whose client left ends at once.
+  return new Request(target, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+    redirect: request.redirect,
+    signal: request.signal,
+  });
 }
 
 /**

@@ -39,50 +39,46 @@ class Waiters {
   }
 }
 
-/** Server-Sent Events written into the writable side of the response's stream. */
+/**
+ * Server-Sent Events: the answer's body is a stream the transport enqueues into (no promise per chunk); what is queued
+ * and not yet read by the client is what the stream holds (its desired size below zero).
+ */
 export class SseTransport implements LiveTransport {
   readonly kind = 'sse';
-  private readonly writer: WritableStreamDefaultWriter<Uint8Array>;
-  private queued = 0;
+  /** The answer's body. */
+  readonly body: ReadableStream<Uint8Array>;
+  private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   private ended = false;
   private readonly waiters = new Waiters();
 
-  /** `onGone`: the client went away (its read side was cancelled) or the stream was closed. */
-  constructor(
-    writable: WritableStream<Uint8Array>,
-    private readonly onGone: () => void,
-  ) {
-    this.writer = writable.getWriter();
-    this.writer.closed.then(
-      () => this.finish(),
-      () => this.finish(),
+  /** `onGone`: the client went away (the body was cancelled). */
+  constructor(private readonly onGone: () => void) {
+    this.body = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          this.controller = controller;
+        },
+        // Called when the client has read everything queued and wants more.
+        pull: () => this.waiters.wake(),
+        cancel: () => this.finish(),
+      },
+      new ByteLengthQueuingStrategy({ highWaterMark: 0 }),
     );
-    this.write(SSE_PREAMBLE);
+    this.controller?.enqueue(SSE_PREAMBLE);
   }
 
   private finish(): void {
+    if (!this.ended) this.onGone();
     this.ended = true;
     this.waiters.wake();
-    this.onGone();
-  }
-
-  private write(bytes: Uint8Array): void {
-    this.queued += bytes.length;
-    this.writer.write(bytes).then(
-      () => {
-        this.queued -= bytes.length;
-        this.waiters.wake();
-      },
-      () => this.finish(),
-    );
   }
 
   send(frame: LiveFrame): void {
-    if (!this.ended) this.write(encodeSseFrame(frame));
+    if (!this.ended) this.controller?.enqueue(encodeSseFrame(frame));
   }
 
   pending(): number {
-    return this.queued;
+    return Math.max(0, -(this.controller?.desiredSize ?? 0));
   }
 
   drained(): Promise<void> {
@@ -91,16 +87,18 @@ export class SseTransport implements LiveTransport {
 
   close(reason?: EndReason): void {
     if (this.ended) return;
-    if (reason) this.write(encodeSseFrame({ kind: 'end', reason }));
+    if (!reason) this.onGone();
     this.ended = true;
     this.waiters.wake();
-    // What is queued (the reason last) still reaches a client that reads; one that reads nothing within the grace
+    const controller = this.controller;
+    if (!controller) return;
+    if (reason) controller.enqueue(encodeSseFrame({ kind: 'end', reason }));
+    controller.close();
+    // What is queued (the reason last) still reaches a client that reads; one that has not read it within the grace
     // period is cut off, so that its queue is freed.
-    const cutOff = setTimeout(() => void this.writer.abort(new Error(END_REASONS.slowConsumer.detail)).catch(() => undefined), CUT_OFF_MS);
-    void this.writer.close().then(
-      () => clearTimeout(cutOff),
-      () => clearTimeout(cutOff),
-    );
+    setTimeout(() => {
+      if ((controller.desiredSize ?? 0) < 0) controller.error(new Error(END_REASONS.slowConsumer.detail));
+    }, CUT_OFF_MS);
   }
 
   get closed(): boolean {

@@ -49,8 +49,8 @@ export interface EventStream {
   close(): Promise<void>;
 }
 
-/** Parses a Server-Sent Events body into messages, as EventSource does (one dispatch per blank line). */
-function parseEvents(body: ReadableStream<Uint8Array>, inbox: Inbox<SseMessage>): void {
+/** Parses a Server-Sent Events body into messages, as EventSource does (one dispatch per blank line); answers its reader. */
+function parseEvents(body: ReadableStream<Uint8Array>, inbox: Inbox<SseMessage>): ReadableStreamDefaultReader<string> {
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
   let pending = '';
   let block: { event?: string; id?: string; data: string[]; comment: boolean } = { data: [], comment: false };
@@ -86,6 +86,7 @@ function parseEvents(body: ReadableStream<Uint8Array>, inbox: Inbox<SseMessage>)
     inbox.end();
   })();
   void reader.closed.catch(() => undefined);
+  return reader;
 }
 
 /** `GET /changes/stream` as Server-Sent Events (200 expected unless `expectStatus`). */
@@ -100,8 +101,8 @@ export async function openEventStream(
   const path = options.path ?? `${client?.base ?? ''}/changes/stream`;
   const response = await SELF.fetch(`${ORIGIN}${path}${query}`, { headers });
   const inbox = new Inbox<SseMessage>();
-  if (response.status === 200 && response.body) parseEvents(response.body, inbox);
-  else inbox.end();
+  const reader = response.status === 200 && response.body ? parseEvents(response.body, inbox) : undefined;
+  if (!reader) inbox.end();
   return {
     response,
     next: async ({ heartbeats = false } = {}) => {
@@ -111,7 +112,7 @@ export async function openEventStream(
       }
     },
     close: async () => {
-      await response.body?.cancel().catch(() => undefined);
+      await reader?.cancel().catch(() => undefined);
     },
   };
 }

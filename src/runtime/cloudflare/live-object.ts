@@ -102,9 +102,9 @@ export class ObjectLiveStreams {
       void hub.attach(id, grant, transport);
       return new Response(null, { status: 101, webSocket: pair[0] });
     }
-    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-    void hub.attach(id, grant, new SseTransport(writable, () => hub.detach(id)));
-    return new Response(readable, { headers: SSE_HEADERS });
+    const transport = new SseTransport(() => hub.detach(id));
+    void hub.attach(id, grant, transport);
+    return new Response(transport.body, { headers: SSE_HEADERS });
   }
 
   private socketOf(socket: WebSocket): { id: string; transport: SocketTransport | undefined } | undefined {

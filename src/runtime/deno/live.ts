@@ -84,9 +84,11 @@ export class LocalLiveHubs implements LiveStreams {
       this.serveSocket(hub, id, grant, socket);
       return response;
     }
-    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-    void hub.attach(id, grant, new SseTransport(writable, () => hub.detach(id)));
-    return new Response(readable, { headers: SSE_HEADERS });
+    const transport = new SseTransport(() => hub.detach(id));
+    // The client going away aborts the request (Deno runs with --unstable-no-legacy-abort): noticed at once.
+    request.signal.addEventListener('abort', () => transport.close());
+    void hub.attach(id, grant, transport);
+    return new Response(transport.body, { headers: SSE_HEADERS });
   }
 
   private serveSocket(hub: LiveHub, id: string, grant: LiveGrant, socket: DenoWebSocket): void {
