@@ -2,6 +2,7 @@
 import type { ODataField, SortOrders } from '../../odata/types';
 import { findReferenceKind } from '../reference/kinds';
 import { AUDIT_FIELDS } from './audit';
+import { listIndexFields } from '../../model/table';
 import type { EntitySpec, FieldSpec } from './spec';
 
 const cache = new WeakMap<EntitySpec, ODataField[]>();
@@ -38,14 +39,6 @@ export function listODataFields(spec: EntitySpec): ODataField[] {
     cache.set(spec, fields);
   }
   return fields;
-}
-
-/** The tie-breakers every list order ends with (and every declared index: see `defineEntityTable`). */
-const ORDER_TIE_BREAKERS = ['createdOn', 'id'] as const;
-
-/** The columns (by field name) of a declared index after tenant/org: its fields, then the tie-breakers. */
-export function listIndexFields(fields: readonly string[]): string[] {
-  return [...fields, ...ORDER_TIE_BREAKERS.filter((name) => !fields.includes(name))];
 }
 
 const orderCache = new WeakMap<EntitySpec, SortOrders>();

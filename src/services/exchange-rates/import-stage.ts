@@ -75,7 +75,7 @@ export function stageDocumentWrites(unit: TenantUnit, creates: readonly Document
       const ids = lineIds[index] ?? [];
       batch.stage(
         stageDocumentLines({
-          documentId: update.id,
+          parentId: update.id,
           expectedVersion: update.version + (setting ? 1 : 0),
           stamped: setting,
           pairs: update.lines.map(pairOf),
@@ -98,7 +98,7 @@ function stageChangeUndo(batch: WriteBatch, change: DocumentChange): () => boole
     change.lineIds.length > 0
       ? batch.stage(
           stageDocumentLines({
-            documentId: change.id,
+            parentId: change.id,
             expectedVersion: change.version + (restoring ? 1 : 0),
             stamped: restoring,
             pairs: change.pairs,

@@ -68,7 +68,7 @@ async function readChunk(unit: TenantUnit, groups: readonly DocumentGroup[], mod
         )
       : [];
   const storedLines = new Map<string, RateLineRow[]>();
-  for (const line of lines) storedLines.set(line.documentId, [...(storedLines.get(line.documentId) ?? []), line]);
+  for (const line of lines) storedLines.set(line.parentId, [...(storedLines.get(line.parentId) ?? []), line]);
   return {
     definitions: await loadCustomDefinitions(unit.db, unit.scope, exchangeRatesDocumentSpec.name),
     found: uses.length > 0 ? await findReferences(unit.db, unit.scope, uses) : new Map(),
