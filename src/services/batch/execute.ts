@@ -34,6 +34,8 @@ interface BatchRun {
   dispatch(request: Request, group?: GroupMember): Promise<Response>;
   /** Commits an atomic group's writes as one D1 batch on the batch's tenant database. */
   commitGroup(group: AtomicGroup): Promise<GroupFailure | undefined>;
+  /** After a member failed: the earlier member whose staged writes the database refuses, if any (AtomicGroup.findRefusal). */
+  findGroupRefusal(group: AtomicGroup): Promise<GroupFailure | undefined>;
   /** The batch's read session's bookmark (after a group committed: the ones after it read at least that). */
   readBookmark(): string | null;
 }
@@ -217,42 +219,56 @@ function answerCommitFailure(request: BatchRequest, error: unknown, run: BatchRu
 }
 
 /**
+ * Commits a group whose members all answered; runs their write reactions when it committed (a failing one fails its
+ * request's answer, 500, though its writes committed). Answers 'committed', or the failure the refusal is attributed to.
+ */
+async function commitGroup(
+  group: AtomicGroup,
+  requests: readonly BatchRequest[],
+  answers: BatchResponse[],
+  state: BatchState,
+  run: BatchRun,
+): Promise<GroupFailure | 'committed'> {
+  const failure = await run.commitGroup(group);
+  if (failure !== undefined) return failure;
+  state.bookmark = run.readBookmark() ?? state.bookmark;
+  for (const reaction of await group.runAfterCommit()) {
+    const index = requests.findIndex((request) => request.id === reaction.id);
+    const request = requests[index];
+    if (request) answers[index] = await answerCommitFailure(request, reaction.error, run);
+  }
+  return 'committed';
+}
+
+/**
  * The requests of one atomic group, in order, each a member of the group; their writes commit together once the last
- * one answered. A failing member stops the group: the ones after it do not run, all but it answer 424.
+ * one answered. A failing member stops the group: the ones after it do not run, all but it answer 424; but when the
+ * database refuses a write staged before it (a duplicate key the member then tripped over), that write's member
+ * answers its own error instead, and the failing member 424.
  */
 async function runGroup(requests: readonly BatchRequest[], name: string, state: BatchState, run: BatchRun): Promise<BatchResponse[]> {
   const group = openAtomicGroup(refuseInGroup);
   const answers: BatchResponse[] = [];
   let failed: string | undefined;
   for (const request of requests) {
-    if (failed !== undefined) {
-      answers.push(await answerGroupFailed(request, name, failed, run));
-      continue;
-    }
+    // The members after a failed one do not run (they answer 424 below).
+    if (failed !== undefined) break;
     const response = await runRequest(request, state, run, group.join(request));
     // Held: later members read its identifier ($<id>) and see it succeeded (dependsOn) before the group commits.
     recordOutcome(request, response, state);
     answers.push(response);
     if (response.status >= 400) failed = request.id;
   }
-  if (failed === undefined) {
-    const failure = await run.commitGroup(group);
-    if (failure === undefined) {
-      state.bookmark = run.readBookmark() ?? state.bookmark;
-      // The members' write reactions (e.g. retiring cache entries), as alone before the answer leaves: a failing one
-      // fails its request's answer (500), though its writes committed.
-      for (const reaction of await group.runAfterCommit()) {
-        const index = requests.findIndex((request) => request.id === reaction.id);
-        const request = requests[index];
-        if (request) answers[index] = await answerCommitFailure(request, reaction.error, run);
-      }
-      return answers;
-    }
+  const failure = failed === undefined ? await commitGroup(group, requests, answers, state, run) : await run.findGroupRefusal(group);
+  if (failure === 'committed') return answers;
+  if (failure !== undefined && failure.id !== failed) {
+    // The database refuses a write staged before (or, at the commit, by) a member: that member is the cause.
     failed = failure.id;
     const index = requests.findIndex((request) => request.id === failure.id);
     const request = requests[index];
     if (request) answers[index] = await answerCommitFailure(request, failure.error, run);
   }
+  if (failed === undefined) throw new Error('A failed atomic group names no request.');
   const settled: BatchResponse[] = [];
   for (const [index, request] of requests.entries()) {
     const answer = answers[index];

@@ -38,6 +38,7 @@ async function handleBatch(ctx: ApiContext) {
     dispatch: (request, group) => ctx.dispatch(request, group ? { group } : undefined),
     // An atomic group's writes commit on the batch's own tenant database (its session, its D1 round trips).
     commitGroup: (group) => group.commit(ctx.db),
+    findGroupRefusal: (group) => group.findRefusal(ctx.db),
     readBookmark: () => ctx.readBookmark(),
   });
   return jsonResponse(BATCH_ANSWER, { responses });
