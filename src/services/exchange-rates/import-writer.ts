@@ -186,7 +186,7 @@ async function planDocumentsChunk(context: ChunkContext, rows: readonly ImportRo
 export const documentsImportWriter: ImportWriter = {
   groupColumn: 'number',
   planChunk: planDocumentsChunk,
-  planUndo: async (_unit, chunk, keepChanged) => planDocumentsUndo(chunk, keepChanged),
+  planUndo: (unit, chunk, keepChanged) => planDocumentsUndo(unit, chunk, keepChanged),
   // As every write route of the service: no lookup is served from an entry cached before the write.
   afterCommit: async (platform, scope) => {
     await bumpRatesGeneration(platform, scope);
