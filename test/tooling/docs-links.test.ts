@@ -2,7 +2,7 @@
  * Every link of the README and docs/ resolves: a relative link names a file of the repository, an anchor a heading of
  * its page (as GitHub makes anchors); the README stays short (at most 400 lines) and starts with its quickstart.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkAllLinks, checkLinks, listAnchors, slugify } from '../../scripts/check-links.mjs';
@@ -23,6 +23,14 @@ describe('links of the README and docs/', () => {
       'README.md:1: docs/a.md#gone: docs/a.md has no heading #gone',
       'README.md:1: docs/b.md: no file docs/b.md',
     ]);
+  });
+
+  it("docs/running.md's sample start applies as many migrations as there are", () => {
+    const running = readFileSync(path.join(PROJECT_ROOT, 'docs/running.md'), 'utf8');
+    const count = (folder: string) =>
+      readdirSync(path.join(PROJECT_ROOT, 'migrations', folder)).filter((name) => name.endsWith('.sql')).length;
+    expect(running).toContain(`Migrations: DIRECTORY ${count('directory')} applied`);
+    expect(running).toContain(`Migrations: TENANT_DB_1 ${count('tenant')} applied`);
   });
 
   it('the README is at most 400 lines and opens with its quickstart', () => {
