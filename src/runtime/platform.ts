@@ -120,7 +120,27 @@ export interface ImportJob extends TenantScope {
   readonly by: string;
 }
 
-/** A runtime's durable step: runs `work` once, remembering its (JSON) result by `name` across restarts and retries. */
+/**
+ * Times a durable step is tried again when it fails (a D1 or storage hiccup), with delays of 2 s doubling, before it
+ * fails for good: the Workflow's step config and the Deno runner's alike.
+ */
+export const STEP_RETRIES = 5;
+
+/** What a runtime's durable step throws when its work failed on every try (the last error is its `cause`). */
+export class StepFailed extends Error {
+  constructor(
+    readonly step: string,
+    cause: unknown,
+  ) {
+    super(`Step ${step} failed ${STEP_RETRIES + 1} times: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'StepFailed';
+  }
+}
+
+/**
+ * A runtime's durable step: runs `work` once, remembering its (JSON) result by `name` across restarts and retries;
+ * throws StepFailed when the work failed on every try.
+ */
 export type RunStep = <T extends Readonly<Record<string, unknown>>>(name: string, work: () => Promise<T>) => Promise<T>;
 
 /** A runtime's durable wait (a Workflow's `step.sleep`; a timer under Deno). */

@@ -9,19 +9,18 @@ import { uploadDoc } from './docs';
 import { bindHeader } from '../../resources/entities/import-template';
 import type { ImportTemplate } from '../../resources/entities/import-template';
 import { message } from '../../messages/catalogue';
+import type { MessageKey } from '../../messages/catalogue';
+import type { StoredFile } from '../../runtime/platform';
 import { buildCommandBase, sendImportCommand } from './client';
+import { buildImportFileKey } from './files/file-key';
 import { detectFormat, readFileHeader } from './files/format';
 import type { FileFormat } from './files/format';
 import { MAX_HEAD_BYTES, MAX_IMPORT_FILE_BYTES } from './files/limits';
 import { FileProblem } from './files/problem';
 import { prependChunks } from './files/streams';
+import { scanUpload } from './files/upload-scan';
 import { parseFileName, parseUploadOptions } from './files/upload-input';
 import { toImportResource } from './resource';
-
-/** Where an import's file is stored. */
-function buildFileKey(ctx: ApiContext, importId: string): string {
-  return `imports/${encodeURIComponent(ctx.scope.tenantKey)}/${encodeURIComponent(ctx.scope.orgKey)}/${importId}`;
-}
 
 function tooLarge(): ApiError {
   return new ApiError('PayloadTooLarge', message('importFileTooLarge', { max: MAX_IMPORT_FILE_BYTES }));
@@ -61,6 +60,26 @@ function recordHead(reader: ReadableStreamDefaultReader<Uint8Array>, seen: Uint8
   return { stream, settle: () => pending };
 }
 
+/** Bounds of rows and records (src/services/imports/files/limits.ts) seen at upload: 413 naming `file` and the bound. */
+const UPLOAD_BOUNDS: readonly MessageKey[] = ['importTooManyRows', 'importRecordTooLong', 'importRowTooWide'];
+
+function refuseFile(problem: FileProblem): ApiError {
+  const errors = [{ path: 'file', message: problem.problem }];
+  return UPLOAD_BOUNDS.includes(problem.problem.key)
+    ? new ApiError('PayloadTooLarge', problem.problem, { errors })
+    : validationError(errors);
+}
+
+/** Streams the file to storage, its bounds checked on the way (past one, nothing is kept: 413). */
+async function storeFile(ctx: ApiContext, key: string, body: ReadableStream<Uint8Array>): Promise<StoredFile> {
+  try {
+    return await ctx.platform.files.put(key, body, { maxBytes: MAX_IMPORT_FILE_BYTES });
+  } catch (error) {
+    if (error instanceof FileProblem) throw refuseFile(error);
+    throw error;
+  }
+}
+
 /** The header row must bind to the template (400 naming every bad column), read from the first bytes of the body. */
 async function checkHead(
   format: FileFormat,
@@ -73,7 +92,7 @@ async function checkHead(
   try {
     header = await readFileHeader(format, async () => head.stream);
   } catch (error) {
-    if (error instanceof FileProblem) throw validationError([{ path: 'file', message: error.problem }]);
+    if (error instanceof FileProblem) throw refuseFile(error);
     throw error;
   } finally {
     await head.settle().catch(() => undefined);
@@ -96,8 +115,8 @@ export async function handleUpload(ctx: ApiContext, templates: readonly ImportTe
   // An .xlsx header is inside the zip (the sheet may come last): it is checked when the import starts.
   const head = format === 'xlsx' ? [] : await checkHead(format, options.template, reader);
   const id = crypto.randomUUID();
-  const cloudFileName = buildFileKey(ctx, id);
-  const stored = await ctx.platform.files.put(cloudFileName, prependChunks(head, reader), { maxBytes: MAX_IMPORT_FILE_BYTES });
+  const cloudFileName = buildImportFileKey({ ...ctx.scope, importId: id });
+  const stored = await storeFile(ctx, cloudFileName, prependChunks(head, reader).pipeThrough(scanUpload(format)));
   if ('tooLarge' in stored) throw tooLarge();
   const outcome = await sendImportCommand(ctx, {
     ...buildCommandBase(ctx),

@@ -54,3 +54,11 @@ export function prependChunks<T>(first: readonly T[], reader: ReadableStreamDefa
     cancel: async (reason) => reader.cancel(reason),
   });
 }
+
+/**
+ * Lets the runtime serve other work (requests, other imports) between two parts of a long read: a timer, not a
+ * microtask, so that the event loop runs (Workers and Deno serve every request of an isolate on one thread).
+ */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
