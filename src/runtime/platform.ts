@@ -64,6 +64,14 @@ export interface RateLimiter {
   limit(options: { key: string }): Promise<{ success: boolean }>;
 }
 
+/**
+ * One caller's share of its tenant/org's limit: half of it (rounded up), so that one caller (token subject), with
+ * batches or without, never spends the whole budget of a tenant/org its other callers share.
+ */
+export function callerShareOf(limit: number): number {
+  return Math.ceil(limit / 2);
+}
+
 /** The request limits of `/api` requests (absent: rate limiting is off). */
 export interface RateLimits {
   /** Requests allowed per key in each period. */
@@ -71,6 +79,10 @@ export interface RateLimits {
   readonly periodSeconds: number;
   /** Keyed by `tenantKey/orgKey`. */
   readonly org: RateLimiter;
+  /** Requests one caller (token subject) may send per period to one tenant/org: its share of `limit`. */
+  readonly callerLimit: number;
+  /** Keyed by `tenantKey/orgKey/subject`: one caller's share of its tenant/org. */
+  readonly caller: RateLimiter;
   /** Keyed by the token's subject (across every tenant/org it uses). */
   readonly subject: RateLimiter;
   /**
