@@ -3,6 +3,7 @@
  * the first bytes, then the import registered Pending through the tenant/org's coordinator.
  */
 import { ApiError, validationError } from '../../errors/api-error';
+import { discardRest } from '../../http/body';
 import type { ApiContext } from '../../http/context';
 import { jsonResponse } from '../../http/responses';
 import { uploadDoc } from './docs';
@@ -70,13 +71,28 @@ function refuseFile(problem: FileProblem): ApiError {
     : validationError(errors);
 }
 
-/** Streams the file to storage, its bounds checked on the way (past one, nothing is kept: 413). */
-async function storeFile(ctx: ApiContext, key: string, body: ReadableStream<Uint8Array>): Promise<StoredFile> {
+/**
+ * Streams the file (`head`, then the rest of `reader`) to storage, its bounds checked on the way: past one, nothing is
+ * kept, and the rest of the body is read and dropped (bounded, as src/http/body.ts does) before the 413, so the
+ * connection it came on is left clean.
+ */
+async function storeFile(
+  ctx: ApiContext,
+  key: string,
+  format: FileFormat,
+  head: Uint8Array[],
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+): Promise<StoredFile> {
+  // The pipe's failure cancels its source, not the request body: its rest is drained below.
+  const source = prependChunks(head, { read: () => reader.read(), cancel: async () => undefined });
   try {
-    return await ctx.platform.files.put(key, body, { maxBytes: MAX_IMPORT_FILE_BYTES });
+    const stored = await ctx.platform.files.put(key, source.pipeThrough(scanUpload(format)), { maxBytes: MAX_IMPORT_FILE_BYTES });
+    if ('tooLarge' in stored) await reader.cancel().catch(() => undefined);
+    return stored;
   } catch (error) {
-    if (error instanceof FileProblem) throw refuseFile(error);
-    throw error;
+    if (!(error instanceof FileProblem)) throw error;
+    await discardRest(reader, 0).catch(() => undefined);
+    throw refuseFile(error);
   }
 }
 
@@ -116,7 +132,7 @@ export async function handleUpload(ctx: ApiContext, templates: readonly ImportTe
   const head = format === 'xlsx' ? [] : await checkHead(format, options.template, reader);
   const id = crypto.randomUUID();
   const cloudFileName = buildImportFileKey({ ...ctx.scope, importId: id });
-  const stored = await storeFile(ctx, cloudFileName, prependChunks(head, reader).pipeThrough(scanUpload(format)));
+  const stored = await storeFile(ctx, cloudFileName, format, head, reader);
   if ('tooLarge' in stored) throw tooLarge();
   const outcome = await sendImportCommand(ctx, {
     ...buildCommandBase(ctx),

@@ -37,8 +37,8 @@ export async function* readChunks<T>(stream: ReadableStream<T>): AsyncGenerator<
   }
 }
 
-/** A stream that yields `first` and then the rest of `reader`. */
-export function prependChunks<T>(first: readonly T[], reader: ReadableStreamDefaultReader<T>): ReadableStream<T> {
+/** A stream that yields `first` and then the rest of `reader` (cancelling it cancels `reader`). */
+export function prependChunks<T>(first: readonly T[], reader: Pick<ReadableStreamDefaultReader<T>, 'read' | 'cancel'>): ReadableStream<T> {
   const queue = [...first];
   return new ReadableStream<T>({
     async pull(controller) {
