@@ -45,8 +45,8 @@ const orderCache = new WeakMap<EntitySpec, SortOrders>();
 
 /** A column an index orders as `ORDER BY` does (a decimal is ordered as a number, its text column is not). */
 function isIndexOrdered(spec: EntitySpec, name: string): boolean {
-  if (name === 'id' || name in AUDIT_FIELDS) return true;
-  const field = spec.fields[name];
+  if (name === 'id' || Object.hasOwn(AUDIT_FIELDS, name)) return true;
+  const field = Object.hasOwn(spec.fields, name) ? spec.fields[name] : undefined;
   return field !== undefined && !field.notQueryable && field.kind !== 'decimal';
 }
 

@@ -26,5 +26,5 @@ export interface InputDescription {
 
 /** The field of `spec` named `name`, if it has one (for names that come from requests). */
 export function findField(spec: { readonly fields: FieldSpecs }, name: string): FieldSpec | undefined {
-  return spec.fields[name];
+  return Object.hasOwn(spec.fields, name) ? spec.fields[name] : undefined;
 }

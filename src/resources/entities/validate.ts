@@ -84,7 +84,7 @@ export function parseCreateBody(spec: InputDescription, body: unknown, options: 
     }
   };
   for (const [key, value] of Object.entries(bound.values)) {
-    if (key in spec.fields || (options.isActive && key === 'isActive')) fieldInput[key] = value;
+    if (Object.hasOwn(spec.fields, key) || (options.isActive && key === 'isActive')) fieldInput[key] = value;
     else if (extraProperties.includes(key)) extra[key] = value;
     else if (isCustomProperty(key)) addCustom(key, value, key);
     else if (key === CUSTOM_ATTRIBUTES_PROPERTY) {

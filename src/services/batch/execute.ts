@@ -15,7 +15,9 @@ import type { AtomicGroup, GroupFailure, GroupMember } from '../../tenant/atomic
 import type { FieldError } from '../../errors/api-error';
 import { message } from '../../messages/catalogue';
 import type { Language } from '../../messages/language';
-import { findRecordIdentifier, readBatchResponse } from './answer';
+import { findRecordIdentifier, readBatchResponse, readInnerResponse } from './answer';
+import { refuseOverflow } from './answer-budget';
+import type { AnswerBudget } from './answer-budget';
 import type { BatchResponse } from './answer';
 import type { BatchPlan, BatchRequest } from './parse';
 import { substituteBody, substitutePath } from './references';
@@ -30,6 +32,8 @@ interface BatchRun {
   /** The batch's own `x-d1-bookmark`, if sent: the first inner request reads at least that fresh. */
   readonly bookmark: string | null;
   readonly language: Language;
+  /** What the inner answers' bodies may still hold (src/services/batch/answer-budget.ts). */
+  readonly budget: AnswerBudget;
   /** One request through the application's pipeline (src/http/app.ts); with `group`, as a member of that group. */
   dispatch(request: Request, group?: GroupMember): Promise<Response>;
   /** Commits an atomic group's writes as one D1 batch on the batch's tenant database. */
@@ -145,7 +149,8 @@ async function runRequest(request: BatchRequest, state: BatchState, run: BatchRu
   const response = await run.dispatch(inner, member);
   const bookmark = response.headers.get('x-d1-bookmark');
   if (bookmark !== null) state.bookmark = bookmark;
-  return readBatchResponse(request.id, response, request.atomicityGroup);
+  const answer = await readInnerResponse(request.id, response, request.atomicityGroup, run.budget);
+  return 'bound' in answer ? answerRefusal(request, refuseOverflow(request, answer), run) : answer;
 }
 
 function recordOutcome(request: BatchRequest, response: BatchResponse, state: BatchState): void {

@@ -17,6 +17,7 @@ import { bindCompiled, bindRequestQuery, bindRequestStatement } from '../../tena
 import { rowsOf } from '../../tenant/unit-of-work';
 import type { StagedWrite, WriteContext } from '../../tenant/unit-of-work';
 import type { ImportTemplate } from '../../resources/entities/import-template';
+import { encodeKeptFailures } from './files/failures-kept';
 import type { ChunkEntry, UpdatedRecord } from './ledger-entry';
 import { collectMemberPairs } from './members';
 import type { MemberKeys } from './members';
@@ -140,7 +141,7 @@ export function stageLedgerEntry(entry: ChunkEntry): StagedWrite<void> {
         ...entry.counts,
         createdIds: JSON.stringify(entry.createdIds),
         updated: JSON.stringify(entry.updated),
-        failures: JSON.stringify(entry.failures),
+        failures: encodeKeptFailures(entry.failures),
         endOffset: entry.endOffset,
         endRow: entry.endRow,
         createdOn: entry.on,

@@ -21,11 +21,6 @@ function chunksOf(scope: TenantScope, importId: string) {
   return and(scopeCondition(importChunks, scope), eq(importChunks.importId, importId));
 }
 
-/** The import's ledger rows, in chunk order. */
-export function listChunks(db: Database, scope: TenantScope, importId: string): Promise<ImportChunkRow[]> {
-  return db.select().from(importChunks).where(chunksOf(scope, importId)).orderBy(asc(importChunks.chunkIndex));
-}
-
 /** The import's last ledger row (the chunk a resumed read goes on after). */
 export async function findLastChunk(db: Database, scope: TenantScope, importId: string): Promise<ImportChunkRow | undefined> {
   const rows = await db.select().from(importChunks).where(chunksOf(scope, importId)).orderBy(desc(importChunks.chunkIndex)).limit(1);
