@@ -223,10 +223,7 @@ function answerCommitFailure(request: BatchRequest, error: unknown, run: BatchRu
   return answerRefusal(request, internal, run);
 }
 
-/**
- * Commits a group whose members all answered; runs their write reactions when it committed (a failing one fails its
- * request's answer, 500, though its writes committed). Answers 'committed', or the failure the refusal is attributed to.
- */
+/** Commits a group whose members all answered, then their write reactions (a failing one: that answer 500). */
 async function commitGroup(
   group: AtomicGroup,
   requests: readonly BatchRequest[],
@@ -246,10 +243,8 @@ async function commitGroup(
 }
 
 /**
- * The requests of one atomic group, in order, each a member of the group; their writes commit together once the last
- * one answered. A failing member stops the group: the ones after it do not run, all but it answer 424; but when the
- * database refuses a write staged before it (a duplicate key the member then tripped over), that write's member
- * answers its own error instead, and the failing member 424.
+ * The requests of one atomic group, in order; their writes commit together once the last one answered. A failing member
+ * stops the group (all but it answer 424), unless the database refuses a write staged before it: that member is named.
  */
 async function runGroup(requests: readonly BatchRequest[], name: string, state: BatchState, run: BatchRun): Promise<BatchResponse[]> {
   const group = openAtomicGroup(refuseInGroup);
