@@ -43,13 +43,16 @@ function readRateLimitArgs(value) {
   if (Number(value) === 0) return ['--var', 'RATE_LIMIT_PER_MINUTE:0'];
   const source = readFileSync(new URL('../wrangler.toml', import.meta.url), 'utf8');
   let bindings = 0;
+  // The caller limiter takes its share of the tenant/org's limit (half, rounded up: callerShareOf in
+  // src/runtime/platform.ts); the tenant/org and subject limiters the whole.
   const config = source
-    .replace(/simple = \{ limit = \d+, period = 60 \}/g, () => {
+    .replace(/name = "(\w+)"\nnamespace_id = "(\d+)"\nsimple = \{ limit = \d+, period = 60 \}/g, (_, name, namespace) => {
       bindings += 1;
-      return `simple = { limit = ${Number(value)}, period = 60 }`;
+      const limit = name === 'CALLER_RATE_LIMITER' ? Math.ceil(Number(value) / 2) : Number(value);
+      return `name = "${name}"\nnamespace_id = "${namespace}"\nsimple = { limit = ${limit}, period = 60 }`;
     })
     .replace(/^RATE_LIMIT_PER_MINUTE = "\d+"$/m, `RATE_LIMIT_PER_MINUTE = "${Number(value)}"`);
-  if (bindings !== 2) throw new Error('wrangler.toml: expected two [[ratelimits]] with `simple = { limit = N, period = 60 }`');
+  if (bindings !== 3) throw new Error('wrangler.toml: expected three [[ratelimits]] with `simple = { limit = N, period = 60 }`');
   const path = new URL('../wrangler.start.toml', import.meta.url);
   writeFileSync(path, `# Made by npm start for RATE_LIMIT_PER_MINUTE=${value}; edit wrangler.toml instead.\n${config}`);
   return ['--config', path.pathname];

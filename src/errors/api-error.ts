@@ -35,6 +35,7 @@ export const ERROR_STATUS = {
   TooManyStreams: 429,
   InternalError: 500,
   ServiceUnavailable: 503,
+  AnswerTooLarge: 507,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -7,7 +7,8 @@ import { detectFormat, readFileRecords } from '../../src/services/imports/files/
 import type { FileFormat } from '../../src/services/imports/files/format';
 import { FileProblem } from '../../src/services/imports/files/problem';
 import { parseFileName } from '../../src/services/imports/files/upload-input';
-import { MAX_XLSX_DECOMPRESSED_BYTES, readXlsxRows } from '../../src/services/imports/files/xlsx';
+import { readXlsxRows } from '../../src/services/imports/files/xlsx';
+import { MAX_XLSX_DECOMPRESSED_BYTES } from '../../src/services/imports/files/xml-part';
 
 /** A stream of `bytes` cut into chunks of `size` (parsers must not care where chunks end). */
 function streamOf(bytes: Uint8Array, size = 7): ReadableStream<Uint8Array> {
@@ -144,11 +145,11 @@ describe('xlsx', () => {
 
   it('refuses a workbook that decompresses beyond the bound (a zip bomb), and one without a first sheet', async () => {
     // The same bound, scaled down: 4 MiB of XML compressed to a few KiB, read with a 1 MiB bound.
-    const bomb = zipSync({ 'xl/sharedStrings.xml': strToU8(`<sst>${' '.repeat(4 * 1024 * 1024)}</sst>`) }, { level: 9 });
+    const bomb = zipSync({ 'xl/sharedStrings.xml': strToU8(`<sst>${'<x/>'.repeat(1024 * 1024)}</sst>`) }, { level: 9 });
     expect(bomb.byteLength).toBeLessThan(64 * 1024);
     const rows = readXlsxRows(async () => streamOf(bomb, 4096), 1024 * 1024);
     await expect(rows.next()).rejects.toMatchObject({ problem: { key: 'importXlsxTooLarge', params: { max: 1024 * 1024 } } });
-    expect(MAX_XLSX_DECOMPRESSED_BYTES).toBe(512 * 1024 * 1024);
+    expect(MAX_XLSX_DECOMPRESSED_BYTES).toBe(16 * 1024 * 1024);
     expect(await problemOf('xlsx', zipSync({ 'a.txt': strToU8('x') }))).toBe('importXlsxNoSheet');
     expect(await problemOf('xlsx', text('not a zip at all'))).not.toBe('none');
   });

@@ -26,6 +26,7 @@ import { buildPlacementOperations } from '../../tenant/placement/operations';
 import type { MoveCoordinator } from '../../tenant/placement/operations';
 import { denyCoordinator, openEveryTenantDatabase, openTenantDatabase, watchWrites } from '../../tenant/databases';
 import type { TenantModel } from '../../tenant/databases';
+import { callerShareOf } from '../platform';
 import type { LiveStreams, Platform, RateLimits } from '../platform';
 import { buildDeliveryQueue } from './deliveries';
 import { buildLiveStreams } from './live-streams';
@@ -82,8 +83,8 @@ async function fetchWorkerAsset(env: Env, path: string): Promise<Response | unde
 }
 
 /**
- * The Rate Limiting bindings (`[[ratelimits]]` in wrangler.toml, 60 s periods); their `limit` must equal
- * RATE_LIMIT_PER_MINUTE, which the answers' RateLimit-Policy states (0 turns limiting off).
+ * The Rate Limiting bindings (`[[ratelimits]]` in wrangler.toml, 60 s periods): ORG_ and SUBJECT_RATE_LIMITER's
+ * `limit` must equal RATE_LIMIT_PER_MINUTE, CALLER_RATE_LIMITER's its caller share (callerShareOf, src/runtime/platform.ts), which the answers' RateLimit-Policy states (0 turns limiting off).
  */
 function buildRateLimits(env: Env, config: AppConfig): RateLimits | undefined {
   if (config.rateLimitPerMinute === 0) return undefined;
@@ -91,6 +92,8 @@ function buildRateLimits(env: Env, config: AppConfig): RateLimits | undefined {
     limit: config.rateLimitPerMinute,
     periodSeconds: 60,
     org: env.ORG_RATE_LIMITER,
+    callerLimit: callerShareOf(config.rateLimitPerMinute),
+    caller: env.CALLER_RATE_LIMITER,
     subject: env.SUBJECT_RATE_LIMITER,
     authFailures: env.AUTH_FAILURE_LIMITER,
   };

@@ -12,15 +12,13 @@ import { NO_COUNTS } from './ledger-entry';
 import type { ImportCounts, UpdatedRecord } from './ledger-entry';
 import { importChunks } from './table';
 import type { ImportChunkRow } from './table';
+import { nameRecords, resolveUnchangedVersions } from '../../resources/entities/import-revert-chain';
+import { stageEquivalences } from './revert-notes';
+import type { Equivalence } from '../../resources/entities/import-revert-chain';
 import { undoWriterChunks } from './writer-chunk';
 
 function chunksOf(scope: TenantScope, importId: string) {
   return and(scopeCondition(importChunks, scope), eq(importChunks.importId, importId));
-}
-
-/** The import's ledger rows, in chunk order. */
-export function listChunks(db: Database, scope: TenantScope, importId: string): Promise<ImportChunkRow[]> {
-  return db.select().from(importChunks).where(chunksOf(scope, importId)).orderBy(asc(importChunks.chunkIndex));
 }
 
 /** The import's last ledger row (the chunk a resumed read goes on after). */
@@ -48,7 +46,7 @@ interface UndoOutcome {
   readonly deleted: number;
   /** Records an upsert updated that got their pre-import values back. */
   readonly restored: number;
-  /** Ids of records created by the import and changed by someone since (version > 1): kept when `keepChanged`. */
+  /** Records the import created or updated and someone changed since, by natural key: kept when `keepChanged`. */
   readonly kept: readonly string[];
 }
 
@@ -119,22 +117,41 @@ async function undoEntityChunks(
   let deleted = 0;
   let restored = 0;
   const kept: string[] = [];
+  const keepChanged = options.keepChanged === true;
   for (const chunk of chunks) {
     const createdIds = JSON.parse(chunk.createdIds) as string[];
     const updated = JSON.parse(chunk.updated) as UpdatedRecord[];
-    const keepChanged = options.keepChanged === true;
+    // The version each record is unchanged at: the import's, or where the undos of later imports left it.
+    const left = new Map([
+      ...createdIds.map((id): [string, number] => [id, 1]),
+      ...updated.map((record): [string, number] => [record.id, record.version]),
+    ]);
+    const unchanged = keepChanged ? await resolveUnchangedVersions(unit.db, unit.scope, importId, left) : left;
+    const versions = Object.fromEntries(createdIds.flatMap((id) => (unchanged.get(id) === 1 ? [] : [[id, unchanged.get(id) ?? 1]])));
     const batch = unit.openBatch();
-    const restores = updated.map((record) => stageUndoUpdate(batch, template, store, record));
-    const undo = batch.stage(stageChunkUndo(store, { importId, chunkIndex: chunk.chunkIndex, createdIds, keepChanged }));
+    const restores = updated.map((record) =>
+      stageUndoUpdate(batch, template, store, { ...record, version: unchanged.get(record.id) ?? record.version }),
+    );
+    const undo = batch.stage(stageChunkUndo(store, { importId, chunkIndex: chunk.chunkIndex, createdIds, keepChanged, versions }));
     await batch.commit();
     const gone = new Set(undo.result());
     deleted += gone.size;
     kept.push(...createdIds.filter((id) => !gone.has(id)));
+    const equivalences: Equivalence[] = [];
     restores.forEach((written, index) => {
-      if (written()) restored += 1;
-      else kept.push(updated[index]?.id ?? '');
+      const record = updated[index];
+      if (!record) return;
+      if (!written()) return void kept.push(record.id);
+      restored += 1;
+      const bumps = (Object.keys(record.before).length > 0 ? 1 : 0) + ((record.members ?? []).length > 0 ? 1 : 0);
+      equivalences.push({ index, from: record.version - bumps, to: (unchanged.get(record.id) ?? record.version) + bumps });
     });
+    if (equivalences.length > 0) {
+      const notes = unit.openBatch();
+      notes.stage(stageEquivalences(importId, chunk.chunkIndex, equivalences));
+      await notes.commit();
+    }
   }
   // Without keepChanged every created record is deleted: one not found was deleted by someone else already.
-  return { deleted, restored, kept: options.keepChanged ? kept : [] };
+  return { deleted, restored, kept: keepChanged ? await nameRecords(unit.db, unit.scope, { name: template.name, store }, kept) : [] };
 }

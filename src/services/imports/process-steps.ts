@@ -6,6 +6,7 @@
  * again from the last chunk in the ledger, so nothing is written twice.
  */
 import type { ImportTemplate } from '../../resources/entities/import-template';
+import { StepFailed } from '../../runtime/platform';
 import type { ImportJob, Platform, RunStep, SleepStep } from '../../runtime/platform';
 import type { ImportProgress } from './commands';
 import { isProcessed, sumChunkCounts, undoChunks } from './ledger';
@@ -13,6 +14,7 @@ import { describeCounts, openJob, sendProgress } from './progress';
 import { runSlice } from './slice';
 import type { SliceResult } from './slice';
 import { FAILED, FATAL, PROCESSING, SUCCEEDED } from './states';
+import { describeStepFailure } from './step-failures';
 
 async function finishImport(
   platform: Platform,
@@ -67,8 +69,14 @@ export async function runImportSteps(
     await steps.sleep(`wait ${attempt}`, waitBefore(attempt));
   }
   let slice: SliceResult = { done: false, fatal: null };
-  for (let index = 0; !slice.done; index += 1) {
-    slice = await runStep(`slice ${index}`, () => runSlice(platform, templates, job));
+  try {
+    for (let index = 0; !slice.done; index += 1) {
+      slice = await runStep(`slice ${index}`, () => runSlice(platform, templates, job));
+    }
+  } catch (error) {
+    // The step failed on every retry: the import ends Fatal (what it wrote undone, its slot freed), never Processing.
+    if (!(error instanceof StepFailed)) throw error;
+    slice = { done: true, fatal: describeStepFailure(error.cause) };
   }
   const fatal = slice.fatal;
   await runStep('finish', () => finishImport(platform, templates, job, fatal));

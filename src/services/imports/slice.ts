@@ -19,6 +19,7 @@ import type { TenantUnit, WriteBatch } from '../../tenant/unit-of-work';
 import { ChunkReader, readRecordsAfter } from './chunk-reader';
 import type { FileFormat, FileRecord } from './files/format';
 import { FileProblem, toFileProblem } from './files/problem';
+import { describeTooBig, isTooBig } from './step-failures';
 import { findLastChunk, isProcessed, sumChunkCounts } from './ledger';
 import type { ImportRow } from './table';
 import { writeWriterChunk } from './writer-chunk';
@@ -137,7 +138,10 @@ export async function runSlice(platform: Platform, templates: readonly ImportTem
   const format = (row.fileFormat ?? 'csv') as FileFormat;
   const resume = await findResumePoint(unit, job);
   let index = resume.index;
-  const reader = new ChunkReader(readRecordsAfter(platform, format, row.cloudFileName ?? '', resume.from), template.writer?.groupColumn);
+  const reader = new ChunkReader(
+    readRecordsAfter(platform, format, { job, named: row.cloudFileName }, resume.from),
+    template.writer?.groupColumn,
+  );
   try {
     for (let taken = 0; taken < SLICE_CHUNKS; taken += 1) {
       const chunk = await reader.take();
@@ -146,10 +150,12 @@ export async function runSlice(platform: Platform, templates: readonly ImportTem
       if (chunk.last) return { done: true, fatal: null };
     }
   } catch (error) {
-    // A malformed file is the import's end (Fatal, with why); anything else (the platform) fails the step, retried.
+    // A malformed file, a bound passed or a chunk D1 cannot store is the import's end (Fatal, with why: never retried);
+    // anything else (the platform) fails the step, retried.
     if (error instanceof FileProblem || error instanceof SyntaxError || isParserError(error)) {
       return { done: true, fatal: formatMessage(toFileProblem(error, format).problem, DEFAULT_LANGUAGE) };
     }
+    if (isTooBig(error)) return { done: true, fatal: describeTooBig(error) };
     throw error;
   } finally {
     await reader.close();

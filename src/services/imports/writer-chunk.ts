@@ -14,6 +14,7 @@ import type { StagedWrite, TenantUnit } from '../../tenant/unit-of-work';
 import { buildChunkMark, stageLedgerEntry } from './chunk-stage';
 import type { FailedRow } from './files/failures-csv';
 import type { FileRecord } from './files/format';
+import { stageEquivalences } from './revert-notes';
 import { checkRecord } from './rows';
 import { importChunks } from './table';
 
@@ -94,13 +95,23 @@ export async function undoWriterChunks(
     .orderBy(asc(importChunks.chunkIndex));
   const outcome = { deleted: 0, restored: 0, kept: [] as string[] };
   for (const chunk of chunks) {
-    const record: ChunkRecord = { createdIds: JSON.parse(chunk.createdIds) as string[], changed: JSON.parse(chunk.updated) as unknown[] };
+    const record: ChunkRecord = {
+      importId,
+      chunkIndex: chunk.chunkIndex,
+      createdIds: JSON.parse(chunk.createdIds) as string[],
+      changed: JSON.parse(chunk.updated) as unknown[],
+    };
     const undo = await writer.planUndo(unit, record, options.keepChanged);
     const batch = unit.openBatch();
     const result = undo.stage(batch);
     batch.stage(stageChunkMark(importId, chunk.chunkIndex));
     await batch.commit();
     const done = result();
+    if (done.equivalences && done.equivalences.length > 0) {
+      const notes = unit.openBatch();
+      notes.stage(stageEquivalences(importId, chunk.chunkIndex, done.equivalences));
+      await notes.commit();
+    }
     outcome.deleted += done.deleted;
     outcome.restored += done.restored;
     outcome.kept.push(...done.kept);
