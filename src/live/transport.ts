@@ -73,8 +73,21 @@ export class SseTransport implements LiveTransport {
     this.waiters.wake();
   }
 
+  /**
+   * Queues into the body or closes it; false when the body no longer takes either: the runtime errored or closed it
+   * when the client went away, without cancelling it.
+   */
+  private tryOn(act: (controller: ReadableStreamDefaultController<Uint8Array>) => void): boolean {
+    try {
+      if (this.controller) act(this.controller);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   send(frame: LiveFrame): void {
-    if (!this.ended) this.controller?.enqueue(encodeSseFrame(frame));
+    if (!this.ended && !this.tryOn((controller) => controller.enqueue(encodeSseFrame(frame)))) this.finish();
   }
 
   pending(): number {
@@ -91,9 +104,8 @@ export class SseTransport implements LiveTransport {
     this.ended = true;
     this.waiters.wake();
     const controller = this.controller;
-    if (!controller) return;
-    if (reason) controller.enqueue(encodeSseFrame({ kind: 'end', reason }));
-    controller.close();
+    if (reason) this.tryOn((open) => open.enqueue(encodeSseFrame({ kind: 'end', reason })));
+    if (!controller || !this.tryOn((open) => open.close())) return;
     // What is queued (the reason last) still reaches a client that reads; one that has not read it within the grace
     // period is cut off, so that its queue is freed.
     setTimeout(() => {
