@@ -4,8 +4,8 @@
  * from memory while they stay connected, costing nothing; a client's `ping` is answered `pong` by the runtime
  * without waking it. Each socket's attachment keeps its id and grant, and the object keeps the last position it fanned
  * out (`live:head`), so a woken object takes its sockets back live at that position. Server-Sent Events are a
- * TransformStream whose readable side is the answer's body (the Worker passes it through): an object with an open
- * SSE stream stays in memory (it cannot hibernate) until the stream ends.
+ * stream the transport enqueues into, the answer's body (the Worker passes it through): an object with an open SSE
+ * stream stays in memory (it cannot hibernate) until the stream ends.
  */
 import { isClientRevoked } from '../../auth/revocation';
 import type { CoordinatorState } from '../../coordinator/commands';
