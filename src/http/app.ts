@@ -6,6 +6,7 @@ import type { Principal, Scope } from '../auth/token';
 import { checkTokenNotRevoked } from '../auth/revocation';
 import type { TenantScope } from '../db/client';
 import type { RoundTripMeter } from '../tenant/d1/meter';
+import { openTenantSession } from '../tenant/session';
 import { advanceSession, BOOKMARK_HEADER, formatBookmark, parseBookmark } from '../tenant/placement/bookmark';
 import type { ReadSession } from '../tenant/placement/bookmark';
 import type { Platform } from '../runtime/platform';
@@ -119,18 +120,20 @@ async function buildApiContext(
     // their D1 round trips in its log line.
     platform: { ...platform, coordinator: (target) => guardGroupCommands(platform.coordinator(target, session, trace.meter), group) },
     requestId: trace.requestId,
-    scope: { tenantKey, orgKey },
-    // A member of an atomic group: a write batch that does not come from its unit of work is refused, never run.
-    db: await platform.openTenantDatabase({
-      tenantKey,
-      orgKey,
-      meter: trace.meter,
-      session,
-      ...(group ? { refuseWrites: () => group.refuse() } : {}),
+    // A member of an atomic group: its session's batches commit into the group's; any other write is refused, never run.
+    tenant: openTenantSession({
+      executor: platform.openTenant({
+        tenantKey,
+        orgKey,
+        meter: trace.meter,
+        session,
+        ...(group ? { refuseWrites: () => group.refuse() } : {}),
+      }),
+      stamp: { on: platform.now().toISOString(), by: principal.subject },
+      group,
     }),
     principal,
     apiBase: `${url.origin}/api/${encodeURIComponent(tenantKey)}/${encodeURIComponent(orgKey)}`,
-    ...(group ? { group } : {}),
     dispatch: async (inner, options) => {
       const response = await fetchApp(inner, platform, options);
       advanceSession(session, parseBookmark(response.headers.get(BOOKMARK_HEADER)) ?? null);
@@ -163,9 +166,12 @@ function buildPublicContext(request: IRequest, platform: Platform, trace: Reques
     params: decodeParams(request.params),
     platform,
     requestId: trace.requestId,
-    openTenantDatabase: (scope) => {
+    openTenant: (scope) => {
       trace.scope = scope;
-      return platform.openTenantDatabase({ ...scope, meter: trace.meter });
+      return openTenantSession({
+        executor: platform.openTenant({ ...scope, meter: trace.meter }),
+        stamp: { on: platform.now().toISOString(), by: 'system' },
+      });
     },
   };
 }

@@ -4,7 +4,8 @@
  */
 import { and, asc, eq, gt, or, sql } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
-import type { Database, TenantScope } from '../../db/client';
+import { sqlBuilder } from '../../db/sql';
+import type { TenantReader } from '../../tenant/session';
 import { ApiError } from '../../errors/api-error';
 import { message } from '../../messages/catalogue';
 import { isPlainObject } from '../../validation/values';
@@ -93,22 +94,17 @@ interface FeedPage {
  * sequence number and the retention mark are read in one batch (one snapshot). A cursor older than retention is 410,
  * a cursor ahead of the newest event 400.
  */
-export async function readFeedPage(
-  db: Database,
-  scope: TenantScope,
-  since: number | undefined,
-  resource: string,
-  top: number,
-): Promise<FeedPage> {
+export async function readFeedPage(tenant: TenantReader, since: number | undefined, resource: string, top: number): Promise<FeedPage> {
+  const { scope } = tenant;
   const after = since ?? 0;
-  const [rows, marks] = await db.batch([
-    db
+  const [rows, marks] = await tenant.readBatch([
+    sqlBuilder
       .select()
       .from(changeEvents)
       .where(and(scopeCondition(changeEvents, scope), gt(changeEvents.seq, after), matchesResource(resource)))
       .orderBy(asc(changeEvents.seq))
       .limit(top + 1),
-    db
+    sqlBuilder
       .select({ last: sql<number>`${lastSequenceOf(scope)}`, pruned: sql<number>`coalesce(max(${changeEventRetention.prunedSeq}), 0)` })
       .from(changeEventRetention)
       .where(scopeCondition(changeEventRetention, scope)),
