@@ -13,7 +13,8 @@
  * so the union, the handler map and the typed `send` always cover every command, without this folder knowing
  * the services.
  */
-import type { Database, TenantScope } from '../db/client';
+import type { TenantScope } from '../db/client';
+import type { TenantSession } from '../tenant/session';
 
 export interface CommandCatalog {
   /** The value of a cache generation counter of the tenant/org (0 before the first bump). */
@@ -52,9 +53,12 @@ export interface CoordinatorState {
   list<T>(prefix: string, end: string, limit: number): Promise<Map<string, T>>;
 }
 
-/** What a command handler gets: the tenant/org's database, the clock and the coordinator's own storage. */
+/**
+ * What a command handler gets: the tenant/org's session (stamped `system` at the command's start; `withStamp` for the
+ * command's own actor), the clock and the coordinator's own storage.
+ */
 export interface CommandContext {
-  readonly db: Database;
+  readonly tenant: TenantSession;
   now(): Date;
   readonly state: CoordinatorState;
 }

@@ -4,7 +4,9 @@
  */
 import { and, asc, eq, gt, or, sql } from 'drizzle-orm';
 import { scopeCondition } from '../db/client';
-import type { Database, TenantScope } from '../db/client';
+import type { TenantScope } from '../db/client';
+import { sqlBuilder } from '../db/sql';
+import type { TenantReader } from '../db/reader';
 import { ApiError } from '../errors/api-error';
 import { message } from '../messages/catalogue';
 import { isPlainObject } from '../validation/values';
@@ -97,8 +99,8 @@ export interface FeedPage {
 }
 
 /** The newest sequence number and the retention mark, as one statement of a batch. */
-function selectMarks(db: Database, scope: TenantScope) {
-  return db
+function selectMarks(scope: TenantScope) {
+  return sqlBuilder
     .select({ last: sql<number>`${lastSequenceOf(scope)}`, pruned: sql<number>`coalesce(max(${changeEventRetention.prunedSeq}), 0)` })
     .from(changeEventRetention)
     .where(scopeCondition(changeEventRetention, scope));
@@ -120,8 +122,8 @@ function checkSince(since: number | undefined, marks: readonly { last: number; p
  * The newest sequence number of the feed (one D1 round trip), after checking `since` against it and the retention
  * mark as a page read does: where a live stream starts.
  */
-export async function readFeedEnd(db: Database, scope: TenantScope, since: number | undefined, field: string): Promise<number> {
-  return checkSince(since, await selectMarks(db, scope), field);
+export async function readFeedEnd(tenant: TenantReader, since: number | undefined, field: string): Promise<number> {
+  return checkSince(since, await tenant.read(selectMarks(tenant.scope)), field);
 }
 
 /**
@@ -129,22 +131,17 @@ export async function readFeedEnd(db: Database, scope: TenantScope, since: numbe
  * sequence number and the retention mark are read in one batch (one snapshot). A cursor older than retention is 410,
  * a cursor ahead of the newest event 400.
  */
-export async function readFeedPage(
-  db: Database,
-  scope: TenantScope,
-  since: number | undefined,
-  resource: string,
-  top: number,
-): Promise<FeedPage> {
+export async function readFeedPage(tenant: TenantReader, since: number | undefined, resource: string, top: number): Promise<FeedPage> {
+  const { scope } = tenant;
   const after = since ?? 0;
-  const [rows, marks] = await db.batch([
-    db
+  const [rows, marks] = await tenant.readBatch([
+    sqlBuilder
       .select()
       .from(changeEvents)
       .where(and(scopeCondition(changeEvents, scope), gt(changeEvents.seq, after), matchesResource(resource)))
       .orderBy(asc(changeEvents.seq))
       .limit(top + 1),
-    selectMarks(db, scope),
+    selectMarks(scope),
   ]);
   const last = checkSince(since, marks, 'since');
   const hasMore = rows.length > top;

@@ -5,7 +5,8 @@
  */
 import { sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
-import type { Database, TenantScope } from '../db/client';
+import type { TenantScope } from '../db/client';
+import { sqlBuilder } from '../db/sql';
 import type { WriteStatement } from '../db/writes';
 import { changeEventRetention, changeEvents } from './table';
 
@@ -58,12 +59,12 @@ function valueOf(value: string | number | SQL | null): SQL {
  * The event rows of a change: one per row of `from` (a `FROM ... WHERE ...` clause naming the changed records), or
  * one row when `from` is absent. Several rows of one statement take consecutive sequence numbers.
  */
-export function buildEventInsert(db: Database, origin: EventOrigin, fields: EventFields, from?: SQL): WriteStatement {
+export function buildEventInsert(origin: EventOrigin, fields: EventFields, from?: SQL): WriteStatement {
   const id = fields.id !== undefined ? sql`${fields.id}` : from ? SQL_GUID : sql`${crypto.randomUUID()}`;
   const seq = sql`${lastSequenceOf(origin)} + row_number() over ()`;
   const version = fields.version === 'sequence' ? seq : valueOf(fields.version);
   // Columns in table order (drizzle names them in that order).
-  return db.insert(changeEvents).select(sql`select ${origin.tenantKey}, ${origin.orgKey}, ${seq}, ${id}, ${fields.resource},
+  return sqlBuilder.insert(changeEvents).select(sql`select ${origin.tenantKey}, ${origin.orgKey}, ${seq}, ${id}, ${fields.resource},
       ${valueOf(fields.changeType)}, ${valueOf(fields.recordId)}, cast(${valueOf(fields.key)} as text), ${version},
       ${origin.occurredOn}, ${origin.actor}, ${valueOf(fields.changes ?? null)}
     ${from ?? sql``}`);

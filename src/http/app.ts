@@ -7,6 +7,7 @@ import type { Scope } from '../auth/token';
 import { checkTokenNotRevoked } from '../auth/revocation';
 import type { TenantScope } from '../db/client';
 import type { RoundTripMeter } from '../tenant/d1/meter';
+import { openTenantSession } from '../tenant/session';
 import { advanceSession, BOOKMARK_HEADER, formatBookmark, parseBookmark } from '../tenant/placement/bookmark';
 import type { ReadSession } from '../tenant/placement/bookmark';
 import type { Platform } from '../runtime/platform';
@@ -113,28 +114,28 @@ async function buildApiContext(
   const principal = await admitApiRequest(request, platform, tenantKey, orgKey, route.scope, route.acceptsTicket === true);
   const session = openReadSession(request);
   trace.session = session;
-  const url = new URL(request.url);
-  const group = trace.group;
+  const [url, group] = [new URL(request.url), trace.group];
   return {
     request,
     url,
     params,
-    // Coordinator commands of this request join its read session (their writes' bookmarks are answered too) and count
-    // their D1 round trips in its log line.
+    // Coordinator commands join the request's read session and count their D1 round trips in its log line.
     platform: { ...platform, coordinator: (target) => guardGroupCommands(platform.coordinator(target, session, trace.meter), group) },
     requestId: trace.requestId,
-    scope: { tenantKey, orgKey },
-    // A member of an atomic group: a write batch that does not come from its unit of work is refused, never run.
-    db: await platform.openTenantDatabase({
-      tenantKey,
-      orgKey,
-      meter: trace.meter,
-      session,
-      ...(group ? { refuseWrites: () => group.refuse() } : {}),
+    // A member of an atomic group: its session's batches commit into the group's; any other write is refused, never run.
+    tenant: openTenantSession({
+      executor: platform.openTenant({
+        tenantKey,
+        orgKey,
+        meter: trace.meter,
+        session,
+        ...(group ? { refuseWrites: () => group.refuse() } : {}),
+      }),
+      stamp: { on: platform.now().toISOString(), by: principal.subject },
+      group,
     }),
     principal,
     apiBase: `${url.origin}/api/${encodeURIComponent(tenantKey)}/${encodeURIComponent(orgKey)}`,
-    ...(group ? { group } : {}),
     nested: trace.nested,
     dispatch: async (inner, options) => {
       const response = await fetchApp(inner, platform, { ...options, nested: true });
@@ -168,9 +169,12 @@ function buildPublicContext(request: IRequest, platform: Platform, trace: Reques
     params: decodeParams(request.params),
     platform,
     requestId: trace.requestId,
-    openTenantDatabase: (scope) => {
+    openTenant: (scope) => {
       trace.scope = scope;
-      return platform.openTenantDatabase({ ...scope, meter: trace.meter });
+      return openTenantSession({
+        executor: platform.openTenant({ ...scope, meter: trace.meter }),
+        stamp: { on: platform.now().toISOString(), by: 'system' },
+      });
     },
   };
 }

@@ -1,9 +1,8 @@
 import type { Principal } from '../auth/token';
-import type { Database, TenantScope } from '../db/client';
+import type { TenantScope } from '../db/client';
 import type { Platform } from '../runtime/platform';
 import type { GroupMember } from '../tenant/atomic-group';
-import { openTenantUnit } from '../tenant/unit-of-work';
-import type { TenantUnit } from '../tenant/unit-of-work';
+import type { TenantSession } from '../tenant/session';
 
 /** Everything a handler needs about one request, after routing, auth and tenant scoping. */
 export interface ApiContext {
@@ -13,18 +12,15 @@ export interface ApiContext {
   readonly params: Readonly<Record<string, string>>;
   readonly platform: Platform;
   readonly requestId: string;
-  /** The tenant/org of the path (`/api/{tenantKey}/{orgKey}`), checked against the token. */
-  readonly scope: TenantScope;
-  /** The tenant/org's database (`platform.openTenantDatabase`); every store reads and writes through it. */
-  readonly db: Database;
+  /**
+   * The session of the path's tenant/org (`/api/{tenantKey}/{orgKey}`, checked against the token), stamped with the
+   * request's clock and the token's subject: every read and write of the request goes through it. In an atomic group
+   * of `$batch`, its writes commit into the group's one batch (`tenant.group`).
+   */
+  readonly tenant: TenantSession;
   readonly principal: Principal;
   /** Absolute `{origin}/api/{tenantKey}/{orgKey}`. */
   readonly apiBase: string;
-  /**
-   * The atomic group of `$batch` this request belongs to: its unit of work commits into the group's one batch, and
-   * any write of its tenant database or coordinator outside the unit is refused (400), never run alone.
-   */
-  readonly group?: GroupMember;
   /** The request is one of a `$batch` (sent through `dispatch`), not a client's own. */
   readonly nested: boolean;
   /**
@@ -52,19 +48,13 @@ export interface PublicContext {
   readonly platform: Platform;
   readonly requestId: string;
   /**
-   * A tenant/org's database, for a public route that finds its tenant itself (the token endpoint reads it from the
+   * A tenant/org's session, for a public route that finds its tenant itself (the token endpoint reads it from the
    * client id): the request's log line names that tenant/org and counts its D1 round trips.
    */
-  openTenantDatabase(scope: TenantScope): Promise<Database>;
+  openTenant(scope: TenantScope): TenantSession;
 }
 
 /** An operator route's context (`/admin`): a token with the `operator` scope, no tenant/org. */
 export interface OperatorContext extends PublicContext {
   readonly principal: Principal;
-}
-
-/** The request's unit of work: its tenant/org's database and scope, and its audit stamp (the clock, the token's subject). */
-export function openRequestUnit(ctx: ApiContext): TenantUnit {
-  const stamp = { on: ctx.platform.now().toISOString(), by: ctx.principal.subject };
-  return openTenantUnit({ db: ctx.db, scope: ctx.scope, stamp, group: ctx.group });
 }

@@ -86,8 +86,8 @@ export async function handleIdempotently(ctx: ApiContext, handle: (ctx: ApiConte
   const request = rebuildRequest(ctx.request, body);
   const caller = describeCaller(ctx.principal);
   const use: KeyUse = {
-    coordinator: ctx.platform.coordinator(ctx.scope),
-    command: { ...ctx.scope, key: await computeStoredKey(caller, key), fingerprint: await computeFingerprint(request, body) },
+    coordinator: ctx.platform.coordinator(ctx.tenant.scope),
+    command: { ...ctx.tenant.scope, key: await computeStoredKey(caller, key), fingerprint: await computeFingerprint(request, body) },
     requestId: ctx.requestId,
   };
   const begun = await use.coordinator.send({ type: 'idempotency.begin', ...use.command });

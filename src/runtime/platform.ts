@@ -3,11 +3,13 @@
  * The Worker entry builds it from Cloudflare bindings (`cloudflare/platform.ts`); another runtime (`deno/`) supplies
  * its own implementations with the same guarantees. No code outside `src/runtime/` and `src/tenant/` (its `d1/`,
  * `placement/`, `backup/` and `databases.ts`) touches a D1 binding: tenant data is reached through
- * `openTenantDatabase` only.
+ * `openTenant` only.
  */
 import type { AppConfig } from '../config/env';
 import type { Coordinator } from '../coordinator/commands';
-import type { Database, TenantScope } from '../db/client';
+import type { TenantScope } from '../db/client';
+import type { TenantExecutor } from '../tenant/placement/executor';
+import type { DatabaseScan } from '../tenant/placement/scan';
 import type { RoundTripMeter } from '../tenant/d1/meter';
 import type { WriteWatcher } from '../tenant/d1/watch';
 
@@ -198,12 +200,12 @@ export interface ImportRunner {
 
 export interface Platform {
   /**
-   * The database that holds the tenant/org's records, standard lists (cultures, currencies) included: the one way
-   * a handler, store, command or job reaches tenant data. It follows the tenant/org wherever it is placed or moved.
+   * The executor of the tenant/org's statements (standard lists, cultures and currencies, included): the one way a
+   * session (src/tenant/session.ts) reaches tenant data. It follows the tenant/org wherever it is placed or moved.
    */
-  openTenantDatabase(request: TenantDatabaseRequest): Promise<Database>;
+  openTenant(request: TenantDatabaseRequest): TenantExecutor;
   /** Every tenant database, read-only, for jobs that scan across tenants (the cron trigger). */
-  openEveryTenantDatabase(): Promise<readonly Database[]>;
+  scanTenantDatabases(): readonly DatabaseScan[];
   /** Placements and moves of tenant/orgs (the operator API). */
   readonly placements: PlacementOperations;
   /** Snapshots and point-in-time restores of tenant/orgs (the operator API). */

@@ -16,10 +16,9 @@
 import { sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
-import type { Database } from '../db/client';
 import { ApiError } from '../errors/api-error';
-import { runBound } from './compiled';
-import type { BoundStatement } from './compiled';
+import { sqlBuilder } from '../db/sql';
+import type { BoundStatement } from '../db/sql';
 
 /** A record as the group leaves it: its fields by name (as the point read answers them), or null: deleted. */
 type AfterImage = Readonly<Record<string, unknown>> | null;
@@ -40,8 +39,11 @@ export interface GroupCondition {
   readonly exists: boolean;
 }
 
+/** How the group's statements run: one `write` batch of the batch's own session (session.ts, `runGroupWrite`). */
+type GroupWrite = (statements: readonly BoundStatement<unknown>[]) => Promise<unknown>;
+
 /** One staged write of a member, planned: its statements in batch order, and how a refusal of the batch is worded. */
-interface GroupWrite {
+interface MemberWrite {
   readonly statements: readonly BoundStatement<unknown>[];
   /** This write's own answer to the error that refused the group's batch, or undefined. */
   explain(error: unknown): Promise<Error | undefined>;
@@ -59,7 +61,7 @@ export interface GroupMember {
    * predicted): 400 naming the request; the group then fails and nothing of it is written.
    */
   refuse(): ApiError;
-  add(write: GroupWrite): void;
+  add(write: MemberWrite): void;
   /**
    * Work that must follow the member's writes once committed (a write reaction: e.g. retiring cache entries): run
    * after the group's batch committed, before the answers are released; never when the group fails.
@@ -81,13 +83,13 @@ export interface GroupFailure {
 export interface AtomicGroup {
   join(request: { readonly id: string; readonly index: number }): GroupMember;
   /** Commits every member's writes as one D1 batch of kind `write`; undefined when it committed. */
-  commit(db: Database): Promise<GroupFailure | undefined>;
+  commit(write: GroupWrite): Promise<GroupFailure | undefined>;
   /**
    * Before the commit, once a member failed: the member whose writes staged so far refuse the group's batch (tried in
    * batches that never commit), or undefined when they would commit. An earlier write refused by the database (a
    * duplicate key) is then the cause, not the later member that failed because of it.
    */
-  findRefusal(db: Database): Promise<GroupFailure | undefined>;
+  findRefusal(write: GroupWrite): Promise<GroupFailure | undefined>;
   /** After a commit: runs every member's after-commit work, in order; answers the failures (the writes stay committed). */
   runAfterCommit(): Promise<GroupFailure[]>;
 }
@@ -107,8 +109,8 @@ function isTrialEnd(error: unknown): boolean {
 }
 
 /** The statement checking a condition in the group's batch (aborts it with `atomic_group_condition` when it does not hold). */
-export function bindCondition(db: Database, condition: GroupCondition): BoundStatement<unknown> {
-  const inner = db
+export function bindCondition(condition: GroupCondition): BoundStatement<unknown> {
+  const inner = sqlBuilder
     .select({ one: sql`1` })
     .from(condition.table)
     .where(condition.where)
@@ -138,7 +140,7 @@ function openOverlay(): GroupOverlay {
 
 interface Segment {
   readonly id: string;
-  readonly writes: GroupWrite[];
+  readonly writes: MemberWrite[];
   readonly reactions: (() => Promise<void>)[];
 }
 
@@ -147,9 +149,9 @@ function statementsOf(segments: readonly Segment[]): BoundStatement<unknown>[] {
 }
 
 /** The error of a batch of the first `count` segments that never commits; undefined when only its final abort refused it. */
-async function tryPrefix(db: Database, segments: readonly Segment[], count: number): Promise<unknown> {
+async function tryPrefix(write: GroupWrite, segments: readonly Segment[], count: number): Promise<unknown> {
   try {
-    await runBound(db, 'write', [...statementsOf(segments.slice(0, count)), TRIAL_END]);
+    await write([...statementsOf(segments.slice(0, count)), TRIAL_END]);
   } catch (error) {
     return isTrialEnd(error) ? undefined : error;
   }
@@ -157,13 +159,17 @@ async function tryPrefix(db: Database, segments: readonly Segment[], count: numb
 }
 
 /** Binary search for the first segment whose writes (after those before it) refuse the batch. */
-async function findFailingSegment(db: Database, segments: readonly Segment[], error: unknown): Promise<{ index: number; error: unknown }> {
+async function findFailingSegment(
+  write: GroupWrite,
+  segments: readonly Segment[],
+  error: unknown,
+): Promise<{ index: number; error: unknown }> {
   let low = 0;
   let high = segments.length - 1;
   let found = error;
   while (low < high) {
     const middle = Math.floor((low + high) / 2);
-    const refused = await tryPrefix(db, segments, middle + 1);
+    const refused = await tryPrefix(write, segments, middle + 1);
     if (refused === undefined) low = middle + 1;
     else {
       high = middle;
@@ -174,10 +180,10 @@ async function findFailingSegment(db: Database, segments: readonly Segment[], er
 }
 
 /** The member a refused group batch is answered by, and its error (worded by its write when one explains it). */
-async function attributeRefusal(db: Database, writing: readonly Segment[], error: unknown): Promise<GroupFailure> {
+async function attributeRefusal(write: GroupWrite, writing: readonly Segment[], error: unknown): Promise<GroupFailure> {
   // The tenant database's own refusal (a move under way: 503) is no member's: the first member answers it.
   if (error instanceof ApiError) return { id: writing[0]?.id ?? '', error };
-  const found = await findFailingSegment(db, writing, error);
+  const found = await findFailingSegment(write, writing, error);
   const segment = writing[found.index];
   if (!segment) return { id: writing[0]?.id ?? '', error };
   for (const write of segment.writes) {
@@ -188,11 +194,11 @@ async function attributeRefusal(db: Database, writing: readonly Segment[], error
 }
 
 /** The member whose writes staged so far refuse the group's batch (tried in batches that never commit), if any. */
-async function findStagedRefusal(db: Database, segments: readonly Segment[]): Promise<GroupFailure | undefined> {
+async function findStagedRefusal(write: GroupWrite, segments: readonly Segment[]): Promise<GroupFailure | undefined> {
   const writing = segments.filter((segment) => segment.writes.length > 0);
   if (writing.length === 0) return undefined;
-  const error = await tryPrefix(db, writing, writing.length);
-  return error === undefined ? undefined : attributeRefusal(db, writing, error);
+  const error = await tryPrefix(write, writing, writing.length);
+  return error === undefined ? undefined : attributeRefusal(write, writing, error);
 }
 
 /** An atomic group of one batch: members join in order; `commit` runs once, after the last one answered. */
@@ -221,7 +227,7 @@ export function openAtomicGroup(refusal: GroupRefusal): AtomicGroup {
         isCommitted: () => succeeded,
       };
     },
-    async commit(db) {
+    async commit(write) {
       if (committed) throw new Error('An atomic group commits once.');
       committed = true;
       const writing = segments.filter((segment) => segment.writes.length > 0);
@@ -230,14 +236,14 @@ export function openAtomicGroup(refusal: GroupRefusal): AtomicGroup {
         return undefined;
       }
       try {
-        await runBound(db, 'write', statementsOf(writing));
+        await write(statementsOf(writing));
         succeeded = true;
         return undefined;
       } catch (error) {
-        return attributeRefusal(db, writing, error);
+        return attributeRefusal(write, writing, error);
       }
     },
-    findRefusal: (db) => (committed ? Promise.resolve(undefined) : findStagedRefusal(db, segments)),
+    findRefusal: (write) => (committed ? Promise.resolve(undefined) : findStagedRefusal(write, segments)),
     async runAfterCommit() {
       if (!succeeded) throw new Error('An atomic group reacts only after it committed.');
       const failures: GroupFailure[] = [];

@@ -5,7 +5,6 @@
  * shapes an owner can take and each owner is declared, so `listCompiledFamilies` lets a test compile every statement
  * the code keeps (test/integration/compiled-statements.workers.test.ts).
  */
-import type { Database } from '../db/client';
 import { isPlaceholderParam } from './compiled';
 import type { CompiledStatement } from './compiled';
 
@@ -16,14 +15,14 @@ interface CompiledFamilyDefinition<O extends object, S, V> {
   shapes(owner: O): readonly S[];
   /** The cache key of a shape. */
   keyOf(shape: S): string;
-  compile(db: Database, owner: O, shape: S): V;
+  compile(owner: O, shape: S): V;
   /** The statements of a compiled value (each must bind placeholders only). */
   statementsOf(value: V): readonly CompiledStatement<unknown>[];
 }
 
 interface CompiledFamily<O extends object, S, V> {
-  /** The compiled value of the owner and shape: compiled on first use (on `db`'s builders), then kept for the isolate. */
-  read(db: Database, owner: O, shape: S): V;
+  /** The compiled value of the owner and shape: compiled on first use (with the SQL builder), then kept for the isolate. */
+  read(owner: O, shape: S): V;
   /** Declares an owner the code compiles for (its shapes are then compiled by the test of every statement); `read` refuses any other. */
   declare(owner: O): void;
 }
@@ -32,7 +31,7 @@ interface CompiledFamily<O extends object, S, V> {
 interface ListedFamily {
   readonly name: string;
   readonly owners: number;
-  compileAll(db: Database): readonly CompiledStatement<unknown>[];
+  compileAll(): readonly CompiledStatement<unknown>[];
 }
 
 const families: ListedFamily[] = [];
@@ -48,8 +47,8 @@ function requireKeepable(name: string, statements: readonly CompiledStatement<un
 export function defineCompiledFamily<O extends object, S, V>(definition: CompiledFamilyDefinition<O, S, V>): CompiledFamily<O, S, V> {
   const cache = new WeakMap<O, Map<string, V>>();
   const owners = new Set<O>();
-  const compileChecked = (db: Database, owner: O, shape: S): V => {
-    const value = definition.compile(db, owner, shape);
+  const compileChecked = (owner: O, shape: S): V => {
+    const value = definition.compile(owner, shape);
     requireKeepable(definition.name, definition.statementsOf(value));
     return value;
   };
@@ -58,20 +57,18 @@ export function defineCompiledFamily<O extends object, S, V>(definition: Compile
     get owners() {
       return owners.size;
     },
-    compileAll: (db) =>
-      [...owners].flatMap((owner) =>
-        definition.shapes(owner).flatMap((shape) => definition.statementsOf(compileChecked(db, owner, shape))),
-      ),
+    compileAll: () =>
+      [...owners].flatMap((owner) => definition.shapes(owner).flatMap((shape) => definition.statementsOf(compileChecked(owner, shape)))),
   });
   return {
     declare: (owner) => void owners.add(owner),
-    read(db, owner, shape) {
+    read(owner, shape) {
       if (!owners.has(owner)) throw new Error(`${definition.name}: compiled for an owner never declared.`);
       let shapes = cache.get(owner);
       if (!shapes) cache.set(owner, (shapes = new Map()));
       const key = definition.keyOf(shape);
       let value = shapes.get(key);
-      if (value === undefined) shapes.set(key, (value = compileChecked(db, owner, shape)));
+      if (value === undefined) shapes.set(key, (value = compileChecked(owner, shape)));
       return value;
     },
   };

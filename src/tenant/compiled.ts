@@ -9,13 +9,12 @@
  * scope key, even a constant), so no value of one request can be reused by another. Statements of one request that
  * are never kept (`bindRequestStatement`) run beside compiled ones in the same batch.
  *
- * A compiled batch runs as one D1 batch (one transaction) of the kind its caller declares (`runBound`).
+ * A compiled batch runs as one D1 batch (one transaction) of the kind its caller declares (the tenant executor).
  */
 import { Column, is, Param, Placeholder, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
-import { readClientOfKind } from '../db/client';
-import type { BatchKind, Database } from '../db/client';
+import type { BoundStatement } from '../db/sql';
 import type { WriteStatement } from '../db/writes';
 
 /** What a statement's rows map to: fields by name, each a column or an SQL expression (`sql<T>`, without `mapWith`). */
@@ -70,11 +69,6 @@ export function planPlaceholders(params: readonly unknown[]): (values: Readonly<
   });
   return (values) => steps.map((step) => step(values));
 }
-
-/** The rows each statement of a compiled batch answers, in order. */
-type CompiledRows<T extends readonly CompiledStatement<unknown>[]> = {
-  -readonly [K in keyof T]: T[K] extends CompiledStatement<infer Row> ? Row[] : never;
-};
 
 /** A column's decoder; an SQL expression's value is answered as D1 returns it (`mapWith` is not applied here). */
 function decoderOf(field: Column | SQL | SQL.Aliased): (value: unknown) => unknown {
@@ -148,18 +142,11 @@ export function bindRequestStatement(query: WriteStatement): CompiledStatement<n
 
 /**
  * A placeholder where a builder expects a text value: drizzle binds it like the value it stands for (filled by
- * `runCompiled`). Only for builders that put the value into SQL as is (never inspect or transform it).
+ * `bindCompiled`). Only for builders that put the value into SQL as is (never inspect or transform it).
  */
 export function textPlaceholder(name: string): string {
   // The builders take values typed as text; a placeholder goes wherever such a value is bound.
   return sql.placeholder(name) as unknown as string;
-}
-
-/** A statement with its parameters filled: ready to run in a batch, its rows mapped to fields. */
-export interface BoundStatement<Row> {
-  readonly sql: string;
-  readonly params: readonly unknown[];
-  mapRow(values: readonly unknown[]): Row;
 }
 
 /** A compiled statement with the placeholders' `values` filled. */
@@ -178,42 +165,4 @@ export function bindRequestQuery<F extends FieldSelection>(
   const built = query.toSQL();
   const statement = compileFields(built, fields);
   return bindCompiled(statement, {});
-}
-
-/** Runs bound statements as one D1 batch of the declared `kind`; answers each statement's rows, mapped, in order. */
-export async function runBound(db: Database, kind: BatchKind, statements: readonly BoundStatement<unknown>[]): Promise<unknown[][]> {
-  const client = readClientOfKind(db, kind);
-  const prepared = statements.map((statement) => client.prepare(statement.sql).bind(...statement.params));
-  const results = await client.batch<Record<string, unknown>>(prepared);
-  return statements.map((statement, index) => (results[index]?.results ?? []).map((row) => statement.mapRow(Object.values(row))));
-}
-
-/**
- * Runs the statements as one D1 batch of the declared `kind` (a `write`, or reads) with the placeholders' `values`;
- * answers each statement's rows, mapped.
- */
-async function runCompiled<const T extends readonly CompiledStatement<unknown>[]>(
-  db: Database,
-  kind: BatchKind,
-  statements: T,
-  values: Readonly<Record<string, unknown>>,
-): Promise<CompiledRows<T>> {
-  const rows = await runBound(
-    db,
-    kind,
-    statements.map((statement) => bindCompiled(statement, values)),
-  );
-  // One array of mapped rows per statement, in order: the tuple type above, element by element.
-  return rows as CompiledRows<T>;
-}
-
-/** Runs one compiled select as a read of `kind`; answers its rows. */
-export async function runCompiledSelect<Row>(
-  db: Database,
-  kind: Exclude<BatchKind, 'write'>,
-  statement: CompiledStatement<Row>,
-  values: Readonly<Record<string, unknown>>,
-): Promise<Row[]> {
-  const [rows] = await runCompiled(db, kind, [statement], values);
-  return rows;
 }

@@ -57,9 +57,9 @@ export function openGroupBatch(context: WriteContext, member: GroupMember): Writ
         const prediction = await entry.write.predict(groupContext);
         const plan = entry.write.plan(context);
         const statements = [
-          ...(prediction.before ?? []).map((condition) => bindCondition(context.db, condition)),
+          ...(prediction.before ?? []).map((condition) => bindCondition(condition)),
           ...plan.statements.map((planned) => bindPlannedStatement(context, planned)),
-          ...(prediction.after ?? []).map((condition) => bindCondition(context.db, condition)),
+          ...(prediction.after ?? []).map((condition) => bindCondition(condition)),
         ];
         member.add({ statements, explain: (error) => explainInGroup(plan, member, error) });
         entry.outcome = { ok: true, value: prediction.result };

@@ -1,21 +1,20 @@
 /**
- * The tenant unit of work: a request, a coordinator command or a job opens its tenant/org once (`openTenantUnit`) and
- * gets a handle bound to it: its database, its scope and who writes when (the audit stamp). Its write batches collect
- * the writes of one or several entities or services (`stage`) and commit them as ONE D1 batch of kind `write` (one
- * transaction): what every write needs is added here, on the commit path, in one place: the audit stamp each write
- * is planned with, and its outbox event (`buildEventInsert` is called here only: `buildEventStatement`). The
- * residency guard and the write watchers are added by the tenant database to every `write` batch.
+ * The write batches of a tenant session (session.ts): they collect the writes of one or several entities or services
+ * (`stage`) and commit them as ONE D1 batch of kind `write` (one transaction): what every write needs is added here,
+ * on the commit path, in one place: the audit stamp each write is planned with, and its outbox event
+ * (`buildEventInsert` is called here only: `buildEventStatement`). The residency guard and the write watchers are
+ * added by the tenant executor to every `write` batch.
  */
 import type { SQL } from 'drizzle-orm';
-import type { Database, TenantScope } from '../db/client';
 import { buildEventInsert } from '../events/outbox';
 import type { EventFields, EventOrigin } from '../events/outbox';
-import { bindCompiled, bindRequestStatement, compileWrite, runBound, textPlaceholder } from './compiled';
-import type { BoundStatement, CompiledStatement } from './compiled';
+import { bindCompiled, bindRequestStatement, compileWrite, textPlaceholder } from './compiled';
+import type { CompiledStatement } from './compiled';
+import type { BoundStatement } from '../db/sql';
 import { defineCompiledFamily } from './compiled-families';
 import type { ApiError } from '../errors/api-error';
-import { openGroupBatch } from './group-batch';
-import type { GroupCondition, GroupMember, GroupOverlay } from './atomic-group';
+import type { GroupCondition, GroupOverlay } from './atomic-group';
+import type { TenantReader } from './session';
 
 /** Who changes records, and when: one per unit of work (the request's clock and the token's subject, or `system`). */
 export interface AuditStamp {
@@ -23,10 +22,8 @@ export interface AuditStamp {
   readonly by: string;
 }
 
-/** What a staged write is planned with at commit. */
-export interface WriteContext {
-  readonly db: Database;
-  readonly scope: TenantScope;
+/** What a staged write is planned with at commit: the session's reads (its scope) and audit stamp. */
+export interface WriteContext extends TenantReader {
   readonly stamp: AuditStamp;
 }
 
@@ -106,22 +103,6 @@ export interface WriteBatch {
   commit(): Promise<void>;
 }
 
-/** A tenant/org's unit of work: its database, scope and audit stamp, and write batches over them. */
-export interface TenantUnit extends WriteContext {
-  /**
-   * The atomic group the unit's request belongs to (`$batch`): its batches commit into the group's one batch, their
-   * results predicted; reads by id or key see the group's records.
-   */
-  readonly group?: GroupMember;
-  openBatch(): WriteBatch;
-}
-
-export function openTenantUnit(context: WriteContext & { readonly group?: GroupMember | undefined }): TenantUnit {
-  const { group, ...write } = context;
-  if (group) return { ...write, group, openBatch: () => openGroupBatch(write, group) };
-  return { ...write, openBatch: () => openWriteBatch(write) };
-}
-
 /** The placeholders of a compiled event's origin, filled on the commit path from the unit's scope and stamp. */
 const ORIGIN_PLACEHOLDERS: EventOrigin = {
   tenantKey: textPlaceholder('tenantKey'),
@@ -133,12 +114,12 @@ const ORIGIN_PLACEHOLDERS: EventOrigin = {
 /** Events of one kind compiled once per isolate and owner (an entity store): their fields hold placeholders only. */
 interface CompiledEvents<O extends object> {
   declare(owner: O): void;
-  read(db: Database, owner: O): CompiledStatement<never>;
+  read(owner: O): CompiledStatement<never>;
 }
 
 /** The outbox event's insert: the one place events are built (`buildEventInsert`), compiled or for one write. */
-function buildEventStatement(db: Database, origin: EventOrigin, event: EventDescription) {
-  return buildEventInsert(db, origin, event.fields, event.from);
+function buildEventStatement(origin: EventOrigin, event: EventDescription) {
+  return buildEventInsert(origin, event.fields, event.from);
 }
 
 /**
@@ -146,8 +127,8 @@ function buildEventStatement(db: Database, origin: EventOrigin, event: EventDesc
  * the unit's scope and stamp), for a family of compiled statements (compiled-families.ts) that keeps its event beside
  * its other statements; staged as `{ compiled, values }`. Its fields and `from` bind placeholders only.
  */
-export function compileEvent(db: Database, event: EventDescription): CompiledStatement<never> {
-  return compileWrite(buildEventStatement(db, ORIGIN_PLACEHOLDERS, event));
+export function compileEvent(event: EventDescription): CompiledStatement<never> {
+  return compileWrite(buildEventStatement(ORIGIN_PLACEHOLDERS, event));
 }
 
 /** Declares compiled events: `fieldsOf` gives an owner's event fields, every value a placeholder (filled per write). */
@@ -156,21 +137,21 @@ export function defineCompiledEvents<O extends object>(name: string, fieldsOf: (
     name,
     shapes: (): readonly 'event'[] => ['event'],
     keyOf: (shape: 'event') => shape,
-    compile: (db: Database, owner: O) => compileEvent(db, { fields: fieldsOf(owner) }),
+    compile: (owner: O) => compileEvent({ fields: fieldsOf(owner) }),
     statementsOf: (event: CompiledStatement<never>) => [event],
   });
-  return { declare: (owner) => family.declare(owner), read: (db, owner) => family.read(db, owner, 'event') };
+  return { declare: (owner) => family.declare(owner), read: (owner) => family.read(owner, 'event') };
 }
 
 /** The outbox event's statement of a staged write, with the unit's scope and stamp. */
 function bindEvent(context: WriteContext, event: PlannedEvent): BoundStatement<unknown> {
-  const { db, scope, stamp } = context;
+  const { scope, stamp } = context;
   if ('compiled' in event) {
     const origin = { tenantKey: scope.tenantKey, orgKey: scope.orgKey, on: stamp.on, by: stamp.by };
     return bindCompiled(event.compiled, { ...event.values, ...origin });
   }
   const origin = { ...scope, occurredOn: stamp.on, actor: stamp.by };
-  return bindCompiled(bindRequestStatement(buildEventStatement(db, origin, event)), {});
+  return bindCompiled(bindRequestStatement(buildEventStatement(origin, event)), {});
 }
 
 /** A planned statement as the commit path runs it: its own, or its outbox event built here (also for plan tests). */
@@ -217,7 +198,11 @@ export function stageEntry<R>(staged: Staged[], committed: boolean, write: Stage
   };
 }
 
-function openWriteBatch(context: WriteContext): WriteBatch {
+/** A batch of a session outside an atomic group: its writes run as one `write` batch through `write`. */
+export function openWriteBatch(
+  context: WriteContext,
+  write: (statements: readonly BoundStatement<unknown>[]) => Promise<unknown[][]>,
+): WriteBatch {
   const staged: Staged[] = [];
   let committed = false;
   return {
@@ -229,7 +214,7 @@ function openWriteBatch(context: WriteContext): WriteBatch {
       const statements = plans.map((plan) => plan.statements.map((planned) => bindPlannedStatement(context, planned)));
       let rows: unknown[][] = [];
       try {
-        if (statements.flat().length > 0) rows = await runBound(context.db, 'write', statements.flat());
+        if (statements.flat().length > 0) rows = await write(statements.flat());
       } catch (error) {
         const attributed = await attributeError(plans, error);
         staged.forEach((entry, index) => {
@@ -254,7 +239,7 @@ export function rowsOf<Row>(_statement: BoundStatement<Row>, rows: readonly unkn
 }
 
 /** Stages one write in a batch of its own and commits it; answers its result. */
-export async function commitAlone<R>(unit: TenantUnit, stage: (batch: WriteBatch) => WriteHandle<R>): Promise<R> {
+export async function commitAlone<R>(unit: { openBatch(): WriteBatch }, stage: (batch: WriteBatch) => WriteHandle<R>): Promise<R> {
   const batch = unit.openBatch();
   const handle = stage(batch);
   await batch.commit();

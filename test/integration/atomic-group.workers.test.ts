@@ -6,16 +6,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
-import { openDrizzle } from '../../src/db/client';
+import { sqlBuilder } from '../../src/db/sql';
 import { ApiError } from '../../src/errors/api-error';
 import { changeEvents } from '../../src/events/table';
 import { openEntityRepository } from '../../src/resources/entities/repository';
-import { meterD1 } from '../../src/tenant/d1/meter';
 import { emailTemplateStore } from '../../src/services/email-templates/table';
 import { openAtomicGroup } from '../../src/tenant/atomic-group';
-import { commitAlone, openTenantUnit } from '../../src/tenant/unit-of-work';
+import { runGroupWrite } from '../../src/tenant/session';
+import type { BoundStatement } from '../../src/db/sql';
+import { commitAlone } from '../../src/tenant/unit-of-work';
 import { freshTenant } from '../helpers/tenants';
-import { openClientD1 } from '../helpers/tenant-db';
+import { openClientD1, openTestSession } from '../helpers/tenant-db';
 
 const STAMP = { on: '2026-01-02T03:04:05.000Z', by: 'atomic-group-test' };
 
@@ -27,30 +28,32 @@ async function openGroup(label: string) {
   const client = await freshTenant(label);
   const meter = { roundTrips: 0 };
   const d1 = await openClientD1(client);
-  const db = openDrizzle(meterD1(d1, meter));
-  const scope = { tenantKey: client.tenant, orgKey: client.org };
-  // A unit outside any group prepares the stored state.
-  const plainUnit = openTenantUnit({ db, scope, stamp: STAMP });
+  // A session outside any group prepares the stored state; the group's batch commits on it.
+  const plainUnit = openTestSession(client, { stamp: STAMP, meter });
+  const scope = plainUnit.scope;
   const plain = { unit: plainUnit, templates: openEntityRepository(plainUnit, emailTemplateStore) };
+  const write = (statements: readonly BoundStatement<unknown>[]) => runGroupWrite(plainUnit, statements);
   const group = openAtomicGroup((request) => new ApiError('ValidationFailed', `refused ${request.id}`));
   const member = (id: string, index: number) => {
-    const unit = openTenantUnit({ db, scope, stamp: STAMP, group: group.join({ id, index }) });
+    const unit = openTestSession(client, { stamp: STAMP, meter, group: group.join({ id, index }) });
     return { unit, templates: openEntityRepository(unit, emailTemplateStore) };
   };
   const events = async () =>
     (
-      await db
-        .select({ changeType: changeEvents.changeType, key: changeEvents.recordKey })
-        .from(changeEvents)
-        .where(and(eq(changeEvents.tenantKey, scope.tenantKey), eq(changeEvents.orgKey, scope.orgKey)))
-        .orderBy(changeEvents.seq)
+      await plainUnit.read(
+        sqlBuilder
+          .select({ changeType: changeEvents.changeType, key: changeEvents.recordKey })
+          .from(changeEvents)
+          .where(and(eq(changeEvents.tenantKey, scope.tenantKey), eq(changeEvents.orgKey, scope.orgKey)))
+          .orderBy(changeEvents.seq),
+      )
     ).map((event) => `${event.changeType}:${event.key}`);
-  return { d1, db, scope, meter, plain, group, member, events };
+  return { d1, write, scope, meter, plain, group, member, events };
 }
 
 describe('atomic groups of the unit of work', () => {
   it('predicts results through the group (what earlier members wrote) and commits every member in one round trip', async () => {
-    const { meter, plain, group, member, db, events } = await openGroup('group-ok');
+    const { meter, plain, group, member, write, events } = await openGroup('group-ok');
     await commitAlone(plain.unit, (batch) => plain.templates.stageCreate(batch, { row: templateRow('stored') }));
     const first = member('1', 0);
     const second = member('2', 1);
@@ -71,7 +74,7 @@ describe('atomic groups of the unit of work', () => {
     // Nothing is written before the group commits: the stored record is only read (one round trip for it).
     expect(await plain.templates.find({ by: 'key', values: ['new'] })).toBeUndefined();
     const reads = meter.roundTrips;
-    expect(await group.commit(db)).toBeUndefined();
+    expect(await group.commit(write)).toBeUndefined();
     expect(meter.roundTrips).toBe(reads + 1);
     expect(await plain.templates.find({ by: 'key', values: ['new'] })).toMatchObject({ subject: 'T', version: 2 });
     expect(await plain.templates.find({ by: 'key', values: ['stored'] })).toBeUndefined();
@@ -79,7 +82,7 @@ describe('atomic groups of the unit of work', () => {
   });
 
   it('a record changed by someone else after the prediction aborts the whole group: 409 for the request planned on it', async () => {
-    const { d1, scope, plain, group, member, db, events } = await openGroup('group-changed');
+    const { d1, scope, plain, group, member, write, events } = await openGroup('group-changed');
     await commitAlone(plain.unit, (batch) => plain.templates.stageCreate(batch, { row: templateRow('c') }));
     const first = member('a', 0);
     const second = member('b', 1);
@@ -92,7 +95,7 @@ describe('atomic groups of the unit of work', () => {
       .prepare('UPDATE email_templates SET subject = ?, version = version + 1 WHERE tenant_key = ? AND org_key = ? AND template_key = ?')
       .bind('Theirs', scope.tenantKey, scope.orgKey, 'c')
       .run();
-    const failure = await group.commit(db);
+    const failure = await group.commit(write);
     expect(failure?.id).toBe('b');
     expect(failure?.error).toBeInstanceOf(ApiError);
     expect(failure?.error).toMatchObject({ code: 'Conflict', status: 409 });
@@ -102,7 +105,7 @@ describe('atomic groups of the unit of work', () => {
   });
 
   it('refuses a staged write that cannot be predicted (and an update computed by SQL); the group writes nothing', async () => {
-    const { plain, group, member, db, events } = await openGroup('group-refused');
+    const { plain, group, member, write, events } = await openGroup('group-refused');
     await commitAlone(plain.unit, (batch) => plain.templates.stageCreate(batch, { row: templateRow('r') }));
     const first = member('x', 0);
     await commitAlone(first.unit, (batch) => first.templates.stageCreate(batch, { row: templateRow('kept-out') }));
@@ -119,18 +122,18 @@ describe('atomic groups of the unit of work', () => {
     expect(await plain.templates.find({ by: 'key', values: ['kept-out'] })).toBeUndefined();
     expect(await events()).toEqual(['created:r']);
     // Had it been committed, only the predicted member's write would run: the group stays whole or nothing.
-    expect(await group.commit(db)).toBeUndefined();
+    expect(await group.commit(write)).toBeUndefined();
     expect(await events()).toEqual(['created:r', 'created:kept-out']);
   });
 
   it('attributes a refused commit to the member whose write refuses it (a key another member took first)', async () => {
-    const { plain, group, member, db, events } = await openGroup('group-duplicate');
+    const { plain, group, member, write, events } = await openGroup('group-duplicate');
     const members = ['m0', 'm1', 'm2', 'm3', 'm4'].map((id, index) => member(id, index));
     const keys = ['k0', 'k1', 'k2', 'k1', 'k4'];
     for (const [index, { unit, templates }] of members.entries()) {
       await commitAlone(unit, (batch) => templates.stageCreate(batch, { row: templateRow(keys[index] ?? '') }));
     }
-    const failure = await group.commit(db);
+    const failure = await group.commit(write);
     expect(failure?.id).toBe('m3');
     expect(failure?.error).toMatchObject({ code: 'DuplicateKey', status: 400 });
     expect(await plain.templates.find({ by: 'key', values: ['k0'] })).toBeUndefined();

@@ -1,7 +1,6 @@
 /** EXPLAIN QUERY PLAN on D1: the common email template filters and orders are served by an index, without a sort. */
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { openDrizzle } from '../../src/db/client';
 import { listODataFields, listSortOrders } from '../../src/resources/entities/odata-fields';
 import { buildListQueries } from '../../src/resources/entities/list-queries';
 import type { EntityStore } from '../../src/resources/entities/store';
@@ -20,7 +19,7 @@ async function explain(search: string, store: EntityStore = emailTemplateStore, 
   const query = parseODataQuery(new URLSearchParams(search), listODataFields(store.spec));
   const compiled = compileODataQuery(query);
   const after = keyset ? compiled.orderColumns.map(() => 'x') : undefined;
-  const { rowsQuery, countQuery } = buildListQueries(openDrizzle(env.TENANT_DB_1), store, { tenantKey: 't', orgKey: 'o' }, compiled, {
+  const { rowsQuery, countQuery } = buildListQueries(store, { tenantKey: 't', orgKey: 'o' }, compiled, {
     top: query.top,
     skip: query.skip,
     count: true,

@@ -47,7 +47,12 @@ describe('the request log', () => {
     const { response, lines } = await fetchLogged(
       `${client.base}/operations/emailTemplates/odata`,
       { headers: { authorization: `Bearer ${client.token}` } },
-      (platform) => ({ ...platform, openTenantDatabase: () => Promise.reject(new Error('database unreachable in test')) }),
+      (platform) => ({
+        ...platform,
+        openTenant: () => {
+          throw new Error('database unreachable in test');
+        },
+      }),
     );
     expect(response.status).toBe(500);
     expect(await response.text()).not.toContain('database unreachable');

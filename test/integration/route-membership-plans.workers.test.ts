@@ -5,13 +5,13 @@
  */
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { openDrizzle } from '../../src/db/client';
 import { equipmentMembers, locationMembers } from '../../src/services/routes/members';
 import type { MemberKind } from '../../src/services/routes/members';
 import type { MembershipAction } from '../../src/services/routes/membership-batch';
 import type { MembershipBy } from '../../src/services/routes/membership-body';
 import { stageMembershipChange } from '../../src/services/routes/membership-write';
 import { bindPlannedStatement } from '../../src/tenant/unit-of-work';
+import { openUnreachableSession } from '../helpers/tenant-db';
 
 interface PlanRow {
   detail: string;
@@ -29,11 +29,10 @@ async function explainBatch(
   custom: Record<string, unknown> = {},
 ): Promise<string[]> {
   const values = by === 'key' ? ['L1', 'L2', 'L3'] : ['6f1c2a8e-0000-4000-8000-000000000001', '6f1c2a8e-0000-4000-8000-000000000002'];
-  const db = openDrizzle(env.TENANT_DB_1);
   const target = { routeKey: 'R1', companyKey, kind, action, by, values };
   // The statements the unit of work commits, its event included: without custom attribute values the compiled batch
-  // (placeholders filled per request), with them one built for the request.
-  const context = { db, scope, stamp };
+  // (placeholders filled per request), with them one built for the request. Planning reads nothing.
+  const context = openUnreachableSession(scope, stamp);
   const queries = stageMembershipChange(target, custom)
     .plan(context)
     .statements.map((planned) => bindPlannedStatement(context, planned));

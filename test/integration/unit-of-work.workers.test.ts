@@ -1,19 +1,17 @@
 /**
- * The tenant unit of work (src/tenant/unit-of-work.ts): several staged writes commit as one D1 batch (one round trip,
- * one transaction) with their audit stamp and outbox events added on the commit path; each write's result, or the
- * error attributed to it, is read from its handle after the commit.
+ * The write batches of a tenant session (src/tenant/unit-of-work.ts): several staged writes commit as one D1 batch (one
+ * round trip, one transaction) with their audit stamp and outbox events added on the commit path; each write's result,
+ * or the error attributed to it, is read from its handle after the commit.
  */
 import { describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { openDrizzle } from '../../src/db/client';
+import { sqlBuilder } from '../../src/db/sql';
 import { ApiError } from '../../src/errors/api-error';
 import { changeEvents } from '../../src/events/table';
 import { openEntityRepository } from '../../src/resources/entities/repository';
-import { meterD1 } from '../../src/tenant/d1/meter';
 import { emailTemplateStore } from '../../src/services/email-templates/table';
-import { openTenantUnit } from '../../src/tenant/unit-of-work';
 import { freshTenant } from '../helpers/tenants';
-import { openClientD1 } from '../helpers/tenant-db';
+import { openTestSession } from '../helpers/tenant-db';
 
 const STAMP = { on: '2026-01-02T03:04:05.000Z', by: 'unit-of-work-test' };
 
@@ -24,15 +22,13 @@ function templateRow(templateKey: string) {
 async function openUnit(label: string) {
   const client = await freshTenant(label);
   const meter = { roundTrips: 0 };
-  const db = openDrizzle(meterD1(await openClientD1(client), meter));
-  const scope = { tenantKey: client.tenant, orgKey: client.org };
-  const unit = openTenantUnit({ db, scope, stamp: STAMP });
-  return { unit, meter, db, scope, templates: openEntityRepository(unit, emailTemplateStore) };
+  const unit = openTestSession(client, { stamp: STAMP, meter });
+  return { unit, meter, scope: unit.scope, templates: openEntityRepository(unit, emailTemplateStore) };
 }
 
 describe('tenant unit of work', () => {
   it('commits the writes of one batch in one round trip, each with its stamp, its event and its result', async () => {
-    const { unit, meter, db, scope, templates } = await openUnit('uow-ok');
+    const { unit, meter, scope, templates } = await openUnit('uow-ok');
     const first = unit.openBatch();
     const existing = templateRow('existing');
     // A service's own write is planned with the unit's context at commit.
@@ -56,11 +52,13 @@ describe('tenant unit of work', () => {
     expect(row).toMatchObject({ subject: 'T', version: 2, createdBy: STAMP.by, modifiedOn: STAMP.on, tenantKey: scope.tenantKey });
     const stored = await templates.find({ by: 'key', values: ['b'] });
     expect(stored).toMatchObject({ version: 1, createdOn: STAMP.on, createdBy: STAMP.by, isActive: true });
-    const events = await db
-      .select({ changeType: changeEvents.changeType, key: changeEvents.recordKey, actor: changeEvents.actor })
-      .from(changeEvents)
-      .where(and(eq(changeEvents.tenantKey, scope.tenantKey), eq(changeEvents.orgKey, scope.orgKey)))
-      .orderBy(changeEvents.seq);
+    const events = await unit.read(
+      sqlBuilder
+        .select({ changeType: changeEvents.changeType, key: changeEvents.recordKey, actor: changeEvents.actor })
+        .from(changeEvents)
+        .where(and(eq(changeEvents.tenantKey, scope.tenantKey), eq(changeEvents.orgKey, scope.orgKey)))
+        .orderBy(changeEvents.seq),
+    );
     expect(events).toEqual([
       { changeType: 'created', key: 'existing', actor: STAMP.by },
       { changeType: 'created', key: 'a', actor: STAMP.by },

@@ -1,11 +1,10 @@
 /** The idempotency key commands of the coordinator, on an in-memory state and a clock the test moves. */
-import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/coordinator/commands';
 import type { CommandContext, CoordinatorState } from '../../src/coordinator/commands';
-import { openDrizzle } from '../../src/db/client';
 import { IDEMPOTENCY_TTL_MS, idempotencyCommands, IN_FLIGHT_LEASE_MS } from '../../src/idempotency/commands';
 import type { StoredResponse } from '../../src/idempotency/commands';
+import { openUnreachableSession } from '../helpers/tenant-db';
 
 function memoryState(): CoordinatorState & { readonly entries: Map<string, unknown> } {
   const entries = new Map<string, unknown>();
@@ -34,7 +33,8 @@ const scope = { tenantKey: 't', orgKey: 'o' };
 function harness() {
   const state = memoryState();
   let now = Date.UTC(2026, 0, 1);
-  const context: CommandContext = { db: openDrizzle(env.TENANT_DB_1), now: () => new Date(now), state };
+  const tenant = openUnreachableSession(scope, { on: new Date(now).toISOString(), by: 'system' });
+  const context: CommandContext = { tenant, now: () => new Date(now), state };
   const begin = (key: string, fingerprint: string) =>
     runCommand(idempotencyCommands, context, { type: 'idempotency.begin', ...scope, key, fingerprint });
   const finish = (key: string, fingerprint: string) =>

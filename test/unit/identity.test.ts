@@ -74,7 +74,7 @@ function buildContext(config: AppConfig, body: string): PublicContext {
     params: {},
     requestId: 'unit',
     platform: { config, now: () => new Date() } as unknown as PublicContext['platform'],
-    openTenantDatabase: () => {
+    openTenant: () => {
       throw new Error('the database must not be read');
     },
   };

@@ -6,7 +6,8 @@
 import { and, eq } from 'drizzle-orm';
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { scopeCondition } from '../../db/client';
-import type { Database, TenantScope } from '../../db/client';
+import type { TenantScope } from '../../db/client';
+import { sqlBuilder } from '../../db/sql';
 
 const entityCounts = sqliteTable('entity_counts', {
   tenantKey: text('tenant_key').notNull(),
@@ -16,8 +17,8 @@ const entityCounts = sqliteTable('entity_counts', {
 });
 
 /** The query of the tenant/org's row count of `table` (no row: none was ever inserted, so 0). */
-export function buildCountQuery(db: Database, table: string, scope: TenantScope) {
-  return db
+export function buildCountQuery(table: string, scope: TenantScope) {
+  return sqlBuilder
     .select({ count: entityCounts.rows })
     .from(entityCounts)
     .where(and(scopeCondition(entityCounts, scope), eq(entityCounts.entity, table)));

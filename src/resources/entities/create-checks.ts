@@ -9,7 +9,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
-import type { Database, TenantScope } from '../../db/client';
+import type { TenantScope } from '../../db/client';
+import type { TenantReader } from '../../tenant/session';
 import { refCustomAttributes } from '../reference/tables';
 import { loadCustomDefinitionRows } from './custom-attributes';
 import type { CustomDefinitionSet } from './custom-attributes';
@@ -28,9 +29,9 @@ export function findCachedDefinitions(scope: TenantScope, entity: string): Custo
 }
 
 /** Reads the definitions from D1 (one round trip) and keeps them for the next creates on this isolate. */
-export async function loadFreshDefinitions(db: Database, scope: TenantScope, entity: string): Promise<CustomDefinitionSet> {
-  const set = await loadCustomDefinitionRows(db, scope, entity);
-  const key = cacheKey(scope, entity);
+export async function loadFreshDefinitions(tenant: TenantReader, entity: string): Promise<CustomDefinitionSet> {
+  const set = await loadCustomDefinitionRows(tenant, entity);
+  const key = cacheKey(tenant.scope, entity);
   cache.delete(key);
   cache.set(key, set);
   if (cache.size > CACHE_LIMIT) {

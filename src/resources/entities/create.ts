@@ -9,7 +9,6 @@ import { validationError } from '../../errors/api-error';
 import type { Answer } from '../../http/answer';
 import { readJsonBody } from '../../http/body';
 import type { JsonBodyOptions } from '../../http/body';
-import { openRequestUnit } from '../../http/context';
 import type { ApiContext } from '../../http/context';
 import { createdResponse } from '../../http/responses';
 import { customAttributesKind } from '../reference/kinds';
@@ -72,12 +71,12 @@ async function checkCreate(
   hooks: CreateOptions,
 ): Promise<CheckedCreate> {
   // In an atomic group that wrote definitions, they are read as the group leaves them (never kept in the cache).
-  const overlay = ctx.group?.overlay;
+  const overlay = ctx.tenant.group?.overlay;
   const grouped = overlay !== undefined && overlay.list(customAttributesKind.table).size > 0;
-  const cached = spec.customAttributes && !grouped ? findCachedDefinitions(ctx.scope, spec.name) : undefined;
+  const cached = spec.customAttributes && !grouped ? findCachedDefinitions(ctx.tenant.scope, spec.name) : undefined;
   if (!fresh && (!spec.customAttributes || cached) && (!hooks.validateCreate || hooks.createRuleInDatabase === true)) {
     const custom = validateCustomValues(input.custom, cached?.definitions ?? [], 'create');
-    const unknown = await findUnknownStandardReferences(ctx.db, uses);
+    const unknown = await findUnknownStandardReferences(ctx.tenant, uses);
     if (custom.errors.length === 0 && unknown.length === 0) {
       return { custom: custom.values, definitions: cached };
     }
@@ -85,11 +84,11 @@ async function checkCreate(
   const set = !spec.customAttributes
     ? undefined
     : grouped
-      ? await loadCustomDefinitionRows(ctx.db, ctx.scope, spec.name, overlay)
-      : await loadFreshDefinitions(ctx.db, ctx.scope, spec.name);
+      ? await loadCustomDefinitionRows(ctx.tenant, spec.name, overlay)
+      : await loadFreshDefinitions(ctx.tenant, spec.name);
   const custom = validateCustomValues(input.custom, set?.definitions ?? [], 'create');
   if (custom.errors.length > 0) throw validationError(custom.errors);
-  if (uses.length > 0) await checkReferencesExist(ctx.db, ctx.scope, uses, ctx.group?.overlay);
+  if (uses.length > 0) await checkReferencesExist(ctx.tenant, uses, ctx.tenant.group?.overlay);
   const hookErrors = (await hooks.validateCreate?.(ctx, input.values)) ?? [];
   if (hookErrors.length > 0) throw validationError(hookErrors);
   // The reads passed; the batch still checks that nothing changed since (a concurrent write).
@@ -116,8 +115,8 @@ export async function handleCreate(ctx: ApiContext, store: EntityStore, options:
   const prepared = (await options.prepare?.(ctx, input.values, input.extra)) ?? {};
   const uses = [...collectReferenceUses(spec, input.values), ...(prepared.uses ?? [])];
   const id = crypto.randomUUID();
-  // The unit's audit stamp (the request's clock and subject) and scope are added to the row on commit.
-  const unit = openRequestUnit(ctx);
+  // The session's audit stamp (the request's clock and subject) and scope are added to the row on commit.
+  const unit = ctx.tenant;
   const repository = openEntityRepository(unit, store);
   for (let attempt = 1; ; attempt += 1) {
     const checked = await checkCreate(ctx, spec, input, uses, attempt > 1, options);

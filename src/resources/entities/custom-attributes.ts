@@ -4,7 +4,8 @@ import type { SQL } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import * as v from 'valibot';
 import { scopeCondition } from '../../db/client';
-import type { Database, TenantScope } from '../../db/client';
+import { sqlBuilder } from '../../db/sql';
+import type { TenantReader } from '../../tenant/session';
 import type { FieldError } from '../../errors/api-error';
 import { message } from '../../messages/catalogue';
 import type { MessageKey } from '../../messages/catalogue';
@@ -54,17 +55,14 @@ function applyGroupToDefinitions(overlay: GroupOverlay, entity: string, stored: 
  * The tenant/org's custom attribute definitions of an entity (`customAttributes` reference records), as read; with an
  * atomic group's `overlay`, as the group's reference writes leave them.
  */
-export async function loadCustomDefinitionRows(
-  db: Database,
-  scope: TenantScope,
-  entity: string,
-  overlay?: GroupOverlay,
-): Promise<CustomDefinitionSet> {
+export async function loadCustomDefinitionRows(tenant: TenantReader, entity: string, overlay?: GroupOverlay): Promise<CustomDefinitionSet> {
   const t = refCustomAttributes;
-  const stored = await db
-    .select({ id: t.id, key: t.key, entity: t.entity, name: t.name, type: t.type, required: t.required })
-    .from(t)
-    .where(and(scopeCondition(t, scope), eq(t.entity, entity)));
+  const stored = await tenant.read(
+    sqlBuilder
+      .select({ id: t.id, key: t.key, entity: t.entity, name: t.name, type: t.type, required: t.required })
+      .from(t)
+      .where(and(scopeCondition(t, tenant.scope), eq(t.entity, entity))),
+  );
   const rows = overlay
     ? applyGroupToDefinitions(overlay, entity, stored)
     : stored.map(({ name, type, required }) => ({ name, type, required }));
@@ -78,12 +76,11 @@ export async function loadCustomDefinitionRows(
 
 /** The tenant/org's custom attribute definitions of an entity (in an atomic group, as its writes leave them). */
 export async function loadCustomDefinitions(
-  db: Database,
-  scope: TenantScope,
+  tenant: TenantReader,
   entity: string,
   overlay?: GroupOverlay,
 ): Promise<CustomAttributeDefinition[]> {
-  return [...(await loadCustomDefinitionRows(db, scope, entity, overlay)).definitions];
+  return [...(await loadCustomDefinitionRows(tenant, entity, overlay)).definitions];
 }
 
 /**

@@ -4,7 +4,8 @@
  * else the stored record. The conditions a group write is predicted on are built here too.
  */
 import { and, eq } from 'drizzle-orm';
-import type { Database, TenantScope } from '../../db/client';
+import type { TenantScope } from '../../db/client';
+import type { TenantReader } from '../../tenant/session';
 import type { GroupCondition, GroupOverlay } from '../../tenant/atomic-group';
 import { findRecord } from './store';
 import type { EntityRecord, EntityStore, RecordLookup } from './store';
@@ -32,15 +33,14 @@ function findInOverlay(store: EntityStore, overlay: GroupOverlay, lookup: Record
 
 /** The record the lookup names as the group leaves it: its after-image, else the stored one unless the group deleted it. */
 export async function findThroughGroup(
-  db: Database,
+  tenant: TenantReader,
   store: EntityStore,
-  scope: TenantScope,
   overlay: GroupOverlay,
   lookup: RecordLookup,
 ): Promise<EntityRecord | undefined> {
   const written = findInOverlay(store, overlay, lookup);
   if (written) return written;
-  const stored = await findRecord(db, store, scope, lookup);
+  const stored = await findRecord(tenant, store, lookup);
   if (!stored) return undefined;
   const image = overlay.read(store.spec.table, stored.id);
   if (image === undefined) return stored;

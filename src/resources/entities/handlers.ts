@@ -1,7 +1,6 @@
 /** The generic entity operations behind the derived routes: read, list, attribute updates, delete (create: create.ts). */
 import { writeUnderRules } from '../../db/rules';
 import { readJsonBody } from '../../http/body';
-import { openRequestUnit } from '../../http/context';
 import type { ApiContext } from '../../http/context';
 import { ApiError, recordNotFound, validationError } from '../../errors/api-error';
 import type { Answer } from '../../http/answer';
@@ -48,7 +47,7 @@ function listRecordParams(ctx: ApiContext): string[] {
 
 async function checkCustomValues(ctx: ApiContext, spec: EntitySpec, input: CustomValues, mode: 'create' | 'update'): Promise<CustomValues> {
   if (!spec.customAttributes) return {};
-  const definitions = await loadCustomDefinitions(ctx.db, ctx.scope, spec.name, ctx.group?.overlay);
+  const definitions = await loadCustomDefinitions(ctx.tenant, spec.name, ctx.tenant.group?.overlay);
   const { values, errors } = validateCustomValues(input, definitions, mode);
   if (errors.length > 0) throw validationError(errors);
   return values;
@@ -63,7 +62,7 @@ export async function handleRead(
   lookup: RecordLookup,
   decorate?: Decorate,
 ): Promise<Answer<200, Resource>> {
-  const row = await openEntityRepository(openRequestUnit(ctx), store).find(lookup);
+  const row = await openEntityRepository(ctx.tenant, store).find(lookup);
   if (!row) throw recordNotFound(store.spec.title, true, listRecordParams(ctx));
   const resource = toResource(store.spec, row);
   await decorate?.(ctx, [row], [resource]);
@@ -99,7 +98,7 @@ async function answerUnchanged(
 }
 
 export async function handleDelete(ctx: ApiContext, store: EntityStore, lookup: RecordLookup): Promise<Answer<204, null>> {
-  const unit = openRequestUnit(ctx);
+  const unit = ctx.tenant;
   const repository = openEntityRepository(unit, store);
   const target = { lookup, expectedVersion: parseIfMatch(ctx.request) };
   const deleted = await commitAlone(unit, (batch) => repository.stageDelete(batch, target));
@@ -133,12 +132,12 @@ export async function handleAttributeUpdate(
     uses = collectReferenceUses(store.spec, { [name]: value });
   }
   const check = async () => {
-    if (uses.length > 0) await checkReferencesExist(ctx.db, ctx.scope, uses, ctx.group?.overlay);
+    if (uses.length > 0) await checkReferencesExist(ctx.tenant, uses, ctx.tenant.group?.overlay);
     await options.check?.(ctx, value);
   };
   await check();
   const expected = parseIfMatch(ctx.request);
-  const unit = openRequestUnit(ctx);
+  const unit = ctx.tenant;
   const repository = openEntityRepository(unit, store);
   const target = { lookup, expectedVersion: expected, recheck: check };
   // The database checks the same rules in the update's batch: a concurrent write that broke one is answered as above.
@@ -171,7 +170,7 @@ export async function handleCustomAttributeUpdate(
   // version is needed when the client sends no If-Match.
   const customAttributes = buildCustomValueUpdate(store.common.customAttributes, checked);
   const expected = parseIfMatch(ctx.request);
-  const unit = openRequestUnit(ctx);
+  const unit = ctx.tenant;
   const repository = openEntityRepository(unit, store);
   // In an atomic group the merge is computed from the record as the group sees it (written at the version read).
   const target = {
@@ -194,7 +193,7 @@ export async function handleList(ctx: ApiContext, store: EntityStore, decorate?:
       ? undefined
       : await decodeSkipToken(cursorContext, query.skipToken, compiled.orderColumns.length, ctx.platform.config.pageTokenSecret);
   const request = after ? { ...query, after } : query;
-  const page = await listRecordPage(ctx.db, buildListQueries(ctx.db, store, ctx.scope, compiled, request, select), request);
+  const page = await listRecordPage(ctx.tenant, buildListQueries(store, ctx.tenant.scope, compiled, request, select), request);
   let items: Resource[];
   if (select) items = page.rows.map((row) => toPartialResource(row, select));
   else {

@@ -8,7 +8,10 @@
  * notes are written by src/services/imports/revert-notes.ts.
  */
 import { sql } from 'drizzle-orm';
-import type { Database, TenantScope } from '../../db/client';
+import { buildRawQuery } from '../../db/sql';
+import { bindRequestQuery } from '../../tenant/compiled';
+import type { TenantReader } from '../../tenant/session';
+import { rowsOf } from '../../tenant/unit-of-work';
 import { keyExpression } from './events';
 import type { EntityStore } from './store';
 
@@ -24,38 +27,40 @@ export interface Equivalence {
  * after the import), following the notes of the template's later imports that were undone.
  */
 export async function resolveUnchangedVersions(
-  db: Database,
-  scope: TenantScope,
+  tenant: TenantReader,
   importId: string,
   versions: ReadonlyMap<string, number>,
 ): Promise<Map<string, number>> {
+  const { scope } = tenant;
   const resolved = new Map(versions);
   if (versions.size === 0) return resolved;
-  const rows = await db.all<{ id: string; f: number; t: number }>(
-    sql`SELECT json_extract(e.value, '$.id') AS id, json_extract(e.value, '$.equivalent[0]') AS f, json_extract(e.value, '$.equivalent[1]') AS t
+  const query = sql`SELECT json_extract(e.value, '$.id') AS id, json_extract(e.value, '$.equivalent[0]') AS f, json_extract(e.value, '$.equivalent[1]') AS t
       FROM import_data_infos AS a
       JOIN import_data_infos AS i ON i.tenant_key = a.tenant_key AND i.org_key = a.org_key AND i.import_data_template = a.import_data_template AND i.key > a.key
       JOIN import_chunks AS c ON c.tenant_key = i.tenant_key AND c.org_key = i.org_key AND c.import_id = i.id, json_each(c.updated) AS e
       WHERE a.tenant_key = ${scope.tenantKey} AND a.org_key = ${scope.orgKey} AND a.id = ${importId} AND c.undone_on IS NOT NULL
         AND json_type(e.value, '$.equivalent') = 'array' AND json_extract(e.value, '$.id') IN (SELECT value FROM json_each(${JSON.stringify([...versions.keys()])}))
-      ORDER BY i.key, c.chunk_index`,
-  );
+      ORDER BY i.key, c.chunk_index`;
+  const statement = bindRequestQuery(buildRawQuery(query), { id: sql<string>`id`, f: sql<number>`f`, t: sql<number>`t` });
+  const [answer] = await tenant.readBound('read', [statement]);
+  const rows = rowsOf(statement, answer);
   for (const row of rows) if (resolved.get(row.id) === Number(row.f)) resolved.set(row.id, Number(row.t));
   return resolved;
 }
 
 /** The natural keys of records (`emailTemplates 'welcome'`, `routes 'ACME-PT/ROUTE-01'`), in the order of `ids`; an id not found stays an id. */
 export async function nameRecords(
-  db: Database,
-  scope: TenantScope,
+  tenant: TenantReader,
   template: { readonly name: string; readonly store: EntityStore },
   ids: readonly string[],
 ): Promise<string[]> {
   const { store } = template;
+  const { scope } = tenant;
   if (ids.length === 0) return [];
-  const rows = await db.all<{ id: string; k: string }>(
-    sql`SELECT ${store.common.id} AS id, ${keyExpression(store)} AS k FROM ${store.table} WHERE ${store.common.tenantKey} = ${scope.tenantKey} AND ${store.common.orgKey} = ${scope.orgKey} AND ${store.common.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
-  );
+  const query = sql`SELECT ${store.common.id} AS id, ${keyExpression(store)} AS k FROM ${store.table} WHERE ${store.common.tenantKey} = ${scope.tenantKey} AND ${store.common.orgKey} = ${scope.orgKey} AND ${store.common.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
+  const statement = bindRequestQuery(buildRawQuery(query), { id: sql<string>`id`, k: sql<string>`k` });
+  const [answer] = await tenant.readBound('read', [statement]);
+  const rows = rowsOf(statement, answer);
   const keys = new Map(rows.map((row) => [row.id, row.k]));
   return ids.map((id) => `${template.name} '${keys.get(id) ?? id}'`);
 }

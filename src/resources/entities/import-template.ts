@@ -4,7 +4,8 @@
  * attributes. Services describe their templates here; the imports service reads them through the registry.
  */
 import type { SQL } from 'drizzle-orm';
-import type { Database, TenantScope } from '../../db/client';
+import type { TenantScope } from '../../db/client';
+import type { TenantReader } from '../../tenant/session';
 import type { WriteStatement } from '../../db/writes';
 import { ApiError } from '../../errors/api-error';
 import type { FieldError } from '../../errors/api-error';
@@ -52,11 +53,11 @@ export interface ImportMemberColumn {
   /** A key that names no record of the kind (the API's message), or a record the row's record cannot hold. */
   checkMember(key: string, member: ReferenceRecord | undefined, row: Readonly<Record<string, unknown>>): FieldError | undefined;
   /** Member rows, added (a member already held is left alone); only while `onlyIf` holds, when given. */
-  insert(db: Database, scope: TenantScope, pairs: readonly MemberPair[], onlyIf?: SQL): WriteStatement;
+  insert(scope: TenantScope, pairs: readonly MemberPair[], onlyIf?: SQL): WriteStatement;
   /** Member rows, removed (revert); only while `onlyIf` holds. */
-  remove(db: Database, scope: TenantScope, pairs: readonly MemberPair[], onlyIf: SQL): WriteStatement;
+  remove(scope: TenantScope, pairs: readonly MemberPair[], onlyIf: SQL): WriteStatement;
   /** The members the records hold. */
-  list(db: Database, scope: TenantScope, ownerIds: readonly string[]): Promise<MemberPair[]>;
+  list(tenant: TenantReader, ownerIds: readonly string[]): Promise<MemberPair[]>;
 }
 
 export interface ImportTemplate {

@@ -8,7 +8,8 @@
 import type { TenantScope } from '../../db/client';
 import type { FieldError } from '../../errors/api-error';
 import type { Platform } from '../../runtime/platform';
-import type { TenantUnit, WriteBatch } from '../../tenant/unit-of-work';
+import type { TenantSession } from '../../tenant/session';
+import type { WriteBatch } from '../../tenant/unit-of-work';
 
 /** One row of a chunk that passed the template's check: its file row number and the body the API operation takes. */
 export interface ImportRowBody {
@@ -36,8 +37,8 @@ export interface PlannedChunk {
 }
 
 export interface ChunkContext {
-  /** The tenant/org's unit of work (its database, scope and the run's audit stamp). */
-  readonly unit: TenantUnit;
+  /** The tenant/org's session (its reads, scope and the run's audit stamp). */
+  readonly unit: TenantSession;
   readonly mode: 'create' | 'upsert';
   /** Natural keys taken by earlier rows of the same run (a dry run writes none, so they are remembered here). */
   readonly seenKeys: Set<string>;
@@ -71,7 +72,7 @@ export interface ImportWriter {
    * Plans the undo of one chunk; `keepChanged` (revert): a record changed by someone since the import is left as it is
    * and answered in `kept`. The staged writes' outcome is read after the batch commits.
    */
-  planUndo(unit: TenantUnit, chunk: ChunkRecord, keepChanged: boolean): Promise<{ stage(batch: WriteBatch): () => UndoneChunk }>;
+  planUndo(unit: TenantSession, chunk: ChunkRecord, keepChanged: boolean): Promise<{ stage(batch: WriteBatch): () => UndoneChunk }>;
   /** After a chunk or its undo committed (e.g. cached lookups retired). */
   afterCommit?(platform: Platform, scope: TenantScope): Promise<void>;
 }

@@ -5,7 +5,8 @@
 import { and, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { D1_MAX_PARAMETERS, requireColumn, scopeCondition } from '../../db/client';
-import type { Database, TenantScope } from '../../db/client';
+import type { TenantScope } from '../../db/client';
+import { sqlBuilder } from '../../db/sql';
 import type { ApiError } from '../../errors/api-error';
 import { checkParameterLimit } from '../../odata/compile';
 import type { CompiledQuery } from '../../odata/compile';
@@ -17,6 +18,7 @@ import { buildCountQuery } from './counts';
 import { listSortOrders } from './odata-fields';
 import type { EntityStore } from './store';
 import { buildTextSearchArms } from './text-search';
+import type { TenantReader } from '../../tenant/session';
 
 interface ListPage {
   /** The page's rows: every column by field name, or the `$select`ed ones. */
@@ -42,7 +44,6 @@ function findTextSearchArms(store: EntityStore, scope: TenantScope, compiled: Co
 
 /** What every query of one list is made of. */
 interface ListParts {
-  readonly db: Database;
   readonly store: EntityStore;
   readonly scope: TenantScope;
   readonly compiled: CompiledQuery;
@@ -64,7 +65,7 @@ function fitParameters<T extends { toSQL(): { params: unknown[] } }, F>(preferre
  * seeks merged.
  */
 function buildRowsQuery(parts: ListParts, page: ListRequest, served: boolean, select?: readonly string[]) {
-  const { db, store, compiled, scoped, arms } = parts;
+  const { store, compiled, scoped, arms } = parts;
   // A `$select`ed page still reads the order columns: the next page's `$skiptoken` is made of the last row's values.
   const names = select ? [...new Set([...select, ...compiled.orderColumns.map((order) => order.field.name)])] : undefined;
   const selection = names
@@ -72,7 +73,7 @@ function buildRowsQuery(parts: ListParts, page: ListRequest, served: boolean, se
     : store.columns;
   const keyset = page.after ? compileKeyset(compiled.orderColumns, page.after) : undefined;
   const selectRows = (condition: SQL | undefined, position = keyset) =>
-    db
+    sqlBuilder
       .select(selection)
       .from(store.table)
       .where(and(condition, compiled.where, position));
@@ -96,7 +97,7 @@ function buildRowsQuery(parts: ListParts, page: ListRequest, served: boolean, se
 
 /** A `1` for each row the filter selects under `condition`. */
 function selectMatchingOnes(parts: ListParts, condition: SQL | undefined) {
-  return parts.db
+  return sqlBuilder
     .select({ one: sql`1` })
     .from(parts.store.table)
     .where(and(condition, parts.compiled.where));
@@ -104,14 +105,14 @@ function selectMatchingOnes(parts: ListParts, condition: SQL | undefined) {
 
 /** Unfiltered, the count is the maintained one (one row of entity_counts); filtered, it counts the matching rows. */
 function buildCountOfList(parts: ListParts) {
-  const { db, store, scope, compiled, scoped, arms } = parts;
-  if (!compiled.where) return buildCountQuery(db, store.spec.table, scope);
+  const { store, scope, compiled, scoped, arms } = parts;
+  if (!compiled.where) return buildCountQuery(store.spec.table, scope);
   return fitParameters(
     arms &&
-      db
+      sqlBuilder
         .select({ count: sql<number>`count(*)` })
         .from(sql`(${selectMatchingOnes(parts, arms.candidates).unionAll(selectMatchingOnes(parts, arms.scan))})`),
-    db
+    sqlBuilder
       .select({ count: sql<number>`count(*)` })
       .from(store.table)
       .where(and(scoped, compiled.where)),
@@ -120,9 +121,9 @@ function buildCountOfList(parts: ListParts) {
 
 /** The rows an unserved order would sort, counted up to `SORT_ROW_BUDGET + 1` (the maintained count without a filter). */
 function buildBudgetQuery(parts: ListParts) {
-  const { db, store, scope, compiled, scoped, arms } = parts;
-  if (!compiled.where) return buildCountQuery(db, store.spec.table, scope);
-  const bounded = (rows: SQL) => db.select({ count: sql<number>`count(*)` }).from(sql`(${rows})`);
+  const { store, scope, compiled, scoped, arms } = parts;
+  if (!compiled.where) return buildCountQuery(store.spec.table, scope);
+  const bounded = (rows: SQL) => sqlBuilder.select({ count: sql<number>`count(*)` }).from(sql`(${rows})`);
   return fitParameters(
     arms &&
       bounded(
@@ -139,7 +140,6 @@ function buildBudgetQuery(parts: ListParts) {
  * `budget`: a query of the rows the filter selects, which `listRecordPage` checks before the page is sorted.
  */
 export function buildListQueries(
-  db: Database,
   store: EntityStore,
   scope: TenantScope,
   compiled: CompiledQuery,
@@ -148,7 +148,7 @@ export function buildListQueries(
 ) {
   const scoped = scopeCondition(store.common, scope);
   const served = isServedByIndex(compiled.orderColumns, listSortOrders(store.spec));
-  const parts: ListParts = { db, store, scope, compiled, scoped, arms: findTextSearchArms(store, scope, compiled) };
+  const parts: ListParts = { store, scope, compiled, scoped, arms: findTextSearchArms(store, scope, compiled) };
   const rowsQuery = buildRowsQuery(parts, page, served, select);
   const countQuery = buildCountOfList(parts);
   if (served) return { rowsQuery, countQuery, budget: undefined };
@@ -167,20 +167,24 @@ function refuseOverBudget(orderColumns: CompiledQuery['orderColumns']): ApiError
 }
 
 /** One page in one D1 query; with `count`, the count rides in the same batch as a second statement. */
-export async function listRecordPage(db: Database, queries: ReturnType<typeof buildListQueries>, page: ListRequest): Promise<ListPage> {
+export async function listRecordPage(
+  tenant: TenantReader,
+  queries: ReturnType<typeof buildListQueries>,
+  page: ListRequest,
+): Promise<ListPage> {
   const { rowsQuery, countQuery } = queries;
   if (queries.budget && page.top > 0) {
-    const [counted] = await queries.budget.query;
+    const [counted] = await tenant.read(queries.budget.query);
     if (Number(counted?.count ?? 0) > SORT_ROW_BUDGET) throw refuseOverBudget(queries.budget.orderColumns);
   }
   if (!page.count) {
-    const rows = page.top === 0 ? [] : await rowsQuery;
+    const rows = page.top === 0 ? [] : await tenant.read(rowsQuery);
     return { rows: rows.slice(0, page.top), hasMore: page.top > 0 && rows.length > page.top };
   }
   if (page.top === 0) {
-    const [counted] = await countQuery;
+    const [counted] = await tenant.read(countQuery);
     return { rows: [], hasMore: false, count: Number(counted?.count ?? 0) };
   }
-  const [rows, counted] = await db.batch([rowsQuery, countQuery]);
+  const [rows, counted] = await tenant.readBatch([rowsQuery, countQuery]);
   return { rows: rows.slice(0, page.top), hasMore: rows.length > page.top, count: Number(counted[0]?.count ?? 0) };
 }

@@ -7,6 +7,7 @@ import type { SQL } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { parseConstraintViolation } from '../../db/client';
 import type { TenantScope } from '../../db/client';
+import { sqlBuilder } from '../../db/sql';
 import { bindRequestQuery } from '../../tenant/compiled';
 import { rowsOf } from '../../tenant/unit-of-work';
 import type { GroupContext, GroupPrediction, StagedWrite, WriteContext } from '../../tenant/unit-of-work';
@@ -61,7 +62,7 @@ export function stageUpdate(
       return prediction.prediction;
     },
     plan(context) {
-      const { db, scope, stamp } = context;
+      const { scope, stamp } = context;
       const set = predicted ?? given;
       const values = { ...set, version: sql`${store.common.version} + 1`, modifiedOn: stamp.on, modifiedBy: stamp.by };
       const condition = and(
@@ -69,7 +70,7 @@ export function stageUpdate(
         or(...Object.entries(set).map(([name, value]) => differs(column(store, name), value))),
       );
       const returned = { version: store.common.version };
-      const update = bindRequestQuery(db.update(store.table).set(values).where(condition).returning(returned), returned);
+      const update = bindRequestQuery(sqlBuilder.update(store.table).set(values).where(condition).returning(returned), returned);
       return {
         table: store.spec.table,
         rulePaths: Object.keys(set),
@@ -119,7 +120,7 @@ async function predictUpdate(
 ): Promise<{ prediction: GroupPrediction<number | undefined>; set?: Readonly<Record<string, unknown>> }> {
   const computed = Object.values(given).some((value) => isSQLWrapper(value));
   if (computed && !target.compute) throw context.refuse();
-  const current = await findThroughGroup(context.db, store, context.scope, context.overlay, target.lookup);
+  const current = await findThroughGroup(context, store, context.overlay, target.lookup);
   if (!current) return { prediction: { result: undefined } };
   const set = target.compute ? { ...given, ...target.compute(current) } : given;
   if (Object.values(set).some((value) => isSQLWrapper(value))) throw context.refuse();
@@ -138,17 +139,17 @@ async function predictUpdate(
 export function stageDelete(store: EntityStore, target: RecordTarget): StagedWrite<boolean> {
   return {
     async predict(context) {
-      const current = await findThroughGroup(context.db, store, context.scope, context.overlay, target.lookup);
+      const current = await findThroughGroup(context, store, context.overlay, target.lookup);
       if (!current) return { result: false };
       const before = [recordAtVersion(store, context.scope, current.id, current.version)];
       if (target.expectedVersion !== undefined && target.expectedVersion !== current.version) return { result: false, before };
       context.overlay.write(store.spec.table, current.id, null);
       return { result: true, before };
     },
-    plan({ db, scope }) {
+    plan({ scope }) {
       const condition = writeCondition(store, scope, target.lookup, target.expectedVersion);
       const returned = { id: store.common.id };
-      const remove = bindRequestQuery(db.delete(store.table).where(condition).returning(returned), returned);
+      const remove = bindRequestQuery(sqlBuilder.delete(store.table).where(condition).returning(returned), returned);
       return {
         table: store.spec.table,
         statements: [{ event: deletedEventOf(store, condition) }, { statement: remove }],
@@ -162,10 +163,10 @@ export function stageDelete(store: EntityStore, target: RecordTarget): StagedWri
  * A record's version bump (and audit stamp) where `condition` holds, answering its id: the record-level write of a
  * change made to its children (members, rate lines), which the `updated` event describes.
  */
-export function bindVersionTouch({ db, stamp }: WriteContext, store: EntityStore, condition: SQL | undefined) {
+export function bindVersionTouch({ stamp }: WriteContext, store: EntityStore, condition: SQL | undefined) {
   const returned = { id: store.common.id };
   return bindRequestQuery(
-    db
+    sqlBuilder
       .update(store.table)
       .set({ version: sql`${store.common.version} + 1`, modifiedOn: stamp.on, modifiedBy: stamp.by })
       .where(condition)

@@ -7,7 +7,7 @@ import { isSQLWrapper, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { parseConstraintViolation, requireColumn } from '../../db/client';
-import type { Database } from '../../db/client';
+import { sqlBuilder } from '../../db/sql';
 import type { WriteStatement } from '../../db/writes';
 import { bindCompiled, bindRequestStatement, compileWrite, textPlaceholder } from '../../tenant/compiled';
 import type { CompiledStatement } from '../../tenant/compiled';
@@ -35,12 +35,12 @@ function columnValue(row: Readonly<Record<string, unknown>>, name: string, targe
  * false condition fails the id's NOT NULL constraint and aborts the whole batch (the statements after it included) in
  * the same transaction. `isRefusedInsert` recognises that failure.
  */
-function buildInsertSelect(db: Database, store: EntityStore, bound: (name: string, target: SQLiteColumn) => SQL, condition?: SQL) {
+function buildInsertSelect(store: EntityStore, bound: (name: string, target: SQLiteColumn) => SQL, condition?: SQL) {
   const values = Object.entries(store.columns).map(([name, target]) => {
     const value = bound(name, target);
     return name === 'id' && condition ? sql`CASE WHEN ${condition} THEN ${value} END` : value;
   });
-  return db.insert(store.table).select(sql`SELECT ${sql.join(values, sql`, `)}`);
+  return sqlBuilder.insert(store.table).select(sql`SELECT ${sql.join(values, sql`, `)}`);
 }
 
 /** True when a batch failed because a guarded insert's condition did not hold. */
@@ -59,17 +59,12 @@ type CreateShape = 'plain' | 'noDefinitions' | 'definitions';
 const columnPlaceholder = (name: string) => `c:${name}`;
 
 /** A create's insert of one entity and shape with placeholders for every value, compiled (src/tenant/compiled.ts). */
-function compileCreate(db: Database, store: EntityStore, shape: CreateShape): CompiledStatement<never> {
+function compileCreate(store: EntityStore, shape: CreateShape): CompiledStatement<never> {
   const scope = { tenantKey: textPlaceholder('tenantKey'), orgKey: textPlaceholder('orgKey') };
   const listing = shape === 'definitions' ? { count: textPlaceholder('defCount'), json: textPlaceholder('defListing') } : null;
   const condition = shape === 'plain' ? undefined : buildDefinitionsCondition(scope, textPlaceholder('entity'), listing);
   // Each column's value goes through its own encoder when the placeholder is filled (booleans, JSON, ...).
-  const insert = buildInsertSelect(
-    db,
-    store,
-    (name, target) => sql`${sql.param(sql.placeholder(columnPlaceholder(name)), target)}`,
-    condition,
-  );
+  const insert = buildInsertSelect(store, (name, target) => sql`${sql.param(sql.placeholder(columnPlaceholder(name)), target)}`, condition);
   return compileWrite(insert);
 }
 
@@ -154,9 +149,9 @@ export function stageCreate(store: EntityStore, create: CreateRecord): StagedWri
         ...(create.rulePaths ? { rulePaths: create.rulePaths } : {}),
         ...(create.recheck ? { recheck: create.recheck } : {}),
         statements: [
-          { statement: bindCompiled(createStatements.read(context.db, store, shape), values) },
+          { statement: bindCompiled(createStatements.read(store, shape), values) },
           ...(create.extra ?? []).map((statement) => ({ statement: bindCompiled(bindRequestStatement(statement), {}) })),
-          { event: { compiled: createdEvents.read(context.db, store), values: eventValues } },
+          { event: { compiled: createdEvents.read(store), values: eventValues } },
         ],
         settle: () => undefined,
         explain: (error) =>
@@ -179,5 +174,5 @@ export function stageCreate(store: EntityStore, create: CreateRecord): StagedWri
 
 /** Whether a record of the entity with this natural key is stored (asked after a refused batch). */
 export async function isKeyStored(context: WriteContext, store: EntityStore, values: readonly unknown[]): Promise<boolean> {
-  return (await findRecord(context.db, store, context.scope, { by: 'key', values })) !== undefined;
+  return (await findRecord(context, store, { by: 'key', values })) !== undefined;
 }

@@ -1,9 +1,10 @@
 /**
- * Typed repositories of entity records, bound to a tenant unit of work (src/tenant/unit-of-work.ts): rows typed from
- * the description's table, read by id or key (the compiled point read: one round trip), and writes staged in one of
- * the unit's batches (create, update of attributes, delete), committed with the batch's other writes.
+ * Typed repositories of entity records, bound to a tenant session (src/tenant/session.ts): rows typed from the
+ * description's table, read by id or key (the compiled point read: one round trip), and writes staged in one of the
+ * session's batches (create, update of attributes, delete), committed with the batch's other writes.
  */
-import type { TenantUnit, WriteBatch, WriteHandle } from '../../tenant/unit-of-work';
+import type { TenantSession } from '../../tenant/session';
+import type { WriteBatch, WriteHandle } from '../../tenant/unit-of-work';
 import { findThroughGroup } from './group-reads';
 import { stageCreate } from './record-writes';
 import { stageDelete, stageUpdate } from './record-updates';
@@ -34,13 +35,13 @@ export interface EntityRepository<S extends EntitySpec> {
   stageDelete(batch: WriteBatch, target: RecordTarget): WriteHandle<boolean>;
 }
 
-export function openEntityRepository<S extends EntitySpec>(unit: TenantUnit, store: EntityStore<S>): EntityRepository<S> {
+export function openEntityRepository<S extends EntitySpec>(tenant: TenantSession, store: EntityStore<S>): EntityRepository<S> {
   return {
     store,
     async find(lookup) {
-      const row = unit.group
-        ? await findThroughGroup(unit.db, store, unit.scope, unit.group.overlay, lookup)
-        : await findRecord(unit.db, store, unit.scope, lookup);
+      const row = tenant.group
+        ? await findThroughGroup(tenant, store, tenant.group.overlay, lookup)
+        : await findRecord(tenant, store, lookup);
       // The point read selects every column of the description's table by field name, each through its column's
       // decoder: the row drizzle's select of that table answers.
       return row as RecordOf<S> | undefined;

@@ -6,11 +6,13 @@ import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Placeholder, SQL } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/sqlite-core';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
-import { compileStatement, runCompiledSelect } from '../../tenant/compiled';
+import { bindCompiled, compileStatement } from '../../tenant/compiled';
 import type { CompiledStatement } from '../../tenant/compiled';
 import { defineCompiledFamily } from '../../tenant/compiled-families';
 import { requireColumn } from '../../db/client';
-import type { Database, TenantScope } from '../../db/client';
+import type { TenantScope } from '../../db/client';
+import type { TenantReader } from '../../tenant/session';
+import { rowsOf } from '../../tenant/unit-of-work';
 import { buildResidentCondition } from '../../tenant/placement/guard';
 import { ApiError } from '../../errors/api-error';
 import type { AuditFieldName } from './audit';
@@ -121,7 +123,7 @@ const recordQueries = defineCompiledFamily({
   name: 'entity record reads',
   shapes: (): readonly RecordLookup['by'][] => ['id', 'key', 'idOrKey'],
   keyOf: (by: RecordLookup['by']) => by,
-  compile: (_db: Database, store: EntityStore, by: RecordLookup['by']) => compileRecordQuery(store, by),
+  compile: (store: EntityStore, by: RecordLookup['by']) => compileRecordQuery(store, by),
   statementsOf: (query: RecordQuery) => [query],
 });
 
@@ -132,16 +134,13 @@ function lookupValues(lookup: RecordLookup): Record<string, unknown> {
   return { id: lookup.id, key: lookup.key };
 }
 
-export async function findRecord(
-  db: Database,
-  store: EntityStore,
-  scope: TenantScope,
-  lookup: RecordLookup,
-): Promise<EntityRecord | undefined> {
+export async function findRecord(tenant: TenantReader, store: EntityStore, lookup: RecordLookup): Promise<EntityRecord | undefined> {
+  const { scope } = tenant;
   const values = { tenantKey: scope.tenantKey, orgKey: scope.orgKey, limit: 1, ...lookupValues(lookup) };
+  const statement = bindCompiled(recordQueries.read(store, lookup.by), values);
   // The read proves the tenant/org's residency itself (a row answered): declared a `residentRead`.
-  const rows = await runCompiledSelect(db, 'residentRead', recordQueries.read(db, store, lookup.by), values);
-  return rows[0];
+  const [rows] = await tenant.readBound('residentRead', [statement]);
+  return rowsOf(statement, rows)[0];
 }
 
 export function duplicateKey(spec: EntitySpec, values: readonly unknown[]): ApiError {

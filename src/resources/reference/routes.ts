@@ -1,9 +1,6 @@
 /** `GET|PUT /referenceData/{kind}` and `DELETE /referenceData/{kind}/{key}`. */
-import type { Database } from '../../db/client';
 import { writeUnderRules } from '../../db/rules';
-import type { TenantScope } from '../../db/client';
 import { readJsonBody } from '../../http/body';
-import { openRequestUnit } from '../../http/context';
 import type { ApiContext } from '../../http/context';
 import { ApiError, recordNotFound } from '../../errors/api-error';
 import type { FieldError } from '../../errors/api-error';
@@ -20,6 +17,7 @@ import type { ReferenceUse } from './store';
 import { parseReferenceRecords } from './validate';
 import { stageReferenceDelete, stageReferenceUpsert } from './write';
 import type { GroupOverlay } from '../../tenant/atomic-group';
+import type { TenantReader } from '../../tenant/session';
 import { commitAlone } from '../../tenant/unit-of-work';
 import { checkReferenceUnused, listKindReferenceUsers } from './usage';
 import type { ReferenceUser } from './usage';
@@ -29,8 +27,7 @@ import type { ReferenceUser } from './usage';
  * is in a route of that company). Returns every problem, paths like `[3].company`; any problem refuses the whole request.
  */
 export type UpsertGuard = (
-  db: Database,
-  scope: TenantScope,
+  tenant: TenantReader,
   kind: string,
   records: readonly ReferenceInput[],
   /** In an atomic group of `$batch`: the group's records, whose writes the rule sees. */
@@ -94,10 +91,10 @@ async function handleUpsert(ctx: ApiContext, guards: readonly UpsertGuard[]) {
       });
     }
   });
-  const db = ctx.db;
+  const { tenant } = ctx;
   const check = async () => {
-    if (uses.length > 0) await checkReferencesExist(db, ctx.scope, uses, ctx.group?.overlay);
-    const problems = (await Promise.all(guards.map((guard) => guard(db, ctx.scope, spec.name, records, ctx.group?.overlay)))).flat();
+    if (uses.length > 0) await checkReferencesExist(tenant, uses, tenant.group?.overlay);
+    const problems = (await Promise.all(guards.map((guard) => guard(tenant, spec.name, records, tenant.group?.overlay)))).flat();
     if (problems.length > 0) {
       throw new ApiError(
         'ReferenceInUse',
@@ -109,7 +106,7 @@ async function handleUpsert(ctx: ApiContext, guards: readonly UpsertGuard[]) {
   await check();
   const paths = uses.length > 0 ? uses.map((use) => use.path) : records.map((_, index) => `[${index}]`);
   // The database checks the same rules in the upsert's batch: a concurrent write that broke one is answered as above.
-  const unit = openRequestUnit(ctx);
+  const unit = ctx.tenant;
   const upserted = await writeUnderRules(
     () => commitAlone(unit, (batch) => batch.stage(stageReferenceUpsert(spec, records, { recheck: check, rulePaths: paths }))),
     check,
@@ -121,11 +118,11 @@ async function handleUpsert(ctx: ApiContext, guards: readonly UpsertGuard[]) {
 async function handleDelete(ctx: ApiContext, users: readonly ReferenceUser[]) {
   const spec = parseKind(ctx, true);
   const key = ctx.params.key ?? '';
-  const db = ctx.db;
-  const check = () => checkReferenceUnused(db, ctx.scope, spec, key, users, ctx.group?.overlay);
+  const { tenant } = ctx;
+  const check = () => checkReferenceUnused(tenant, spec, key, users, tenant.group?.overlay);
   await check();
   // The database refuses the delete of a record a concurrent write started to use (rule:reference_in_use).
-  const unit = openRequestUnit(ctx);
+  const unit = ctx.tenant;
   const deleted = await writeUnderRules(() => commitAlone(unit, (batch) => batch.stage(stageReferenceDelete(spec, key, check))), check, [
     'key',
   ]);
@@ -151,7 +148,7 @@ export function buildReferenceDataRoutes(rules: ReferenceRules): ApiRoute[] {
       },
       handle: async (ctx) =>
         jsonResponse(referenceListDoc.responses[200].schema, {
-          items: await listReferenceRecords(ctx.db, parseKind(ctx, false), ctx.scope),
+          items: await listReferenceRecords(ctx.tenant, parseKind(ctx, false)),
         }),
     }),
     defineApiRoute({

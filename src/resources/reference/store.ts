@@ -1,8 +1,8 @@
 /** Reading reference records; standard lists are read once per isolate (through the tenant database) and kept in memory. */
 import { and, inArray } from 'drizzle-orm';
 import { chunkKeys, scopeCondition } from '../../db/client';
-import type { Database, TenantScope } from '../../db/client';
-import { runReads } from '../../db/reads';
+import type { TenantScope } from '../../db/client';
+import { sqlBuilder } from '../../db/sql';
 import { errorOfFields } from '../../errors/api-error';
 import type { FieldError } from '../../errors/api-error';
 import type { ReferenceKindSpec, ReferenceRecord } from './spec';
@@ -11,6 +11,7 @@ import type { StandardStore, TenantReferenceStore } from './tables';
 import { message } from '../../messages/catalogue';
 import type { GroupOverlay } from '../../tenant/atomic-group';
 import { applyGroupToReferences } from './group-records';
+import type { TenantReader } from '../../tenant/session';
 
 const standardCache = new Map<string, Promise<ReadonlyMap<string, ReferenceRecord>>>();
 
@@ -32,15 +33,13 @@ function toRecord(
  * A standard list (cultures, currencies), read through the tenant/org's database once per isolate, then served from
  * memory (the lists only change with a migration, and every database holds the same ones).
  */
-export function loadStandardList(db: Database, kind: string): Promise<ReadonlyMap<string, ReferenceRecord>> {
+export function loadStandardList(tenant: TenantReader, kind: string): Promise<ReadonlyMap<string, ReferenceRecord>> {
   const store = findStandardStore(kind);
   if (!store) throw new Error(`${kind} is not a standard list`);
   let cached = standardCache.get(kind);
   if (!cached) {
-    cached = db
-      .select(selectionOf(store))
-      .from(store.table)
-      .orderBy(store.common.key)
+    cached = tenant
+      .read(sqlBuilder.select(selectionOf(store)).from(store.table).orderBy(store.common.key))
       .then((rows) => new Map(rows.map((row) => [row.key, toRecord(store, row)])));
     cached.catch(() => standardCache.delete(kind));
     standardCache.set(kind, cached);
@@ -48,16 +47,18 @@ export function loadStandardList(db: Database, kind: string): Promise<ReadonlyMa
   return cached;
 }
 
-export async function listReferenceRecords(db: Database, spec: ReferenceKindSpec, scope: TenantScope): Promise<ReferenceRecord[]> {
-  if (spec.storage === 'standard') return [...(await loadStandardList(db, spec.name)).values()];
+export async function listReferenceRecords(tenant: TenantReader, spec: ReferenceKindSpec): Promise<ReferenceRecord[]> {
+  if (spec.storage === 'standard') return [...(await loadStandardList(tenant, spec.name)).values()];
   const store = requireTenantReferenceStore(spec.name);
-  const rows = await db.select(selectionOf(store)).from(store.table).where(scopeCondition(store.common, scope)).orderBy(store.common.key);
+  const rows = await tenant.read(
+    sqlBuilder.select(selectionOf(store)).from(store.table).where(scopeCondition(store.common, tenant.scope)).orderBy(store.common.key),
+  );
   return rows.map((row) => toRecord(store, row));
 }
 
 /** The query of a tenant kind's records with these keys (batchable). */
-function selectReferencesByKey(db: Database, store: TenantReferenceStore, scope: TenantScope, keys: readonly string[]) {
-  return db
+function selectReferencesByKey(store: TenantReferenceStore, scope: TenantScope, keys: readonly string[]) {
+  return sqlBuilder
     .select(selectionOf(store))
     .from(store.table)
     .where(and(scopeCondition(store.common, scope), inArray(store.common.key, [...keys])));
@@ -87,8 +88,7 @@ function addFound(found: FoundReferences, kind: string, record: ReferenceRecord)
  * with an atomic group's `overlay`, as the group leaves them (group-records.ts).
  */
 export async function findReferences(
-  db: Database,
-  scope: TenantScope,
+  tenant: TenantReader,
   uses: readonly ReferenceUse[],
   overlay?: GroupOverlay,
 ): Promise<FoundReferences> {
@@ -96,7 +96,7 @@ export async function findReferences(
   const tenantKeys = new Map<string, Set<string>>();
   for (const use of uses) {
     if (findStandardStore(use.kind)) {
-      const record = (await loadStandardList(db, use.kind)).get(use.key);
+      const record = (await loadStandardList(tenant, use.kind)).get(use.key);
       if (record) addFound(found, use.kind, record);
     } else {
       const keys = tenantKeys.get(use.kind) ?? new Set<string>();
@@ -105,12 +105,9 @@ export async function findReferences(
   }
   const queries = [...tenantKeys].flatMap(([kind, keys]) => {
     const store = requireTenantReferenceStore(kind);
-    return chunkKeys([...keys]).map((chunk) => ({ store, query: selectReferencesByKey(db, store, scope, chunk) }));
+    return chunkKeys([...keys]).map((chunk) => ({ store, query: selectReferencesByKey(store, tenant.scope, chunk) }));
   });
-  const results = await runReads(
-    db,
-    queries.map((item) => item.query),
-  );
+  const results = await tenant.readBatch(queries.map((item) => item.query));
   results.forEach((rows, index) => {
     const store = queries[index]?.store;
     if (store) for (const row of rows) addFound(found, store.spec.name, toRecord(store, row));
@@ -128,9 +125,9 @@ function applyGroup(found: FoundReferences, overlay: GroupOverlay, kind: string,
 }
 
 /** The uses of standard kinds (cultures, currencies) whose key is not in the list (from memory); tenant kinds are left out. */
-export async function findUnknownStandardReferences(db: Database, uses: readonly ReferenceUse[]): Promise<ReferenceUse[]> {
+export async function findUnknownStandardReferences(tenant: TenantReader, uses: readonly ReferenceUse[]): Promise<ReferenceUse[]> {
   const unknown: ReferenceUse[] = [];
-  for (const use of uses) if (findStandardStore(use.kind) && !(await loadStandardList(db, use.kind)).has(use.key)) unknown.push(use);
+  for (const use of uses) if (findStandardStore(use.kind) && !(await loadStandardList(tenant, use.kind)).has(use.key)) unknown.push(use);
   return unknown;
 }
 
@@ -139,12 +136,11 @@ export async function findUnknownStandardReferences(db: Database, uses: readonly
  * them); answers the records found.
  */
 export async function checkReferencesExist(
-  db: Database,
-  scope: TenantScope,
+  tenant: TenantReader,
   uses: readonly ReferenceUse[],
   overlay?: GroupOverlay,
 ): Promise<FoundReferences> {
-  const found = await findReferences(db, scope, uses, overlay);
+  const found = await findReferences(tenant, uses, overlay);
   const errors: FieldError[] = uses
     .filter((use) => !found.get(use.kind)?.has(use.key))
     .map((use) => ({ path: use.path, message: message('unknownReference', { kind: use.kind, key: use.key }) }));

@@ -2,14 +2,14 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
-import type { Database, TenantScope } from '../../db/client';
-import { runReads } from '../../db/reads';
+import { sqlBuilder } from '../../db/sql';
 import { ApiError } from '../../errors/api-error';
 import { listReferenceFields } from '../../model/fields';
 import type { ReferenceKindSpec } from './spec';
 import { tenantReferenceStores } from './tables';
 import { message } from '../../messages/catalogue';
 import type { GroupOverlay } from '../../tenant/atomic-group';
+import type { TenantReader } from '../../tenant/session';
 
 /** A column that holds keys of a reference kind. `list` columns hold a JSON array of keys. */
 export interface ReferenceUser {
@@ -41,8 +41,7 @@ function labelOf(value: unknown): string {
 }
 
 export async function checkReferenceUnused(
-  db: Database,
-  scope: TenantScope,
+  tenant: TenantReader,
   spec: ReferenceKindSpec,
   key: string,
   users: readonly ReferenceUser[],
@@ -50,16 +49,17 @@ export async function checkReferenceUnused(
 ): Promise<void> {
   const relevant = users.filter((user) => user.kind === spec.name);
   if (relevant.length === 0) return;
+  const { scope } = tenant;
   const queries = relevant.map((user) => {
     const match = user.list ? sql`EXISTS (SELECT 1 FROM json_each(${user.column}) WHERE json_each.value = ${key})` : eq(user.column, key);
     const grouped = overlay !== undefined && user.group !== undefined;
-    return db
+    return sqlBuilder
       .select({ label: user.label ?? sql`''`, id: grouped && user.group ? sql<string>`${user.group.id}` : sql<string>`''` })
       .from(user.table)
       .where(and(eq(user.tenantKey, scope.tenantKey), eq(user.orgKey, scope.orgKey), match))
       .limit(grouped ? GROUP_USES_READ : 1);
   });
-  const results = await runReads(db, queries);
+  const results = await tenant.readBatch(queries);
   const usedBy = relevant.flatMap((user, index) => {
     const rows = results[index] ?? [];
     if (overlay && user.group) {

@@ -4,7 +4,8 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { chunkForParameters } from '../../db/client';
-import type { Database, TenantScope } from '../../db/client';
+import type { TenantScope } from '../../db/client';
+import { sqlBuilder } from '../../db/sql';
 import { bindRequestQuery } from '../../tenant/compiled';
 import { planStatement } from '../../tenant/staged-statements';
 import { rowsOf } from '../../tenant/unit-of-work';
@@ -30,15 +31,15 @@ interface RuleWording {
 type ReferenceRow = { readonly id: string } & TenantScope & ReferenceInput;
 
 /** One chunk's upsert by key and, after it, the events of its records (`created` for a new key, else `updated`). */
-function planChunk(db: Database, scope: TenantScope, store: TenantReferenceStore, chunk: ReferenceRow[]): PlannedStatement[] {
+function planChunk(scope: TenantScope, store: TenantReferenceStore, chunk: ReferenceRow[]): PlannedStatement[] {
   const { spec, table, common } = store;
   const fields = Object.entries(spec.fields);
   const set = Object.fromEntries(fields.map(([name, field]) => [name, sql.raw(`excluded."${field.column}"`)]));
   const target = [common.tenantKey, common.orgKey, common.key];
   const upsert =
     fields.length === 0
-      ? db.insert(table).values(chunk).onConflictDoNothing({ target })
-      : db.insert(table).values(chunk).onConflictDoUpdate({ target, set });
+      ? sqlBuilder.insert(table).values(chunk).onConflictDoNothing({ target })
+      : sqlBuilder.insert(table).values(chunk).onConflictDoUpdate({ target, set });
   const keys = JSON.stringify(chunk.map((row) => row.key));
   const created = JSON.stringify(chunk.map((row) => row.id));
   const fieldsOfEvent = {
@@ -61,7 +62,7 @@ function planChunk(db: Database, scope: TenantScope, store: TenantReferenceStore
 async function predictUpsert(context: GroupContext, spec: ReferenceKindSpec, records: readonly ReferenceInput[], ids: readonly string[]) {
   const store = requireTenantReferenceStore(spec.name);
   const uses = records.map((record) => ({ kind: spec.name, key: record.key, path: '' }));
-  const stored = (await findReferences(context.db, context.scope, uses)).get(spec.name);
+  const stored = (await findReferences(context, uses)).get(spec.name);
   records.forEach((record, index) => {
     const storedId = stored?.get(record.key)?.id;
     const kept = storedId !== undefined && context.overlay.read(spec.table, storedId) !== null ? storedId : undefined;
@@ -85,7 +86,7 @@ export function stageReferenceUpsert(
   const ids = records.map(() => crypto.randomUUID());
   return {
     predict: (context) => predictUpsert(context, spec, records, ids),
-    plan({ db, scope }) {
+    plan({ scope }) {
       const store = requireTenantReferenceStore(spec.name);
       const rows = records.map((record, index): ReferenceRow => {
         const values = Object.fromEntries(Object.keys(spec.fields).map((name) => [name, record[name]]));
@@ -94,7 +95,7 @@ export function stageReferenceUpsert(
       return {
         table: spec.table,
         ...rules,
-        statements: chunkForParameters(rows, 4 + Object.keys(spec.fields).length).flatMap((chunk) => planChunk(db, scope, store, chunk)),
+        statements: chunkForParameters(rows, 4 + Object.keys(spec.fields).length).flatMap((chunk) => planChunk(scope, store, chunk)),
         settle: () => records.length,
       };
     },
@@ -106,7 +107,7 @@ export function stageReferenceDelete(spec: ReferenceKindSpec, key: string, reche
   return {
     // In an atomic group: the record as the group sees it is deleted (it must still be stored when the delete runs).
     async predict(context) {
-      const found = await findReferences(context.db, context.scope, [{ kind: spec.name, key, path: 'key' }], context.overlay);
+      const found = await findReferences(context, [{ kind: spec.name, key, path: 'key' }], context.overlay);
       const record = found.get(spec.name)?.get(key);
       if (!record) return { result: false };
       const { table, common } = requireTenantReferenceStore(spec.name);
@@ -114,7 +115,7 @@ export function stageReferenceDelete(spec: ReferenceKindSpec, key: string, reche
       const where = and(eq(common.tenantKey, context.scope.tenantKey), eq(common.orgKey, context.scope.orgKey), eq(common.id, record.id));
       return { result: true, before: [{ table, where, exists: true }] };
     },
-    plan({ db, scope }) {
+    plan({ scope }) {
       const { table, common } = requireTenantReferenceStore(spec.name);
       const condition = and(eq(common.tenantKey, scope.tenantKey), eq(common.orgKey, scope.orgKey), eq(common.key, key));
       const fields = {
@@ -125,7 +126,7 @@ export function stageReferenceDelete(spec: ReferenceKindSpec, key: string, reche
         version: 'sequence' as const,
       };
       const returned = { id: common.id };
-      const remove = bindRequestQuery(db.delete(table).where(condition).returning(returned), returned);
+      const remove = bindRequestQuery(sqlBuilder.delete(table).where(condition).returning(returned), returned);
       return {
         table: spec.table,
         rulePaths: ['key'],

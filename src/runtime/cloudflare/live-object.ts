@@ -12,6 +12,7 @@ import type { CoordinatorState } from '../../coordinator/commands';
 import { describeFailure } from '../../coordinator/failure';
 import type { TenantScope } from '../../db/client';
 import { readFeedPage } from '../../events/feed';
+import { openTenantReader } from '../../tenant/session';
 import { SSE_HEADERS } from '../../live/frames';
 import type { LiveGrant } from '../../live/grant';
 import { readLiveGrant } from '../../live/grant';
@@ -56,8 +57,8 @@ export class ObjectLiveStreams {
   private hubOf(scope: TenantScope): LiveHub {
     this.hub ??= new LiveHub({
       readFeed: async (since, resource, top) => {
-        const db = await this.platform().openTenantDatabase({ tenantKey: scope.tenantKey, orgKey: scope.orgKey });
-        return readFeedPage(db, scope, since, resource, top);
+        const tenant = openTenantReader(this.platform().openTenant({ tenantKey: scope.tenantKey, orgKey: scope.orgKey }));
+        return readFeedPage(tenant, since, resource, top);
       },
       now: () => Date.now(),
       scheduleExpiry: (at) => {

@@ -24,8 +24,10 @@ import { TenantMover } from '../../tenant/placement/mover';
 import type { MoveOutcome } from '../../tenant/placement/mover';
 import { buildPlacementOperations } from '../../tenant/placement/operations';
 import type { MoveCoordinator } from '../../tenant/placement/operations';
-import { denyCoordinator, openEveryTenantDatabase, openTenantDatabase, watchWrites } from '../../tenant/databases';
-import type { TenantModel } from '../../tenant/databases';
+import { denyCoordinator, openTenantExecutor, watchWrites } from '../tenant-databases';
+import { scanEveryTenantDatabase } from '../../tenant/placement/scan';
+import { openTenantSession } from '../../tenant/session';
+import type { TenantModel } from '../tenant-databases';
 import { callerShareOf } from '../platform';
 import type { LiveStreams, Platform, RateLimits } from '../platform';
 import { buildDeliveryQueue } from './deliveries';
@@ -124,8 +126,8 @@ function buildBindingsPlatform(
   const store = buildR2BackupStore(env.BACKUPS);
   const coordinator = buildBackupCoordinator(env);
   return {
-    openTenantDatabase: async (request) => openTenantDatabase({ databases, moves, now, watch }, request),
-    openEveryTenantDatabase: async () => openEveryTenantDatabase(databases),
+    openTenant: (request) => openTenantExecutor({ databases, moves, now, watch }, request),
+    scanTenantDatabases: () => scanEveryTenantDatabase(databases),
     placements: buildPlacementOperations(databases, model.tables, moves),
     backups: buildBackupOperations({ databases, tables: model.tables, store, coordinator, retentionDays: config.backupRetentionDays, now }),
     cache: env.CACHE,
@@ -188,8 +190,9 @@ function defineCommandObject(handlers: Partial<CommandHandlers>, model: TenantMo
     private run(command: CoordinatorCommand, meter: RoundTripMeter): Promise<{ result: CommandResult; bookmark: Bookmark | null }> {
       return this.lanes.dispatch(command, async () => {
         const session: ReadSession = { start: 'primary', bookmark: null };
-        const db = await this.platform.openTenantDatabase({ tenantKey: command.tenantKey, orgKey: command.orgKey, session, meter });
-        const result = await runCommand(handlers, { db, now: this.platform.now, state: this.state }, command);
+        const executor = this.platform.openTenant({ tenantKey: command.tenantKey, orgKey: command.orgKey, session, meter });
+        const tenant = openTenantSession({ executor, stamp: { on: this.platform.now().toISOString(), by: 'system' } });
+        const result = await runCommand(handlers, { tenant, now: this.platform.now, state: this.state }, command);
         return { result, bookmark: session.bookmark };
       });
     }

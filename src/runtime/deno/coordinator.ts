@@ -13,6 +13,7 @@ import { describeFailure, rebuildFailure } from '../../coordinator/failure';
 import { CommandLanes } from '../../coordinator/lanes';
 import type { TenantScope } from '../../db/client';
 import type { DatabaseSet } from '../../tenant/d1/databases';
+import { openTenantSession } from '../../tenant/session';
 import type { RoundTripMeter } from '../../tenant/d1/meter';
 import { advanceSession } from '../../tenant/placement/bookmark';
 import type { Bookmark, ReadSession } from '../../tenant/placement/bookmark';
@@ -200,8 +201,9 @@ export class LocalCoordinators {
     const task = async () => {
       const copy = structuredClone(command);
       const session: ReadSession = { start: 'primary', bookmark: null };
-      const db = await platform.openTenantDatabase({ tenantKey: copy.tenantKey, orgKey: copy.orgKey, session, meter });
-      const result = await runCommand(this.options.handlers, { db, now: platform.now, state: local.state }, copy);
+      const executor = platform.openTenant({ tenantKey: copy.tenantKey, orgKey: copy.orgKey, session, meter });
+      const tenant = openTenantSession({ executor, stamp: { on: platform.now().toISOString(), by: 'system' } });
+      const result = await runCommand(this.options.handlers, { tenant, now: platform.now, state: local.state }, copy);
       return { result, bookmark: session.bookmark };
     };
     try {

@@ -12,8 +12,9 @@ import { DIRECTORY_BINDING, readDatabaseSet, TENANT_DATABASE_PREFIX } from '../.
 import { buildPlacementOperations } from '../../tenant/placement/operations';
 import { D1_MAX_PATTERN_BYTES } from '../../db/client';
 import type { TenantScope } from '../../db/client';
-import { denyCoordinator, openEveryTenantDatabase, openTenantDatabase, watchWrites } from '../../tenant/databases';
-import type { TenantModel } from '../../tenant/databases';
+import { denyCoordinator, openTenantExecutor, watchWrites } from '../tenant-databases';
+import { scanEveryTenantDatabase } from '../../tenant/placement/scan';
+import type { TenantModel } from '../tenant-databases';
 import type { DeliveryJob, DeliveryOutcome, ImportProcessor, Platform } from '../platform';
 import { buildBackupOperations } from '../../tenant/backup/operations';
 import { buildDirectoryBackupStore } from './backup-store';
@@ -217,8 +218,8 @@ export function openDenoHost(options: DenoHostOptions): DenoHost {
   const retentionDays = config.backupRetentionDays;
   // Every invocation's bindings (no rate limits: those apply to `/api` requests only).
   const base: Platform = {
-    openTenantDatabase: async (request) => openTenantDatabase(parts, request),
-    openEveryTenantDatabase: async () => openEveryTenantDatabase(databases),
+    openTenant: (request) => openTenantExecutor(parts, request),
+    scanTenantDatabases: () => scanEveryTenantDatabase(databases),
     placements: buildPlacementOperations(databases, tables, coordinators.moves),
     backups: buildBackupOperations({ databases, tables, store, coordinator: coordinators.backups, retentionDays, now }),
     cache,

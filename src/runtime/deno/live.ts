@@ -9,6 +9,7 @@ import type { CoordinatorState } from '../../coordinator/commands';
 import { describeFailure, rebuildFailure } from '../../coordinator/failure';
 import type { TenantScope } from '../../db/client';
 import { readFeedPage } from '../../events/feed';
+import { openTenantReader } from '../../tenant/session';
 import { SSE_HEADERS } from '../../live/frames';
 import type { EndReason } from '../../live/frames';
 import type { LiveGrant } from '../../live/grant';
@@ -53,8 +54,8 @@ export class LocalLiveHubs implements LiveStreams {
     const local: LocalHub = {
       hub: new LiveHub({
         readFeed: async (since, resource, top) => {
-          const db = await this.parts.platform().openTenantDatabase({ tenantKey: scope.tenantKey, orgKey: scope.orgKey });
-          return readFeedPage(db, scope, since, resource, top);
+          const tenant = openTenantReader(this.parts.platform().openTenant({ tenantKey: scope.tenantKey, orgKey: scope.orgKey }));
+          return readFeedPage(tenant, since, resource, top);
         },
         now: () => Date.now(),
         scheduleExpiry: (at) => {

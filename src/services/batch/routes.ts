@@ -7,6 +7,7 @@ import type { ApiRoute } from '../../http/route';
 import { jsonResponse } from '../../http/responses';
 import { message } from '../../messages/catalogue';
 import { negotiateLanguage } from '../../messages/language';
+import { runGroupWrite } from '../../tenant/session';
 import { openAnswerBudget } from './answer-budget';
 import { BATCH_ANSWER, batchDoc } from './docs';
 import { executeBatch } from './execute';
@@ -26,7 +27,7 @@ function readIsolation(request: Request): boolean {
 async function handleBatch(ctx: ApiContext) {
   const snapshot = readIsolation(ctx.request);
   const body = await readJsonBody(ctx.request);
-  const parsed = parseBatch(body, { origin: ctx.url.origin, ...ctx.scope }, snapshot);
+  const parsed = parseBatch(body, { origin: ctx.url.origin, ...ctx.tenant.scope }, snapshot);
   if ('errors' in parsed) throw validationError(parsed.errors);
   const headers = ctx.request.headers;
   const responses = await executeBatch(parsed.plan, {
@@ -38,9 +39,9 @@ async function handleBatch(ctx: ApiContext) {
     language: negotiateLanguage(headers.get('accept-language')),
     budget: openAnswerBudget(),
     dispatch: (request, group) => ctx.dispatch(request, group ? { group } : undefined),
-    // An atomic group's writes commit on the batch's own tenant database (its session, its D1 round trips).
-    commitGroup: (group) => group.commit(ctx.db),
-    findGroupRefusal: (group) => group.findRefusal(ctx.db),
+    // An atomic group's writes commit on the batch's own tenant session (its read session, its D1 round trips).
+    commitGroup: (group) => group.commit((statements) => runGroupWrite(ctx.tenant, statements)),
+    findGroupRefusal: (group) => group.findRefusal((statements) => runGroupWrite(ctx.tenant, statements)),
     readBookmark: () => ctx.readBookmark(),
   });
   // An inner answer that must not be kept (a new client secret, a webhook secret) makes the whole answer so.

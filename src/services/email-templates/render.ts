@@ -8,7 +8,6 @@ import { ApiError, recordNotFound, validationError } from '../../errors/api-erro
 import type { FieldError } from '../../errors/api-error';
 import { openEntityRepository } from '../../resources/entities/repository';
 import { readJsonBody } from '../../http/body';
-import { openRequestUnit } from '../../http/context';
 import type { ApiContext } from '../../http/context';
 import { jsonResponse } from '../../http/responses';
 import { placeholdersDoc, renderDoc } from './docs';
@@ -46,7 +45,7 @@ interface StoredTemplate {
 
 async function loadTemplate(ctx: ApiContext): Promise<StoredTemplate> {
   const templateKey = ctx.params.templateKey ?? '';
-  const templates = openEntityRepository(openRequestUnit(ctx), emailTemplateStore);
+  const templates = openEntityRepository(ctx.tenant, emailTemplateStore);
   // The row is typed from the email templates' description (its table).
   const row = await templates.find({ by: 'key', values: [templateKey] });
   if (!row) throw recordNotFound(`Email template '${templateKey}'`, true, 'templateKey');

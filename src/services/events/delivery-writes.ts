@@ -5,6 +5,7 @@
 import { and, eq, getTableColumns, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
 import type { TenantScope } from '../../db/client';
+import { sqlBuilder } from '../../db/sql';
 import type { ChangeEventRow } from '../../events/table';
 import type { DeliveryJob } from '../../runtime/platform';
 import { bindRequestQuery } from '../../tenant/compiled';
@@ -31,8 +32,8 @@ function heldBy(scope: TenantScope, job: DeliveryJob, subscription: Subscription
 export function stageLeaseClaim(job: DeliveryJob, now: Date): StagedWrite<SubscriptionRow[]> {
   const at = now.toISOString();
   const columns = getTableColumns(eventSubscriptions);
-  return stageReturning('event_subscriptions', columns, ({ db, scope }) =>
-    db
+  return stageReturning('event_subscriptions', columns, ({ scope }) =>
+    sqlBuilder
       .update(eventSubscriptions)
       .set({ leaseToken: job.id, leaseUntil: new Date(now.getTime() + LEASE_MS).toISOString() })
       .where(
@@ -67,11 +68,11 @@ export function stageBatchCompletion(
   now: Date,
 ): StagedWrite<boolean> {
   return {
-    plan({ db, scope }) {
+    plan({ scope }) {
       const first = batch.rows[0]?.seq ?? 0;
       const last = batch.rows.at(-1)?.seq ?? 0;
       const returned = { id: eventSubscriptions.id };
-      const move = db
+      const move = sqlBuilder
         .update(eventSubscriptions)
         .set({
           cursorSeq: last,
@@ -83,7 +84,7 @@ export function stageBatchCompletion(
         .where(heldBy(scope, job, subscription))
         .returning(returned);
       const { lastStatus, lastError } = describeAnswer(batch.answer);
-      const record = db
+      const record = sqlBuilder
         .insert(eventDeliveries)
         .select(
           sql`select ${scope.tenantKey}, ${scope.orgKey}, ${subscription.id}, ${batch.webhookId}, ${batch.status}, ${first}, ${last},
@@ -104,8 +105,8 @@ export function stageBatchCompletion(
 
 /** Lets go of the subscription, its cursor past `skipTo` when nothing of its resource came after the cursor. */
 export function stageLeaseRelease(job: DeliveryJob, subscription: SubscriptionRow, skipTo: number): StagedWrite<void> {
-  return stageStatements('event_subscriptions', ({ db, scope }) => [
-    db
+  return stageStatements('event_subscriptions', ({ scope }) => [
+    sqlBuilder
       .update(eventSubscriptions)
       .set({ leaseToken: null, leaseUntil: null, cursorSeq: sql`max(${eventSubscriptions.cursorSeq}, ${skipTo})` })
       .where(heldBy(scope, job, subscription)),
@@ -120,8 +121,8 @@ export function stageRetry(
   delaySeconds: number,
   now: Date,
 ): StagedWrite<void> {
-  return stageStatements('event_subscriptions', ({ db, scope }) => [
-    db
+  return stageStatements('event_subscriptions', ({ scope }) => [
+    sqlBuilder
       .update(eventSubscriptions)
       .set({
         attempts: sql`${eventSubscriptions.attempts} + 1`,

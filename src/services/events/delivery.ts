@@ -8,7 +8,8 @@
  */
 import { and, asc, gt, lte, sql } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
-import type { Database, TenantScope } from '../../db/client';
+import type { TenantScope } from '../../db/client';
+import { sqlBuilder } from '../../db/sql';
 import { lastSequenceOf } from '../../events/outbox';
 import { changeEventRetention, changeEvents } from '../../events/table';
 import type { ChangeEventRow } from '../../events/table';
@@ -21,7 +22,9 @@ import { signWebhook } from './signing';
 import { stageBatchCompletion, stageLeaseClaim, stageLeaseRelease, stageRetry } from './delivery-writes';
 import { stageSubscriptionDelete } from './subscriptions-store';
 import type { SubscriptionRow } from './tables';
-import { commitAlone, openTenantUnit } from '../../tenant/unit-of-work';
+import { openTenantSession } from '../../tenant/session';
+import type { TenantReader } from '../../tenant/session';
+import { commitAlone } from '../../tenant/unit-of-work';
 import type { StagedWrite } from '../../tenant/unit-of-work';
 
 const BATCH_MAX = 100;
@@ -48,18 +51,19 @@ function computeRetryDelay(baseSeconds: number, attempt: number): number {
 }
 
 /** The tenant/org's newest sequence number, as one row (an aggregate answers one even with no retention mark). */
-function selectNewestSequence(db: Database, scope: TenantScope) {
-  return db
+function selectNewestSequence(scope: TenantScope) {
+  return sqlBuilder
     .select({ last: sql<number>`${lastSequenceOf(scope)}`, marks: sql<number>`count(*)` })
     .from(changeEventRetention)
     .where(scopeCondition(changeEventRetention, scope));
 }
 
 /** The next batch from the cursor (a failing batch: the same events again) and the newest sequence number. */
-async function readBatch(db: Database, subscription: SubscriptionRow, scope: TenantScope) {
+async function readBatch(tenant: TenantReader, subscription: SubscriptionRow) {
+  const { scope } = tenant;
   const upTo = subscription.pendingLastSeq;
-  const [rows, marks] = await db.batch([
-    db
+  const [rows, marks] = await tenant.readBatch([
+    sqlBuilder
       .select()
       .from(changeEvents)
       .where(
@@ -72,7 +76,7 @@ async function readBatch(db: Database, subscription: SubscriptionRow, scope: Ten
       )
       .orderBy(asc(changeEvents.seq))
       .limit(BATCH_MAX),
-    selectNewestSequence(db, scope),
+    selectNewestSequence(scope),
   ]);
   return { rows, last: Number(marks[0]?.last ?? 0) };
 }
@@ -86,19 +90,18 @@ function buildNotification(subscription: SubscriptionRow, rows: readonly ChangeE
 /** Delivers what the subscription has pending; answers whether the message is done or must be retried later. */
 export async function deliverSubscription(platform: Platform, job: DeliveryJob): Promise<DeliveryOutcome> {
   const scope: TenantScope = { tenantKey: job.body.tenantKey, orgKey: job.body.orgKey };
-  const db = await platform.openTenantDatabase(scope);
-  // The job's unit of work: its tenant/org, opened once; its writes are committed one at a time.
-  const unit = openTenantUnit({ db, scope, stamp: { on: platform.now().toISOString(), by: DELIVERY_ACTOR } });
+  // The job's session: its tenant/org, opened once; its writes are committed one at a time.
+  const unit = openTenantSession({ executor: platform.openTenant(scope), stamp: { on: platform.now().toISOString(), by: DELIVERY_ACTOR } });
   const commit = <R>(write: StagedWrite<R>): Promise<R> => commitAlone(unit, (batch) => batch.stage(write));
   let [subscription] = await commit(stageLeaseClaim(job, platform.now()));
   for (let batch = 0; subscription && batch < BATCHES_PER_JOB; batch += 1) {
-    const { rows, last } = await readBatch(db, subscription, scope);
+    const { rows, last } = await readBatch(unit, subscription);
     const first = rows[0];
     const lastRow = rows.at(-1);
     if (!first || !lastRow) {
       await commit(stageLeaseRelease(job, subscription, last));
       // A job that arrived while this one held the lease was dropped: events committed since the read go to a new job.
-      const [newest] = await selectNewestSequence(db, scope);
+      const [newest] = await unit.read(selectNewestSequence(scope));
       if (Number(newest?.last ?? 0) > last) await platform.deliveries?.send(job.body);
       return ACK;
     }

@@ -54,7 +54,7 @@ async function handleChanges(ctx: ApiContext) {
   const since = rawSince === null ? undefined : decodeCursor(rawSince);
   const resource = parseResource(query.get('resource'));
   const top = parseTop(query.get('$top'));
-  const page = await readFeedPage(ctx.db, ctx.scope, since, resource, top);
+  const page = await readFeedPage(ctx.tenant, since, resource, top);
   const cursor = encodeCursor(page.next);
   const items = page.rows.map(toFeedItem);
   if (!page.hasMore) return jsonResponse(ChangeFeedPage, { items, cursor });

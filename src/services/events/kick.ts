@@ -8,6 +8,7 @@
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Placeholder } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/sqlite-core';
+import { sqlBuilder } from '../../db/sql';
 import { compileStatement } from '../../tenant/compiled';
 import { defineCompiledQuery } from '../../tenant/compiled-families';
 import { changeEvents } from '../../events/table';
@@ -63,12 +64,14 @@ export const deliverySweepJob: ScheduledJob = {
   async run(platform) {
     const queue = platform.deliveries;
     let sent = 0;
-    for (const db of await platform.openEveryTenantDatabase()) {
-      const rows = await db
-        .select({ tenantKey: eventSubscriptions.tenantKey, orgKey: eventSubscriptions.orgKey, subscriptionId: eventSubscriptions.id })
-        .from(eventSubscriptions)
-        .where(behindCondition(platform.now().toISOString()))
-        .limit(1000);
+    for (const scan of platform.scanTenantDatabases()) {
+      const rows = await scan.read(
+        sqlBuilder
+          .select({ tenantKey: eventSubscriptions.tenantKey, orgKey: eventSubscriptions.orgKey, subscriptionId: eventSubscriptions.id })
+          .from(eventSubscriptions)
+          .where(behindCondition(platform.now().toISOString()))
+          .limit(1000),
+      );
       await Promise.all(rows.map((row) => queue.send(row)));
       sent += rows.length;
     }

@@ -4,12 +4,14 @@
  */
 import { and, lt, sql } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
+import { sqlBuilder } from '../../db/sql';
 import { changeEventRetention, changeEvents } from '../../events/table';
 import type { ScheduledJob } from '../../jobs/scheduler';
 import type { Platform } from '../../runtime/platform';
 import { RETENTION_DAYS } from '../../events/feed';
 import { stageStatements } from '../../tenant/staged-statements';
-import { commitAlone, openTenantUnit } from '../../tenant/unit-of-work';
+import { openTenantSession } from '../../tenant/session';
+import { commitAlone } from '../../tenant/unit-of-work';
 import type { StagedWrite } from '../../tenant/unit-of-work';
 import { eventDeliveries } from './tables';
 
@@ -27,18 +29,20 @@ function retentionCutoff(now: Date): string {
  */
 function stagePruning(now: Date): StagedWrite<void> {
   const cutoff = retentionCutoff(now);
-  return stageStatements('change_events', ({ db, scope }) => {
+  return stageStatements('change_events', ({ scope }) => {
     const newestOld = sql`(select max(${changeEvents.seq}) from ${changeEvents} where ${and(scopeCondition(changeEvents, scope), lt(changeEvents.occurredOn, cutoff))})`;
     return [
-      db
+      sqlBuilder
         .insert(changeEventRetention)
         .select(sql`select ${scope.tenantKey}, ${scope.orgKey}, ${newestOld}, ${now.toISOString()} where ${newestOld} is not null`)
         .onConflictDoUpdate({
           target: [changeEventRetention.tenantKey, changeEventRetention.orgKey],
           set: { prunedSeq: sql`max(${changeEventRetention.prunedSeq}, excluded.pruned_seq)`, prunedOn: sql`excluded.pruned_on` },
         }),
-      db.delete(changeEvents).where(and(scopeCondition(changeEvents, scope), sql`${changeEvents.seq} <= coalesce(${newestOld}, 0)`)),
-      db.delete(eventDeliveries).where(and(scopeCondition(eventDeliveries, scope), lt(eventDeliveries.completedOn, cutoff))),
+      sqlBuilder
+        .delete(changeEvents)
+        .where(and(scopeCondition(changeEvents, scope), sql`${changeEvents.seq} <= coalesce(${newestOld}, 0)`)),
+      sqlBuilder.delete(eventDeliveries).where(and(scopeCondition(eventDeliveries, scope), lt(eventDeliveries.completedOn, cutoff))),
     ];
   });
 }
@@ -48,15 +52,17 @@ async function pruneAllEvents(platform: Platform): Promise<number> {
   const now = platform.now();
   const cutoff = retentionCutoff(now);
   let pruned = 0;
-  for (const db of await platform.openEveryTenantDatabase()) {
-    const orgs = await db
-      .selectDistinct({ tenantKey: changeEvents.tenantKey, orgKey: changeEvents.orgKey })
-      .from(changeEvents)
-      .where(lt(changeEvents.occurredOn, cutoff))
-      .limit(MAX_ORGS_PER_RUN);
+  for (const scan of platform.scanTenantDatabases()) {
+    const orgs = await scan.read(
+      sqlBuilder
+        .selectDistinct({ tenantKey: changeEvents.tenantKey, orgKey: changeEvents.orgKey })
+        .from(changeEvents)
+        .where(lt(changeEvents.occurredOn, cutoff))
+        .limit(MAX_ORGS_PER_RUN),
+    );
     for (const scope of orgs) {
-      // Each tenant/org's unit of work, opened once (the job's writes carry no audit fields: `system`).
-      const unit = openTenantUnit({ db: await platform.openTenantDatabase(scope), scope, stamp: { on: now.toISOString(), by: 'system' } });
+      // Each tenant/org's session, opened once (the job's writes carry no audit fields: `system`).
+      const unit = openTenantSession({ executor: platform.openTenant(scope), stamp: { on: now.toISOString(), by: 'system' } });
       await commitAlone(unit, (batch) => batch.stage(stagePruning(now)));
       pruned += 1;
     }

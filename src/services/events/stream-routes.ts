@@ -51,10 +51,10 @@ async function openStream(ctx: ApiContext) {
   const since = raw ? decodeCursor(raw, field) : undefined;
   const resource = parseResource(query.get('resource'));
   // Checked on the request's own read session, as GET /changes checks it; no cursor: from the feed's end.
-  const end = await readFeedEnd(ctx.db, ctx.scope, since, field);
+  const end = await readFeedEnd(ctx.tenant, since, field);
   const { principal } = ctx;
   const grant: LiveGrant = {
-    ...ctx.scope,
+    ...ctx.tenant.scope,
     transport,
     subject: principal.subject,
     ...(principal.clientId === undefined ? {} : { clientId: principal.clientId }),
@@ -71,7 +71,7 @@ async function openStream(ctx: ApiContext) {
 async function issueTicket(ctx: ApiContext) {
   const token = /^Bearer\s+(\S+)\s*$/i.exec(ctx.request.headers.get('authorization') ?? '')?.[1] ?? '';
   const secret = ctx.platform.config.pageTokenSecret;
-  const issued = await issueStreamTicket(secret, ctx.principal, ctx.scope, await digestToken(token), ctx.platform.now());
+  const issued = await issueStreamTicket(secret, ctx.principal, ctx.tenant.scope, await digestToken(token), ctx.platform.now());
   const streamUrl = `${ctx.apiBase}/changes/stream?ticket=${encodeURIComponent(issued.ticket)}`;
   return jsonResponse(StreamTicket, { ...issued, streamUrl }, { headers: { 'cache-control': 'no-store' } });
 }

@@ -2,7 +2,6 @@
 import * as v from 'valibot';
 import { recordNotFound } from '../../errors/api-error';
 import { readJsonBody } from '../../http/body';
-import { openRequestUnit } from '../../http/context';
 import type { ApiContext } from '../../http/context';
 import { emptyResponse, jsonResponse } from '../../http/responses';
 import { defineApiRoute } from '../../http/route';
@@ -97,7 +96,7 @@ function expirationFrom(now: Date): string {
 /** The `{id}` segment's subscription; 404 when it is not one of the tenant/org's. */
 async function requireSubscription(ctx: ApiContext): Promise<SubscriptionRow> {
   const id = ctx.params.id ?? '';
-  const found = isGuid(id) ? await findSubscription(ctx.db, ctx.scope, id) : undefined;
+  const found = isGuid(id) ? await findSubscription(ctx.tenant, id) : undefined;
   if (!found) throw recordNotFound(`Subscription '${id}'`, true, 'id');
   return found;
 }
@@ -106,7 +105,7 @@ async function handleCreate(ctx: ApiContext) {
   const input = parseSubscriptionBody(await readJsonBody(ctx.request), ctx.platform.config.webhooksAllowLocalHttp);
   const addresses = await requirePublicHost(ctx.platform.config, input.notificationUrl);
   await checkHandshake(input.notificationUrl, { pinnedFetch: ctx.platform.pinnedFetch, addresses });
-  const unit = openRequestUnit(ctx);
+  const unit = ctx.tenant;
   const expirationDateTime = expirationFrom(new Date(unit.stamp.on));
   const staged = { id: crypto.randomUUID(), ...input, secret: generateSigningSecret(), expirationDateTime };
   const subscription = await commitAlone(unit, (batch) => batch.stage(stageSubscriptionInsert(staged)));
@@ -123,7 +122,7 @@ async function handleRenew(ctx: ApiContext) {
   const current = await requireSubscription(ctx);
   const addresses = await requirePublicHost(ctx.platform.config, current.notificationUrl);
   await checkHandshake(current.notificationUrl, { pinnedFetch: ctx.platform.pinnedFetch, addresses });
-  const unit = openRequestUnit(ctx);
+  const unit = ctx.tenant;
   const renewal = stageSubscriptionRenewal(current.id, expirationFrom(new Date(unit.stamp.on)));
   const [renewed] = await commitAlone(unit, (batch) => batch.stage(renewal));
   if (!renewed) throw recordNotFound(`Subscription '${current.id}'`, true, 'id');
@@ -133,7 +132,7 @@ async function handleRenew(ctx: ApiContext) {
 async function handleDeliveries(ctx: ApiContext) {
   const subscription = await requireSubscription(ctx);
   const status = parseDeliveryStatus(ctx.url.searchParams.get('status'));
-  const rows = await listDeliveries(ctx.db, ctx.scope, subscription.id, status, DELIVERIES_MAX);
+  const rows = await listDeliveries(ctx.tenant, subscription.id, status, DELIVERIES_MAX);
   return jsonResponse(DeliveryList, { items: rows.map(toDelivery) });
 }
 
@@ -181,7 +180,7 @@ export const subscriptionRoutes: ApiRoute[] = [
         },
       },
     },
-    handle: async (ctx) => jsonResponse(SubscriptionList, { items: (await listSubscriptions(ctx.db, ctx.scope)).map(toSubscription) }),
+    handle: async (ctx) => jsonResponse(SubscriptionList, { items: (await listSubscriptions(ctx.tenant)).map(toSubscription) }),
   }),
   defineApiRoute({ method: 'POST', path: SUBSCRIPTIONS_PATH, scope: 'admin', doc: { ...createDoc, tags }, handle: handleCreate }),
   defineApiRoute({
@@ -256,7 +255,7 @@ export const subscriptionRoutes: ApiRoute[] = [
     },
     handle: async (ctx) => {
       const subscription = await requireSubscription(ctx);
-      const deleted = await commitAlone(openRequestUnit(ctx), (batch) => batch.stage(stageSubscriptionDelete(subscription.id)));
+      const deleted = await commitAlone(ctx.tenant, (batch) => batch.stage(stageSubscriptionDelete(subscription.id)));
       if (deleted.length === 0) throw recordNotFound(`Subscription '${subscription.id}'`, true, 'id');
       return emptyResponse(204);
     },

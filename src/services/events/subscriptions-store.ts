@@ -4,7 +4,9 @@
  */
 import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
-import type { Database, TenantScope } from '../../db/client';
+import type { TenantScope } from '../../db/client';
+import type { TenantReader } from '../../tenant/session';
+import { sqlBuilder } from '../../db/sql';
 import { lastSequenceOf } from '../../events/outbox';
 import { planStatement, stageReturning } from '../../tenant/staged-statements';
 import type { StagedWrite } from '../../tenant/unit-of-work';
@@ -38,61 +40,66 @@ export function stageSubscriptionInsert(
   subscription: NewSubscription,
 ): StagedWrite<NewSubscription & { createdOn: string; createdBy: string }> {
   return {
-    plan({ db, scope, stamp }) {
+    plan({ scope, stamp }) {
       const stored = { ...subscription, createdOn: stamp.on, createdBy: stamp.by };
-      const insert = db.insert(eventSubscriptions).values({ ...stored, ...scope, cursorSeq: sql`${lastSequenceOf(scope)}`, attempts: 0 });
+      const insert = sqlBuilder
+        .insert(eventSubscriptions)
+        .values({ ...stored, ...scope, cursorSeq: sql`${lastSequenceOf(scope)}`, attempts: 0 });
       return { table: 'event_subscriptions', statements: [planStatement(insert)], settle: () => stored };
     },
   };
 }
 
-export async function findSubscription(db: Database, scope: TenantScope, id: string): Promise<SubscriptionRow | undefined> {
-  const rows = await db.select().from(eventSubscriptions).where(subscriptionOf(scope, id)).limit(1);
+export async function findSubscription(tenant: TenantReader, id: string): Promise<SubscriptionRow | undefined> {
+  const rows = await tenant.read(sqlBuilder.select().from(eventSubscriptions).where(subscriptionOf(tenant.scope, id)).limit(1));
   return rows[0];
 }
 
-export async function listSubscriptions(db: Database, scope: TenantScope): Promise<SubscriptionRow[]> {
-  return db
-    .select()
-    .from(eventSubscriptions)
-    .where(scopeCondition(eventSubscriptions, scope))
-    .orderBy(asc(eventSubscriptions.createdOn), asc(eventSubscriptions.id));
+export async function listSubscriptions(tenant: TenantReader): Promise<SubscriptionRow[]> {
+  return tenant.read(
+    sqlBuilder
+      .select()
+      .from(eventSubscriptions)
+      .where(scopeCondition(eventSubscriptions, tenant.scope))
+      .orderBy(asc(eventSubscriptions.createdOn), asc(eventSubscriptions.id)),
+  );
 }
 
 /** Deletes a subscription (its deliveries go with it); its result: the deleted rows' ids (none: it did not exist). */
 export function stageSubscriptionDelete(id: string): StagedWrite<{ id: string }[]> {
   const returned = { id: eventSubscriptions.id };
-  return stageReturning('event_subscriptions', returned, ({ db, scope }) =>
-    db.delete(eventSubscriptions).where(subscriptionOf(scope, id)).returning(returned),
+  return stageReturning('event_subscriptions', returned, ({ scope }) =>
+    sqlBuilder.delete(eventSubscriptions).where(subscriptionOf(scope, id)).returning(returned),
   );
 }
 
 /** Moves the expiration on; its result: the renewed row, if it still exists. */
 export function stageSubscriptionRenewal(id: string, expirationDateTime: string): StagedWrite<SubscriptionRow[]> {
   const columns = getTableColumns(eventSubscriptions);
-  return stageReturning('event_subscriptions', columns, ({ db, scope }) =>
-    db.update(eventSubscriptions).set({ expirationDateTime }).where(subscriptionOf(scope, id)).returning(columns),
+  return stageReturning('event_subscriptions', columns, ({ scope }) =>
+    sqlBuilder.update(eventSubscriptions).set({ expirationDateTime }).where(subscriptionOf(scope, id)).returning(columns),
   );
 }
 
 /** A subscription's deliveries, oldest first, optionally of one status. */
 export async function listDeliveries(
-  db: Database,
-  scope: TenantScope,
+  tenant: TenantReader,
   subscriptionId: string,
   status: DeliveryStatus | undefined,
   top: number,
 ): Promise<DeliveryRow[]> {
-  return db
-    .select()
-    .from(eventDeliveries)
-    .where(
-      and(
-        scopeCondition(eventDeliveries, scope),
-        eq(eventDeliveries.subscriptionId, subscriptionId),
-        status === undefined ? undefined : eq(eventDeliveries.status, status),
-      ),
-    )
-    .orderBy(asc(eventDeliveries.firstSeq))
-    .limit(top);
+  return tenant.read(
+    sqlBuilder
+      .select()
+      .from(eventDeliveries)
+      .where(
+        and(
+          scopeCondition(eventDeliveries, tenant.scope),
+          eq(eventDeliveries.subscriptionId, subscriptionId),
+          status === undefined ? undefined : eq(eventDeliveries.status, status),
+        ),
+      )
+      .orderBy(asc(eventDeliveries.firstSeq))
+      .limit(top),
+  );
 }

@@ -3,7 +3,7 @@
  * records the line as it leaves it in the group's overlay (by line id: its row, as `listLinesOf` reads it, or null
  * for a deleted one), so later line writes of the group plan on it and reads of its documents show it.
  */
-import type { Database, TenantScope } from '../../db/client';
+import type { TenantReader } from '../../tenant/session';
 import type { GroupOverlay } from '../../tenant/atomic-group';
 import { findLine, listLinesOf } from './lines-store';
 import type { RateLineRow } from './table';
@@ -30,8 +30,7 @@ function toLine(image: Readonly<Record<string, unknown>>): RateLineRow {
 
 /** The line of the document, as the group leaves it when `overlay` is given, else as stored. */
 export async function findLineThroughGroup(
-  db: Database,
-  scope: TenantScope,
+  tenant: TenantReader,
   overlay: GroupOverlay | undefined,
   parentId: string,
   lineId: string,
@@ -39,7 +38,7 @@ export async function findLineThroughGroup(
   const image = overlay?.read(GROUP_LINES, lineId);
   if (image === null) return undefined;
   if (image !== undefined) return image.parentId === parentId ? toLine(image) : undefined;
-  return findLine(db, scope, parentId, lineId);
+  return findLine(tenant, parentId, lineId);
 }
 
 /** The documents' lines (read as stored, `stored`) as the group leaves them, in line order. */
@@ -60,7 +59,7 @@ export function applyGroupToLines(overlay: GroupOverlay, documentIds: readonly s
 }
 
 /** The line number the next insert of a document takes, as the group leaves its lines. */
-export async function findNextLineNo(db: Database, scope: TenantScope, overlay: GroupOverlay, parentId: string): Promise<number> {
-  const lines = applyGroupToLines(overlay, [parentId], await listLinesOf(db, scope, [parentId]));
+export async function findNextLineNo(tenant: TenantReader, overlay: GroupOverlay, parentId: string): Promise<number> {
+  const lines = applyGroupToLines(overlay, [parentId], await listLinesOf(tenant, [parentId]));
   return lines.reduce((max, line) => Math.max(max, line.position), 0) + 1;
 }

@@ -9,7 +9,8 @@ import type { ChunkRecord, UndoneChunk } from '../../resources/entities/import-w
 import { stageCreate } from '../../resources/entities/record-writes';
 import { stageDelete, stageUpdate } from '../../resources/entities/record-updates';
 import type { CustomValues } from '../../resources/entities/custom-attributes';
-import type { TenantUnit, WriteBatch } from '../../tenant/unit-of-work';
+import type { TenantSession } from '../../tenant/session';
+import type { WriteBatch } from '../../tenant/unit-of-work';
 import { nameRecords, resolveUnchangedVersions } from '../../resources/entities/import-revert-chain';
 import type { RowLine } from './import-rows';
 import { stageDocumentLines } from './import-writes';
@@ -46,7 +47,7 @@ interface DocumentChange {
 const pairOf = (item: RowLine) => `${item.line.fromCurrency}>${item.line.toCurrency}`;
 
 /** The chunk's creates and updates: what the ledger keeps, and the staging of their writes. */
-export function stageDocumentWrites(unit: TenantUnit, creates: readonly DocumentCreate[], updates: readonly DocumentUpdate[]) {
+export function stageDocumentWrites(unit: TenantSession, creates: readonly DocumentCreate[], updates: readonly DocumentUpdate[]) {
   const lineIds = updates.map((update) => update.lines.map(() => crypto.randomUUID()));
   const changed: DocumentChange[] = updates.map((update, index) => {
     const bumps = (Object.keys(update.set).length > 0 ? 1 : 0) + (update.lines.length > 0 ? 1 : 0);
@@ -67,7 +68,7 @@ export function stageDocumentWrites(unit: TenantUnit, creates: readonly Document
         isActive: create.values.isActive !== false,
       };
       const lines = create.lines.map((item) => item.line);
-      batch.stage(stageCreate(store, { row, extra: buildLineInserts(unit.db, unit.scope, create.id, lines, unit.stamp) }));
+      batch.stage(stageCreate(store, { row, extra: buildLineInserts(unit.scope, create.id, lines, unit.stamp) }));
     }
     updates.forEach((update, index) => {
       const setting = Object.keys(update.set).length > 0;
@@ -118,15 +119,15 @@ const bumpsOf = (change: DocumentChange) => (Object.keys(change.before).length >
  * The undo of a chunk; `keepChanged`: documents changed since the import are left (the version they are unchanged
  * at: the import's, or where undoing later imports left it: revert-chain.ts), and answered by number.
  */
-export async function planDocumentsUndo(unit: TenantUnit, chunk: ChunkRecord, keepChanged: boolean) {
+export async function planDocumentsUndo(unit: TenantSession, chunk: ChunkRecord, keepChanged: boolean) {
   const changes = chunk.changed as DocumentChange[];
   const left = new Map([
     ...chunk.createdIds.map((id): [string, number] => [id, 1]),
     ...changes.map((change): [string, number] => [change.id, change.version]),
   ]);
-  const unchanged = keepChanged ? await resolveUnchangedVersions(unit.db, unit.scope, chunk.importId, left) : left;
+  const unchanged = keepChanged ? await resolveUnchangedVersions(unit, chunk.importId, left) : left;
   const ids = [...left.keys()];
-  const names = keepChanged ? await nameRecords(unit.db, unit.scope, { name: 'exchangeRatesDocuments', store }, ids) : [];
+  const names = keepChanged ? await nameRecords(unit, { name: 'exchangeRatesDocuments', store }, ids) : [];
   const nameOf = (id: string) => names[ids.indexOf(id)] ?? id;
   return {
     stage(batch: WriteBatch): () => UndoneChunk {

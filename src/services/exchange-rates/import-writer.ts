@@ -11,6 +11,7 @@
  */
 import { and, sql } from 'drizzle-orm';
 import { requireColumn, scopeCondition } from '../../db/client';
+import { sqlBuilder } from '../../db/sql';
 import type { FieldError } from '../../errors/api-error';
 import { loadCustomDefinitions, validateCustomValues } from '../../resources/entities/custom-attributes';
 import type { CustomAttributeDefinition } from '../../resources/entities/custom-attributes';
@@ -19,7 +20,7 @@ import { duplicateKey } from '../../resources/entities/store';
 import { message } from '../../messages/catalogue';
 import { findReferences } from '../../resources/reference/store';
 import type { FoundReferences } from '../../resources/reference/store';
-import type { TenantUnit } from '../../tenant/unit-of-work';
+import type { TenantSession } from '../../tenant/session';
 import { exchangeRatesDocumentSpec } from './entity';
 import { groupDocumentRows } from './import-rows';
 import type { DocumentGroup, RowLine } from './import-rows';
@@ -43,7 +44,7 @@ interface ChunkReads {
   readonly storedLines: ReadonlyMap<string, readonly RateLineRow[]>;
 }
 
-async function readChunk(unit: TenantUnit, groups: readonly DocumentGroup[], mode: ChunkContext['mode']): Promise<ChunkReads> {
+async function readChunk(unit: TenantSession, groups: readonly DocumentGroup[], mode: ChunkContext['mode']): Promise<ChunkReads> {
   const uses = groups.flatMap((group) =>
     group.lines.flatMap(({ line }) => [
       { kind: 'currencies', key: line.fromCurrency, path: 'fromCurrency' },
@@ -54,24 +55,25 @@ async function readChunk(unit: TenantUnit, groups: readonly DocumentGroup[], mod
   const rows: Record<string, unknown>[] =
     groups.length === 0
       ? []
-      : await unit.db
-          .select()
-          .from(store.table)
-          .where(and(scopeCondition(store.common, unit.scope), sql`${NUMBER} IN (SELECT value FROM json_each(${numbers}))`));
+      : await unit.read(
+          sqlBuilder
+            .select()
+            .from(store.table)
+            .where(and(scopeCondition(store.common, unit.scope), sql`${NUMBER} IN (SELECT value FROM json_each(${numbers}))`)),
+        );
   const stored = new Map(rows.map((row) => [Number(row.number), row as StoredDocument]));
   const lines =
     mode === 'upsert' && stored.size > 0
       ? await listLinesOf(
-          unit.db,
-          unit.scope,
+          unit,
           [...stored.values()].map((row) => row.id),
         )
       : [];
   const storedLines = new Map<string, RateLineRow[]>();
   for (const line of lines) storedLines.set(line.parentId, [...(storedLines.get(line.parentId) ?? []), line]);
   return {
-    definitions: await loadCustomDefinitions(unit.db, unit.scope, exchangeRatesDocumentSpec.name),
-    found: uses.length > 0 ? await findReferences(unit.db, unit.scope, uses) : new Map(),
+    definitions: await loadCustomDefinitions(unit, exchangeRatesDocumentSpec.name),
+    found: uses.length > 0 ? await findReferences(unit, uses) : new Map(),
     stored,
     storedLines,
   };

@@ -7,6 +7,7 @@
 import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
+import { sqlBuilder } from '../../db/sql';
 import { updatedEventOf } from '../../resources/entities/events';
 import { bindVersionTouch } from '../../resources/entities/record-updates';
 import { planStatement } from '../../tenant/staged-statements';
@@ -33,7 +34,7 @@ type DocumentLinesChange = {
 
 /** The line rows as one `INSERT ... SELECT FROM json_each(?)`, numbered after the document's last line. */
 function buildLinesInsert(
-  { db, scope, stamp }: WriteContext,
+  { scope, stamp }: WriteContext,
   parentId: string,
   added: readonly (LineInput & { readonly id: string })[],
   onlyIf: SQL,
@@ -53,14 +54,14 @@ function buildLinesInsert(
     modifiedBy: sql`${stamp.by}`,
   };
   const select = Object.keys(getTableColumns(lines)).map((name) => shared[name] ?? field(name));
-  return db.insert(lines).select(sql`SELECT ${sql.join(select, sql`, `)} FROM json_each(${JSON.stringify(rows)}) WHERE ${onlyIf}`);
+  return sqlBuilder.insert(lines).select(sql`SELECT ${sql.join(select, sql`, `)} FROM json_each(${JSON.stringify(rows)}) WHERE ${onlyIf}`);
 }
 
 /** Stages the change; its result: whether it was written (the document was at the expected version). */
 export function stageDocumentLines(change: DocumentLinesChange): StagedWrite<boolean> {
   return {
     plan(context) {
-      const { db, scope, stamp } = context;
+      const { scope, stamp } = context;
       const condition = and(
         scopeCondition(store.common, scope),
         eq(store.common.id, change.parentId),
@@ -71,7 +72,7 @@ export function stageDocumentLines(change: DocumentLinesChange): StagedWrite<boo
       const statement =
         change.action === 'added'
           ? buildLinesInsert(context, change.parentId, change.lines, onlyIf)
-          : db
+          : sqlBuilder
               .delete(lines)
               .where(
                 and(
@@ -81,7 +82,7 @@ export function stageDocumentLines(change: DocumentLinesChange): StagedWrite<boo
                   onlyIf,
                 ),
               );
-      const touch = bindVersionTouch({ db, scope, stamp }, store, condition);
+      const touch = bindVersionTouch(context, store, condition);
       const changes = { lines: { [change.action]: change.pairs } };
       return {
         table: store.spec.table,

@@ -25,9 +25,9 @@ import { exchangeRatesDocumentStore } from './table';
 /** Reads and lists carry the document's rate lines (in an atomic group, as the group leaves them). */
 const decorateWithLines: Decorate = async (ctx, rows, resources) => {
   const ids = rows.map((row) => String(row.id));
-  const stored = await listLinesOf(ctx.db, ctx.scope, ids);
+  const stored = await listLinesOf(ctx.tenant, ids);
   // In an atomic group of `$batch`: the lines as the group's line writes leave them.
-  const lines = ctx.group ? applyGroupToLines(ctx.group.overlay, ids, stored) : stored;
+  const lines = ctx.tenant.group ? applyGroupToLines(ctx.tenant.group.overlay, ids, stored) : stored;
   const byDocument = new Map<string, Resource[]>();
   for (const line of lines) {
     const list = byDocument.get(line.parentId) ?? [];
@@ -130,7 +130,7 @@ const entity = defineEntityService(exchangeRatesDocumentStore, {
     prepare: async (_ctx, _values, extra) => ({
       uses: collectCurrencyUses(parseLinesInput(extra).lines, (index) => `${LINES_PROPERTY}.${index}`),
     }),
-    statements: (ctx, id, _values, extra) => buildLineInserts(ctx.db, ctx.scope, id, parseLinesInput(extra).lines, buildAuditStamp(ctx)),
+    statements: (ctx, id, _values, extra) => buildLineInserts(ctx.tenant.scope, id, parseLinesInput(extra).lines, buildAuditStamp(ctx)),
   },
 });
 

@@ -1,5 +1,4 @@
 /** Rate line operations: insert (204), attribute PUTs, custom attribute PUTs and delete. */
-import type { Database } from '../../db/client';
 import {
   buildCustomValueUpdate,
   CUSTOM_ATTRIBUTES_PROPERTY,
@@ -51,22 +50,21 @@ export async function handleLineInsert(ctx: ApiContext) {
   const { line, errors } = parseLineBody(body, '');
   if (!line) throw validationError(errors);
   await checkReferencesExist(
-    ctx.db,
-    ctx.scope,
+    ctx.tenant,
     collectCurrencyUses([line], () => ''),
   );
-  const version = await writeLine(ctx, number, false, async (db, document, stamp) => {
+  const version = await writeLine(ctx, number, false, async (document, stamp) => {
     // In an atomic group, the line number the insert takes after the group's lines (the insert computes it in SQL).
-    const position = ctx.group ? await findNextLineNo(db, ctx.scope, ctx.group.overlay, document.id) : 0;
-    const row = toLineRow(ctx.scope, document.id, position, line, stamp);
-    return { statement: buildLineInsert(db, ctx.scope, document, row), effect: { id: row.id, image: row } };
+    const position = ctx.tenant.group ? await findNextLineNo(ctx.tenant, ctx.tenant.group.overlay, document.id) : 0;
+    const row = toLineRow(ctx.tenant.scope, document.id, position, line, stamp);
+    return { statement: buildLineInsert(ctx.tenant.scope, document, row), effect: { id: row.id, image: row } };
   });
   return emptyResponse(204, { etag: etagOf(version) });
 }
 
-async function findLineOrFail(db: Database, ctx: ApiContext, document: DocumentRef, listed404: boolean): Promise<RateLineRow> {
+async function findLineOrFail(ctx: ApiContext, document: DocumentRef, listed404: boolean): Promise<RateLineRow> {
   const lineId = (ctx.params.lineId ?? '').toLowerCase();
-  const line = isGuid(lineId) ? await findLineThroughGroup(db, ctx.scope, ctx.group?.overlay, document.id, lineId) : undefined;
+  const line = isGuid(lineId) ? await findLineThroughGroup(ctx.tenant, ctx.tenant.group?.overlay, document.id, lineId) : undefined;
   if (!line) throw recordNotFound(`${LINE_TITLE} '${ctx.params.lineId ?? ''}'`, listed404, 'lineId');
   return line;
 }
@@ -105,7 +103,7 @@ async function parseLineAttribute(ctx: ApiContext, name: string): Promise<unknow
     return factor;
   }
   if (field.reference && typeof value === 'string') {
-    await checkReferencesExist(ctx.db, ctx.scope, [{ kind: field.reference, key: value, path: name }]);
+    await checkReferencesExist(ctx.tenant, [{ kind: field.reference, key: value, path: name }]);
   }
   return value;
 }
@@ -117,15 +115,15 @@ export async function handleLineAttributeUpdate(ctx: ApiContext) {
   const attribute = matchLiteralSegment(LINE_ATTRIBUTES, segment);
   if (attribute === undefined) return updateLineCustomAttribute(ctx, number, segment);
   const change = buildLineChange(attribute, await parseLineAttribute(ctx, attribute));
-  const version = await writeLine(ctx, number, false, async (db, document, stamp) => {
-    const line = await findLineOrFail(db, ctx, document, false);
+  const version = await writeLine(ctx, number, false, async (document, stamp) => {
+    const line = await findLineOrFail(ctx, document, false);
     if (changesNothing(line, change)) return { unchanged: true };
     const from = change.fromCurrency ?? line.fromCurrency;
     const to = change.toCurrency ?? line.toCurrency;
     if (from === to) throw validationError([{ path: attribute, message: message('currenciesDiffer') }]);
     // buildLineChange sets values, never SQL: the line's row as the update leaves it.
     const image = { ...line, ...(change as Partial<RateLineRow>), modifiedOn: stamp.on, modifiedBy: stamp.by };
-    return { statement: buildLineUpdate(db, ctx.scope, document, line.id, change, stamp), effect: { id: line.id, image } };
+    return { statement: buildLineUpdate(ctx.tenant.scope, document, line.id, change, stamp), effect: { id: line.id, image } };
   });
   return emptyResponse(200, { etag: etagOf(version) });
 }
@@ -135,15 +133,15 @@ async function updateLineCustomAttribute(ctx: ApiContext, number: number, rawNam
   const name = parsePrefixedCustomName(rawName);
   if (!name) throw new ApiError('NotFound', `${LINE_TITLE} has no attribute '${rawName}'.`);
   const value = unwrapValue(await readJsonBody(ctx.request));
-  const version = await writeLine(ctx, number, true, async (db, document, stamp) => {
-    const line = await findLineOrFail(db, ctx, document, true);
+  const version = await writeLine(ctx, number, true, async (document, stamp) => {
+    const line = await findLineOrFail(ctx, document, true);
     const stored = parseCustomColumn(line.customAttributes);
     if (name in stored && JSON.stringify(stored[name]) === JSON.stringify(value)) return { unchanged: true };
     // Merged into the stored JSON by the UPDATE itself: a concurrent PUT of another attribute is never lost.
     const customAttributes = buildCustomValueUpdate(exchangeRateLines.customAttributes, { [name]: value });
     const merged = mergeCustomValues(line.customAttributes, { [name]: value });
     const image = { ...line, customAttributes: merged, modifiedOn: stamp.on, modifiedBy: stamp.by };
-    return { statement: buildLineUpdate(db, ctx.scope, document, line.id, { customAttributes }, stamp), effect: { id: line.id, image } };
+    return { statement: buildLineUpdate(ctx.tenant.scope, document, line.id, { customAttributes }, stamp), effect: { id: line.id, image } };
   });
   return emptyResponse(200, { etag: etagOf(version) });
 }
@@ -151,9 +149,9 @@ async function updateLineCustomAttribute(ctx: ApiContext, number: number, rawNam
 /** DELETE `/{number}/exchangeRateDocumentRates/{lineId}`: 204; 404 for a missing document or line. */
 export async function handleLineDelete(ctx: ApiContext) {
   const number = parseDocumentNumber(ctx.params.number);
-  await writeLine(ctx, number, true, async (db, document) => {
-    const line = await findLineOrFail(db, ctx, document, true);
-    return { statement: buildLineDelete(db, ctx.scope, document, line.id), effect: { id: line.id, image: null } };
+  await writeLine(ctx, number, true, async (document) => {
+    const line = await findLineOrFail(ctx, document, true);
+    return { statement: buildLineDelete(ctx.tenant.scope, document, line.id), effect: { id: line.id, image: null } };
   });
   return emptyResponse(204);
 }

@@ -7,16 +7,15 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { parseConstraintViolation } from '../../db/client';
-import type { Database } from '../../db/client';
 import { updatedEventOf } from '../../resources/entities/events';
 import { findThroughGroup, recordAtVersion } from '../../resources/entities/group-reads';
 import { parseIfMatch, parseIntegerSegment } from '../../resources/entities/lookup';
 import type { AuditStamp } from '../../resources/entities/store';
-import { openRequestUnit } from '../../http/context';
 import type { ApiContext } from '../../http/context';
 import { bindRequestQuery } from '../../tenant/compiled';
 import { commitAlone, rowsOf } from '../../tenant/unit-of-work';
-import type { StagedWrite, TenantUnit } from '../../tenant/unit-of-work';
+import type { TenantSession } from '../../tenant/session';
+import type { StagedWrite } from '../../tenant/unit-of-work';
 import { ApiError, recordNotFound, validationError } from '../../errors/api-error';
 import { etagOf } from '../../http/responses';
 import { exchangeRatesDocumentSpec } from './entity';
@@ -36,7 +35,7 @@ interface LineWritePlan {
    * (a drizzle query is thenable, so returning it bare from an async function would run it), with the line as it
    * leaves it (for an atomic group's later writes and reads), or `unchanged` when the line already is as asked.
    */
-  (db: Database, document: DocumentRef, stamp: AuditStamp): Promise<{ statement: LineStatement; effect: LineEffect } | { unchanged: true }>;
+  (document: DocumentRef, stamp: AuditStamp): Promise<{ statement: LineStatement; effect: LineEffect } | { unchanged: true }>;
 }
 
 /** A line's insert, update or delete that returns the line's id when it changed it (lines-store.ts). */
@@ -50,14 +49,19 @@ export function parseDocumentNumber(raw: string | undefined): number {
 }
 
 /** The document's id and version; in an atomic group as the group's earlier writes leave it. */
-async function findDocument(unit: TenantUnit, number: number): Promise<Required<DocumentRef> | undefined> {
-  if (!unit.group) return findDocumentRef(unit.db, unit.scope, number);
+async function findDocument(unit: TenantSession, number: number): Promise<Required<DocumentRef> | undefined> {
+  if (!unit.group) return findDocumentRef(unit, number);
   const lookup = { by: 'key', values: [number] } as const;
-  const record = await findThroughGroup(unit.db, exchangeRatesDocumentStore, unit.scope, unit.group.overlay, lookup);
+  const record = await findThroughGroup(unit, exchangeRatesDocumentStore, unit.group.overlay, lookup);
   return record ? { id: record.id, version: record.version } : undefined;
 }
 
-async function findDocumentOrFail(ctx: ApiContext, unit: TenantUnit, number: number, listed404: boolean): Promise<Required<DocumentRef>> {
+async function findDocumentOrFail(
+  ctx: ApiContext,
+  unit: TenantSession,
+  number: number,
+  listed404: boolean,
+): Promise<Required<DocumentRef>> {
   const document = await findDocument(unit, number);
   if (!document) throw recordNotFound(`${exchangeRatesDocumentSpec.title} ${number}`, listed404, 'number');
   return document;
@@ -81,7 +85,7 @@ function stageLineWrite(
     // the line as written goes in the group's overlay (group-lines.ts).
     async predict(context) {
       const store = exchangeRatesDocumentStore;
-      const current = await findThroughGroup(context.db, store, context.scope, context.overlay, { by: 'id', id: guard.id });
+      const current = await findThroughGroup(context, store, context.overlay, { by: 'id', id: guard.id });
       if (!current) return { result: { written: 0, version: undefined } };
       const version = current.version + 1;
       const { stamp, scope } = context;
@@ -93,9 +97,9 @@ function stageLineWrite(
         after: [recordAtVersion(store, scope, current.id, version)],
       };
     },
-    plan({ db, scope, stamp }) {
+    plan({ scope, stamp }) {
       const line = bindRequestQuery(statement, { id: exchangeRateLines.id });
-      const bump = bindRequestQuery(buildDocumentBump(db, scope, guard, stamp), { version: exchangeRatesDocumentStore.common.version });
+      const bump = bindRequestQuery(buildDocumentBump(scope, guard, stamp), { version: exchangeRatesDocumentStore.common.version });
       // The document's `updated` event follows its bump, written only when the bump was (changes() is the bump's).
       const condition = and(eq(exchangeRatesDocumentStore.common.id, guard.id), sql`changes() > 0`);
       const event = updatedEventOf(exchangeRatesDocumentStore, condition, { changes: { attributes: [LINES_PROPERTY] }, afterUpdate: true });
@@ -125,15 +129,15 @@ function explainLineError(error: unknown): ApiError | undefined {
   return undefined;
 }
 
-/** Runs one line write in the request's unit of work; answers the document's new version. */
+/** Runs one line write in the request's session; answers the document's new version. */
 export async function writeLine(ctx: ApiContext, number: number, listed404: boolean, plan: LineWritePlan): Promise<number> {
   const expected = parseIfMatch(ctx.request);
-  const unit: TenantUnit = openRequestUnit(ctx);
+  const unit = ctx.tenant;
   for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
     const document = await findDocumentOrFail(ctx, unit, number, listed404);
     if (expected !== undefined && expected !== document.version) throw preconditionFailed(document.version);
     const guard: DocumentRef = expected === undefined ? { id: document.id } : document;
-    const planned = await plan(unit.db, guard, unit.stamp);
+    const planned = await plan(guard, unit.stamp);
     if ('unchanged' in planned) return document.version;
     const { written, version } = await commitAlone(unit, (batch) => batch.stage(stageLineWrite(planned.statement, guard, planned.effect)));
     if (written > 0 && version !== undefined) return version;

@@ -88,9 +88,9 @@ function isCompanyEntry(value: unknown): value is CompanyEntry {
 }
 
 async function loadPair(ctx: ApiContext, from: string, to: string): Promise<PairEntry> {
-  const unknown = await findUnknownCurrencies(ctx.db, [from, to]);
+  const unknown = await findUnknownCurrencies(ctx.tenant, [from, to]);
   if (unknown.length > 0 || from === to) return { unknown, timeline: [] };
-  return { unknown, timeline: buildTimeline(from, to, await loadCandidateLines(ctx.db, ctx.scope, from, to)) };
+  return { unknown, timeline: buildTimeline(from, to, await loadCandidateLines(ctx.tenant, from, to)) };
 }
 
 interface RateQuestion {
@@ -150,7 +150,7 @@ export async function handleRateLookupByCompany(ctx: ApiContext) {
   const companyKey = String(input.companyKey);
   const generation = await loadRatesGeneration(ctx);
   const company = await loadThroughCache(ctx, generation, `company/${encodeURIComponent(companyKey)}`, isCompanyEntry, async () => ({
-    baseCurrency: await findBaseCurrency(ctx.db, ctx.scope, companyKey),
+    baseCurrency: await findBaseCurrency(ctx.tenant, companyKey),
   }));
   if (company.baseCurrency === null) {
     throw errorOfFields('UnknownReference', [

@@ -19,7 +19,7 @@ const MEMORY_MAX_ENTRIES = 500;
 const memory = new Map<string, { value: unknown; expires: number }>();
 
 export function loadRatesGeneration(ctx: ApiContext): Promise<number> {
-  return ctx.platform.coordinator(ctx.scope).send({ type: 'generation.read', ...ctx.scope, name: RATES_GENERATION });
+  return ctx.platform.coordinator(ctx.tenant.scope).send({ type: 'generation.read', ...ctx.tenant.scope, name: RATES_GENERATION });
 }
 
 /** Called after a write is committed and before it is acknowledged; a failure (after retries) fails the request. */
@@ -54,7 +54,7 @@ export async function loadThroughCache<T>(
   isEntry: (value: unknown) => value is T,
   load: () => Promise<T>,
 ): Promise<T> {
-  const key = buildCacheKey(ctx.scope, generation, name);
+  const key = buildCacheKey(ctx.tenant.scope, generation, name);
   const now = Date.now();
   const held = memory.get(key);
   if (held && held.expires > now && isEntry(held.value)) return held.value;

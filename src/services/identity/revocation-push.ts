@@ -13,7 +13,7 @@ const MAX_PUSHED_ORGS = 1000;
 /** Tells the objects of the client's tenant/orgs that its tokens issued up to now are void. */
 export function pushClientRevocation(ctx: ApiContext, client: Pick<ApiClientRow, 'clientId' | 'orgs'>): void {
   const revokedAt = Math.floor(ctx.platform.now().getTime() / 1000);
-  const { tenantKey } = ctx.scope;
+  const { tenantKey } = ctx.tenant.scope;
   const push = async () => {
     const orgs = client.orgs.includes('*') ? await ctx.platform.placements.listOrgs(tenantKey, MAX_PUSHED_ORGS) : client.orgs;
     await Promise.all(orgs.map((orgKey) => ctx.platform.live.revokeClient({ tenantKey, orgKey }, client.clientId, revokedAt)));

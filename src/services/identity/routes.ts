@@ -6,7 +6,6 @@ import type * as v from 'valibot';
 import { recordClientRevocation } from '../../auth/revocation';
 import { allowsOrg } from '../../auth/token';
 import { readJsonBody } from '../../http/body';
-import { openRequestUnit } from '../../http/context';
 import type { ApiContext } from '../../http/context';
 import { ApiError, recordNotFound } from '../../errors/api-error';
 import { defineApiRoute } from '../../http/route';
@@ -52,17 +51,17 @@ function toApiClientResource(row: ApiClientRow): v.InferOutput<(typeof readClien
 function canReach(ctx: ApiContext, client: Pick<ApiClientRow, 'scopes' | 'orgs'>): boolean {
   return (
     client.scopes.every((scope) => ctx.principal.scopes.has(scope)) &&
-    client.orgs.every((org) => allowsOrg(ctx.principal, ctx.scope.tenantKey, org))
+    client.orgs.every((org) => allowsOrg(ctx.principal, ctx.tenant.scope.tenantKey, org))
   );
 }
 
 /** An admin may only grant orgs its own token may use (`*`: every org of the tenant). */
 function checkGrantable(ctx: ApiContext, input: NewApiClient): void {
-  const refused = input.orgs.filter((org) => !allowsOrg(ctx.principal, ctx.scope.tenantKey, org));
+  const refused = input.orgs.filter((org) => !allowsOrg(ctx.principal, ctx.tenant.scope.tenantKey, org));
   if (refused.length > 0) {
     throw new ApiError(
       'Forbidden',
-      `The token may not use ${refused.map((org) => `${ctx.scope.tenantKey}/${org}`).join(', ')}, so it cannot grant it.`,
+      `The token may not use ${refused.map((org) => `${ctx.tenant.scope.tenantKey}/${org}`).join(', ')}, so it cannot grant it.`,
       {
         errors: refused.map((org) => ({ path: 'orgs', message: message('orgNotGrantable', { org }) })),
       },
@@ -71,18 +70,18 @@ function checkGrantable(ctx: ApiContext, input: NewApiClient): void {
 }
 
 async function createClient(ctx: ApiContext) {
-  const input = parseApiClientInput(await readJsonBody(ctx.request), ctx.scope.orgKey);
+  const input = parseApiClientInput(await readJsonBody(ctx.request), ctx.tenant.scope.orgKey);
   checkGrantable(ctx, input);
   const secret = generateClientSecret();
   const registration = {
     id: crypto.randomUUID(),
-    clientId: buildClientId(ctx.scope),
+    clientId: buildClientId(ctx.tenant.scope),
     name: input.name,
     secretHash: await hashClientSecret(secret),
     scopes: input.scopes,
     orgs: input.orgs,
   };
-  const row = await commitAlone(openRequestUnit(ctx), (batch) => batch.stage(stageApiClientInsert(registration)));
+  const row = await commitAlone(ctx.tenant, (batch) => batch.stage(stageApiClientInsert(registration)));
   const location = `${ctx.apiBase}${API_CLIENTS_BASE}/${encodeURIComponent(row.clientId)}`;
   return jsonResponse(
     createClientDoc.responses[201].schema,
@@ -97,7 +96,7 @@ function clientIdOf(ctx: ApiContext): string {
 
 /** The client of the path, if it exists and is within the caller's reach; else 404. */
 async function findClientOrFail(ctx: ApiContext): Promise<ApiClientRow> {
-  const row = await findApiClient(ctx.db, ctx.scope, clientIdOf(ctx));
+  const row = await findApiClient(ctx.tenant, clientIdOf(ctx));
   if (!row || !canReach(ctx, row)) throw recordNotFound(`API client '${clientIdOf(ctx)}'`, true);
   return row;
 }
@@ -105,7 +104,7 @@ async function findClientOrFail(ctx: ApiContext): Promise<ApiClientRow> {
 async function revokeClient(ctx: ApiContext) {
   const row = await findClientOrFail(ctx);
   if (row.revokedOn !== null) return jsonResponse(revokeClientDoc.responses[200].schema, toApiClientResource(row));
-  const unit = openRequestUnit(ctx);
+  const unit = ctx.tenant;
   const revoked = await commitAlone(unit, (batch) => batch.stage(stageApiClientUpdate(row.clientId, { revokedOn: unit.stamp.on })));
   if (!revoked) throw recordNotFound(`API client '${row.clientId}'`, true);
   await recordClientRevocation(ctx.platform.cache, row.clientId, ctx.platform.now());
@@ -121,7 +120,7 @@ async function rotateSecret(ctx: ApiContext) {
     });
   }
   const secret = generateClientSecret();
-  const unit = openRequestUnit(ctx);
+  const unit = ctx.tenant;
   const set = { secretHash: await hashClientSecret(secret), secretIssuedOn: unit.stamp.on };
   const changed = await commitAlone(unit, (batch) => batch.stage(stageApiClientUpdate(row.clientId, set)));
   if (!changed) throw recordNotFound(`API client '${row.clientId}'`, true);
@@ -134,7 +133,7 @@ async function rotateSecret(ctx: ApiContext) {
 
 async function deleteClient(ctx: ApiContext) {
   const row = await findClientOrFail(ctx);
-  const deleted = await commitAlone(openRequestUnit(ctx), (batch) => batch.stage(stageApiClientDelete(row.clientId)));
+  const deleted = await commitAlone(ctx.tenant, (batch) => batch.stage(stageApiClientDelete(row.clientId)));
   if (!deleted) throw recordNotFound(`API client '${row.clientId}'`, true);
   await recordClientRevocation(ctx.platform.cache, row.clientId, ctx.platform.now());
   pushClientRevocation(ctx, row);
@@ -142,7 +141,7 @@ async function deleteClient(ctx: ApiContext) {
 }
 
 async function listClients(ctx: ApiContext) {
-  const rows = await listApiClients(ctx.db, ctx.scope);
+  const rows = await listApiClients(ctx.tenant);
   return jsonResponse(listClientsDoc.responses[200].schema, { items: rows.filter((row) => canReach(ctx, row)).map(toApiClientResource) });
 }
 

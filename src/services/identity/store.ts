@@ -5,7 +5,9 @@
 import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
-import type { Database, TenantScope } from '../../db/client';
+import type { TenantScope } from '../../db/client';
+import { sqlBuilder } from '../../db/sql';
+import type { TenantReader } from '../../tenant/session';
 import { bindCompiled, bindRequestQuery, bindRequestStatement } from '../../tenant/compiled';
 import { rowsOf } from '../../tenant/unit-of-work';
 import type { StagedWrite } from '../../tenant/unit-of-work';
@@ -16,14 +18,20 @@ function clientCondition(scope: TenantScope, clientId: string): SQL | undefined 
   return and(scopeCondition(apiClients, scope), eq(apiClients.clientId, clientId));
 }
 
-export async function findApiClient(db: Database, scope: TenantScope, clientId: string): Promise<ApiClientRow | undefined> {
-  const rows = await db.select().from(apiClients).where(clientCondition(scope, clientId)).limit(1);
+export async function findApiClient(tenant: TenantReader, clientId: string): Promise<ApiClientRow | undefined> {
+  const rows = await tenant.read(sqlBuilder.select().from(apiClients).where(clientCondition(tenant.scope, clientId)).limit(1));
   return rows[0];
 }
 
 /** Every client of the tenant/org, oldest first. */
-export async function listApiClients(db: Database, scope: TenantScope): Promise<ApiClientRow[]> {
-  return db.select().from(apiClients).where(scopeCondition(apiClients, scope)).orderBy(asc(apiClients.createdOn), asc(apiClients.id));
+export async function listApiClients(tenant: TenantReader): Promise<ApiClientRow[]> {
+  return tenant.read(
+    sqlBuilder
+      .select()
+      .from(apiClients)
+      .where(scopeCondition(apiClients, tenant.scope))
+      .orderBy(asc(apiClients.createdOn), asc(apiClients.id)),
+  );
 }
 
 /** A client to register: what its creator chose, its ids and its secret's digest (the tenant/org and audit fields: the unit's). */
@@ -32,7 +40,7 @@ type ApiClientRegistration = Pick<ApiClientRow, 'id' | 'clientId' | 'name' | 'se
 /** The insert of a new client, its secret issued at the unit's time; its result is the stored row. */
 export function stageApiClientInsert(registration: ApiClientRegistration): StagedWrite<ApiClientRow> {
   return {
-    plan({ db, scope, stamp }) {
+    plan({ scope, stamp }) {
       const row: ApiClientRow = {
         ...registration,
         tenantKey: scope.tenantKey,
@@ -45,7 +53,7 @@ export function stageApiClientInsert(registration: ApiClientRegistration): Stage
         modifiedOn: stamp.on,
         modifiedBy: stamp.by,
       };
-      const insert = bindCompiled(bindRequestStatement(db.insert(apiClients).values(row)), {});
+      const insert = bindCompiled(bindRequestStatement(sqlBuilder.insert(apiClients).values(row)), {});
       return { table: 'api_clients', statements: [{ statement: insert }], settle: () => row };
     },
   };
@@ -57,10 +65,10 @@ export function stageApiClientUpdate(
   set: Partial<Pick<ApiClientRow, 'secretHash' | 'secretIssuedOn' | 'revokedOn'>>,
 ): StagedWrite<ApiClientRow | undefined> {
   return {
-    plan({ db, scope, stamp }) {
+    plan({ scope, stamp }) {
       const columns = getTableColumns(apiClients);
       const update = bindRequestQuery(
-        db
+        sqlBuilder
           .update(apiClients)
           .set({ ...set, version: sql`${apiClients.version} + 1`, modifiedOn: stamp.on, modifiedBy: stamp.by })
           .where(clientCondition(scope, clientId))
@@ -75,9 +83,9 @@ export function stageApiClientUpdate(
 /** Deletes one client; its result is whether it existed. */
 export function stageApiClientDelete(clientId: string): StagedWrite<boolean> {
   return {
-    plan({ db, scope }) {
+    plan({ scope }) {
       const returned = { id: apiClients.id };
-      const remove = bindRequestQuery(db.delete(apiClients).where(clientCondition(scope, clientId)).returning(returned), returned);
+      const remove = bindRequestQuery(sqlBuilder.delete(apiClients).where(clientCondition(scope, clientId)).returning(returned), returned);
       return { table: 'api_clients', statements: [{ statement: remove }], settle: ([rows]) => rowsOf(remove, rows).length > 0 };
     },
   };

@@ -157,7 +157,7 @@ async function issueToken(ctx: PublicContext, limits: TokenLimits | undefined) {
   const digest = await hashClientSecret(credentials.secret);
   const attempt = limits?.describeAttempt(ctx, credentials.clientId, digest);
   if (attempt) limits?.checkBeforeLookup(ctx, attempt);
-  const client = await findApiClient(await ctx.openTenantDatabase(scope), scope, credentials.clientId);
+  const client = await findApiClient(ctx.openTenant(scope), credentials.clientId);
   const usable = client && client.revokedOn === null ? client : undefined;
   if (!usable || !digestsMatch(digest, usable.secretHash)) {
     if (attempt) await limits?.countFailure(ctx, attempt, usable?.secretHash ?? null);

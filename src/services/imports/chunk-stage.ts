@@ -10,6 +10,7 @@ import { is } from 'drizzle-orm';
 import { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { parseConstraintViolation, scopeCondition } from '../../db/client';
 import type { TenantScope } from '../../db/client';
+import { sqlBuilder } from '../../db/sql';
 import { deletedEventOf, keyExpression, resourceOf } from '../../resources/entities/events';
 import { stageUpdate } from '../../resources/entities/record-updates';
 import type { EntityStore } from '../../resources/entities/store';
@@ -83,7 +84,7 @@ function buildInserts(context: WriteContext, store: EntityStore, rows: readonly 
     .map(([name]) => name);
   const select = names.map((name) => (name in shared ? sql`${shared[name]}` : extract(name)));
   return groupRows(rows.map((row) => ({ ...row.columns, id: row.id }))).map((json) =>
-    context.db.insert(store.table).select(sql`SELECT ${sql.join(select, sql`, `)} FROM json_each(${json})`),
+    sqlBuilder.insert(store.table).select(sql`SELECT ${sql.join(select, sql`, `)} FROM json_each(${json})`),
   );
 }
 
@@ -108,7 +109,7 @@ export function stageChunkCreates(template: ImportTemplate, store: EntityStore, 
       const members = collectMemberPairs(template, rows).map(({ column, pairs }) => {
         const member = template.members?.find((item) => item.column === column);
         if (!member) throw new Error(`No member column ${column}.`);
-        return { statement: bindCompiled(bindRequestStatement(member.insert(context.db, context.scope, pairs)), {}) };
+        return { statement: bindCompiled(bindRequestStatement(member.insert(context.scope, pairs)), {}) };
       });
       const inserts = buildInserts(context, store, rows).map((insert) => ({ statement: bindCompiled(bindRequestStatement(insert), {}) }));
       const fields = { resource: resourceOf(store.spec), changeType: 'created' as const, version: 1 };
@@ -133,8 +134,8 @@ export function stageChunkCreates(template: ImportTemplate, store: EntityStore, 
 /** The chunk's ledger row (primary key: the import and chunk index, so a chunk is never written twice). */
 export function stageLedgerEntry(entry: ChunkEntry): StagedWrite<void> {
   return {
-    plan({ db, scope }) {
-      const insert = db.insert(importChunks).values({
+    plan({ scope }) {
+      const insert = sqlBuilder.insert(importChunks).values({
         ...scope,
         importId: entry.importId,
         chunkIndex: entry.chunkIndex,
@@ -174,8 +175,8 @@ function unchangedCondition(store: EntityStore, versions: Readonly<Record<string
 }
 
 /** The mark of a chunk's ledger row as undone (only once: a chunk undone twice changes nothing). */
-export function buildChunkMark({ db, scope, stamp }: WriteContext, importId: string, chunkIndex: number) {
-  return db
+export function buildChunkMark({ scope, stamp }: WriteContext, importId: string, chunkIndex: number) {
+  return sqlBuilder
     .update(importChunks)
     .set({ undoneOn: stamp.on })
     .where(
@@ -191,14 +192,15 @@ export function buildChunkMark({ db, scope, stamp }: WriteContext, importId: str
 /** A chunk undone: its records deleted (their `deleted` events first), its ledger row marked; answers the ids deleted. */
 export function stageChunkUndo(store: EntityStore, undo: ChunkUndo): StagedWrite<readonly string[]> {
   return {
-    plan({ db, scope, stamp }) {
+    plan(context) {
+      const { scope } = context;
       const condition = and(
         idsCondition(store, scope, undo.createdIds),
         ...(undo.keepChanged ? [unchangedCondition(store, undo.versions)] : []),
       );
       const returned = { id: store.common.id };
-      const remove = bindRequestQuery(db.delete(store.table).where(condition).returning(returned), returned);
-      const mark = buildChunkMark({ db, scope, stamp }, undo.importId, undo.chunkIndex);
+      const remove = bindRequestQuery(sqlBuilder.delete(store.table).where(condition).returning(returned), returned);
+      const mark = buildChunkMark(context, undo.importId, undo.chunkIndex);
       const deletes = undo.createdIds.length > 0 ? [{ event: deletedEventOf(store, condition) }, { statement: remove }] : [];
       return {
         table: store.spec.table,

@@ -8,6 +8,7 @@
  */
 import { and, sql } from 'drizzle-orm';
 import { requireColumn, scopeCondition } from '../../db/client';
+import { sqlBuilder } from '../../db/sql';
 import type { FieldError } from '../../errors/api-error';
 import type { ImportTemplate } from '../../resources/entities/import-template';
 import { duplicateKey } from '../../resources/entities/store';
@@ -18,7 +19,7 @@ import type { CustomAttributeDefinition } from '../../resources/entities/custom-
 import { message } from '../../messages/catalogue';
 import { findReferences } from '../../resources/reference/store';
 import type { FoundReferences } from '../../resources/reference/store';
-import type { TenantUnit } from '../../tenant/unit-of-work';
+import type { TenantSession } from '../../tenant/session';
 import type { PreparedRow } from './chunk-stage';
 import type { FileRecord } from './files/format';
 import type { FailedRow } from './files/failures-csv';
@@ -36,8 +37,8 @@ interface CheckedChunk {
 
 /** What a chunk's check needs beyond its records (read once per run of steps). */
 export interface ChunkSetting {
-  /** The tenant/org's unit of work (its database, scope and the run's audit stamp). */
-  readonly unit: TenantUnit;
+  /** The tenant/org's session (its reads, scope and the run's audit stamp). */
+  readonly unit: TenantSession;
   readonly template: ImportTemplate;
   readonly store: EntityStore;
   /** The values are text cells (CSV, xlsx), read by their columns' cell kinds. */
@@ -69,15 +70,17 @@ async function findStoredRecords(setting: ChunkSetting, keys: readonly string[])
   const columns = store.spec.key.map((name) => requireColumn(store.columns, store.spec.table, name));
   const parts = columns.map((_, index) => sql.raw(`json_extract(value, '$[${index}]')`));
   const json = `[${keys.join(',')}]`;
-  const rows: Record<string, unknown>[] = await unit.db
-    .select()
-    .from(store.table)
-    .where(
-      and(
-        scopeCondition(store.common, unit.scope),
-        sql`(${sql.join(columns, sql`, `)}) IN (SELECT ${sql.join(parts, sql`, `)} FROM json_each(${json}))`,
+  const rows: Record<string, unknown>[] = await unit.read(
+    sqlBuilder
+      .select()
+      .from(store.table)
+      .where(
+        and(
+          scopeCondition(store.common, unit.scope),
+          sql`(${sql.join(columns, sql`, `)}) IN (SELECT ${sql.join(parts, sql`, `)} FROM json_each(${json}))`,
+        ),
       ),
-    );
+  );
   return new Map(rows.map((row) => [keyOf(store, row), row as StoredRecord]));
 }
 
@@ -158,7 +161,7 @@ export async function checkEntityChunk(setting: ChunkSetting, records: readonly 
   const failures: FailedRow[] = [];
   const parsed = parseRows(setting, records, failures);
   const uses = parsed.flatMap((item) => [...collectReferenceUses(store.spec, item.values), ...collectMemberUses(template, item.members)]);
-  const found: FoundReferences = uses.length > 0 ? await findReferences(unit.db, unit.scope, uses) : new Map();
+  const found: FoundReferences = uses.length > 0 ? await findReferences(unit, uses) : new Map();
   const stored = await findStoredRecords(
     setting,
     parsed.map((item) => item.key),

@@ -7,8 +7,8 @@ import type { ImportCommandFields } from './commands';
 /** The tenant/org and the fields every import command carries, for this request. */
 export function buildCommandBase(ctx: ApiContext): Omit<CommandEnvelope, 'type'> & ImportCommandFields {
   return {
-    tenantKey: ctx.scope.tenantKey,
-    orgKey: ctx.scope.orgKey,
+    tenantKey: ctx.tenant.scope.tenantKey,
+    orgKey: ctx.tenant.scope.orgKey,
     commandId: crypto.randomUUID(),
     requestId: ctx.requestId,
     by: ctx.principal.subject,
@@ -20,6 +20,6 @@ export function buildCommandBase(ctx: ApiContext): Omit<CommandEnvelope, 'type'>
  * after a reset between the D1 write and the answer returns the recorded outcome instead of writing again.
  */
 export function sendImportCommand<C extends CoordinatorCommand>(ctx: ApiContext, command: C): Promise<CommandResult<C['type']>> {
-  const coordinator = ctx.platform.coordinator(ctx.scope);
+  const coordinator = ctx.platform.coordinator(ctx.tenant.scope);
   return callWithRetries(() => coordinator.send(command), isRetryableCoordinatorError);
 }

@@ -7,9 +7,9 @@
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { CommandContext, CommandHandlers, CommandOf } from '../../coordinator/commands';
 import { scopeCondition } from '../../db/client';
-import type { Database, TenantScope } from '../../db/client';
-import { commitAlone, openTenantUnit } from '../../tenant/unit-of-work';
-import type { TenantUnit } from '../../tenant/unit-of-work';
+import { sqlBuilder } from '../../db/sql';
+import type { TenantReader, TenantSession } from '../../tenant/session';
+import { commitAlone } from '../../tenant/unit-of-work';
 import {
   decideTransition,
   describeState,
@@ -66,13 +66,19 @@ type ChangeOutcome =
   | { readonly status: 'fileNameFixed'; readonly cloudFileName: string | null };
 
 /** How many file imports of the tenant/org are Processing (third-party imports are not counted). */
-async function countProcessing(db: Database, scope: TenantScope): Promise<number> {
-  const rows = await db
-    .select({ count: sql<number>`count(*)` })
-    .from(importDataInfos)
-    .where(
-      and(scopeCondition(importDataInfos, scope), eq(importDataInfos.importDataState, PROCESSING), isNotNull(importDataInfos.fileFormat)),
-    );
+async function countProcessing(tenant: TenantReader): Promise<number> {
+  const rows = await tenant.read(
+    sqlBuilder
+      .select({ count: sql<number>`count(*)` })
+      .from(importDataInfos)
+      .where(
+        and(
+          scopeCondition(importDataInfos, tenant.scope),
+          eq(importDataInfos.importDataState, PROCESSING),
+          isNotNull(importDataInfos.fileFormat),
+        ),
+      ),
+  );
   return rows[0]?.count ?? 0;
 }
 
@@ -111,11 +117,10 @@ declare module '../../coordinator/commands' {
 
 type ImportCommand = CommandOf<'imports.register' | 'imports.change' | 'imports.expire' | 'imports.revert' | 'imports.progress'>;
 
-/** The command's unit of work (its tenant/org, opened once, with the command's audit stamp) and its origin. */
-function prepare({ db, now }: CommandContext, command: ImportCommand): TenantUnit & { readonly origin: ChangeOrigin } {
-  const scope = { tenantKey: command.tenantKey, orgKey: command.orgKey };
+/** The command's session (its tenant/org, opened once, with the command's audit stamp) and its origin. */
+function prepare({ tenant, now }: CommandContext, command: ImportCommand): TenantSession & { readonly origin: ChangeOrigin } {
   return {
-    ...openTenantUnit({ db, scope, stamp: { on: now().toISOString(), by: command.by } }),
+    ...tenant.withStamp({ on: now().toISOString(), by: command.by }),
     origin: { commandId: command.commandId, requestId: command.requestId },
   };
 }
@@ -134,7 +139,7 @@ async function applyChange(run: ReturnType<typeof prepare>, row: ImportRow, chan
 
 async function registerImport(context: CommandContext, command: CommandOf<'imports.register'>): Promise<RegisterOutcome> {
   const run = prepare(context, command);
-  const replayed = await findImport(run.db, run.scope, command.import.id);
+  const replayed = await findImport(run, command.import.id);
   if (replayed) return { id: replayed.id, key: replayed.key, row: replayed };
   const row = await commitAlone(run, (batch) => batch.stage(stageImportRegistration(command.import, run.origin)));
   return { id: command.import.id, key: row.key, row };
@@ -143,7 +148,7 @@ async function registerImport(context: CommandContext, command: CommandOf<'impor
 async function changeImport(context: CommandContext, command: CommandOf<'imports.change'>): Promise<ChangeOutcome> {
   const run = prepare(context, command);
   const { change } = command;
-  const { row, replayed } = await findImportForChange(run.db, run.scope, change.importId, command.commandId);
+  const { row, replayed } = await findImportForChange(run, change.importId, command.commandId);
   if (replayed) return { status: 'applied' };
   if (!row) return { status: 'notFound' };
   if (row.fileFormat !== null && change.cloudFileName !== undefined && change.cloudFileName !== row.cloudFileName) {
@@ -166,7 +171,7 @@ async function changeImport(context: CommandContext, command: CommandOf<'imports
 /** validateImportDataState: a Processing import with no progress for 30 minutes becomes Fatal. */
 async function expireImport(context: CommandContext, command: CommandOf<'imports.expire'>): Promise<ExpireOutcome> {
   const run = prepare(context, command);
-  const row = await findImport(run.db, run.scope, command.importId);
+  const row = await findImport(run, command.importId);
   if (!row) return { status: 'notFound' };
   if (!isStaleProcessing(row, new Date(command.now))) return { status: 'found', row };
   if (decideTransition(requireState(row), FATAL) !== 'apply') return { status: 'found', row };
@@ -177,10 +182,10 @@ async function expireImport(context: CommandContext, command: CommandOf<'imports
 
 async function revertImport(context: CommandContext, command: CommandOf<'imports.revert'>): Promise<RevertOutcome> {
   const run = prepare(context, command);
-  const done = await findChangeByCommand(run.db, run.scope, command.commandId);
-  const replayed = done ? await findImport(run.db, run.scope, done.importId) : undefined;
+  const done = await findChangeByCommand(run, command.commandId);
+  const replayed = done ? await findImport(run, done.importId) : undefined;
   if (replayed) return { status: 'reverted', id: replayed.id, key: replayed.key, originalFileName: replayed.originalFileName };
-  const row = await findRevertCandidate(run.db, run.scope, command.templateKey);
+  const row = await findRevertCandidate(run, command.templateKey);
   if (!row) return { status: 'nothing' };
   await applyChange(run, row, { kind: 'revert', toState: requireState(row), patch: { reverted: true } });
   return { status: 'reverted', id: row.id, key: row.key, originalFileName: row.originalFileName };
@@ -190,14 +195,14 @@ async function revertImport(context: CommandContext, command: CommandOf<'imports
 async function progressImport(context: CommandContext, command: CommandOf<'imports.progress'>): Promise<ProgressOutcome> {
   const run = prepare(context, command);
   const { progress } = command;
-  const { row, replayed } = await findImportForChange(run.db, run.scope, progress.importId, command.commandId);
+  const { row, replayed } = await findImportForChange(run, progress.importId, command.commandId);
   if (replayed) return { status: 'applied' };
   if (!row) return { status: 'notFound' };
   const from = requireState(row);
   const to = progress.importDataState ?? from;
   if (decideTransition(from, to) !== 'apply') return { status: 'stopped', row };
   // The coordinator runs one command at a time: the count cannot change between this read and the write.
-  if (from === PENDING && to === PROCESSING && (await countProcessing(run.db, run.scope)) >= MAX_CONCURRENT_IMPORTS) {
+  if (from === PENDING && to === PROCESSING && (await countProcessing(run)) >= MAX_CONCURRENT_IMPORTS) {
     return { status: 'busy', row };
   }
   const patch: ImportPatch = { lastProgressUpdateOn: run.stamp.on, ...progress.counts };

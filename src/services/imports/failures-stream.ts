@@ -5,7 +5,8 @@
  */
 import { and, asc, eq, gt } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
-import type { Database, TenantScope } from '../../db/client';
+import { sqlBuilder } from '../../db/sql';
+import type { TenantReader } from '../../tenant/session';
 import type { Language } from '../../messages/language';
 import { encodeFailedRow, encodeFailuresHeader } from './files/failures-csv';
 import type { FailedRow } from './files/failures-csv';
@@ -17,14 +18,16 @@ const PAGE_CHUNKS = 16;
 const MAX_FAILURE_COLUMNS = MAX_ROW_CELLS;
 
 /** The failed rows of each ledger row of the import, in chunk order, a page of ledger rows at a time. */
-async function* readFailedRows(db: Database, scope: TenantScope, importId: string): AsyncGenerator<FailedRow[]> {
+async function* readFailedRows(tenant: TenantReader, importId: string): AsyncGenerator<FailedRow[]> {
   for (let after = -1; ;) {
-    const page = await db
-      .select({ chunkIndex: importChunks.chunkIndex, failures: importChunks.failures })
-      .from(importChunks)
-      .where(and(scopeCondition(importChunks, scope), eq(importChunks.importId, importId), gt(importChunks.chunkIndex, after)))
-      .orderBy(asc(importChunks.chunkIndex))
-      .limit(PAGE_CHUNKS);
+    const page = await tenant.read(
+      sqlBuilder
+        .select({ chunkIndex: importChunks.chunkIndex, failures: importChunks.failures })
+        .from(importChunks)
+        .where(and(scopeCondition(importChunks, tenant.scope), eq(importChunks.importId, importId), gt(importChunks.chunkIndex, after)))
+        .orderBy(asc(importChunks.chunkIndex))
+        .limit(PAGE_CHUNKS),
+    );
     for (const chunk of page) yield JSON.parse(chunk.failures) as FailedRow[];
     const last = page.at(-1);
     if (!last || page.length < PAGE_CHUNKS) return;
@@ -32,9 +35,9 @@ async function* readFailedRows(db: Database, scope: TenantScope, importId: strin
   }
 }
 
-async function listColumns(db: Database, scope: TenantScope, importId: string): Promise<string[]> {
+async function listColumns(tenant: TenantReader, importId: string): Promise<string[]> {
   const columns = new Set<string>();
-  for await (const rows of readFailedRows(db, scope, importId)) {
+  for await (const rows of readFailedRows(tenant, importId)) {
     for (const row of rows) {
       for (const name of Object.keys(row.values)) if (columns.size < MAX_FAILURE_COLUMNS) columns.add(name);
     }
@@ -43,15 +46,10 @@ async function listColumns(db: Database, scope: TenantScope, importId: string): 
 }
 
 /** The failures CSV of an import as a stream of UTF-8 bytes (its header line, then one line per problem). */
-export async function streamFailuresCsv(
-  db: Database,
-  scope: TenantScope,
-  importId: string,
-  language: Language,
-): Promise<ReadableStream<Uint8Array>> {
-  const columns = await listColumns(db, scope, importId);
+export async function streamFailuresCsv(tenant: TenantReader, importId: string, language: Language): Promise<ReadableStream<Uint8Array>> {
+  const columns = await listColumns(tenant, importId);
   const encoder = new TextEncoder();
-  const lines = readFailedRows(db, scope, importId);
+  const lines = readFailedRows(tenant, importId);
   let started = false;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {

@@ -1,11 +1,13 @@
 /** The chunk ledger (import_chunks): written with each chunk, read for the counts, the failures and undoing. */
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
-import type { Database, TenantScope } from '../../db/client';
+import type { TenantScope } from '../../db/client';
+import { sqlBuilder } from '../../db/sql';
 import type { EntityStore } from '../../resources/entities/store';
 import type { ImportTemplate } from '../../resources/entities/import-template';
 import type { Platform } from '../../runtime/platform';
-import type { TenantUnit, WriteBatch } from '../../tenant/unit-of-work';
+import type { TenantReader, TenantSession } from '../../tenant/session';
+import type { WriteBatch } from '../../tenant/unit-of-work';
 import { stageRecordMembers } from './member-stage';
 import { stageChunkUndo, stageRestore } from './chunk-stage';
 import { NO_COUNTS } from './ledger-entry';
@@ -22,22 +24,26 @@ function chunksOf(scope: TenantScope, importId: string) {
 }
 
 /** The import's last ledger row (the chunk a resumed read goes on after). */
-export async function findLastChunk(db: Database, scope: TenantScope, importId: string): Promise<ImportChunkRow | undefined> {
-  const rows = await db.select().from(importChunks).where(chunksOf(scope, importId)).orderBy(desc(importChunks.chunkIndex)).limit(1);
+export async function findLastChunk(tenant: TenantReader, importId: string): Promise<ImportChunkRow | undefined> {
+  const rows = await tenant.read(
+    sqlBuilder.select().from(importChunks).where(chunksOf(tenant.scope, importId)).orderBy(desc(importChunks.chunkIndex)).limit(1),
+  );
   return rows[0];
 }
 
 /** The import's counts: the sum of its ledger rows. */
-export async function sumChunkCounts(db: Database, scope: TenantScope, importId: string): Promise<ImportCounts> {
-  const rows = await db
-    .select({
-      rowsRead: sql<number>`coalesce(sum(${importChunks.rowsRead}), 0)`,
-      rowsCreated: sql<number>`coalesce(sum(${importChunks.rowsCreated}), 0)`,
-      rowsUpdated: sql<number>`coalesce(sum(${importChunks.rowsUpdated}), 0)`,
-      rowsFailed: sql<number>`coalesce(sum(${importChunks.rowsFailed}), 0)`,
-    })
-    .from(importChunks)
-    .where(chunksOf(scope, importId));
+export async function sumChunkCounts(tenant: TenantReader, importId: string): Promise<ImportCounts> {
+  const rows = await tenant.read(
+    sqlBuilder
+      .select({
+        rowsRead: sql<number>`coalesce(sum(${importChunks.rowsRead}), 0)`,
+        rowsCreated: sql<number>`coalesce(sum(${importChunks.rowsCreated}), 0)`,
+        rowsUpdated: sql<number>`coalesce(sum(${importChunks.rowsUpdated}), 0)`,
+        rowsFailed: sql<number>`coalesce(sum(${importChunks.rowsFailed}), 0)`,
+      })
+      .from(importChunks)
+      .where(chunksOf(tenant.scope, importId)),
+  );
   return rows[0] ?? NO_COUNTS;
 }
 
@@ -84,7 +90,7 @@ export function isProcessed(template: ImportTemplate | undefined): template is I
  * src/services/imports/writer-chunk.ts); `platform`: the writer's reaction after it (cached lookups retired).
  */
 export async function undoChunks(
-  unit: TenantUnit,
+  unit: TenantSession,
   template: ImportTemplate,
   importId: string,
   options: { readonly keepChanged?: boolean; readonly platform?: Platform } = {},
@@ -103,17 +109,19 @@ export async function undoChunks(
  * `kept`. A chunk undone twice changes nothing.
  */
 async function undoEntityChunks(
-  unit: TenantUnit,
+  unit: TenantSession,
   template: ImportTemplate,
   store: EntityStore,
   importId: string,
   options: { readonly keepChanged?: boolean } = {},
 ): Promise<UndoOutcome> {
-  const chunks = await unit.db
-    .select({ chunkIndex: importChunks.chunkIndex, createdIds: importChunks.createdIds, updated: importChunks.updated })
-    .from(importChunks)
-    .where(and(chunksOf(unit.scope, importId), isNull(importChunks.undoneOn)))
-    .orderBy(asc(importChunks.chunkIndex));
+  const chunks = await unit.read(
+    sqlBuilder
+      .select({ chunkIndex: importChunks.chunkIndex, createdIds: importChunks.createdIds, updated: importChunks.updated })
+      .from(importChunks)
+      .where(and(chunksOf(unit.scope, importId), isNull(importChunks.undoneOn)))
+      .orderBy(asc(importChunks.chunkIndex)),
+  );
   let deleted = 0;
   let restored = 0;
   const kept: string[] = [];
@@ -126,7 +134,7 @@ async function undoEntityChunks(
       ...createdIds.map((id): [string, number] => [id, 1]),
       ...updated.map((record): [string, number] => [record.id, record.version]),
     ]);
-    const unchanged = keepChanged ? await resolveUnchangedVersions(unit.db, unit.scope, importId, left) : left;
+    const unchanged = keepChanged ? await resolveUnchangedVersions(unit, importId, left) : left;
     const versions = Object.fromEntries(createdIds.flatMap((id) => (unchanged.get(id) === 1 ? [] : [[id, unchanged.get(id) ?? 1]])));
     const batch = unit.openBatch();
     const restores = updated.map((record) =>
@@ -153,5 +161,5 @@ async function undoEntityChunks(
     }
   }
   // Without keepChanged every created record is deleted: one not found was deleted by someone else already.
-  return { deleted, restored, kept: keepChanged ? await nameRecords(unit.db, unit.scope, { name: template.name, store }, kept) : [] };
+  return { deleted, restored, kept: keepChanged ? await nameRecords(unit, { name: template.name, store }, kept) : [] };
 }

@@ -33,7 +33,8 @@ interface RecordMembers {
 /** Stages the change; its result: whether it was written (the record was at the expected version). */
 export function stageRecordMembers(template: ImportTemplate, store: EntityStore, change: RecordMembers): StagedWrite<boolean> {
   return {
-    plan({ db, scope, stamp }) {
+    plan(context) {
+      const { scope, stamp } = context;
       const condition = and(
         scopeCondition(store.common, scope),
         eq(store.common.id, change.id),
@@ -45,11 +46,11 @@ export function stageRecordMembers(template: ImportTemplate, store: EntityStore,
         const member = template.members?.find((item) => item.column === column);
         if (!member) throw new Error(`No member column ${column}.`);
         const pairs = keys.map((key): MemberPair => [change.id, key]);
-        const statement = change.action === 'added' ? member.insert(db, scope, pairs, onlyIf) : member.remove(db, scope, pairs, onlyIf);
+        const statement = change.action === 'added' ? member.insert(scope, pairs, onlyIf) : member.remove(scope, pairs, onlyIf);
         return { statement: bindCompiled(bindRequestStatement(statement), {}) };
       });
       const changes = { members: Object.fromEntries(change.members.map(({ column, keys }) => [column, { [change.action]: keys }])) };
-      const touch = bindVersionTouch({ db, scope, stamp }, store, condition);
+      const touch = bindVersionTouch(context, store, condition);
       return {
         table: store.spec.table,
         // The event and the member rows while the record is at the expected version, then the bump that ends it.

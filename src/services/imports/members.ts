@@ -6,7 +6,7 @@
 import type { FieldError } from '../../errors/api-error';
 import type { ImportTemplate, MemberPair } from '../../resources/entities/import-template';
 import type { FoundReferences, ReferenceUse } from '../../resources/reference/store';
-import type { TenantUnit } from '../../tenant/unit-of-work';
+import type { TenantReader } from '../../tenant/session';
 import type { MemberChange } from './member-stage';
 
 /** Member keys by column (distinct, in file order). */
@@ -63,14 +63,14 @@ export function collectMemberPairs(
 /** The members stored records hold, for the member columns rows name (`<ownerId> <key>` per member). */
 export async function listHeldMembers(
   template: ImportTemplate,
-  unit: TenantUnit,
+  unit: TenantReader,
   rows: readonly { readonly ownerId: string; readonly members: MemberKeys }[],
 ): Promise<Set<string>> {
   const held = new Set<string>();
   for (const member of template.members ?? []) {
     const owners = rows.filter((row) => (row.members[member.column] ?? []).length > 0).map((row) => row.ownerId);
     if (owners.length === 0) continue;
-    for (const [ownerId, key] of await member.list(unit.db, unit.scope, owners)) held.add(heldKey(member.column, ownerId, key));
+    for (const [ownerId, key] of await member.list(unit, owners)) held.add(heldKey(member.column, ownerId, key));
   }
   return held;
 }

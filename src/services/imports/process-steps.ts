@@ -28,7 +28,7 @@ async function finishImport(
     if (row && row.importDataState !== SUCCEEDED && isProcessed(template)) await undoChunks(unit, template, job.importId, { platform });
     return { state: row?.importDataState ?? null };
   }
-  const counts = await sumChunkCounts(unit.db, job, job.importId);
+  const counts = await sumChunkCounts(unit, job.importId);
   const failOnErrors = row.failOnErrors === true && counts.rowsFailed > 0;
   if ((fatal !== null || failOnErrors) && isProcessed(template)) await undoChunks(unit, template, job.importId, { platform });
   const summary = describeCounts(counts, row.dryRun === true);

@@ -2,7 +2,7 @@
 import { callWithRetries, isRetryableCoordinatorError } from '../../coordinator/retry';
 import type { ImportTemplate } from '../../resources/entities/import-template';
 import type { ImportJob, Platform } from '../../runtime/platform';
-import { openTenantUnit } from '../../tenant/unit-of-work';
+import { openTenantSession } from '../../tenant/session';
 import type { ImportProgress, ProgressOutcome } from './commands';
 import type { ImportCounts } from './ledger-entry';
 import { findImport } from './store';
@@ -30,11 +30,10 @@ export function describeCounts(counts: ImportCounts, dryRun: boolean): string {
   return `${counts.rowsRead} rows read: ${counts.rowsCreated} created, ${counts.rowsUpdated} updated, ${counts.rowsFailed} failed.`;
 }
 
-/** The import's row and template, and a unit of work of its tenant/org stamped now by the uploader. */
+/** The import's row and template, and a session of its tenant/org stamped now by the uploader. */
 export async function openJob(platform: Platform, templates: readonly ImportTemplate[], job: ImportJob) {
-  const db = await platform.openTenantDatabase(job);
-  const row = await findImport(db, job, job.importId);
+  const unit = openTenantSession({ executor: platform.openTenant(job), stamp: { on: platform.now().toISOString(), by: job.by } });
+  const row = await findImport(unit, job.importId);
   const template = templates.find((item) => item.name === row?.importDataTemplate);
-  const unit = openTenantUnit({ db, scope: job, stamp: { on: platform.now().toISOString(), by: job.by } });
   return { unit, row, template };
 }

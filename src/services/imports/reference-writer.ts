@@ -27,7 +27,7 @@ import { requireTenantReferenceStore } from '../../resources/reference/tables';
 import type { TenantReferenceStore } from '../../resources/reference/tables';
 import { listKindReferenceUsers } from '../../resources/reference/usage';
 import { parseReferenceRecords } from '../../resources/reference/validate';
-import type { TenantUnit } from '../../tenant/unit-of-work';
+import type { TenantReader } from '../../tenant/session';
 import { findKeysInUse, readStoredReferences, stageReferenceUndo, stageReferenceWrites } from './reference-writes';
 import type { ReferenceValues, ReferenceWrite } from './reference-writes';
 
@@ -65,10 +65,10 @@ function collectUses(spec: ReferenceKindSpec, record: ReferenceInput): Reference
 }
 
 /** The services' upsert guards on the records, their problems by record index (paths without the `[i].` prefix). */
-async function judgeGuards(unit: TenantUnit, rules: ReferenceRules, spec: ReferenceKindSpec, records: readonly ReferenceInput[]) {
+async function judgeGuards(unit: TenantReader, rules: ReferenceRules, spec: ReferenceKindSpec, records: readonly ReferenceInput[]) {
   const problems = new Map<number, FieldError[]>();
   if (records.length === 0) return problems;
-  const found = await Promise.all(rules.guards.map((guard) => guard(unit.db, unit.scope, spec.name, records)));
+  const found = await Promise.all(rules.guards.map((guard) => guard(unit, spec.name, records)));
   for (const problem of found.flat()) {
     const match = /^\[(\d+)\]\.?(.*)$/.exec(problem.path);
     const index = Number(match?.[1] ?? -1);
@@ -140,8 +140,8 @@ async function planReferenceChunk(
   const uses = parsed.flatMap((item) => collectUses(spec, item.record));
   const keys = parsed.map((item) => item.record.key);
   const reads: ChunkReads = {
-    found: uses.length > 0 ? await findReferences(unit.db, unit.scope, uses) : new Map(),
-    stored: new Map((await readStoredReferences(unit.db, unit.scope, store, 'key', keys)).map((record) => [record.key, record])),
+    found: uses.length > 0 ? await findReferences(unit, uses) : new Map(),
+    stored: new Map((await readStoredReferences(unit, store, 'key', keys)).map((record) => [record.key, record])),
     guarded: await judgeGuards(
       unit,
       rules,
@@ -169,7 +169,7 @@ async function planReferenceChunk(
 async function sortUndo(
   store: TenantReferenceStore,
   rules: ReferenceRules,
-  unit: TenantUnit,
+  unit: TenantReader,
   changes: readonly ReferenceChange[],
   keepChanged: boolean,
 ) {
@@ -177,8 +177,7 @@ async function sortUndo(
   const current = new Map(
     (
       await readStoredReferences(
-        unit.db,
-        unit.scope,
+        unit,
         store,
         'id',
         changes.map((change) => change.id),
@@ -187,7 +186,7 @@ async function sortUndo(
   );
   const users = [...rules.users, ...listKindReferenceUsers()];
   const created = changes.filter((change) => change.before === null).map((change) => change.key);
-  const inUse = await findKeysInUse(unit.db, unit.scope, spec.name, created, users);
+  const inUse = await findKeysInUse(unit, spec.name, created, users);
   const restoring = changes.filter((change) => change.before !== null);
   const guarded = await judgeGuards(
     unit,

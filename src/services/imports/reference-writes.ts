@@ -7,8 +7,9 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
-import type { Database, TenantScope } from '../../db/client';
-import { runReads } from '../../db/reads';
+import type { TenantScope } from '../../db/client';
+import { sqlBuilder } from '../../db/sql';
+import type { TenantReader } from '../../tenant/session';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { EventFields } from '../../events/outbox';
 import type { TenantReferenceStore } from '../../resources/reference/tables';
@@ -44,8 +45,7 @@ function jsonList(values: readonly string[]): SQL {
 
 /** The stored records of the tenant/org whose `by` (key or id) is in the list. */
 export async function readStoredReferences(
-  db: Database,
-  scope: TenantScope,
+  tenant: TenantReader,
   store: TenantReferenceStore,
   by: 'key' | 'id',
   values: readonly string[],
@@ -56,10 +56,12 @@ export async function readStoredReferences(
     const column = store.columns[name];
     if (column) selection[`f:${name}`] = column;
   }
-  const rows: Record<string, unknown>[] = await db
-    .select(selection)
-    .from(store.table)
-    .where(and(scopeCondition(store.common, scope), inArray(by === 'key' ? store.common.key : store.common.id, jsonList(values))));
+  const rows: Record<string, unknown>[] = await tenant.read(
+    sqlBuilder
+      .select(selection)
+      .from(store.table)
+      .where(and(scopeCondition(store.common, tenant.scope), inArray(by === 'key' ? store.common.key : store.common.id, jsonList(values)))),
+  );
   return rows.map((row) => ({
     id: String(row.id),
     key: String(row.key),
@@ -69,8 +71,7 @@ export async function readStoredReferences(
 
 /** The keys of `keys` that a record of the tenant/org still uses (a service's column, another kind's field): one batch. */
 export async function findKeysInUse(
-  db: Database,
-  scope: TenantScope,
+  tenant: TenantReader,
   kind: string,
   keys: readonly string[],
   users: readonly ReferenceUser[],
@@ -78,18 +79,19 @@ export async function findKeysInUse(
   const relevant = users.filter((user) => user.kind === kind);
   if (keys.length === 0 || relevant.length === 0) return new Set();
   const listed = JSON.stringify(keys);
+  const { scope } = tenant;
   const queries = relevant.map((user) => {
     const match = user.list
       ? sql`EXISTS (SELECT 1 FROM json_each(${user.column}) WHERE json_each.value IN (SELECT value FROM json_each(${listed})))`
       : inArray(user.column, sql`(SELECT value FROM json_each(${listed}))`);
-    return db
+    return sqlBuilder
       .selectDistinct({ value: user.column })
       .from(user.table)
       .where(and(eq(user.tenantKey, scope.tenantKey), eq(user.orgKey, scope.orgKey), match));
   });
   const wanted = new Set(keys);
   const used = new Set<string>();
-  for (const rows of await runReads(db, queries)) {
+  for (const rows of await tenant.readBatch(queries)) {
     for (const row of rows) {
       const value: unknown = row.value;
       const list: unknown[] = Array.isArray(value)
@@ -121,7 +123,7 @@ function eventOf(store: TenantReferenceStore, scope: TenantScope, changeType: 'c
 }
 
 /** The records as one `INSERT ... SELECT FROM json_each(?)`, columns in table order, each value as its column stores it. */
-function buildInsert({ db, scope }: WriteContext, store: TenantReferenceStore, records: readonly ReferenceWrite[]) {
+function buildInsert({ scope }: WriteContext, store: TenantReferenceStore, records: readonly ReferenceWrite[]) {
   const rows = records.map((record) => {
     const row: Record<string, unknown> = { id: record.id, key: record.key };
     for (const name of fieldNames(store)) {
@@ -136,14 +138,14 @@ function buildInsert({ db, scope }: WriteContext, store: TenantReferenceStore, r
     const value = shared[name];
     return value !== undefined ? sql`${value}` : sql.raw(`json_extract(value, '$."${name}"')`);
   });
-  return db.insert(store.table).select(sql`SELECT ${sql.join(select, sql`, `)} FROM json_each(${JSON.stringify(rows)})`);
+  return sqlBuilder.insert(store.table).select(sql`SELECT ${sql.join(select, sql`, `)} FROM json_each(${JSON.stringify(rows)})`);
 }
 
 /** Each record's fields set (one UPDATE per record, by id). */
-function buildUpdates({ db, scope }: WriteContext, store: TenantReferenceStore, records: readonly ReferenceWrite[]): PlannedStatement[] {
+function buildUpdates({ scope }: WriteContext, store: TenantReferenceStore, records: readonly ReferenceWrite[]): PlannedStatement[] {
   return records.map((record) =>
     planStatement(
-      db
+      sqlBuilder
         .update(store.table)
         .set(record.values)
         .where(and(scopeCondition(store.common, scope), eq(store.common.id, record.id))),
@@ -199,7 +201,7 @@ export function stageReferenceUndo(
       if (deletes.length > 0) {
         const condition = and(scopeCondition(store.common, context.scope), inArray(store.common.id, jsonList(deletes)));
         statements.push(eventOf(store, context.scope, 'deleted', deletes));
-        statements.push(planStatement(context.db.delete(store.table).where(condition)));
+        statements.push(planStatement(sqlBuilder.delete(store.table).where(condition)));
       }
       if (restores.length > 0) {
         statements.push(...buildUpdates(context, store, restores));

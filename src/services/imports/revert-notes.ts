@@ -4,6 +4,7 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
+import { sqlBuilder } from '../../db/sql';
 import type { Equivalence } from '../../resources/entities/import-revert-chain';
 import { stageStatements } from '../../tenant/staged-statements';
 import type { StagedWrite } from '../../tenant/unit-of-work';
@@ -13,8 +14,8 @@ import { importChunks } from './table';
 export function stageEquivalences(importId: string, chunkIndex: number, equivalences: readonly Equivalence[]): StagedWrite<void> {
   const notes = JSON.stringify(Object.fromEntries(equivalences.map((entry) => [String(entry.index), [entry.from, entry.to]])));
   const path = sql`'$."' || e.key || '"'`;
-  return stageStatements('import_chunks', ({ db, scope }) => [
-    db
+  return stageStatements('import_chunks', ({ scope }) => [
+    sqlBuilder
       .update(importChunks)
       .set({
         updated: sql`(SELECT json_group_array(CASE WHEN json_type(${notes}, ${path}) IS NULL THEN e.value ELSE json_set(e.value, '$.equivalent', json_extract(${notes}, ${path})) END) FROM json_each(${importChunks.updated}) AS e)`,

@@ -1,6 +1,5 @@
 /** Import data info: custom operations, every state change through the coordinator. */
 import { readJsonBody } from '../../http/body';
-import { openRequestUnit } from '../../http/context';
 import type { ApiContext } from '../../http/context';
 import { errorOfFields, recordNotFound, validationError } from '../../errors/api-error';
 import type { FieldError } from '../../errors/api-error';
@@ -46,16 +45,16 @@ async function handleRegister(ctx: ApiContext) {
 async function handleChange(ctx: ApiContext) {
   const input = parseChangeBody(await readJsonBody(ctx.request));
   const mismatches: FieldError[] = [];
-  if (input.tenant !== null && input.tenant !== ctx.scope.tenantKey) {
+  if (input.tenant !== null && input.tenant !== ctx.tenant.scope.tenantKey) {
     mismatches.push({
       path: 'tenant',
-      message: message('pathMismatch', { field: 'tenant', segment: 'tenantKey', value: ctx.scope.tenantKey }),
+      message: message('pathMismatch', { field: 'tenant', segment: 'tenantKey', value: ctx.tenant.scope.tenantKey }),
     });
   }
-  if (input.subscription !== null && input.subscription !== ctx.scope.orgKey) {
+  if (input.subscription !== null && input.subscription !== ctx.tenant.scope.orgKey) {
     mismatches.push({
       path: 'subscription',
-      message: message('pathMismatch', { field: 'subscription', segment: 'orgKey', value: ctx.scope.orgKey }),
+      message: message('pathMismatch', { field: 'subscription', segment: 'orgKey', value: ctx.tenant.scope.orgKey }),
     });
   }
   if (mismatches.length > 0) throw validationError(mismatches);
@@ -79,7 +78,7 @@ async function handleChange(ctx: ApiContext) {
 async function handleValidateState(ctx: ApiContext) {
   const id = parseGuidParam(ctx.url.searchParams, 'id');
   const now = ctx.platform.now();
-  const row = await findImport(ctx.db, ctx.scope, id);
+  const row = await findImport(ctx.tenant, id);
   if (!row) throw recordNotFound(`Import ${id}`, false, 'id');
   if (!isStaleProcessing(row, now)) return jsonResponse(validateStateDoc.responses[200].schema, toImportResource(row));
   const outcome = await sendImportCommand(ctx, { ...buildCommandBase(ctx), type: 'imports.expire', importId: id, now: now.toISOString() });
@@ -89,7 +88,7 @@ async function handleValidateState(ctx: ApiContext) {
 
 async function handleLastImports(ctx: ApiContext) {
   const query = parseLastImportsQuery(ctx.url.searchParams);
-  const rows = await listLastImports(ctx.db, ctx.scope, query.templateId, query.top);
+  const rows = await listLastImports(ctx.tenant, query.templateId, query.top);
   return jsonResponse(lastImportsDoc.responses[200].schema, rows.map(toImportResource));
 }
 
@@ -100,11 +99,11 @@ async function handleLastImports(ctx: ApiContext) {
  */
 async function handleRevert(ctx: ApiContext, templates: readonly ImportTemplate[]) {
   const templateKey = parseRevertInput(await readJsonBody(ctx.request, { optional: true }), ctx.url.searchParams);
-  const candidate = await findRevertCandidate(ctx.db, ctx.scope, templateKey);
+  const candidate = await findRevertCandidate(ctx.tenant, templateKey);
   const template = templates.find((item) => item.name === templateKey);
   const undone =
     candidate && isProcessed(template) && candidate.fileFormat !== null
-      ? await undoChunks(openRequestUnit(ctx), template, candidate.id, { keepChanged: true, platform: ctx.platform })
+      ? await undoChunks(ctx.tenant, template, candidate.id, { keepChanged: true, platform: ctx.platform })
       : undefined;
   const outcome = await sendImportCommand(ctx, { ...buildCommandBase(ctx), type: 'imports.revert', templateKey });
   if (outcome.status === 'nothing') {
@@ -135,7 +134,7 @@ async function handleRevert(ctx: ApiContext, templates: readonly ImportTemplate[
 async function handleReadOne(ctx: ApiContext) {
   const id = ctx.params.id ?? '';
   if (!isGuid(id)) throw validationError([{ path: 'id', message: message('mustBeGuid', { field: 'id' }) }]);
-  const row = await findImport(ctx.db, ctx.scope, id.toLowerCase());
+  const row = await findImport(ctx.tenant, id.toLowerCase());
   if (!row) throw recordNotFound(`Import ${id}`, true, 'id');
   return jsonResponse(readImportDoc.responses[200].schema, toImportResource(row));
 }

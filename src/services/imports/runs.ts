@@ -3,7 +3,6 @@
  * import becomes Failed through its coordinator, then every chunk it wrote is undone).
  */
 import { errorOfFields, recordNotFound, validationError } from '../../errors/api-error';
-import { openRequestUnit } from '../../http/context';
 import type { ApiContext } from '../../http/context';
 import { jsonResponse, textResponse } from '../../http/responses';
 import { cancelDoc } from './docs';
@@ -22,7 +21,7 @@ import type { ImportRow } from './table';
 async function readImportParam(ctx: ApiContext): Promise<ImportRow> {
   const id = ctx.params.id ?? '';
   if (!isGuid(id)) throw validationError([{ path: 'id', message: message('mustBeGuid', { field: 'id' }) }]);
-  const row = await findImport(ctx.db, ctx.scope, id.toLowerCase());
+  const row = await findImport(ctx.tenant, id.toLowerCase());
   if (!row) throw recordNotFound(`Import ${id}`, true, 'id');
   return row;
 }
@@ -31,14 +30,14 @@ async function readImportParam(ctx: ApiContext): Promise<ImportRow> {
 export async function handleFailures(ctx: ApiContext) {
   const row = await readImportParam(ctx);
   const language = negotiateLanguage(ctx.request.headers.get('accept-language'));
-  const body = await streamFailuresCsv(ctx.db, ctx.scope, row.id, language);
+  const body = await streamFailuresCsv(ctx.tenant, row.id, language);
   return textResponse(body, 'text/csv', { 'content-disposition': `attachment; filename="import-${row.key}-failures.csv"` });
 }
 
 /** Cancels a Pending or Processing import: Failed, then what it wrote is undone (its processing stops at its next step). */
 export async function handleCancel(ctx: ApiContext, templates: readonly ImportTemplate[]) {
   const row = await readImportParam(ctx);
-  const counts = await sumChunkCounts(ctx.db, ctx.scope, row.id);
+  const counts = await sumChunkCounts(ctx.tenant, row.id);
   const outcome = await sendImportCommand(ctx, {
     ...buildCommandBase(ctx),
     type: 'imports.progress',
@@ -52,7 +51,7 @@ export async function handleCancel(ctx: ApiContext, templates: readonly ImportTe
     ]);
   }
   const template = templates.find((item) => item.name === row.importDataTemplate);
-  if (isProcessed(template)) await undoChunks(openRequestUnit(ctx), template, row.id, { platform: ctx.platform });
-  const current = await findImport(ctx.db, ctx.scope, row.id);
+  if (isProcessed(template)) await undoChunks(ctx.tenant, template, row.id, { platform: ctx.platform });
+  const current = await findImport(ctx.tenant, row.id);
   return jsonResponse(cancelDoc.responses[200].schema, toImportResource(current ?? row));
 }

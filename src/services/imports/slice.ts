@@ -15,7 +15,8 @@ import type { ChunkSetting } from './chunk-writes';
 import type { UpdatedRecord } from './ledger-entry';
 import { stageRecordMembers } from './member-stage';
 import type { PlannedUpdate } from './upsert';
-import type { TenantUnit, WriteBatch } from '../../tenant/unit-of-work';
+import type { TenantReader, TenantSession } from '../../tenant/session';
+import type { WriteBatch } from '../../tenant/unit-of-work';
 import { ChunkReader, readRecordsAfter } from './chunk-reader';
 import type { FileFormat, FileRecord } from './files/format';
 import { FileProblem, toFileProblem } from './files/problem';
@@ -95,8 +96,7 @@ function refuseTemplate(name: string, template: ImportTemplate | undefined): str
 /** How the import's chunks are written: by the template's writer, or as its entity's creates (and upserts). */
 async function prepareChunkWrite(
   platform: Platform,
-  job: ImportJob,
-  unit: TenantUnit,
+  unit: TenantSession,
   template: ImportTemplate,
   row: ImportRow,
 ): Promise<ChunkWrite | undefined> {
@@ -115,17 +115,17 @@ async function prepareChunkWrite(
     store,
     fromText,
     mode,
-    definitions: store.spec.customAttributes ? await loadCustomDefinitions(unit.db, job, store.spec.name) : [],
+    definitions: store.spec.customAttributes ? await loadCustomDefinitions(unit, store.spec.name) : [],
     seenKeys: new Set(),
   };
   return (chunk, records) => writeChunk(setting, chunk, records);
 }
 
 /** Where the import's records go on: after the last chunk in the ledger (CSV: its end offset; else past the records read). */
-async function findResumePoint(unit: TenantUnit, job: ImportJob) {
-  const last = await findLastChunk(unit.db, job, job.importId);
+async function findResumePoint(unit: TenantReader, job: ImportJob) {
+  const last = await findLastChunk(unit, job.importId);
   if (!last) return { index: 0, from: undefined };
-  const skip = last.endOffset >= 0 ? 0 : (await sumChunkCounts(unit.db, job, job.importId)).rowsRead;
+  const skip = last.endOffset >= 0 ? 0 : (await sumChunkCounts(unit, job.importId)).rowsRead;
   return { index: last.chunkIndex + 1, from: { offset: last.endOffset, row: last.endRow, skip } };
 }
 
@@ -133,7 +133,7 @@ export async function runSlice(platform: Platform, templates: readonly ImportTem
   const { unit, row, template } = await openJob(platform, templates, job);
   if (!row || row.importDataState !== PROCESSING) return { done: true, fatal: null };
   const refused = refuseTemplate(row.importDataTemplate, template);
-  const write = refused === undefined && template ? await prepareChunkWrite(platform, job, unit, template, row) : undefined;
+  const write = refused === undefined && template ? await prepareChunkWrite(platform, unit, template, row) : undefined;
   if (!write || !template) return { done: true, fatal: refused ?? null };
   const format = (row.fileFormat ?? 'csv') as FileFormat;
   const resume = await findResumePoint(unit, job);
@@ -160,7 +160,7 @@ export async function runSlice(platform: Platform, templates: readonly ImportTem
   } finally {
     await reader.close();
   }
-  const counts = await sumChunkCounts(unit.db, job, job.importId);
+  const counts = await sumChunkCounts(unit, job.importId);
   await sendProgress(platform, job, { importId: job.importId, counts, detailLog: describeCounts(counts, row.dryRun === true) });
   return { done: false, fatal: null };
 }

@@ -2,7 +2,9 @@
 import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
-import type { Database, TenantScope } from '../../db/client';
+import type { TenantScope } from '../../db/client';
+import { sqlBuilder } from '../../db/sql';
+import type { TenantReader } from '../../tenant/session';
 import type { EventFields } from '../../events/outbox';
 import type { AuditStamp } from '../../resources/entities/store';
 import { bindCompiled, bindRequestQuery, bindRequestStatement } from '../../tenant/compiled';
@@ -65,41 +67,40 @@ function importsOf(scope: TenantScope): SQL | undefined {
   return scopeCondition(importDataInfos, scope);
 }
 
-export async function findImport(db: Database, scope: TenantScope, id: string): Promise<ImportRow | undefined> {
-  const rows = await db
+/** The query of one import of the tenant/org (batchable). */
+function selectImport(scope: TenantScope, id: string) {
+  return sqlBuilder
     .select()
     .from(importDataInfos)
     .where(and(importsOf(scope), eq(importDataInfos.id, id)))
     .limit(1);
-  return rows[0];
+}
+
+export async function findImport(tenant: TenantReader, id: string): Promise<ImportRow | undefined> {
+  const [row] = await tenant.read(selectImport(tenant.scope, id));
+  return row;
+}
+
+/** The query of the tenant/org's imports where every condition holds, newest (highest key) first. */
+function selectNewestImports(scope: TenantScope, ...conditions: SQL[]) {
+  return sqlBuilder
+    .select()
+    .from(importDataInfos)
+    .where(and(importsOf(scope), ...conditions))
+    .orderBy(desc(importDataInfos.key));
 }
 
 /** A template's imports, newest (highest key) first. */
-export async function listLastImports(db: Database, scope: TenantScope, template: string, top: number): Promise<ImportRow[]> {
-  return db
-    .select()
-    .from(importDataInfos)
-    .where(and(importsOf(scope), eq(importDataInfos.importDataTemplate, template)))
-    .orderBy(desc(importDataInfos.key))
-    .limit(top);
+export async function listLastImports(tenant: TenantReader, template: string, top: number): Promise<ImportRow[]> {
+  return tenant.read(selectNewestImports(tenant.scope, eq(importDataInfos.importDataTemplate, template)).limit(top));
 }
 
 /** The latest Succeeded import of a template that is not reverted yet. */
-export async function findRevertCandidate(db: Database, scope: TenantScope, template: string): Promise<ImportRow | undefined> {
-  const rows = await db
-    .select()
-    .from(importDataInfos)
-    .where(
-      and(
-        importsOf(scope),
-        eq(importDataInfos.importDataTemplate, template),
-        eq(importDataInfos.importDataState, SUCCEEDED),
-        eq(importDataInfos.reverted, false),
-      ),
-    )
-    .orderBy(desc(importDataInfos.key))
-    .limit(1);
-  return rows[0];
+export async function findRevertCandidate(tenant: TenantReader, template: string): Promise<ImportRow | undefined> {
+  const t = importDataInfos;
+  const conditions = [eq(t.importDataTemplate, template), eq(t.importDataState, SUCCEEDED), eq(t.reverted, false)];
+  const [row] = await tenant.read(selectNewestImports(tenant.scope, ...conditions).limit(1));
+  return row;
 }
 
 /** The history entry of `commandId` (a replayed command finds the entry its first run wrote). */
@@ -113,33 +114,29 @@ function changeOfCommand(scope: TenantScope, commandId: string) {
 
 /** The import and whether `commandId` was already applied, in one D1 round trip (one batch). */
 export async function findImportForChange(
-  db: Database,
-  scope: TenantScope,
+  tenant: TenantReader,
   id: string,
   commandId: string,
 ): Promise<{ row: ImportRow | undefined; replayed: boolean }> {
-  const [rows, changes] = await db.batch([
-    db
-      .select()
-      .from(importDataInfos)
-      .where(and(importsOf(scope), eq(importDataInfos.id, id)))
-      .limit(1),
-    db.select({ id: importDataInfoChanges.id }).from(importDataInfoChanges).where(changeOfCommand(scope, commandId)).limit(1),
+  const { scope } = tenant;
+  const [rows, changes] = await tenant.readBatch([
+    selectImport(scope, id),
+    sqlBuilder.select({ id: importDataInfoChanges.id }).from(importDataInfoChanges).where(changeOfCommand(scope, commandId)).limit(1),
   ]);
   return { row: rows[0], replayed: changes.length > 0 };
 }
 
 /** The history entry a command wrote, if it already ran (a replayed command). */
-export async function findChangeByCommand(db: Database, scope: TenantScope, commandId: string): Promise<ImportChangeRow | undefined> {
-  const rows = await db.select().from(importDataInfoChanges).where(changeOfCommand(scope, commandId)).limit(1);
+export async function findChangeByCommand(tenant: TenantReader, commandId: string): Promise<ImportChangeRow | undefined> {
+  const rows = await tenant.read(sqlBuilder.select().from(importDataInfoChanges).where(changeOfCommand(tenant.scope, commandId)).limit(1));
   return rows[0];
 }
 
 /** The insert of a Pending import, its key the tenant/org's next (computed by the INSERT itself). */
-function buildImportInsert(db: Database, scope: TenantScope, input: NewImport, stamp: AuditStamp) {
+function buildImportInsert(scope: TenantScope, input: NewImport, stamp: AuditStamp) {
   const t = importDataInfos;
   const literal = <T>(value: T, name: string) => sql<T>`${value}`.as(name);
-  return db.insert(t).select((qb) =>
+  return sqlBuilder.insert(t).select((qb) =>
     qb
       .select({
         id: literal(input.id, 'id'),
@@ -183,10 +180,10 @@ function buildImportInsert(db: Database, scope: TenantScope, input: NewImport, s
  */
 export function stageImportRegistration(input: NewImport, origin: ChangeOrigin): StagedWrite<ImportRow> {
   return {
-    plan({ db, scope, stamp }) {
+    plan({ scope, stamp }) {
       const t = importDataInfos;
-      const insertRow = buildImportInsert(db, scope, input, stamp);
-      const insertChange = db.insert(importDataInfoChanges).values({
+      const insertRow = buildImportInsert(scope, input, stamp);
+      const insertChange = sqlBuilder.insert(importDataInfoChanges).values({
         id: crypto.randomUUID(),
         tenantKey: scope.tenantKey,
         orgKey: scope.orgKey,
@@ -203,7 +200,7 @@ export function stageImportRegistration(input: NewImport, origin: ChangeOrigin):
       // The stored row, read in the same batch (its key is the database's): no read after the commit.
       const returned = getTableColumns(t);
       const selectKey = bindRequestQuery(
-        db
+        sqlBuilder
           .select(returned)
           .from(t)
           .where(and(importsOf(scope), eq(t.id, input.id))),
@@ -244,11 +241,11 @@ export interface ChangeRequest {
  */
 export function stageImportChange(current: ImportRow, change: ChangeRequest, origin: ChangeOrigin): StagedWrite<ImportRow | undefined> {
   return {
-    plan({ db, scope, stamp }) {
+    plan({ scope, stamp }) {
       const t = importDataInfos;
       const h = importDataInfoChanges;
       const atVersion = and(importsOf(scope), eq(t.id, current.id), eq(t.version, current.version));
-      const insertChange = db.insert(h).select((qb) =>
+      const insertChange = sqlBuilder.insert(h).select((qb) =>
         qb
           .select({
             id: sql<string>`${crypto.randomUUID()}`.as('id'),
@@ -269,7 +266,7 @@ export function stageImportChange(current: ImportRow, change: ChangeRequest, ori
       );
       const columns = getTableColumns(t);
       const update = bindRequestQuery(
-        db
+        sqlBuilder
           .update(t)
           .set({
             ...change.patch,

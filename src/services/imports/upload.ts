@@ -131,7 +131,7 @@ export async function handleUpload(ctx: ApiContext, templates: readonly ImportTe
   // An .xlsx header is inside the zip (the sheet may come last): it is checked when the import starts.
   const head = format === 'xlsx' ? [] : await checkHead(format, options.template, reader);
   const id = crypto.randomUUID();
-  const cloudFileName = buildImportFileKey({ ...ctx.scope, importId: id });
+  const cloudFileName = buildImportFileKey({ ...ctx.tenant.scope, importId: id });
   const stored = await storeFile(ctx, cloudFileName, format, head, reader);
   if ('tooLarge' in stored) throw tooLarge();
   const outcome = await sendImportCommand(ctx, {
@@ -146,7 +146,12 @@ export async function handleUpload(ctx: ApiContext, templates: readonly ImportTe
       file: { format, mode: options.mode, dryRun: options.dryRun, failOnErrors: options.failOnErrors },
     },
   });
-  await ctx.platform.imports.start({ tenantKey: ctx.scope.tenantKey, orgKey: ctx.scope.orgKey, importId: id, by: ctx.principal.subject });
+  await ctx.platform.imports.start({
+    tenantKey: ctx.tenant.scope.tenantKey,
+    orgKey: ctx.tenant.scope.orgKey,
+    importId: id,
+    by: ctx.principal.subject,
+  });
   return jsonResponse(uploadDoc.responses[202].schema, toImportResource(outcome.row), {
     status: 202,
     headers: { location: `${ctx.apiBase}/corePatterns/importDataInfos/${id}` },

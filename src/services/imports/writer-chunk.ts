@@ -6,11 +6,13 @@
  */
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
+import { sqlBuilder } from '../../db/sql';
 import type { ImportTemplate } from '../../resources/entities/import-template';
 import type { ChunkContext, ChunkRecord, ImportRowBody, ImportWriter } from '../../resources/entities/import-writer';
 import type { Platform } from '../../runtime/platform';
 import { planStatement } from '../../tenant/staged-statements';
-import type { StagedWrite, TenantUnit } from '../../tenant/unit-of-work';
+import type { TenantSession } from '../../tenant/session';
+import type { StagedWrite } from '../../tenant/unit-of-work';
 import { buildChunkMark, stageLedgerEntry } from './chunk-stage';
 import type { FailedRow } from './files/failures-csv';
 import type { FileRecord } from './files/format';
@@ -83,16 +85,18 @@ function stageChunkMark(importId: string, chunkIndex: number): StagedWrite<void>
  * With `keepChanged` (revert), records changed since the import are left and answered in `kept`.
  */
 export async function undoWriterChunks(
-  unit: TenantUnit,
+  unit: TenantSession,
   writer: ImportWriter,
   importId: string,
   options: { readonly keepChanged: boolean; readonly platform?: Platform | undefined },
 ): Promise<{ deleted: number; restored: number; kept: string[] }> {
-  const chunks = await unit.db
-    .select({ chunkIndex: importChunks.chunkIndex, createdIds: importChunks.createdIds, updated: importChunks.updated })
-    .from(importChunks)
-    .where(and(scopeCondition(importChunks, unit.scope), eq(importChunks.importId, importId), isNull(importChunks.undoneOn)))
-    .orderBy(asc(importChunks.chunkIndex));
+  const chunks = await unit.read(
+    sqlBuilder
+      .select({ chunkIndex: importChunks.chunkIndex, createdIds: importChunks.createdIds, updated: importChunks.updated })
+      .from(importChunks)
+      .where(and(scopeCondition(importChunks, unit.scope), eq(importChunks.importId, importId), isNull(importChunks.undoneOn)))
+      .orderBy(asc(importChunks.chunkIndex)),
+  );
   const outcome = { deleted: 0, restored: 0, kept: [] as string[] };
   for (const chunk of chunks) {
     const record: ChunkRecord = {

@@ -4,7 +4,8 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
-import type { Database, TenantScope } from '../../db/client';
+import type { TenantScope } from '../../db/client';
+import { sqlBuilder } from '../../db/sql';
 import type { Aggregation, RawAggregate } from './kpi-math';
 import { kpiMeasurements as m } from './tables';
 
@@ -44,10 +45,10 @@ function selectExpressions(aggregation: Aggregation): { units: SQL<string | null
 }
 
 /** One statement (batchable) that aggregates a series by month, oldest first. */
-export function buildAggregateQuery(db: Database, scope: TenantScope, series: SeriesKey, aggregation: Aggregation) {
+export function buildAggregateQuery(scope: TenantScope, series: SeriesKey, aggregation: Aggregation) {
   const { units, micros, pick } = selectExpressions(aggregation);
   // Every column has its own alias: D1 batches answer rows by column name.
-  return db
+  return sqlBuilder
     .select({
       period: m.period,
       count: sql<number>`COUNT(*)`.as('count'),

@@ -2,7 +2,6 @@
 import type { CommandHandlers } from '../../coordinator/commands';
 import type { TenantScope } from '../../db/client';
 import type { Platform } from '../../runtime/platform';
-import { openTenantUnit } from '../../tenant/unit-of-work';
 import { recalculateIndicators, RECALCULATION_ACTOR } from './recalculate';
 import type { RecalculationOutcome, RecalculationRequest } from './recalculate';
 
@@ -34,15 +33,14 @@ export function sendRecalculation(platform: Platform, scope: TenantScope, reques
 }
 
 export const indicatorCommands: Pick<CommandHandlers, 'indicators.recalculate'> = {
-  'indicators.recalculate': async ({ db, now, state }, command) => {
+  'indicators.recalculate': async ({ tenant, now, state }, command) => {
     const scopeKey = `${command.tenantKey}/${command.orgKey}`;
     if (running.has(scopeKey)) throw new Error(`A recalculation for ${scopeKey} is already running.`);
     running.add(scopeKey);
     try {
       const request: RecalculationRequest = { configurationKey: command.configurationKey, onlyChanged: command.onlyChanged };
-      // The command's unit of work: its tenant/org, opened once, stamped with the calculation's time.
-      const scope = { tenantKey: command.tenantKey, orgKey: command.orgKey };
-      const unit = openTenantUnit({ db, scope, stamp: { on: now().toISOString(), by: RECALCULATION_ACTOR } });
+      // The command's session: its tenant/org, opened once, stamped with the calculation's time.
+      const unit = tenant.withStamp({ on: now().toISOString(), by: RECALCULATION_ACTOR });
       const outcome = await recalculateIndicators(unit, request);
       if (outcome.status === 'done')
         await state.put(RECALCULATION_COUNT_KEY, ((await state.get<number>(RECALCULATION_COUNT_KEY)) ?? 0) + 1);

@@ -14,7 +14,8 @@ import { and, inArray, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { scopeCondition } from '../../db/client';
-import type { Database, TenantScope } from '../../db/client';
+import type { TenantScope } from '../../db/client';
+import { sqlBuilder } from '../../db/sql';
 import type { FieldError } from '../../errors/api-error';
 import { tryParse } from '../../resources/entities/import-template';
 import type { ImportWriter, PlannedChunk, RowRefusal } from '../../resources/entities/import-writer';
@@ -22,13 +23,13 @@ import { message } from '../../messages/catalogue';
 import { findReferences } from '../../resources/reference/store';
 import type { FoundReferences } from '../../resources/reference/store';
 import { stageStatements } from '../../tenant/staged-statements';
-import type { TenantUnit } from '../../tenant/unit-of-work';
+import type { TenantReader } from '../../tenant/session';
 import type { Measurement } from './measurement-input';
 import { parseMeasurements } from './measurement-input';
 import { stageIngestion } from './measurements';
 import { kpiMeasurements, kpiPendingOrgs, kpiPeriods, kpiSeries, kpiSummaries } from './tables';
 
-async function planMeasurements(unit: TenantUnit, rows: readonly { row: number; body: Readonly<Record<string, unknown>> }[]) {
+async function planMeasurements(unit: TenantReader, rows: readonly { row: number; body: Readonly<Record<string, unknown>> }[]) {
   const refused: RowRefusal[] = [];
   const parsed: { row: number; measurement: Measurement }[] = [];
   for (const { row, body } of rows) {
@@ -41,7 +42,7 @@ async function planMeasurements(unit: TenantUnit, rows: readonly { row: number; 
     { kind: 'companies', key: measurement.company, path: 'company' },
     { kind: 'kpiDefinitions', key: measurement.code, path: 'code' },
   ]);
-  const found: FoundReferences = uses.length > 0 ? await findReferences(unit.db, unit.scope, uses) : new Map();
+  const found: FoundReferences = uses.length > 0 ? await findReferences(unit, uses) : new Map();
   const accepted: Measurement[] = [];
   for (const { row, measurement } of parsed) {
     const errors: FieldError[] = [
@@ -57,8 +58,8 @@ async function planMeasurements(unit: TenantUnit, rows: readonly { row: number; 
 }
 
 /** The highest measurement id of the table (every tenant/org's: ids are the table's rowids). */
-async function readLastId(unit: TenantUnit): Promise<number> {
-  const rows = await unit.db.select({ last: sql<number | null>`max(${kpiMeasurements.id})` }).from(kpiMeasurements);
+async function readLastId(unit: TenantReader): Promise<number> {
+  const rows = await unit.read(sqlBuilder.select({ last: sql<number | null>`max(${kpiMeasurements.id})` }).from(kpiMeasurements));
   return rows[0]?.last ?? 0;
 }
 
@@ -74,13 +75,13 @@ type MeasurementImage = readonly [string, string, string, string];
  * The delete of the stored measurements equal to one the import added (as many as it added), those with the ids it
  * gave them first: a move of the tenant/org renumbers measurements, and equal measurements are interchangeable.
  */
-function buildMeasurementDelete(db: Database, scope: TenantScope, image: MeasurementImage, count: number, ids: string) {
+function buildMeasurementDelete(scope: TenantScope, image: MeasurementImage, count: number, ids: string) {
   const [company, code, measuredAt, micros] = image;
   const m = kpiMeasurements;
   const same = sql`${scopeCondition(m, scope)} AND ${m.company} = ${company} AND ${m.code} = ${code} AND ${m.period} = ${measuredAt.slice(0, 7)}
     AND ${m.measuredAt} = ${measuredAt} AND ${m.valueMicros} = ${micros}`;
   const chosen = sql`SELECT ${m.id} FROM ${m} WHERE ${same} ORDER BY ${m.id} IN (SELECT value FROM json_each(${ids})) DESC, ${m.id} DESC LIMIT ${count}`;
-  return db.delete(m).where(inArray(m.id, sql`(${chosen})`));
+  return sqlBuilder.delete(m).where(inArray(m.id, sql`(${chosen})`));
 }
 
 /** The undo of measurements: deleted, their series marked, a series left empty removed with its figures, the tenant/org pending. */
@@ -94,7 +95,7 @@ function stageMeasurementsUndo(images: readonly MeasurementImage[], ids: readonl
     [...new Set(images.map(([company, code]) => JSON.stringify([company, code])))].map((pair) => JSON.parse(pair) as unknown),
   );
   const idList = JSON.stringify(ids.map(Number));
-  return stageStatements('kpi_measurements', ({ db, scope, stamp }) => {
+  return stageStatements('kpi_measurements', ({ scope, stamp }) => {
     const empty = (table: typeof kpiSeries | typeof kpiPeriods | typeof kpiSummaries) =>
       and(
         scopeCondition(table, scope),
@@ -102,15 +103,15 @@ function stageMeasurementsUndo(images: readonly MeasurementImage[], ids: readonl
         sql`NOT EXISTS (SELECT 1 FROM ${kpiMeasurements} WHERE ${scopeCondition(kpiMeasurements, scope)} AND ${kpiMeasurements.company} = ${table.company} AND ${kpiMeasurements.code} = ${table.code})`,
       );
     return [
-      ...[...counts.values()].map(({ image, count }) => buildMeasurementDelete(db, scope, image, count, idList)),
-      db
+      ...[...counts.values()].map(({ image, count }) => buildMeasurementDelete(scope, image, count, idList)),
+      sqlBuilder
         .update(kpiSeries)
         .set({ version: sql`${kpiSeries.version} + 1` })
         .where(and(scopeCondition(kpiSeries, scope), inSeries(kpiSeries, pairs))),
-      db.delete(kpiPeriods).where(empty(kpiPeriods)),
-      db.delete(kpiSummaries).where(empty(kpiSummaries)),
-      db.delete(kpiSeries).where(empty(kpiSeries)),
-      db
+      sqlBuilder.delete(kpiPeriods).where(empty(kpiPeriods)),
+      sqlBuilder.delete(kpiSummaries).where(empty(kpiSummaries)),
+      sqlBuilder.delete(kpiSeries).where(empty(kpiSeries)),
+      sqlBuilder
         .insert(kpiPendingOrgs)
         .values({ tenantKey: scope.tenantKey, orgKey: scope.orgKey, version: 1, markedOn: stamp.on })
         .onConflictDoUpdate({

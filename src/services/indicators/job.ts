@@ -1,5 +1,6 @@
 /** The cron trigger's KPI job: recalculates every tenant/org with measurements newer than its last recalculation. */
 import { asc } from 'drizzle-orm';
+import { sqlBuilder } from '../../db/sql';
 import type { Platform } from '../../runtime/platform';
 import type { ScheduledJob } from '../../jobs/scheduler';
 import { sendRecalculation } from './commands';
@@ -31,13 +32,15 @@ async function recalculateOrg(platform: Platform, org: PendingOrg): Promise<bool
 async function recalculatePendingOrgs(platform: Platform): Promise<{ recalculated: number; failed: number }> {
   const pending: PendingOrg[] = [];
   // Each database lists its own pending orgs; each org's recalculation then opens that org's database.
-  for (const db of await platform.openEveryTenantDatabase()) {
+  for (const scan of platform.scanTenantDatabases()) {
     pending.push(
-      ...(await db
-        .select({ tenantKey: kpiPendingOrgs.tenantKey, orgKey: kpiPendingOrgs.orgKey, markedOn: kpiPendingOrgs.markedOn })
-        .from(kpiPendingOrgs)
-        .orderBy(asc(kpiPendingOrgs.markedOn))
-        .limit(MAX_ORGS_PER_RUN)),
+      ...(await scan.read(
+        sqlBuilder
+          .select({ tenantKey: kpiPendingOrgs.tenantKey, orgKey: kpiPendingOrgs.orgKey, markedOn: kpiPendingOrgs.markedOn })
+          .from(kpiPendingOrgs)
+          .orderBy(asc(kpiPendingOrgs.markedOn))
+          .limit(MAX_ORGS_PER_RUN),
+      )),
     );
   }
   pending.sort((a, b) => (a.markedOn < b.markedOn ? -1 : a.markedOn > b.markedOn ? 1 : 0)).splice(MAX_ORGS_PER_RUN);

@@ -1,23 +1,25 @@
 /** `POST /maintenance/indicators/measurements`: all-or-nothing ingestion of validated measurements (measurement-input.ts). */
 import { sql } from 'drizzle-orm';
-import type { Database, TenantScope } from '../../db/client';
+import type { TenantScope } from '../../db/client';
+import { sqlBuilder } from '../../db/sql';
 import { writeUnderRules } from '../../db/rules';
 import type { WriteStatement } from '../../db/writes';
 import { checkReferencesExist } from '../../resources/reference/store';
 import { stageStatements } from '../../tenant/staged-statements';
 import { commitAlone } from '../../tenant/unit-of-work';
-import type { StagedWrite, TenantUnit } from '../../tenant/unit-of-work';
+import type { TenantReader, TenantSession } from '../../tenant/session';
+import type { StagedWrite } from '../../tenant/unit-of-work';
 import type { ReferenceUse } from '../../resources/reference/store';
 import type { Measurement } from './measurement-input';
 import { kpiMeasurements, kpiPendingOrgs, kpiSeries } from './tables';
 
 /** 400 UnknownReference naming every measurement whose company or KPI code is unknown (reads). */
-async function checkMeasurementReferences(db: Database, scope: TenantScope, measurements: readonly Measurement[]): Promise<void> {
+async function checkMeasurementReferences(tenant: TenantReader, measurements: readonly Measurement[]): Promise<void> {
   const uses: ReferenceUse[] = measurements.flatMap((measurement, index) => [
     { kind: 'companies', key: measurement.company, path: `[${index}].company` },
     { kind: 'kpiDefinitions', key: measurement.code, path: `[${index}].code` },
   ]);
-  if (uses.length > 0) await checkReferencesExist(db, scope, uses);
+  if (uses.length > 0) await checkReferencesExist(tenant, uses);
 }
 
 /**
@@ -55,17 +57,11 @@ function buildJsonChunks(rows: readonly string[]): { json: string; first: number
  * rule:unknown_reference), which aborts the whole batch.
  */
 export function stageIngestion(measurements: readonly Measurement[], firstId?: number): StagedWrite<void> {
-  return stageStatements('kpi_measurements', ({ db, scope, stamp }) => buildIngestion(db, scope, measurements, stamp.on, firstId));
+  return stageStatements('kpi_measurements', ({ scope, stamp }) => buildIngestion(scope, measurements, stamp.on, firstId));
 }
 
 /** The ingestion's statements; with `firstId`, the measurements take the ids from it on, in body order (file imports). */
-function buildIngestion(
-  db: Database,
-  scope: TenantScope,
-  measurements: readonly Measurement[],
-  markedOn: string,
-  firstId?: number,
-): WriteStatement[] {
+function buildIngestion(scope: TenantScope, measurements: readonly Measurement[], markedOn: string, firstId?: number): WriteStatement[] {
   const rows = measurements.map((m) => JSON.stringify([m.company, m.code, m.measuredAt, m.valueMicros]));
   const seriesJson = `[${[...new Set(measurements.map((m) => JSON.stringify([m.company, m.code])))].join(',')}]`;
   return [
@@ -74,13 +70,13 @@ function buildIngestion(
     // series index (fewer pages touched than in arrival order); measurements of one series at the same instant keep
     // their order in the body (`key`, the array index), so the later one still gets the higher id (`last`).
     ...buildJsonChunks(rows).map(({ json, first }) =>
-      db
+      sqlBuilder
         .insert(kpiMeasurements)
         .select(
           sql`SELECT ${firstId === undefined ? sql`NULL` : sql`${firstId + first} + key`}, ${scope.tenantKey}, ${scope.orgKey}, value ->> 0, value ->> 1, value ->> 2, substr(value ->> 2, 1, 7), value ->> 3 FROM json_each(${json}) ORDER BY value ->> 0, value ->> 1, value ->> 2, key`,
         ),
     ),
-    db
+    sqlBuilder
       .insert(kpiSeries)
       // `WHERE true` keeps SQLite from reading ON CONFLICT as part of the SELECT.
       .select(sql`SELECT ${scope.tenantKey}, ${scope.orgKey}, value ->> 0, value ->> 1, 1, 0 FROM json_each(${seriesJson}) WHERE true`)
@@ -88,7 +84,7 @@ function buildIngestion(
         target: [kpiSeries.tenantKey, kpiSeries.orgKey, kpiSeries.company, kpiSeries.code],
         set: { version: sql`${kpiSeries.version} + 1` },
       }),
-    db
+    sqlBuilder
       .insert(kpiPendingOrgs)
       .values({ tenantKey: scope.tenantKey, orgKey: scope.orgKey, version: 1, markedOn })
       .onConflictDoUpdate({
@@ -103,11 +99,11 @@ function buildIngestion(
  * `stageIngestion`). When the database refuses an unknown company or KPI code, reads name every one (400
  * UnknownReference).
  */
-export async function ingestMeasurements(unit: TenantUnit, measurements: readonly Measurement[]): Promise<void> {
+export async function ingestMeasurements(unit: TenantSession, measurements: readonly Measurement[]): Promise<void> {
   if (measurements.length === 0) return;
   await writeUnderRules(
     () => commitAlone(unit, (batch) => batch.stage(stageIngestion(measurements))),
-    () => checkMeasurementReferences(unit.db, unit.scope, measurements),
+    () => checkMeasurementReferences(unit, measurements),
     ['company', 'code'],
   );
 }

@@ -2,7 +2,9 @@
 import { and, asc, between, eq } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { scopeCondition } from '../../db/client';
-import type { Database, TenantScope } from '../../db/client';
+import type { TenantScope } from '../../db/client';
+import { sqlBuilder } from '../../db/sql';
+import type { TenantReader } from '../../tenant/session';
 import { errorOfFields } from '../../errors/api-error';
 import type { FieldError } from '../../errors/api-error';
 import { loadStandardList } from '../../resources/reference/store';
@@ -24,15 +26,15 @@ interface SeriesAddress {
   readonly codeField: string;
 }
 
-function selectCompany(db: Database, scope: TenantScope, key: string) {
-  return db
+function selectCompany(scope: TenantScope, key: string) {
+  return sqlBuilder
     .select()
     .from(refCompanies)
     .where(and(scopeCondition(refCompanies, scope), eq(refCompanies.key, key)));
 }
 
-function selectDefinition(db: Database, scope: TenantScope, key: string) {
-  return db
+function selectDefinition(scope: TenantScope, key: string) {
+  return sqlBuilder
     .select()
     .from(refKpiDefinitions)
     .where(and(scopeCondition(refKpiDefinitions, scope), eq(refKpiDefinitions.key, key)));
@@ -94,11 +96,12 @@ function toValueType(text: string): ValueType {
 }
 
 /** IndicatorSummary as materialized by the last recalculation; before any, only the definition's facts. */
-export async function loadIndicatorSummary(db: Database, scope: TenantScope, address: SeriesAddress): Promise<SummaryBody> {
-  const [companies, definitions, summaries] = await db.batch([
-    selectCompany(db, scope, address.company),
-    selectDefinition(db, scope, address.code),
-    db
+export async function loadIndicatorSummary(tenant: TenantReader, address: SeriesAddress): Promise<SummaryBody> {
+  const { scope } = tenant;
+  const [companies, definitions, summaries] = await tenant.readBatch([
+    selectCompany(scope, address.company),
+    selectDefinition(scope, address.code),
+    sqlBuilder
       .select()
       .from(kpiSummaries)
       .where(seriesWhere(kpiSummaries, scope, address)),
@@ -118,7 +121,7 @@ export async function loadIndicatorSummary(db: Database, scope: TenantScope, add
     };
   }
   const { valueType } = definition;
-  const symbol = valueType === 'Currency' ? (await loadStandardList(db, 'currencies')).get(company.baseCurrency)?.symbol : undefined;
+  const symbol = valueType === 'Currency' ? (await loadStandardList(tenant, 'currencies')).get(company.baseCurrency)?.symbol : undefined;
   return {
     value: null,
     homologValue: null,
@@ -136,18 +139,14 @@ type ChartPoint =
   | { period: string; forecast: number | null };
 
 /** The 12 periods ending at `referencePeriod`, then 3 future periods with only the forecast. */
-export async function loadKpiChart(
-  db: Database,
-  scope: TenantScope,
-  address: SeriesAddress,
-  referencePeriod: string,
-): Promise<ChartPoint[]> {
+export async function loadKpiChart(tenant: TenantReader, address: SeriesAddress, referencePeriod: string): Promise<ChartPoint[]> {
+  const { scope } = tenant;
   const first = shiftPeriod(referencePeriod, 1 - CHART_PERIODS);
   const last = shiftPeriodUpToLast(referencePeriod, FUTURE_PERIODS);
-  const [companies, definitions, rows] = await db.batch([
-    selectCompany(db, scope, address.company),
-    selectDefinition(db, scope, address.code),
-    db
+  const [companies, definitions, rows] = await tenant.readBatch([
+    selectCompany(scope, address.company),
+    selectDefinition(scope, address.code),
+    sqlBuilder
       .select()
       .from(kpiPeriods)
       .where(and(seriesWhere(kpiPeriods, scope, address), between(kpiPeriods.period, first, last)))

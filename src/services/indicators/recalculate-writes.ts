@@ -6,7 +6,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { chunkForParameters } from '../../db/client';
-import type { Database, TenantScope } from '../../db/client';
+import type { TenantScope } from '../../db/client';
+import { sqlBuilder } from '../../db/sql';
 import type { WriteStatement } from '../../db/writes';
 import { planStatement, stageStatements } from '../../tenant/staged-statements';
 import type { StagedWrite } from '../../tenant/unit-of-work';
@@ -48,19 +49,19 @@ function seriesCondition(table: typeof kpiPeriods | typeof kpiSeries, scope: Ten
 }
 
 /** The series' monthly figures replaced, its summary upserted and its series marked calculated up to its version. */
-function buildSeriesWrites(db: Database, scope: TenantScope, figures: SeriesFigures, summary: SummaryColumns): WriteStatement[] {
+function buildSeriesWrites(scope: TenantScope, figures: SeriesFigures, summary: SummaryColumns): WriteStatement[] {
   const { series } = figures;
   const key = { tenantKey: scope.tenantKey, orgKey: scope.orgKey, company: series.company, code: series.code };
   const periodRows = buildPeriodFigures(figures.values).map((row): typeof kpiPeriods.$inferInsert => ({ ...key, ...row }));
   const summaryKey = [kpiSummaries.tenantKey, kpiSummaries.orgKey, kpiSummaries.company, kpiSummaries.code];
   return [
-    db.delete(kpiPeriods).where(seriesCondition(kpiPeriods, scope, series)),
-    ...chunkForParameters(periodRows, 8).map((chunk) => db.insert(kpiPeriods).values(chunk)),
-    db
+    sqlBuilder.delete(kpiPeriods).where(seriesCondition(kpiPeriods, scope, series)),
+    ...chunkForParameters(periodRows, 8).map((chunk) => sqlBuilder.insert(kpiPeriods).values(chunk)),
+    sqlBuilder
       .insert(kpiSummaries)
       .values({ ...key, ...summary })
       .onConflictDoUpdate({ target: summaryKey, set: summary }),
-    db
+    sqlBuilder
       .update(kpiSeries)
       .set({ calculatedVersion: sql`MAX(${kpiSeries.calculatedVersion}, ${series.version})` })
       .where(seriesCondition(kpiSeries, scope, series)),
@@ -70,7 +71,7 @@ function buildSeriesWrites(db: Database, scope: TenantScope, figures: SeriesFigu
 /** A series' writes and its event (every recalculation of a series is one, carrying its new figures). */
 export function stageSeriesRecalculation(figures: SeriesFigures): StagedWrite<void> {
   return {
-    plan({ db, scope, stamp }) {
+    plan({ scope, stamp }) {
       const summary = buildSummaryColumns(figures, stamp.on);
       const seriesKey = `${figures.series.company}/${figures.series.code}`;
       const changes = JSON.stringify({ recalculated: { ...summary, measurementsVersion: figures.series.version } });
@@ -84,7 +85,7 @@ export function stageSeriesRecalculation(figures: SeriesFigures): StagedWrite<vo
       };
       return {
         table: 'kpi_summaries',
-        statements: [...buildSeriesWrites(db, scope, figures, summary).map(planStatement), { event: { fields: event } }],
+        statements: [...buildSeriesWrites(scope, figures, summary).map(planStatement), { event: { fields: event } }],
         settle: () => undefined,
       };
     },
@@ -93,8 +94,8 @@ export function stageSeriesRecalculation(figures: SeriesFigures): StagedWrite<vo
 
 /** The tenant/org no longer pending, unless measurements ingested meanwhile bumped its version. */
 export function stagePendingClear(pendingVersion: number): StagedWrite<void> {
-  return stageStatements('kpi_pending_orgs', ({ db, scope }) => [
-    db
+  return stageStatements('kpi_pending_orgs', ({ scope }) => [
+    sqlBuilder
       .delete(kpiPendingOrgs)
       .where(
         and(

@@ -4,8 +4,7 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
-import type { Database, TenantScope } from '../../db/client';
-import { runReads } from '../../db/reads';
+import { sqlBuilder } from '../../db/sql';
 import { kpiDefinitionsKind } from '../../resources/reference/kinds';
 import { loadStandardList } from '../../resources/reference/store';
 import { refCompanies, refKpiDefinitions, refWorkerConfigurations } from '../../resources/reference/tables';
@@ -16,7 +15,7 @@ import type { Aggregation, KpiDefinition } from './kpi-math';
 import { stagePendingClear, stageSeriesRecalculation } from './recalculate-writes';
 import { kpiPendingOrgs, kpiSeries } from './tables';
 import { commitAlone } from '../../tenant/unit-of-work';
-import type { TenantUnit } from '../../tenant/unit-of-work';
+import type { TenantReader, TenantSession } from '../../tenant/session';
 
 /** The actor of recalculations (their audit stamp): the tenant/org's coordinator, asked by the cron trigger or a request. */
 export const RECALCULATION_ACTOR = 'system';
@@ -54,19 +53,19 @@ function toDefinition(row: typeof refKpiDefinitions.$inferSelect): Definition | 
 }
 
 /** Everything a recalculation reads before it aggregates, in one batch. */
-async function loadInputs(db: Database, scope: TenantScope, configurationKey: string | null) {
-  const scoped = (table: Parameters<typeof scopeCondition>[0]) => scopeCondition(table, scope);
-  const [configurationRows, pendingRows, seriesRows, definitionRows, companyRows] = await db.batch([
-    db
+async function loadInputs(tenant: TenantReader, configurationKey: string | null) {
+  const scoped = (table: Parameters<typeof scopeCondition>[0]) => scopeCondition(table, tenant.scope);
+  const [configurationRows, pendingRows, seriesRows, definitionRows, companyRows] = await tenant.readBatch([
+    sqlBuilder
       .select()
       .from(refWorkerConfigurations)
       .where(and(scoped(refWorkerConfigurations), eq(refWorkerConfigurations.key, configurationKey ?? ''))),
-    db.select().from(kpiPendingOrgs).where(scoped(kpiPendingOrgs)),
-    db.select().from(kpiSeries).where(scoped(kpiSeries)),
-    db.select().from(refKpiDefinitions).where(scoped(refKpiDefinitions)),
-    db.select().from(refCompanies).where(scoped(refCompanies)),
+    sqlBuilder.select().from(kpiPendingOrgs).where(scoped(kpiPendingOrgs)),
+    sqlBuilder.select().from(kpiSeries).where(scoped(kpiSeries)),
+    sqlBuilder.select().from(refKpiDefinitions).where(scoped(refKpiDefinitions)),
+    sqlBuilder.select().from(refCompanies).where(scoped(refCompanies)),
   ]);
-  const currencies = await loadStandardList(db, 'currencies');
+  const currencies = await loadStandardList(tenant, 'currencies');
   const symbols = new Map(
     companyRows.map((row) => {
       const symbol = currencies.get(row.baseCurrency)?.symbol;
@@ -88,14 +87,15 @@ interface SeriesJob {
 }
 
 /** Recalculates the series in groups: one batch of aggregate queries, then one batch of the unit's writes, per group. */
-async function recalculateSeries(unit: TenantUnit, jobs: readonly SeriesJob[], symbols: ReadonlyMap<string, string | null>): Promise<void> {
-  const { db, scope } = unit;
+async function recalculateSeries(
+  unit: TenantSession,
+  jobs: readonly SeriesJob[],
+  symbols: ReadonlyMap<string, string | null>,
+): Promise<void> {
+  const { scope } = unit;
   for (let start = 0; start < jobs.length; start += SERIES_PER_BATCH) {
     const group = jobs.slice(start, start + SERIES_PER_BATCH);
-    const results = await runReads(
-      db,
-      group.map(({ series, definition }) => buildAggregateQuery(db, scope, series, definition.aggregation)),
-    );
+    const results = await unit.readBatch(group.map(({ series, definition }) => buildAggregateQuery(scope, series, definition.aggregation)));
     const batch = unit.openBatch();
     group.forEach(({ series, definition }, index) => {
       const raw = toRawAggregates(definition.aggregation, results[index] ?? []);
@@ -110,8 +110,8 @@ async function recalculateSeries(unit: TenantUnit, jobs: readonly SeriesJob[], s
  * Recalculates the tenant/org's KPIs in its unit of work (opened by its coordinator, stamped with the calculation's
  * time and `system`): the series selected, then the org's pending mark cleared when every series was asked for.
  */
-export async function recalculateIndicators(unit: TenantUnit, request: RecalculationRequest): Promise<RecalculationOutcome> {
-  const inputs = await loadInputs(unit.db, unit.scope, request.configurationKey);
+export async function recalculateIndicators(unit: TenantSession, request: RecalculationRequest): Promise<RecalculationOutcome> {
+  const inputs = await loadInputs(unit, request.configurationKey);
   if (request.configurationKey !== null && !inputs.configuration) return { status: 'unknownConfiguration' };
   const companies = new Set(inputs.configuration?.companies ?? []);
   const codes = new Set(inputs.configuration?.codes ?? []);

@@ -1,6 +1,5 @@
 /** Maintenance indicators: measurements, summaries, charts, recalculation. */
 import { readJsonBody } from '../../http/body';
-import { openRequestUnit } from '../../http/context';
 import type { ApiContext } from '../../http/context';
 import { errorOfFields, validationError } from '../../errors/api-error';
 import { jsonResponse } from '../../http/responses';
@@ -20,13 +19,13 @@ const tags = ['Indicators'];
 
 async function handleIngest(ctx: ApiContext) {
   const measurements = parseMeasurements(await readJsonBody(ctx.request));
-  await ingestMeasurements(openRequestUnit(ctx), measurements);
+  await ingestMeasurements(ctx.tenant, measurements);
   return jsonResponse(measurementsDoc.responses[200].schema, { accepted: measurements.length });
 }
 
 async function handleSummary(ctx: ApiContext) {
   const address = { company: ctx.params.companyKey ?? '', code: ctx.params.code ?? '', companyField: 'companyKey', codeField: 'code' };
-  return jsonResponse(summaryDoc.responses[200].schema, await loadIndicatorSummary(ctx.db, ctx.scope, address));
+  return jsonResponse(summaryDoc.responses[200].schema, await loadIndicatorSummary(ctx.tenant, address));
 }
 
 function parseReferencePeriod(ctx: ApiContext): string {
@@ -43,12 +42,12 @@ function parseReferencePeriod(ctx: ApiContext): string {
 async function handleChart(ctx: ApiContext) {
   const period = parseReferencePeriod(ctx);
   const address = { company: ctx.params.company ?? '', code: ctx.params.code ?? '', companyField: 'company', codeField: 'code' };
-  return jsonResponse(chartDoc.responses[200].schema, await loadKpiChart(ctx.db, ctx.scope, address, period));
+  return jsonResponse(chartDoc.responses[200].schema, await loadKpiChart(ctx.tenant, address, period));
 }
 
 async function handleRecalculate(ctx: ApiContext) {
   const configurationKey = ctx.params.workerConfigurationKey ?? '';
-  const outcome = await sendRecalculation(ctx.platform, ctx.scope, { configurationKey, onlyChanged: false });
+  const outcome = await sendRecalculation(ctx.platform, ctx.tenant.scope, { configurationKey, onlyChanged: false });
   if (outcome.status === 'unknownConfiguration') {
     throw errorOfFields('RecordNotFound', [
       { path: 'workerConfigurationKey', message: message('unknownWorkerConfiguration', { key: configurationKey }) },

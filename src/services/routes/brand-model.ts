@@ -1,6 +1,6 @@
 /** A route's brand model must be a model of the route's brand. */
-import type { Database, TenantScope } from '../../db/client';
 import type { GroupOverlay } from '../../tenant/atomic-group';
+import type { TenantReader } from '../../tenant/session';
 import type { FieldError } from '../../errors/api-error';
 import { findReferences } from '../../resources/reference/store';
 import { message } from '../../messages/catalogue';
@@ -11,15 +11,14 @@ import { message } from '../../messages/catalogue';
  * atomic group's `overlay`, the model as the group's reference writes leave it.
  */
 export async function checkBrandModel(
-  db: Database,
-  scope: TenantScope,
+  tenant: TenantReader,
   brand: unknown,
   brandModel: unknown,
   path: 'brand' | 'brandModel',
   overlay?: GroupOverlay,
 ): Promise<FieldError[]> {
   if (typeof brandModel !== 'string' || brandModel === '') return [];
-  const found = await findReferences(db, scope, [{ kind: 'brandModels', key: brandModel, path }], overlay);
+  const found = await findReferences(tenant, [{ kind: 'brandModels', key: brandModel, path }], overlay);
   return judgeBrandModel(brand, brandModel, found.get('brandModels')?.get(brandModel), path);
 }
 

@@ -1,10 +1,11 @@
 /** Finding a route by company and routeKey, and picking the route of a membership operation. */
 import { and, eq } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
-import type { Database, TenantScope } from '../../db/client';
+import { sqlBuilder } from '../../db/sql';
 import { ApiError, recordNotFound } from '../../errors/api-error';
 import { routes } from './table';
 import type { RouteRow } from './table';
+import type { TenantReader } from '../../tenant/session';
 import { message } from '../../messages/catalogue';
 
 /** What the routes service's own operations read of a route. */
@@ -26,17 +27,14 @@ export const ROUTE_SUMMARY = {
 };
 
 /** The route with this company and routeKey, if any. */
-export async function findRouteByKey(
-  db: Database,
-  scope: TenantScope,
-  company: string,
-  routeKey: string,
-): Promise<RouteSummary | undefined> {
-  const rows = await db
-    .select(ROUTE_SUMMARY)
-    .from(routes)
-    .where(and(scopeCondition(routes, scope), eq(routes.company, company), eq(routes.routeKey, routeKey)))
-    .limit(1);
+export async function findRouteByKey(tenant: TenantReader, company: string, routeKey: string): Promise<RouteSummary | undefined> {
+  const rows = await tenant.read(
+    sqlBuilder
+      .select(ROUTE_SUMMARY)
+      .from(routes)
+      .where(and(scopeCondition(routes, tenant.scope), eq(routes.company, company), eq(routes.routeKey, routeKey)))
+      .limit(1),
+  );
   return rows[0];
 }
 

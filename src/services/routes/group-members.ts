@@ -110,7 +110,7 @@ type RouteMembers = Record<MemberKind['field'], MemberItem[]>;
  * leave them, their records as the group's reference writes leave them (one read, only when the group changed any).
  */
 export async function applyGroupToMembers(ctx: ApiContext, members: ReadonlyMap<string, RouteMembers>): Promise<void> {
-  const overlay = ctx.group?.overlay;
+  const overlay = ctx.tenant.group?.overlay;
   if (!overlay) return;
   for (const kind of [locationMembers, equipmentMembers]) {
     const changed = overlay.list(memberTableName(kind)).size > 0 || overlay.list(kind.reference.spec.table).size > 0;
@@ -121,7 +121,7 @@ export async function applyGroupToMembers(ctx: ApiContext, members: ReadonlyMap<
       keys.set(routeId, [...new Set([...kept, ...listAddedMembers(overlay, kind, routeId)])].sort());
     }
     const uses = [...new Set([...keys.values()].flat())].map((key) => ({ kind: kind.reference.spec.name, key, path: '' }));
-    const found = (await findReferences(ctx.db, ctx.scope, uses, overlay)).get(kind.reference.spec.name);
+    const found = (await findReferences(ctx.tenant, uses, overlay)).get(kind.reference.spec.name);
     for (const [routeId, own] of members) {
       own[kind.field] = (keys.get(routeId) ?? []).flatMap((key) => {
         const record = found?.get(key);

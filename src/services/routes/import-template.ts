@@ -6,6 +6,7 @@
  * the membership operations and the create's tools write them.
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import { sqlBuilder } from '../../db/sql';
 import type { FieldError } from '../../errors/api-error';
 import { checkEntityCreate, collectFieldErrors, deriveEntityTemplate } from '../../resources/entities/import-template';
 import type { ImportMemberColumn, MemberPair } from '../../resources/entities/import-template';
@@ -56,15 +57,15 @@ function defineMemberColumn(kind: MemberKind): ImportMemberColumn {
       const routeCompany = typeof row.company === 'string' ? row.company : '';
       return { path: kind.field, message: message('memberOfOtherCompany', { kind: kind.title, key, company, routeCompany }) };
     },
-    insert: (db, scope, list, onlyIf) =>
-      db
+    insert: (scope, list, onlyIf) =>
+      sqlBuilder
         .insert(table)
         .select(
           sql`SELECT ${PAIR.owner}, ${scope.tenantKey}, ${scope.orgKey}, ${PAIR.key} FROM json_each(${pairs(list)}) WHERE ${onlyIf ?? sql`1`}`,
         )
         .onConflictDoNothing(),
-    remove: (db, scope, list, onlyIf) =>
-      db
+    remove: (scope, list, onlyIf) =>
+      sqlBuilder
         .delete(table)
         .where(
           and(
@@ -73,11 +74,13 @@ function defineMemberColumn(kind: MemberKind): ImportMemberColumn {
             onlyIf,
           ),
         ),
-    list: async (db, scope, ownerIds) => {
-      const rows = await db
-        .select({ routeId: table.ownerId, memberKey: table.memberKey })
-        .from(table)
-        .where(and(scoped(scope), inArray(table.ownerId, sql`(SELECT value FROM json_each(${JSON.stringify(ownerIds)}))`)));
+    list: async (tenant, ownerIds) => {
+      const rows = await tenant.read(
+        sqlBuilder
+          .select({ routeId: table.ownerId, memberKey: table.memberKey })
+          .from(table)
+          .where(and(scoped(tenant.scope), inArray(table.ownerId, sql`(SELECT value FROM json_each(${JSON.stringify(ownerIds)}))`))),
+      );
       return rows.map((row): MemberPair => [row.routeId, row.memberKey]);
     },
   };

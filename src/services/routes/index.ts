@@ -28,7 +28,7 @@ const tags = ['Routes'];
  */
 const decorateRoutes: Decorate = async (ctx, rows, resources) => {
   const ids = rows.map((row) => String(row.id));
-  const members = await listRouteMembers(ctx.db, ctx.scope, ids);
+  const members = await listRouteMembers(ctx.tenant, ids);
   // In an atomic group of `$batch`: the members as the group's writes leave them.
   await applyGroupToMembers(ctx, members);
   resources.forEach((resource, index) => {

@@ -1,12 +1,13 @@
 /** A route's members (locations, equipment items) and tools: their tables, reads and reference lookups. */
 import { and, eq, inArray } from 'drizzle-orm';
 import { chunkKeys, requireColumn } from '../../db/client';
-import type { Database, TenantScope } from '../../db/client';
-import { runReads } from '../../db/reads';
+import type { TenantScope } from '../../db/client';
+import { sqlBuilder } from '../../db/sql';
 import { requireTenantReferenceStore } from '../../resources/reference/tables';
 import type { TenantReferenceStore } from '../../resources/reference/tables';
 import { routeEquipmentItems, routeLocations, routeTools } from './table';
 import type { MemberTable } from './table';
+import type { TenantReader } from '../../tenant/session';
 
 export interface MemberKind {
   /** Field of the route resource (`locations`). */
@@ -70,10 +71,10 @@ export function toMemberRecord(row: Readonly<Record<string, unknown>>): MemberRe
   };
 }
 
-function selectMembers(db: Database, scope: TenantScope, kind: MemberKind, routeIds: readonly string[]) {
+function selectMembers(scope: TenantScope, kind: MemberKind, routeIds: readonly string[]) {
   const { table: reference, common } = kind.reference;
   const table = kind.table;
-  return db
+  return sqlBuilder
     .select({ routeId: table.ownerId, id: common.id, key: common.key, description: descriptionColumn(kind.reference) })
     .from(table)
     .innerJoin(reference, and(eq(common.tenantKey, table.tenantKey), eq(common.orgKey, table.orgKey), eq(common.key, table.memberKey)))
@@ -84,15 +85,12 @@ function selectMembers(db: Database, scope: TenantScope, kind: MemberKind, route
 type RouteMembers = Record<MemberKind['field'], MemberItem[]>;
 
 /** Every route's locations, equipment items and tools as `{id, key, description}`, ordered by key; one batch. */
-export async function listRouteMembers(db: Database, scope: TenantScope, routeIds: readonly string[]): Promise<Map<string, RouteMembers>> {
+export async function listRouteMembers(tenant: TenantReader, routeIds: readonly string[]): Promise<Map<string, RouteMembers>> {
   const members = new Map<string, RouteMembers>(routeIds.map((id) => [id, { locations: [], equipmentItems: [], tools: [] }]));
   const queries = MEMBER_KINDS.flatMap((kind) =>
-    chunkKeys(routeIds).map((chunk) => ({ kind, query: selectMembers(db, scope, kind, chunk) })),
+    chunkKeys(routeIds).map((chunk) => ({ kind, query: selectMembers(tenant.scope, kind, chunk) })),
   );
-  const results = await runReads(
-    db,
-    queries.map((item) => item.query),
-  );
+  const results = await tenant.readBatch(queries.map((item) => item.query));
   results.forEach((rows, index) => {
     const kind = queries[index]?.kind;
     if (!kind) return;

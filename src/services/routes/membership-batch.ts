@@ -7,7 +7,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Placeholder, SQL } from 'drizzle-orm';
 import { requireColumn, scopeCondition } from '../../db/client';
-import type { Database, TenantScope } from '../../db/client';
+import type { TenantScope } from '../../db/client';
+import { sqlBuilder } from '../../db/sql';
 import { compileStatement, compileWrite, textPlaceholder } from '../../tenant/compiled';
 import { defineCompiledFamily } from '../../tenant/compiled-families';
 import { compileEvent } from '../../tenant/unit-of-work';
@@ -132,22 +133,22 @@ export const TOUCHED = { version: routes.version };
  * `json_set`), only while something changes, [4] the member inserts or deletes.
  * Not bumped, the route's version is the one statement [0] read (same transaction).
  */
-function buildStatements(db: Database, terms: MembershipTerms, target: MembershipShape, custom: CustomValues) {
+function buildStatements(terms: MembershipTerms, target: MembershipShape, custom: CustomValues) {
   const { kind } = target;
   const { scope, stamp } = terms;
   const reference = kind.reference;
   const { named, routeId, allowed, needsChange, changed } = buildConditions(terms, target);
   const table = kind.table;
   const hasCustom = Object.keys(custom).length > 0;
-  const candidates = db.select(ROUTE_SUMMARY).from(routes).where(routeCondition(terms)).limit(terms.limit);
-  const records = db.select(buildRecordFields(kind)).from(reference.table).where(named);
+  const candidates = sqlBuilder.select(ROUTE_SUMMARY).from(routes).where(routeCondition(terms)).limit(terms.limit);
+  const records = sqlBuilder.select(buildRecordFields(kind)).from(reference.table).where(named);
   const condition = and(eq(routes.id, routeId), allowed, hasCustom ? undefined : needsChange);
   // The route's `updated` event, written exactly when the touch is (same condition, same transaction, before it).
   const changes = sql`json_object('members', json_object(${terms.field}, json_object(${terms.change}, ${changed}))${
     hasCustom ? sql`, 'attributes', json_array('customAttributes')` : sql``
   })`;
   const event = updatedEventOf(routeStore, condition, { changes, ...(terms.compiled ? { constants: EVENT_PLACEHOLDERS } : {}) });
-  const touch = db
+  const touch = sqlBuilder
     .update(routes)
     .set({
       ...(hasCustom ? { customAttributes: buildCustomValueUpdate(routes.customAttributes, custom) } : {}),
@@ -159,10 +160,10 @@ function buildStatements(db: Database, terms: MembershipTerms, target: Membershi
     .returning(TOUCHED);
   const change =
     target.action === 'add'
-      ? db
+      ? sqlBuilder
           .insert(table)
           .select(
-            db
+            sqlBuilder
               .select({
                 ownerId: sql<string>`${routeId}`.as('route_id'),
                 tenantKey: sql<string>`${scope.tenantKey}`.as('tenant_key'),
@@ -173,7 +174,7 @@ function buildStatements(db: Database, terms: MembershipTerms, target: Membershi
               .where(and(named, sql`${routeId} IS NOT NULL`, allowed)),
           )
           .onConflictDoNothing()
-      : db
+      : sqlBuilder
           .delete(table)
           .where(
             and(
@@ -203,12 +204,12 @@ function constantsOf(target: MembershipShape) {
 }
 
 /** The batch as drizzle statements (built on every run, its event described): requests that set custom attribute values. */
-export function buildMembershipBatch(db: Database, scope: TenantScope, target: MembershipTarget, custom: CustomValues, stamp: AuditStamp) {
-  return buildStatements(db, termsOf(scope, target, stamp), target, custom);
+export function buildMembershipBatch(scope: TenantScope, target: MembershipTarget, custom: CustomValues, stamp: AuditStamp) {
+  return buildStatements(termsOf(scope, target, stamp), target, custom);
 }
 
 /** The batch of one shape with placeholders for every term (`tenantKey`, `orgKey`, `routeKey`, ...), compiled. */
-function compileMembershipBatch(db: Database, target: MembershipShape, withCompany: boolean) {
+function compileMembershipBatch(target: MembershipShape, withCompany: boolean) {
   const terms: MembershipTerms = {
     scope: { tenantKey: textPlaceholder('tenantKey'), orgKey: textPlaceholder('orgKey') },
     routeKey: textPlaceholder('routeKey'),
@@ -221,11 +222,11 @@ function compileMembershipBatch(db: Database, target: MembershipShape, withCompa
     limit: sql.placeholder('limit'),
     compiled: true,
   };
-  const [candidates, records, event, touch, change] = buildStatements(db, terms, target, {});
+  const [candidates, records, event, touch, change] = buildStatements(terms, target, {});
   return [
     compileStatement(candidates, ROUTE_SUMMARY),
     compileStatement(records, buildRecordFields(target.kind)),
-    compileEvent(db, event),
+    compileEvent(event),
     compileStatement(touch, TOUCHED),
     compileWrite(change),
   ] as const;
@@ -266,7 +267,7 @@ export const membershipBatches = defineCompiledFamily({
   name: 'route membership batches',
   shapes: () => SHAPES,
   keyOf: (shape: CompiledShape) => `${shape.action}:${shape.by}:${shape.withCompany}`,
-  compile: (db: Database, kind: MemberKind, shape: CompiledShape) => compileMembershipBatch(db, { kind, ...shape }, shape.withCompany),
+  compile: (kind: MemberKind, shape: CompiledShape) => compileMembershipBatch({ kind, ...shape }, shape.withCompany),
   statementsOf: (batch: ReturnType<typeof compileMembershipBatch>) => batch,
 });
 MEMBER_KINDS.forEach((kind) => membershipBatches.declare(kind));

@@ -7,6 +7,7 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
+import { sqlBuilder } from '../../db/sql';
 import { recordAtVersion } from '../../resources/entities/group-reads';
 import { mergeCustomValues } from '../../resources/entities/custom-attributes';
 import type { CustomValues } from '../../resources/entities/custom-attributes';
@@ -37,7 +38,7 @@ const AMBIGUOUS_LIMIT = 20;
 
 /** The routes' reads of the batch (full rows: an after-image of a bumped route is the whole record). */
 function readStored(context: GroupContext, target: MembershipTarget) {
-  const { db, scope } = context;
+  const { scope } = context;
   const { kind, by } = target;
   const reference = kind.reference;
   const routeWhere = and(
@@ -50,10 +51,10 @@ function readStored(context: GroupContext, target: MembershipTarget) {
     sql`${reference.common[by]} IN (SELECT value FROM json_each(${JSON.stringify(target.values)}))`,
   );
   const table = kind.table;
-  return db.batch([
-    db.select().from(routes).where(routeWhere).limit(AMBIGUOUS_LIMIT),
-    db.select(buildRecordFields(kind)).from(reference.table).where(named),
-    db
+  return context.readBatch([
+    sqlBuilder.select().from(routes).where(routeWhere).limit(AMBIGUOUS_LIMIT),
+    sqlBuilder.select(buildRecordFields(kind)).from(reference.table).where(named),
+    sqlBuilder
       .select({ routeId: table.ownerId, memberKey: table.memberKey })
       .from(table)
       .where(

@@ -6,7 +6,7 @@
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import type { CustomValues } from '../../resources/entities/custom-attributes';
 import { bindCompiled, bindRequestQuery, bindRequestStatement } from '../../tenant/compiled';
-import type { BoundStatement } from '../../tenant/compiled';
+import type { BoundStatement } from '../../db/sql';
 import { rowsOf } from '../../tenant/unit-of-work';
 import type { PlannedEvent, StagedWrite, WriteContext } from '../../tenant/unit-of-work';
 import { ROUTE_SUMMARY } from './find-route';
@@ -29,8 +29,8 @@ interface MembershipStatements {
 }
 
 /** The batch built for this request (it sets custom attribute values, which are never compiled). */
-function bindBuilt({ db, scope, stamp }: WriteContext, target: MembershipTarget, custom: CustomValues): MembershipStatements {
-  const [candidates, records, event, touch, change] = buildMembershipBatch(db, scope, target, custom, stamp);
+function bindBuilt({ scope, stamp }: WriteContext, target: MembershipTarget, custom: CustomValues): MembershipStatements {
+  const [candidates, records, event, touch, change] = buildMembershipBatch(scope, target, custom, stamp);
   return {
     candidates: bindRequestQuery(candidates, ROUTE_SUMMARY),
     records: bindRequestQuery(records, buildRecordFields(target.kind)),
@@ -41,9 +41,9 @@ function bindBuilt({ db, scope, stamp }: WriteContext, target: MembershipTarget,
 }
 
 /** The batch compiled once per isolate and shape, its placeholders filled for this request. */
-function bindCompiledBatch({ db, scope, stamp }: WriteContext, target: MembershipTarget): MembershipStatements {
+function bindCompiledBatch({ scope, stamp }: WriteContext, target: MembershipTarget): MembershipStatements {
   const shape = { action: target.action, by: target.by, withCompany: target.companyKey !== null };
-  const [candidates, records, event, touch, change] = membershipBatches.read(db, target.kind, shape);
+  const [candidates, records, event, touch, change] = membershipBatches.read(target.kind, shape);
   const values = fillMembershipBatch(scope, target, stamp);
   return {
     candidates: bindCompiled(candidates, values),

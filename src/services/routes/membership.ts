@@ -6,7 +6,6 @@ import { writeUnderRules } from '../../db/rules';
 import { loadCustomDefinitions, validateCustomValues } from '../../resources/entities/custom-attributes';
 import type { CustomValues } from '../../resources/entities/custom-attributes';
 import { readJsonBody } from '../../http/body';
-import { openRequestUnit } from '../../http/context';
 import type { ApiContext } from '../../http/context';
 import { errorOfFields, validationError } from '../../errors/api-error';
 import type { FieldError } from '../../errors/api-error';
@@ -66,7 +65,7 @@ function requireSameCompany(
 
 async function checkCustom(ctx: ApiContext, custom: CustomValues): Promise<CustomValues> {
   if (Object.keys(custom).length === 0) return {};
-  const definitions = await loadCustomDefinitions(ctx.db, ctx.scope, 'routes', ctx.group?.overlay);
+  const definitions = await loadCustomDefinitions(ctx.tenant, 'routes', ctx.tenant.group?.overlay);
   const { values, errors } = validateCustomValues(custom, definitions, 'update');
   if (errors.length > 0) throw validationError(errors.map((error) => ({ ...error, path: `customAttributes.${error.path}` })));
   return values;
@@ -85,7 +84,7 @@ export async function handleMembershipChange(ctx: ApiContext, kind: MemberKind, 
   };
   // One round trip: the reads that decide the answer and the writes, conditioned on the same checks (membership-batch.ts),
   // committed by the request's unit of work.
-  const unit = openRequestUnit(ctx);
+  const unit = ctx.tenant;
   const {
     candidates,
     records: found,

@@ -17,7 +17,7 @@ async function checkCultureKey(ctx: ApiContext): Promise<string> {
   if (cultureKey === null || cultureKey.trim() === '') {
     throw validationError([{ path: 'cultureKey', message: message('required', { field: 'cultureKey' }) }]);
   }
-  const cultures = await loadStandardList(ctx.db, 'cultures');
+  const cultures = await loadStandardList(ctx.tenant, 'cultures');
   const canonical = canonicalizeReferenceKey('cultures', cultureKey.trim());
   if (!cultures.has(canonical)) {
     throw errorOfFields('UnknownReference', [
@@ -42,12 +42,12 @@ export async function loadNotificationParameters(
   address: RouteAddress,
   culture: string,
 ): Promise<TemplateParameter[] | undefined> {
-  const { db, scope } = ctx;
-  const route = await findRouteByKey(db, scope, address.companyKey, address.routeKey);
+  const { tenant } = ctx;
+  const route = await findRouteByKey(tenant, address.companyKey, address.routeKey);
   if (!route) return undefined;
   const uses: ReferenceUse[] = [{ kind: 'companies', key: route.company, path: 'company' }];
   if (route.responsible) uses.push({ kind: 'employees', key: route.responsible, path: 'responsible' });
-  const [references, members] = await Promise.all([findReferences(db, scope, uses), listRouteMembers(db, scope, [route.id])]);
+  const [references, members] = await Promise.all([findReferences(tenant, uses), listRouteMembers(tenant, [route.id])]);
   const own = members.get(route.id) ?? { locations: [], equipmentItems: [], tools: [] };
   const company = references.get('companies')?.get(route.company);
   const responsible = route.responsible ? references.get('employees')?.get(route.responsible) : undefined;

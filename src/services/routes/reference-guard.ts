@@ -4,11 +4,11 @@
  */
 import { and, eq, inArray } from 'drizzle-orm';
 import { chunkKeys } from '../../db/client';
-import type { Database, TenantScope } from '../../db/client';
-import { runReads } from '../../db/reads';
+import { sqlBuilder } from '../../db/sql';
 import type { FieldError } from '../../errors/api-error';
 import type { UpsertGuard } from '../../resources/reference/routes';
 import type { GroupOverlay } from '../../tenant/atomic-group';
+import type { TenantReader } from '../../tenant/session';
 import { applyGroupToRouteRows, listGroupMemberRoutes } from './group-members';
 import { equipmentMembers, locationMembers } from './members';
 import type { MemberKind } from './members';
@@ -23,22 +23,17 @@ interface Use {
 }
 
 /** Routes whose members include `keys` of the kind, with the route's company (in an atomic group, as it leaves them). */
-async function findMemberUses(
-  db: Database,
-  scope: TenantScope,
-  kind: MemberKind,
-  keys: readonly string[],
-  overlay?: GroupOverlay,
-): Promise<Use[]> {
+async function findMemberUses(tenant: TenantReader, kind: MemberKind, keys: readonly string[], overlay?: GroupOverlay): Promise<Use[]> {
   const table = kind.table;
+  const { scope } = tenant;
   const queries = chunkKeys(keys).map((chunk) =>
-    db
+    sqlBuilder
       .select({ key: table.memberKey, routeId: table.ownerId, company: routes.company, routeKey: routes.routeKey })
       .from(table)
       .innerJoin(routes, eq(routes.id, table.ownerId))
       .where(and(eq(table.tenantKey, scope.tenantKey), eq(table.orgKey, scope.orgKey), inArray(table.memberKey, chunk))),
   );
-  const results = await runReads(db, queries);
+  const results = await tenant.readBatch(queries);
   const stored = results.flat();
   if (!overlay) return stored.map((row) => ({ key: row.key, route: `${row.company}/${row.routeKey}`, value: row.company }));
   return listGroupMemberRoutes(overlay, kind, keys, stored).map(({ key, route }) => ({
@@ -49,14 +44,15 @@ async function findMemberUses(
 }
 
 /** Routes that use the brand models `keys`, with the route's brand (in an atomic group, as it leaves them). */
-async function findBrandModelUses(db: Database, scope: TenantScope, keys: readonly string[], overlay?: GroupOverlay): Promise<Use[]> {
+async function findBrandModelUses(tenant: TenantReader, keys: readonly string[], overlay?: GroupOverlay): Promise<Use[]> {
+  const { scope } = tenant;
   const queries = chunkKeys(keys).map((chunk) =>
-    db
+    sqlBuilder
       .select({ id: routes.id, key: routes.brandModel, company: routes.company, routeKey: routes.routeKey, value: routes.brand })
       .from(routes)
       .where(and(eq(routes.tenantKey, scope.tenantKey), eq(routes.orgKey, scope.orgKey), inArray(routes.brandModel, chunk))),
   );
-  const results = await runReads(db, queries);
+  const results = await tenant.readBatch(queries);
   const stored = results.flat().map((row) => ({ ...row, brandModel: row.key, brand: row.value }));
   const found = overlay ? applyGroupToRouteRows(overlay, stored, (route) => keys.includes(String(route.brandModel))) : stored;
   return found.map((row) => ({
@@ -69,29 +65,28 @@ async function findBrandModelUses(db: Database, scope: TenantScope, keys: readon
 interface GuardRule {
   readonly field: string;
   readonly title: string;
-  findUses(db: Database, scope: TenantScope, keys: readonly string[], overlay?: GroupOverlay): Promise<Use[]>;
+  findUses(tenant: TenantReader, keys: readonly string[], overlay?: GroupOverlay): Promise<Use[]>;
 }
 
 const GUARDED: Readonly<Record<string, GuardRule>> = {
   locations: {
     field: 'company',
     title: 'location',
-    findUses: (db, scope, keys, overlay) => findMemberUses(db, scope, locationMembers, keys, overlay),
+    findUses: (tenant, keys, overlay) => findMemberUses(tenant, locationMembers, keys, overlay),
   },
   equipmentItems: {
     field: 'company',
     title: 'equipment item',
-    findUses: (db, scope, keys, overlay) => findMemberUses(db, scope, equipmentMembers, keys, overlay),
+    findUses: (tenant, keys, overlay) => findMemberUses(tenant, equipmentMembers, keys, overlay),
   },
   brandModels: { field: 'brand', title: 'brand model', findUses: findBrandModelUses },
 };
 
-export const guardRouteReferences: UpsertGuard = async (db, scope, kind, records, overlay) => {
+export const guardRouteReferences: UpsertGuard = async (tenant, kind, records, overlay) => {
   const rule = GUARDED[kind];
   if (!rule || records.length === 0) return [];
   const uses = await rule.findUses(
-    db,
-    scope,
+    tenant,
     records.map((record) => record.key),
     overlay,
   );

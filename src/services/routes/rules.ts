@@ -2,6 +2,7 @@
 import { and, count, eq } from 'drizzle-orm';
 import type { CreateOptions } from '../../resources/entities/create';
 import type { ApiContext } from '../../http/context';
+import { sqlBuilder } from '../../db/sql';
 import { validationError } from '../../errors/api-error';
 import { checkBrandModel } from './brand-model';
 import { findRouteByKey } from './find-route';
@@ -23,8 +24,8 @@ export const routeCreateOptions: CreateOptions = {
     const tools = parseToolKeys(extra.tools);
     return { uses: tools.keys.map((key) => ({ kind: 'tools', key, path: tools.paths.get(key) ?? 'tools' })) };
   },
-  statements: (ctx, id, _values, extra) => buildMemberInserts(ctx.db, ctx.scope, toolMembers, id, parseToolKeys(extra.tools).keys),
-  validateCreate: (ctx, values) => checkBrandModel(ctx.db, ctx.scope, values.brand, values.brandModel, 'brandModel', ctx.group?.overlay),
+  statements: (ctx, id, _values, extra) => buildMemberInserts(ctx.tenant.scope, toolMembers, id, parseToolKeys(extra.tools).keys),
+  validateCreate: (ctx, values) => checkBrandModel(ctx.tenant, values.brand, values.brandModel, 'brandModel', ctx.tenant.group?.overlay),
   // The trigger routes_brand_model_insert (rule:route_brand_model) holds the same rule in the insert's batch.
   createRuleInDatabase: true,
 };
@@ -36,27 +37,29 @@ export const routeCreateOptions: CreateOptions = {
 async function findAddressedRoute(ctx: ApiContext): Promise<RouteSummary | undefined> {
   const companyKey = ctx.params.companyKey ?? '';
   const routeKey = ctx.params.routeKey ?? '';
-  if (!ctx.group) return findRouteByKey(ctx.db, ctx.scope, companyKey, routeKey);
+  const { tenant } = ctx;
+  if (!tenant.group) return findRouteByKey(tenant, companyKey, routeKey);
   const lookup = { by: 'key', values: [companyKey, routeKey] } as const;
-  const record = await findThroughGroup(ctx.db, routeStore, ctx.scope, ctx.group.overlay, lookup);
+  const record = await findThroughGroup(tenant, routeStore, tenant.group.overlay, lookup);
   // The route's record holds every field of its summary.
   return record as RouteSummary | undefined;
 }
 
 async function countMembers(ctx: ApiContext, routeId: string): Promise<{ locations: number; equipmentItems: number }> {
-  const { db, scope } = ctx;
-  if (ctx.group) {
-    const members = await listRouteMembers(db, scope, [routeId]);
+  const { tenant } = ctx;
+  const { scope } = tenant;
+  if (tenant.group) {
+    const members = await listRouteMembers(tenant, [routeId]);
     await applyGroupToMembers(ctx, members);
     const own = members.get(routeId);
     return { locations: own?.locations.length ?? 0, equipmentItems: own?.equipmentItems.length ?? 0 };
   }
   const query = (kind: MemberKind) =>
-    db
+    sqlBuilder
       .select({ n: count() })
       .from(kind.table)
       .where(and(eq(kind.table.tenantKey, scope.tenantKey), eq(kind.table.orgKey, scope.orgKey), eq(kind.table.ownerId, routeId)));
-  const [locations, equipmentItems] = await db.batch([query(locationMembers), query(equipmentMembers)]);
+  const [locations, equipmentItems] = await tenant.readBatch([query(locationMembers), query(equipmentMembers)]);
   return { locations: locations[0]?.n ?? 0, equipmentItems: equipmentItems[0]?.n ?? 0 };
 }
 
@@ -77,13 +80,13 @@ export const routeAttributeChecks: Readonly<Record<string, (ctx: ApiContext, val
   brand: async (ctx, value) => {
     const route = await findAddressedRoute(ctx);
     if (!route) return;
-    const errors = await checkBrandModel(ctx.db, ctx.scope, value, route.brandModel, 'brand', ctx.group?.overlay);
+    const errors = await checkBrandModel(ctx.tenant, value, route.brandModel, 'brand', ctx.tenant.group?.overlay);
     if (errors.length > 0) throw validationError(errors);
   },
   brandModel: async (ctx, value) => {
     const route = await findAddressedRoute(ctx);
     if (!route) return;
-    const errors = await checkBrandModel(ctx.db, ctx.scope, route.brand, value, 'brandModel', ctx.group?.overlay);
+    const errors = await checkBrandModel(ctx.tenant, route.brand, value, 'brandModel', ctx.tenant.group?.overlay);
     if (errors.length > 0) throw validationError(errors);
   },
 };

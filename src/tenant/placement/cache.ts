@@ -1,7 +1,7 @@
 /**
  * Placements remembered in isolate memory, so that the directory is read once per tenant/org and isolate, not
  * per request. An entry may go stale when the tenant/org moves; that is safe because every D1 round trip carries
- * the residency guard of the database it goes to (tenant-d1.ts), which sends the request back to the directory.
+ * the residency guard of the database it goes to (executor.ts), which sends the request back to the directory.
  * Unplaced tenant/orgs are never remembered (the next write may place them from another isolate).
  */
 import type { TenantScope } from '../../db/client';

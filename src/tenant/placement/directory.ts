@@ -2,6 +2,7 @@
  * The directory's queries (tables in directory-schema.ts): find, place, list and switch placements. Plain D1
  * statements over the `DIRECTORY` binding; the residency row that a placement creates lives in the tenant database.
  */
+import type { RoundTripMeter } from '../d1/meter';
 import type { TenantScope } from '../../db/client';
 import type { DatabaseSet } from '../d1/databases';
 
@@ -44,8 +45,14 @@ function toPlacement(row: PlacementRow): Placement {
   };
 }
 
+/** One more D1 round trip on the request's (or command's) meter, when it has one. */
+function countRoundTrip(meter: RoundTripMeter | undefined): void {
+  if (meter) meter.roundTrips += 1;
+}
+
 /** The tenant/org's placement, read on the directory's primary; null when it has never been written to. */
-export async function findPlacement(directory: D1Database, scope: TenantScope): Promise<Placement | null> {
+export async function findPlacement(directory: D1Database, scope: TenantScope, meter?: RoundTripMeter): Promise<Placement | null> {
+  countRoundTrip(meter);
   const row = await directory.prepare(SELECT_ONE).bind(scope.tenantKey, scope.orgKey).first<PlacementRow>();
   return row ? toPlacement(row) : null;
 }
@@ -54,7 +61,8 @@ export async function findPlacement(directory: D1Database, scope: TenantScope): 
  * The placement rule: the open tenant database holding the fewest tenant/orgs (`database_loads`, kept by triggers);
  * ties go to the first binding name in sort order. A closed (drained) database gets none, unless every one is closed.
  */
-async function chooseDatabase(databases: DatabaseSet): Promise<string> {
+async function chooseDatabase(databases: DatabaseSet, meter?: RoundTripMeter): Promise<string> {
+  countRoundTrip(meter);
   const loads = await readDatabaseLoads(databases.directory);
   const open = databases.names.filter((name) => !loads.get(name)?.closedOn);
   const candidates = open.length > 0 ? open : databases.names;
@@ -64,7 +72,8 @@ async function chooseDatabase(databases: DatabaseSet): Promise<string> {
 }
 
 /** Marks the tenant/org as held by `tenantDb` unless the database already has a residency row for it (any state). */
-export async function ensureResidency(tenantDb: D1Database, scope: TenantScope, now: Date): Promise<void> {
+export async function ensureResidency(tenantDb: D1Database, scope: TenantScope, now: Date, meter?: RoundTripMeter): Promise<void> {
+  countRoundTrip(meter);
   await tenantDb
     .prepare("INSERT INTO tenant_residency (tenant_key, org_key, state, changed_on) VALUES (?, ?, 'active', ?) ON CONFLICT DO NOTHING")
     .bind(scope.tenantKey, scope.orgKey, now.toISOString())
@@ -76,9 +85,10 @@ export async function ensureResidency(tenantDb: D1Database, scope: TenantScope, 
  * (`ON CONFLICT DO NOTHING`) and both read the row back in the same batch. The residency row follows; a writer that
  * finds the directory entry before it exists creates it too (ensureResidency is idempotent).
  */
-export async function placeTenant(databases: DatabaseSet, scope: TenantScope, now: Date): Promise<Placement> {
-  const chosen = await chooseDatabase(databases);
+export async function placeTenant(databases: DatabaseSet, scope: TenantScope, now: Date, meter?: RoundTripMeter): Promise<Placement> {
+  const chosen = await chooseDatabase(databases, meter);
   const { directory } = databases;
+  countRoundTrip(meter);
   const [, read] = await directory.batch<PlacementRow>([
     directory
       .prepare('INSERT INTO tenant_placements (tenant_key, org_key, database, placed_on) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING')
@@ -90,7 +100,7 @@ export async function placeTenant(databases: DatabaseSet, scope: TenantScope, no
   const placement = toPlacement(row);
   const tenantDb = databases.tenants.get(placement.database);
   if (!tenantDb) throw new Error(`${scope.tenantKey}/${scope.orgKey} is placed on ${placement.database}, which is not bound.`);
-  await ensureResidency(tenantDb, scope, now);
+  await ensureResidency(tenantDb, scope, now, meter);
   return placement;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The residency guard: the statement put first in every D1 batch run for a tenant/org (tenant-d1.ts), so that the
+ * The residency guard: the statement put first in every D1 batch run for a tenant/org (executor.ts), so that the
  * database itself says, in the same transaction and round trip, whether it holds the tenant/org.
  */
 import { sql } from 'drizzle-orm';

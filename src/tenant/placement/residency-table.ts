@@ -1,6 +1,6 @@
 /**
  * `tenant_residency`, in every tenant database: whether this database holds a tenant/org. It is the authority a
- * residency guard checks in the same D1 batch as every statement run for the tenant/org (see tenant-d1.ts).
+ * residency guard checks in the same D1 batch as every statement run for the tenant/org (see executor.ts).
  */
 import { sql } from 'drizzle-orm';
 import { check, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';

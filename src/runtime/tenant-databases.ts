@@ -1,17 +1,13 @@
 /**
- * The tenant-database half of a platform, shared by the Worker and Deno: drizzle over the guarded tenant D1 object,
- * the read-only handles of cross-tenant jobs, and the operator's placement operations; and what coordinator commands
- * see of a platform.
+ * The tenant-database half of a platform, shared by the Worker and Deno: the tenant/org's executor (placement,
+ * residency guard, read session, metering, watchers); and what coordinator commands see of a platform.
  */
 import type { TenantScope } from '../db/client';
-import { openDrizzle } from '../db/client';
-import type { Database } from '../db/client';
-import type { DatabaseSet } from './d1/databases';
-import type { MoveCoordinator } from './placement/operations';
-import { readOnlyD1 } from './placement/read-only-d1';
-import { TenantD1 } from './placement/tenant-d1';
-import type { TenantTable } from './placement/tenant-tables';
-import type { Platform, TenantDatabaseRequest, WatchContext, WriteWatcher, WriteWatcherFactory } from '../runtime/platform';
+import type { DatabaseSet } from '../tenant/d1/databases';
+import { TenantExecutor } from '../tenant/placement/executor';
+import type { MoveCoordinator } from '../tenant/placement/operations';
+import type { TenantTable } from '../tenant/placement/tenant-tables';
+import type { Platform, TenantDatabaseRequest, WatchContext, WriteWatcher, WriteWatcherFactory } from './platform';
 
 /** How long a write refused by a move waits for it (then 503 with Retry-After). */
 const MOVE_WAIT_MS = 20_000;
@@ -38,9 +34,9 @@ interface TenantDatabases {
   watch(scope: TenantScope): readonly WriteWatcher[];
 }
 
-export function openTenantDatabase(parts: TenantDatabases, request: TenantDatabaseRequest): Database {
+export function openTenantExecutor(parts: TenantDatabases, request: TenantDatabaseRequest): TenantExecutor {
   const scope: TenantScope = { tenantKey: request.tenantKey, orgKey: request.orgKey };
-  const tenant = new TenantD1({
+  return new TenantExecutor({
     scope,
     databases: parts.databases,
     ...(request.meter ? { meter: request.meter } : {}),
@@ -49,15 +45,6 @@ export function openTenantDatabase(parts: TenantDatabases, request: TenantDataba
     waitForMove: () => parts.moves.awaitMove(scope, MOVE_WAIT_MS),
     watchers: () => parts.watch(scope),
     now: parts.now,
-  });
-  return openDrizzle(tenant.open());
-}
-
-export function openEveryTenantDatabase(databases: DatabaseSet): Database[] {
-  return databases.names.map((name) => {
-    const binding = databases.tenants.get(name);
-    if (!binding) throw new Error(`${name} is not bound.`);
-    return openDrizzle(readOnlyD1(binding, name));
   });
 }
 

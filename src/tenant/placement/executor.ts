@@ -1,9 +1,10 @@
 /**
- * The tenant/org's guarded database behind the D1 object its handlers, commands and stores get (drizzle runs over
- * it, tenant-client.ts): it finds the tenant/org's database (isolate cache, else the directory; the first write places
- * it) and runs every batch there, as the kind its caller declares (`read`, `residentRead`, `write`: src/db/client.ts),
- * as ONE D1 batch `[residency guard, ...statements]`, so the database that answers also says whether it holds the
- * tenant/org, at no extra round trip:
+ * The one executor of a tenant/org's statements: it finds the tenant/org's database (the isolate's cache, else the
+ * directory; the first write places it), runs every batch there as the kind its caller declares (`read`,
+ * `residentRead`, `write`), in the request's D1 session (bookmarks, replicas), counts the round trips, and answers each
+ * statement's rows mapped to fields. It is not a D1 database: drizzle builds the statements (src/db/sql.ts), the
+ * executor runs them. Every batch is ONE D1 batch `[residency guard, ...statements]`, so the database that answers
+ * also says whether it holds the tenant/org, at no extra round trip:
  *
  * - reads: `SELECT state FROM tenant_residency ...` comes back with the rows. `active` or `moving`: the answer
  *   stands. Anything else (moved away, copy arriving, never here): nothing was written, so the placement is read
@@ -12,19 +13,15 @@
  *   a move copies (`moving`) the write waits for the move in the tenant/org's coordinator, then runs on the new
  *   database; if the move takes too long it is answered 503 with Retry-After. Never lost, never applied twice.
  *
- * Reads declared `residentRead` carry the residency condition themselves (guard.ts, `buildResidentCondition`: point
- * reads by key or id) and run alone: a row proves residency; an empty answer is then asked again as above.
- *
- * Write batches end with the watchers' reads (`WriteWatcher`: e.g. the subscriptions behind, for webhook deliveries):
- * their rows reach the watcher once the batch has committed, at no extra round trip.
- *
- * With a read session (requests, commands) statements go through D1 Sessions: the first read goes to any replica
- * (GET) or the primary, or to a replica at least as fresh as the client's bookmark; writes go to the primary.
+ * Reads declared `residentRead` carry the residency condition themselves (placement/guard.ts) and run alone: a row
+ * proves residency; an empty answer is then asked again as above. Write batches end with the watchers' reads
+ * (`WriteWatcher`: e.g. the subscriptions behind, for webhook deliveries): their rows reach the watcher once the batch
+ * has committed, at no extra round trip.
  */
 import type { BatchKind, TenantScope } from '../../db/client';
 import { ApiError } from '../../errors/api-error';
+import type { BoundStatement } from '../../db/sql';
 import type { DatabaseSet } from '../d1/databases';
-import { meterD1 } from '../d1/meter';
 import type { RoundTripMeter } from '../d1/meter';
 import type { WriteWatcher } from '../d1/watch';
 import { advanceSession } from './bookmark';
@@ -32,10 +29,8 @@ import type { ReadSession } from './bookmark';
 import { forgetPlacement, readCachedPlacement, rememberPlacement } from './cache';
 import { ensureResidency, findPlacement, placeTenant } from './directory';
 import { isReadable, readRefusal, READ_GUARD, WRITE_GUARD } from './guard';
-import { TenantClient } from './tenant-client';
-import type { TenantExecutor } from './tenant-client';
 
-interface TenantD1Options {
+interface TenantExecutorOptions {
   readonly scope: TenantScope;
   readonly databases: DatabaseSet;
   readonly meter?: RoundTripMeter;
@@ -49,14 +44,6 @@ interface TenantD1Options {
   waitForMove(): Promise<boolean>;
   now(): Date;
 }
-
-/** One statement of a batch: its SQL text and parameters (never inspected: its kind is declared by the caller). */
-export interface TenantCall {
-  readonly sql: string;
-  readonly params: readonly unknown[];
-}
-
-type Call = TenantCall;
 
 type Handle = D1Database | D1DatabaseSession;
 
@@ -86,40 +73,53 @@ function notifyWatchers(watchers: readonly WriteWatcher[], answers: readonly D1R
   });
 }
 
-export class TenantD1 implements TenantExecutor {
+/** Each statement's rows, mapped to its fields (D1 answers rows as objects, columns in order). */
+function mapRows(statements: readonly BoundStatement<unknown>[], results: readonly D1Result[]): unknown[][] {
+  return statements.map((statement, index) =>
+    (results[index]?.results ?? []).map((row) => statement.mapRow(Object.values(row as Record<string, unknown>))),
+  );
+}
+
+export class TenantExecutor {
   /** The D1 session (or binding) of the database the last batch ran on. */
   private connection: { database: string; handle: Handle; opened: ReadSession['bookmark'] } | null = null;
 
-  constructor(private readonly options: TenantD1Options) {}
+  constructor(private readonly options: TenantExecutorOptions) {}
 
-  /** The D1 object drizzle runs over: reads by default; `as(kind)` for the other kinds. */
-  open(): TenantClient {
-    return new TenantClient(this, 'read');
+  get scope(): TenantScope {
+    return this.options.scope;
   }
 
+  /** The read session's bookmark (`x-d1-bookmark`), or null before the first round trip. */
   readonly bookmark = (): string | null => this.options.session?.bookmark?.value ?? null;
+
+  /** Runs `statements` as one D1 batch of the declared `kind`; answers each statement's rows, mapped. */
+  async run(kind: BatchKind, statements: readonly BoundStatement<unknown>[]): Promise<unknown[][]> {
+    if (statements.length === 0) return [];
+    return mapRows(statements, await this.execute(kind, statements));
+  }
+
+  private count(roundTrips = 1): void {
+    if (this.options.meter) this.options.meter.roundTrips += roundTrips;
+  }
 
   private binding(name: string): D1Database {
     const binding = name === '' ? undefined : this.options.databases.tenants.get(name);
     if (!binding) throw new Error(`The tenant database ${name} is not bound.`);
-    return this.options.meter ? meterD1(binding, this.options.meter) : binding;
-  }
-
-  private directory(): D1Database {
-    const { directory } = this.options.databases;
-    return this.options.meter ? meterD1(directory, this.options.meter) : directory;
+    return binding;
   }
 
   /** The tenant/org's database: cached, else from the directory (placing it on a write); null: unplaced read. */
   private async resolve(writes: boolean, fresh: boolean): Promise<string | null> {
-    const { scope } = this.options;
+    const { scope, databases } = this.options;
     const cached = fresh ? undefined : readCachedPlacement(scope);
     // A bookmark of another database than the cached one may come from after a move: ask the directory.
     const bookmark = this.options.session?.bookmark;
     if (cached !== undefined && (!bookmark || bookmark.database === cached)) return cached;
-    const databases = { ...this.options.databases, directory: this.directory() };
+    const meter = this.options.meter;
     const placement =
-      (await findPlacement(databases.directory, scope)) ?? (writes ? await placeTenant(databases, scope, this.options.now()) : null);
+      (await findPlacement(databases.directory, scope, meter)) ??
+      (writes ? await placeTenant(databases, scope, this.options.now(), meter) : null);
     if (placement) rememberPlacement(scope, placement.database);
     return placement?.database ?? null;
   }
@@ -151,7 +151,12 @@ export class TenantD1 implements TenantExecutor {
     if (this.connection?.handle === handle) this.connection.opened = session.bookmark;
   }
 
-  private async runGuarded(database: string, calls: readonly Call[], writes: boolean, primary: boolean): Promise<Outcome> {
+  private async runGuarded(
+    database: string,
+    calls: readonly BoundStatement<unknown>[],
+    writes: boolean,
+    primary: boolean,
+  ): Promise<Outcome> {
     const { scope } = this.options;
     const handle = this.connect(database, primary);
     const guard = handle.prepare(writes ? WRITE_GUARD : READ_GUARD).bind(scope.tenantKey, scope.orgKey);
@@ -159,6 +164,7 @@ export class TenantD1 implements TenantExecutor {
     const watchers = writes ? this.options.watchers() : [];
     const watches = watchers.map((watcher) => handle.prepare(watcher.sql).bind(...watcher.params));
     try {
+      this.count();
       const [checked, ...answers] = await handle.batch<Record<string, unknown>>([guard, ...statements, ...watches]);
       this.observe(database, handle);
       const results = answers.slice(0, statements.length);
@@ -175,25 +181,20 @@ export class TenantD1 implements TenantExecutor {
     }
   }
 
-  /** An unplaced tenant/org has no rows anywhere: its reads run unguarded on the first tenant database. */
-  private runUnplaced(calls: readonly Call[]): Promise<D1Result[]> {
-    return this.runUnguarded(this.options.databases.names[0] ?? '', calls);
-  }
-
   /** Reads on `database` as they are, without the guard statement (a replica may answer). */
-  private async runUnguarded(database: string, calls: readonly Call[]): Promise<D1Result[]> {
+  private async runUnguarded(database: string, calls: readonly BoundStatement<unknown>[]): Promise<D1Result[]> {
     const handle = this.connect(database, false);
+    this.count();
     const results = await handle.batch(calls.map((call) => handle.prepare(call.sql).bind(...call.params)));
     this.observe(database, handle);
     return results;
   }
 
   /**
-   * Reads that guard themselves (`residentRead`, guard.ts `buildResidentCondition`) on the cached placement, without
-   * the guard statement: answers their results when every one has a row (proof of residency), else null (the guarded
-   * batch decides).
+   * Reads that guard themselves (`residentRead`) on the cached placement, without the guard statement: answers their
+   * results when every one has a row (proof of residency), else null (the guarded batch decides).
    */
-  private async runSelfGuarded(calls: readonly Call[]): Promise<D1Result[] | null> {
+  private async runSelfGuarded(calls: readonly BoundStatement<unknown>[]): Promise<D1Result[] | null> {
     const database = readCachedPlacement(this.options.scope);
     const bookmark = this.options.session?.bookmark;
     if (database === undefined || (bookmark && bookmark.database !== database)) return null;
@@ -201,8 +202,7 @@ export class TenantD1 implements TenantExecutor {
     return results.every((result) => result.results.length > 0) ? results : null;
   }
 
-  /** Runs `calls` as one batch of the declared `kind` (the tenant database never reads their SQL to tell). */
-  async execute(kind: BatchKind, calls: readonly Call[]): Promise<D1Result[]> {
+  private async execute(kind: BatchKind, calls: readonly BoundStatement<unknown>[]): Promise<D1Result[]> {
     const { scope } = this.options;
     const writes = kind === 'write';
     if (writes && this.options.refuseWrites) throw this.options.refuseWrites();
@@ -215,9 +215,10 @@ export class TenantD1 implements TenantExecutor {
     let last: string | null = null;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
       const database = await this.resolve(writes, fresh);
-      if (database === null) return this.runUnplaced(calls);
+      // An unplaced tenant/org has no rows anywhere: its reads run unguarded on the first tenant database.
+      if (database === null) return this.runUnguarded(this.options.databases.names[0] ?? '', calls);
       if (database === last && !primary && !writes && this.options.session) primary = true;
-      else if (database === last) await ensureResidency(this.binding(database), scope, this.options.now());
+      else if (database === last) await ensureResidency(this.binding(database), scope, this.options.now(), this.options.meter);
       const outcome = await this.runGuarded(database, calls, writes, primary);
       if (outcome.results) return outcome.results;
       forgetPlacement(scope);
