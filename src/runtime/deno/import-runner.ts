@@ -1,10 +1,12 @@
 /**
- * The Deno equivalent of the import Workflow: each import's steps run in-process, every completed step's result
- * persisted in SQLite (coordinators.sqlite), so a restart resumes the import at its first step not completed (the
- * runs still open are started again when the host starts). A run that fails is tried again after a delay, its
- * completed steps skipped, up to MAX_ATTEMPTS times, as a Workflow retries its steps.
+ * The Deno equivalent of the import Workflow: each run's steps (an import's, a revert's) run in-process, every
+ * completed step's result persisted in SQLite (coordinators.sqlite), so a restart resumes the run at its first step not
+ * completed (the runs still open are started again when the host starts). A run that fails is tried again after a
+ * delay, its completed steps skipped, up to MAX_ATTEMPTS times, as a Workflow retries its steps. The tables' `import_id`
+ * column holds the run's id (buildRunId: the import's id, or `<id>-revert`).
  */
 import type { DatabaseSync } from 'node:sqlite';
+import { buildRunId } from '../platform';
 import type { ImportJob, ImportProcessor, ImportRunner, Platform, RunStep } from '../platform';
 import { readColumn } from './sqlite-engine';
 
@@ -26,7 +28,7 @@ export class LocalImportRunner implements ImportRunner {
   }
 
   async start(job: ImportJob): Promise<void> {
-    this.sqlite.prepare('INSERT OR IGNORE INTO import_runs (import_id, job) VALUES (?, ?)').all(job.importId, JSON.stringify(job));
+    this.sqlite.prepare('INSERT OR IGNORE INTO import_runs (import_id, job) VALUES (?, ?)').all(buildRunId(job), JSON.stringify(job));
     this.launch(job, 1);
   }
 
@@ -41,9 +43,10 @@ export class LocalImportRunner implements ImportRunner {
   }
 
   private launch(job: ImportJob, attempt: number): void {
-    if (this.closed || !this.processor || !this.platform || this.running.has(job.importId)) return;
-    const run = this.run(job, this.processor, this.platform, attempt).finally(() => this.running.delete(job.importId));
-    this.running.set(job.importId, run);
+    const id = buildRunId(job);
+    if (this.closed || !this.processor || !this.platform || this.running.has(id)) return;
+    const run = this.run(job, this.processor, this.platform, attempt).finally(() => this.running.delete(id));
+    this.running.set(id, run);
   }
 
   private readStep(importId: string, name: string): string | undefined {
@@ -52,11 +55,12 @@ export class LocalImportRunner implements ImportRunner {
   }
 
   private async run(job: ImportJob, processor: ImportProcessor, platform: Platform, attempt: number): Promise<void> {
+    const id = buildRunId(job);
     const runStep: RunStep = async <T>(name: string, work: () => Promise<T>) => {
-      const done = this.readStep(job.importId, name);
+      const done = this.readStep(id, name);
       const text = done ?? JSON.stringify(await work());
       if (done === undefined) {
-        this.sqlite.prepare('INSERT INTO import_run_steps (import_id, name, result) VALUES (?, ?, ?)').all(job.importId, name, text);
+        this.sqlite.prepare('INSERT INTO import_run_steps (import_id, name, result) VALUES (?, ?, ?)').all(id, name, text);
       }
       const value: unknown = JSON.parse(text);
       return value as T;
@@ -64,8 +68,8 @@ export class LocalImportRunner implements ImportRunner {
     try {
       const sleep = (_name: string, milliseconds: number) => new Promise<void>((resolve) => setTimeout(resolve, milliseconds));
       await processor({ run: runStep, sleep }, platform, job);
-      this.sqlite.prepare('DELETE FROM import_run_steps WHERE import_id = ?').all(job.importId);
-      this.sqlite.prepare('DELETE FROM import_runs WHERE import_id = ?').all(job.importId);
+      this.sqlite.prepare('DELETE FROM import_run_steps WHERE import_id = ?').all(id);
+      this.sqlite.prepare('DELETE FROM import_runs WHERE import_id = ?').all(id);
     } catch (error) {
       if (this.closed) return;
       console.error(

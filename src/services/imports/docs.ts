@@ -4,14 +4,16 @@ import type { OperationDoc, ParameterDoc } from '../../http/route';
 import { MAX_IMPORT_FILE_BYTES } from './files/limits';
 import { ENUM_METADATA } from '../../validation/enums';
 import { DATE_TIME, GUID, INTEGER } from '../../openapi/values';
-import { ImportDataState, ReturnMessageType } from './states';
+import { ImportDataState, ReturnMessageType, UndoState } from './states';
 import { changeFields, LAST_IMPORTS_DEFAULT, LAST_IMPORTS_MAX, registerFields, revertFields } from './validate';
 
 type Parts = Omit<OperationDoc, 'summary' | 'operationId'>;
 
 const text = v.nullable(v.string());
-const enumOf = (spec: typeof ImportDataState | typeof ReturnMessageType) =>
+const enumOf = (spec: typeof ImportDataState | typeof ReturnMessageType | typeof UndoState) =>
   v.pipe(v.number(), v.integer(), v.metadata({ [ENUM_METADATA]: spec }));
+
+const RevertImport = v.strictObject({ revertedTypeMessage: enumOf(ReturnMessageType), message: v.string() });
 
 const ImportDataInfoResource = v.strictObject({
   id: GUID,
@@ -34,6 +36,9 @@ const ImportDataInfoResource = v.strictObject({
   rowsCreated: v.nullable(INTEGER),
   rowsUpdated: v.nullable(INTEGER),
   rowsFailed: v.nullable(INTEGER),
+  undoState: v.nullable(enumOf(UndoState)),
+  rowsUndone: v.nullable(INTEGER),
+  revertResult: v.nullable(RevertImport),
   createdOn: DATE_TIME,
   createdBy: v.string(),
   modifiedOn: DATE_TIME,
@@ -43,7 +48,6 @@ const ImportDataInfoResource = v.strictObject({
 
 const ImportInfoResource = v.strictObject(changeFields);
 const ApiImportDataInfoResource = v.strictObject(registerFields);
-const RevertImport = v.strictObject({ revertedTypeMessage: enumOf(ReturnMessageType), message: v.string() });
 
 const schemas = { ImportDataInfoResource, ImportInfoResource, ApiImportDataInfoResource, RevertImport };
 

@@ -1,10 +1,11 @@
 /** The chunk ledger (import_chunks): written with each chunk, read for the counts, the failures and undoing. */
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, isNull, sql } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
 import type { Database, TenantScope } from '../../db/client';
 import type { EntityStore } from '../../resources/entities/store';
 import type { ImportTemplate } from '../../resources/entities/import-template';
 import type { Platform } from '../../runtime/platform';
+import { yieldToRequests } from '../../db/yield';
 import type { TenantUnit, WriteBatch } from '../../tenant/unit-of-work';
 import { stageRecordMembers } from './member-stage';
 import { stageChunkUndo, stageRestore } from './chunk-stage';
@@ -50,6 +51,19 @@ interface UndoOutcome {
   readonly restored: number;
   /** Ids of records created by the import and changed by someone since (version > 1): kept when `keepChanged`. */
   readonly kept: readonly string[];
+  /** Chunks undone by this call, and the index of the last one (-1: none). */
+  readonly chunks: number;
+  readonly lastIndex: number;
+}
+
+/** How an undo runs: `keepChanged` (revert, below), `platform` (the writer's reaction), `maxChunks` (a step's share). */
+interface UndoOptions {
+  readonly keepChanged?: boolean;
+  readonly platform?: Platform;
+  /** Undo at most this many chunks (the first not undone, in order); absent: every one. */
+  readonly maxChunks?: number;
+  /** Only chunks from this index on (a run of undo steps goes on where its last step ended). */
+  readonly fromIndex?: number;
 }
 
 /**
@@ -82,19 +96,21 @@ export function isProcessed(template: ImportTemplate | undefined): template is I
 }
 
 /**
- * Undoes every chunk of the import not yet undone (an entity template's, or through the template's writer:
- * src/services/imports/writer-chunk.ts); `platform`: the writer's reaction after it (cached lookups retired).
+ * Undoes the chunks of the import not yet undone, in order (an entity template's, or through the template's writer:
+ * src/services/imports/writer-chunk.ts), at most `maxChunks` of them; `platform`: the writer's reaction after it
+ * (cached lookups retired). Between chunks the runtime gets a turn (yieldToRequests).
  */
 export async function undoChunks(
   unit: TenantUnit,
   template: ImportTemplate,
   importId: string,
-  options: { readonly keepChanged?: boolean; readonly platform?: Platform } = {},
+  options: UndoOptions = {},
 ): Promise<UndoOutcome> {
   const keepChanged = options.keepChanged === true;
-  if (template.writer) return undoWriterChunks(unit, template.writer, importId, { keepChanged, platform: options.platform });
-  if (!template.store) return { deleted: 0, restored: 0, kept: [] };
-  return undoEntityChunks(unit, template, template.store, importId, { keepChanged });
+  const range = { maxChunks: options.maxChunks, fromIndex: options.fromIndex };
+  if (template.writer) return undoWriterChunks(unit, template.writer, importId, { keepChanged, platform: options.platform, ...range });
+  if (!template.store) return { deleted: 0, restored: 0, kept: [], chunks: 0, lastIndex: -1 };
+  return undoEntityChunks(unit, template, template.store, importId, { keepChanged, ...range });
 }
 
 /**
@@ -109,17 +125,19 @@ async function undoEntityChunks(
   template: ImportTemplate,
   store: EntityStore,
   importId: string,
-  options: { readonly keepChanged?: boolean } = {},
+  options: { readonly keepChanged?: boolean; readonly maxChunks?: number | undefined; readonly fromIndex?: number | undefined } = {},
 ): Promise<UndoOutcome> {
   const chunks = await unit.db
     .select({ chunkIndex: importChunks.chunkIndex, createdIds: importChunks.createdIds, updated: importChunks.updated })
     .from(importChunks)
-    .where(and(chunksOf(unit.scope, importId), isNull(importChunks.undoneOn)))
-    .orderBy(asc(importChunks.chunkIndex));
+    .where(and(chunksOf(unit.scope, importId), gte(importChunks.chunkIndex, options.fromIndex ?? 0), isNull(importChunks.undoneOn)))
+    .orderBy(asc(importChunks.chunkIndex))
+    .limit(options.maxChunks ?? -1);
   let deleted = 0;
   let restored = 0;
   const kept: string[] = [];
   for (const chunk of chunks) {
+    await yieldToRequests();
     const createdIds = JSON.parse(chunk.createdIds) as string[];
     const updated = JSON.parse(chunk.updated) as UpdatedRecord[];
     const keepChanged = options.keepChanged === true;
@@ -136,5 +154,6 @@ async function undoEntityChunks(
     });
   }
   // Without keepChanged every created record is deleted: one not found was deleted by someone else already.
-  return { deleted, restored, kept: options.keepChanged ? kept : [] };
+  const lastIndex = chunks.at(-1)?.chunkIndex ?? -1;
+  return { deleted, restored, kept: options.keepChanged ? kept : [], chunks: chunks.length, lastIndex };
 }

@@ -9,6 +9,7 @@ import { loadCustomDefinitions } from '../../resources/entities/custom-attribute
 import { formatMessage } from '../../messages/catalogue';
 import { DEFAULT_LANGUAGE } from '../../messages/language';
 import type { ImportJob, Platform } from '../../runtime/platform';
+import { yieldToRequests } from '../../db/yield';
 import { stageChunkCreates, stageLedgerEntry, stageRecordUpdate } from './chunk-stage';
 import { checkEntityChunk } from './chunk-writes';
 import type { ChunkSetting } from './chunk-writes';
@@ -26,8 +27,10 @@ import type { WriterSetting } from './writer-chunk';
 import { describeCounts, openJob, sendProgress } from './progress';
 import { PROCESSING } from './states';
 
-/** Chunks per step: a step reports progress when it ends (a few seconds at most). */
+/** Chunks per step at most; a step also stops taking chunks after SLICE_MS, and reports progress when it ends. */
 const SLICE_CHUNKS = 20;
+/** A step's time for chunks: progress is told every few seconds, and a step stays short. */
+const SLICE_MS = 2_500;
 
 export interface SliceResult extends Readonly<Record<string, unknown>> {
   readonly done: boolean;
@@ -138,9 +141,13 @@ export async function runSlice(platform: Platform, templates: readonly ImportTem
   const resume = await findResumePoint(unit, job);
   let index = resume.index;
   const reader = new ChunkReader(readRecordsAfter(platform, format, row.cloudFileName ?? '', resume.from), template.writer?.groupColumn);
+  const started = Date.now();
   try {
-    for (let taken = 0; taken < SLICE_CHUNKS; taken += 1) {
+    for (let taken = 0; taken < SLICE_CHUNKS && Date.now() - started < SLICE_MS; taken += 1) {
+      // The runtime's turn before each chunk (src/runtime/yield.ts): requests that came meanwhile are answered.
+      await yieldToRequests();
       const chunk = await reader.take();
+      await yieldToRequests();
       if (chunk.records.length > 0) await write({ importId: job.importId, index, dryRun: row.dryRun === true }, chunk.records);
       index += 1;
       if (chunk.last) return { done: true, fatal: null };

@@ -29,6 +29,16 @@ export const importDataInfos = sqliteTable(
     rowsCreated: integer('rows_created'),
     rowsUpdated: integer('rows_updated'),
     rowsFailed: integer('rows_failed'),
+    /**
+     * The undo of what a file import wrote (a revert, a cancel, failOnErrors, a Fatal end): 1 Undoing (its durable
+     * steps run), 2 Undone; null while nothing was asked to be undone.
+     */
+    undoState: integer('undo_state'),
+    /** Records the undo deleted or gave their values back so far. */
+    rowsUndone: integer('rows_undone'),
+    /** A revert's outcome once undone: the RevertImport answer (ReturnMessageType and message). */
+    revertMessageType: integer('revert_message_type'),
+    revertMessage: text('revert_message'),
     version: integer('version').notNull().default(1),
     createdOn: text('created_on').notNull(),
     createdBy: text('created_by').notNull(),
@@ -54,7 +64,7 @@ export const importDataInfoChanges = sqliteTable(
     orgKey: text('org_key').notNull(),
     importId: text('import_id').notNull(),
     seq: integer('seq').notNull(),
-    /** register | change | expire | revert */
+    /** register | change | expire | revert | undo */
     kind: text('kind').notNull(),
     fromState: integer('from_state'),
     toState: integer('to_state').notNull(),

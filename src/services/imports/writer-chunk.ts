@@ -4,11 +4,12 @@
  * then handed to the writer, which checks what needs stored data and stages the writes; the chunk's ledger row goes in
  * the same batch, committed as ONE D1 batch. Undoing a chunk is the writer's undo and the ledger row's mark, likewise.
  */
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, gte, isNull } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
 import type { ImportTemplate } from '../../resources/entities/import-template';
 import type { ChunkContext, ChunkRecord, ImportRowBody, ImportWriter } from '../../resources/entities/import-writer';
 import type { Platform } from '../../runtime/platform';
+import { yieldToRequests } from '../../db/yield';
 import { planStatement } from '../../tenant/staged-statements';
 import type { StagedWrite, TenantUnit } from '../../tenant/unit-of-work';
 import { buildChunkMark, stageLedgerEntry } from './chunk-stage';
@@ -78,22 +79,37 @@ function stageChunkMark(importId: string, chunkIndex: number): StagedWrite<void>
 }
 
 /**
- * Undoes every chunk of the import not yet undone, one batch per chunk (the writer's undo and the ledger row's mark).
- * With `keepChanged` (revert), records changed since the import are left and answered in `kept`.
+ * Undoes the chunks of the import not yet undone (at most `maxChunks`, in order), one batch per chunk (the writer's undo
+ * and the ledger row's mark). With `keepChanged` (revert), records changed since the import are left and answered in
+ * `kept`.
  */
 export async function undoWriterChunks(
   unit: TenantUnit,
   writer: ImportWriter,
   importId: string,
-  options: { readonly keepChanged: boolean; readonly platform?: Platform | undefined },
-): Promise<{ deleted: number; restored: number; kept: string[] }> {
+  options: {
+    readonly keepChanged: boolean;
+    readonly platform?: Platform | undefined;
+    readonly maxChunks?: number | undefined;
+    readonly fromIndex?: number | undefined;
+  },
+): Promise<{ deleted: number; restored: number; kept: string[]; chunks: number; lastIndex: number }> {
   const chunks = await unit.db
     .select({ chunkIndex: importChunks.chunkIndex, createdIds: importChunks.createdIds, updated: importChunks.updated })
     .from(importChunks)
-    .where(and(scopeCondition(importChunks, unit.scope), eq(importChunks.importId, importId), isNull(importChunks.undoneOn)))
-    .orderBy(asc(importChunks.chunkIndex));
-  const outcome = { deleted: 0, restored: 0, kept: [] as string[] };
+    .where(
+      and(
+        scopeCondition(importChunks, unit.scope),
+        eq(importChunks.importId, importId),
+        gte(importChunks.chunkIndex, options.fromIndex ?? 0),
+        isNull(importChunks.undoneOn),
+      ),
+    )
+    .orderBy(asc(importChunks.chunkIndex))
+    .limit(options.maxChunks ?? -1);
+  const outcome = { deleted: 0, restored: 0, kept: [] as string[], chunks: chunks.length, lastIndex: chunks.at(-1)?.chunkIndex ?? -1 };
   for (const chunk of chunks) {
+    await yieldToRequests();
     const record: ChunkRecord = { createdIds: JSON.parse(chunk.createdIds) as string[], changed: JSON.parse(chunk.updated) as unknown[] };
     const undo = await writer.planUndo(unit, record, options.keepChanged);
     const batch = unit.openBatch();
