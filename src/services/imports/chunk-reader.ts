@@ -6,13 +6,17 @@ import type { Platform } from '../../runtime/platform';
 import { readFileRecords } from './files/format';
 import type { FileFormat, FileRecord, ResumePoint } from './files/format';
 import { FileProblem } from './files/problem';
+import { guardSource } from './files/streams';
 
 /** Rows per chunk: one D1 batch each (every statement takes the chunk's rows as one JSON parameter). */
 export const CHUNK_ROWS = 500;
 /** Rows a chunk may take past CHUNK_ROWS to end a group (a document holds at most 1000 lines). */
 const MAX_GROUP_TAIL = 1000;
 
-/** The file's records after `from` (CSV: from its offset; otherwise the first `from.skip` records are read past). */
+/**
+ * The file's records after `from`: from its offset (a ledger written before every format kept offsets says -1: then the
+ * first `from.skip` records are read past).
+ */
 export async function* readRecordsAfter(
   platform: Platform,
   format: FileFormat,
@@ -22,7 +26,7 @@ export async function* readRecordsAfter(
   const open = async (offset: number) => {
     const stream = await platform.files.read(key, offset);
     if (!stream) throw new FileProblem('importFileEmpty');
-    return stream;
+    return guardSource(stream);
   };
   let index = 0;
   for await (const item of readFileRecords(format, open, from)) {

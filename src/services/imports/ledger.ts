@@ -6,7 +6,9 @@ import type { EntityStore } from '../../resources/entities/store';
 import type { ImportTemplate } from '../../resources/entities/import-template';
 import type { Platform } from '../../runtime/platform';
 import { yieldToRequests } from '../../db/yield';
+import { commitAlone } from '../../tenant/unit-of-work';
 import type { TenantUnit, WriteBatch } from '../../tenant/unit-of-work';
+import { stageUndoOutcome } from './undo-outcome';
 import { stageRecordMembers } from './member-stage';
 import { stageChunkUndo, stageRestore } from './chunk-stage';
 import { NO_COUNTS } from './ledger-entry';
@@ -146,12 +148,17 @@ async function undoEntityChunks(
     const undo = batch.stage(stageChunkUndo(store, { importId, chunkIndex: chunk.chunkIndex, createdIds, keepChanged }));
     await batch.commit();
     const gone = new Set(undo.result());
-    deleted += gone.size;
-    kept.push(...createdIds.filter((id) => !gone.has(id)));
+    const chunkKept = createdIds.filter((id) => !gone.has(id));
+    let chunkRestored = 0;
     restores.forEach((written, index) => {
-      if (written()) restored += 1;
-      else kept.push(updated[index]?.id ?? '');
+      if (written()) chunkRestored += 1;
+      else chunkKept.push(updated[index]?.id ?? '');
     });
+    const outcome = { deleted: gone.size, restored: chunkRestored, kept: keepChanged ? chunkKept : [] };
+    await commitAlone(unit, (mark) => mark.stage(stageUndoOutcome(importId, chunk.chunkIndex, outcome)));
+    deleted += outcome.deleted;
+    restored += outcome.restored;
+    kept.push(...chunkKept);
   }
   // Without keepChanged every created record is deleted: one not found was deleted by someone else already.
   const lastIndex = chunks.at(-1)?.chunkIndex ?? -1;

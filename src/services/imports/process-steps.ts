@@ -18,8 +18,7 @@ import { CANCELLED_LOG, CANCELLING_LOG } from './runs';
 import { runSlice } from './slice';
 import type { SliceResult } from './slice';
 import { FAILED, FATAL, PROCESSING, SUCCEEDED, UNDOING, UNDONE } from './states';
-import { NO_UNDO, runUndoSteps, sendUndo } from './undo-steps';
-import type { UndoTotals } from './undo-steps';
+import { readUndone, runUndoSteps, sendUndo } from './undo-steps';
 
 type Steps = { readonly run: RunStep; readonly sleep: SleepStep };
 
@@ -36,10 +35,16 @@ async function decideEnd(platform: Platform, templates: readonly ImportTemplate[
   return { undo: row.failOnErrors === true && counts.rowsFailed > 0 };
 }
 
+/** Records undone (deleted or given their values back) by the import's undo, from its ledger. */
+async function countUndone(platform: Platform, job: ImportJob): Promise<number> {
+  const totals = await readUndone(platform, job);
+  return totals.deleted + totals.restored;
+}
+
 /** A stopped import (cancelled, changed or expired while it ran) whose writes were undone: recorded as done. */
-async function finishStopped(platform: Platform, job: ImportJob, row: { detailLog: string | null }, undone: UndoTotals): Promise<void> {
+async function finishStopped(platform: Platform, job: ImportJob, row: { detailLog: string | null }): Promise<void> {
   const detailLog = row.detailLog === CANCELLING_LOG ? { detailLog: CANCELLED_LOG } : {};
-  await sendUndo(platform, job, { importId: job.importId, undoState: UNDONE, rowsUndone: undone.deleted + undone.restored, ...detailLog });
+  await sendUndo(platform, job, { importId: job.importId, undoState: UNDONE, rowsUndone: await countUndone(platform, job), ...detailLog });
 }
 
 /**
@@ -50,19 +55,19 @@ async function finishImport(
   platform: Platform,
   templates: readonly ImportTemplate[],
   job: ImportJob,
-  end: { readonly fatal: string | null; readonly undone: UndoTotals | null },
+  end: { readonly fatal: string | null; readonly undone: boolean },
 ): Promise<{ readonly undoNeeded: boolean }> {
   const { unit, row, template } = await openJob(platform, templates, job);
   if (!row) return { undoNeeded: false };
   if (row.importDataState !== PROCESSING) {
     const undoNeeded = !end.undone && row.importDataState !== SUCCEEDED && isProcessed(template);
-    if (end.undone || (!undoNeeded && row.undoState === UNDOING)) await finishStopped(platform, job, row, end.undone ?? NO_UNDO);
+    if (end.undone || (!undoNeeded && row.undoState === UNDOING)) await finishStopped(platform, job, row);
     return { undoNeeded };
   }
   const counts = await sumChunkCounts(unit.db, job, job.importId);
   const failOnErrors = row.failOnErrors === true && counts.rowsFailed > 0;
   const summary = describeCounts(counts, row.dryRun === true);
-  const undo = end.undone ? { undoState: UNDONE, rowsUndone: end.undone.deleted + end.undone.restored } : {};
+  const undo = end.undone ? { undoState: UNDONE, rowsUndone: await countUndone(platform, job) } : {};
   const progress: ImportProgress =
     end.fatal !== null
       ? {
@@ -82,9 +87,9 @@ async function finishImport(
 }
 
 /** The undo of a stopped import's writes once its end was recorded without it (a cancel that came late). */
-async function finishLate(platform: Platform, templates: readonly ImportTemplate[], job: ImportJob, undone: UndoTotals) {
+async function finishLate(platform: Platform, templates: readonly ImportTemplate[], job: ImportJob) {
   const { row } = await openJob(platform, templates, job);
-  if (row) await finishStopped(platform, job, row, undone);
+  if (row) await finishStopped(platform, job, row);
   return {};
 }
 
@@ -125,9 +130,9 @@ export async function runImportSteps(
   }
   const fatal = slice.fatal;
   const end = await steps.run('decide', () => decideEnd(platform, templates, job, fatal));
-  const undone = end.undo ? await runUndoSteps(steps.run, platform, templates, job, { keepChanged: false, prefix: 'undo' }) : null;
-  const finished = await steps.run('finish', () => finishImport(platform, templates, job, { fatal, undone }));
+  if (end.undo) await runUndoSteps(steps.run, platform, templates, job, { keepChanged: false, prefix: 'undo' });
+  const finished = await steps.run('finish', () => finishImport(platform, templates, job, { fatal, undone: end.undo }));
   if (!finished.undoNeeded) return;
-  const late = await runUndoSteps(steps.run, platform, templates, job, { keepChanged: false, prefix: 'undo late' });
-  await steps.run('finish late', () => finishLate(platform, templates, job, late));
+  await runUndoSteps(steps.run, platform, templates, job, { keepChanged: false, prefix: 'undo late' });
+  await steps.run('finish late', () => finishLate(platform, templates, job));
 }

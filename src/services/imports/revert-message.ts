@@ -1,8 +1,8 @@
 /** The RevertImport answers of revertImportFile: what a revert did, and that a revert was started. */
 import { ReturnMessageType } from './states';
 import type { ImportRow } from './table';
+import type { UndoTotals } from './undo-outcome';
 import { KEPT_NAMED } from './undo-steps';
-import type { UndoTotals } from './undo-steps';
 
 interface RevertImport {
   readonly revertedTypeMessage: number;

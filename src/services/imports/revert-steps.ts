@@ -13,8 +13,7 @@ import { openJob } from './progress';
 import { describeRevert } from './revert-message';
 import { UNDOING, UNDONE } from './states';
 import { importDataInfos } from './table';
-import { runUndoSteps, sendUndo } from './undo-steps';
-import type { UndoTotals } from './undo-steps';
+import { readUndone, runUndoSteps, sendUndo } from './undo-steps';
 
 /** The wait while a newer revert of the template runs: 2 s, doubling to 1 minute. */
 function waitBefore(attempt: number): number {
@@ -45,9 +44,10 @@ async function checkTurn(
   return { turn: (newer?.running ?? 0) > 0 ? 'wait' : 'run' };
 }
 
-async function finishRevert(platform: Platform, templates: readonly ImportTemplate[], job: ImportJob, totals: UndoTotals) {
+async function finishRevert(platform: Platform, templates: readonly ImportTemplate[], job: ImportJob) {
   const { row } = await openJob(platform, templates, job);
   if (!row) return { undone: false };
+  const totals = await readUndone(platform, job);
   const revertResult = describeRevert(row, totals);
   await sendUndo(platform, job, { importId: job.importId, undoState: UNDONE, rowsUndone: totals.deleted + totals.restored, revertResult });
   return { undone: true };
@@ -65,6 +65,6 @@ export async function runRevertSteps(
     if (turn === 'run') break;
     await steps.sleep(`revert wait ${attempt}`, waitBefore(attempt));
   }
-  const totals = await runUndoSteps(steps.run, platform, templates, job, { keepChanged: true, prefix: 'revert' });
-  await steps.run('revert finish', () => finishRevert(platform, templates, job, totals));
+  await runUndoSteps(steps.run, platform, templates, job, { keepChanged: true, prefix: 'revert' });
+  await steps.run('revert finish', () => finishRevert(platform, templates, job));
 }

@@ -1,8 +1,8 @@
 /**
  * One step of a file import's processing: up to SLICE_CHUNKS chunks of CHUNK_ROWS records, each checked and written
  * through the unit of work as ONE D1 batch with its ledger row. A step starts after the last chunk in the ledger, so a
- * step cut short and run again writes nothing twice; a CSV file is read from that chunk's end offset (one ranged read:
- * no record is parsed twice), the other formats read past the records before it.
+ * step cut short and run again writes nothing twice; the file is read from that chunk's end offset (one ranged read: no
+ * record is parsed twice): CSV, NDJSON and JSON directly, .xlsx through the CSV of its sheet (src/services/imports/sources.ts).
  */
 import type { ImportTemplate } from '../../resources/entities/import-template';
 import { loadCustomDefinitions } from '../../resources/entities/custom-attributes';
@@ -22,6 +22,7 @@ import type { FileFormat, FileRecord } from './files/format';
 import { FileProblem, toFileProblem } from './files/problem';
 import { findLastChunk, isProcessed, sumChunkCounts } from './ledger';
 import type { ImportRow } from './table';
+import { prepareSource } from './sources';
 import { writeWriterChunk } from './writer-chunk';
 import type { WriterSetting } from './writer-chunk';
 import { describeCounts, openJob, sendProgress } from './progress';
@@ -140,11 +141,13 @@ export async function runSlice(platform: Platform, templates: readonly ImportTem
   const format = (row.fileFormat ?? 'csv') as FileFormat;
   const resume = await findResumePoint(unit, job);
   let index = resume.index;
-  const reader = new ChunkReader(readRecordsAfter(platform, format, row.cloudFileName ?? '', resume.from), template.writer?.groupColumn);
   const started = Date.now();
+  let reader: ChunkReader | undefined;
   try {
+    const source = await prepareSource(platform, format, row.cloudFileName ?? '');
+    reader = new ChunkReader(readRecordsAfter(platform, source.format, source.key, resume.from), template.writer?.groupColumn);
     for (let taken = 0; taken < SLICE_CHUNKS && Date.now() - started < SLICE_MS; taken += 1) {
-      // The runtime's turn before each chunk (src/runtime/yield.ts): requests that came meanwhile are answered.
+      // The runtime's turn before each chunk (src/db/yield.ts): requests that came meanwhile are answered.
       await yieldToRequests();
       const chunk = await reader.take();
       await yieldToRequests();
@@ -153,13 +156,14 @@ export async function runSlice(platform: Platform, templates: readonly ImportTem
       if (chunk.last) return { done: true, fatal: null };
     }
   } catch (error) {
-    // A malformed file is the import's end (Fatal, with why); anything else (the platform) fails the step, retried.
-    if (error instanceof FileProblem || error instanceof SyntaxError || isParserError(error)) {
-      return { done: true, fatal: formatMessage(toFileProblem(error, format).problem, DEFAULT_LANGUAGE) };
-    }
+    // A malformed file is the import's end (Fatal, with why); anything else (the platform, the storage mid-read: a
+    // SourceError) fails the step, which runs again from the ledger.
+    const problem =
+      error instanceof FileProblem || error instanceof SyntaxError || isParserError(error) ? toFileProblem(error, format) : error;
+    if (problem instanceof FileProblem) return { done: true, fatal: formatMessage(problem.problem, DEFAULT_LANGUAGE) };
     throw error;
   } finally {
-    await reader.close();
+    await reader?.close();
   }
   const counts = await sumChunkCounts(unit.db, job, job.importId);
   await sendProgress(platform, job, { importId: job.importId, counts, detailLog: describeCounts(counts, row.dryRun === true) });

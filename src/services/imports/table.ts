@@ -113,6 +113,11 @@ export const importChunks = sqliteTable(
     endRow: integer('end_row').notNull(),
     /** Set when the chunk's writes were undone (cancel, failOnErrors, revert). */
     undoneOn: text('undone_on'),
+    /**
+     * What its undo did, written right after it (JSON `{deleted, restored, kept}`: counts, and the records left as
+     * changed since, named): a revert's outcome is the sum of its chunks', whatever steps a restart split it into.
+     */
+    undoOutcome: text('undo_outcome'),
     createdOn: text('created_on').notNull(),
   },
   (table) => [primaryKey({ columns: [table.tenantKey, table.orgKey, table.importId, table.chunkIndex] })],

@@ -12,6 +12,8 @@ import type { ImportUndo } from './commands';
 import { isProcessed, undoChunks } from './ledger';
 import { openJob } from './progress';
 import { UNDOING } from './states';
+import { readUndoTotals } from './undo-outcome';
+import type { UndoTotals } from './undo-outcome';
 
 /** Chunks one undo step takes at most (500 rows each). */
 const UNDO_STEP_CHUNKS = 20;
@@ -20,20 +22,12 @@ const UNDO_STEP_MS = 2_500;
 /** Records a revert's message names at most (the count says how many were left). */
 export const KEPT_NAMED = 20;
 
-/** What the undo steps did so far: records deleted, restored, and those left (the first KEPT_NAMED named). */
-export interface UndoTotals {
-  readonly deleted: number;
-  readonly restored: number;
-  readonly kept: readonly string[];
-  readonly keptCount: number;
-}
-
-export const NO_UNDO: UndoTotals = { deleted: 0, restored: 0, kept: [], keptCount: 0 };
-
-interface UndoStepResult extends UndoTotals, Readonly<Record<string, unknown>> {
+interface UndoStepResult extends Readonly<Record<string, unknown>> {
   readonly done: boolean;
   /** The chunk index the next step starts from. */
   readonly next: number;
+  /** Records this step deleted or restored (for the progress told). */
+  readonly undone: number;
 }
 
 /** Sends an undo report through the tenant/org's coordinator. */
@@ -54,19 +48,10 @@ export async function sendUndo(platform: Platform, job: ImportJob, undo: ImportU
   );
 }
 
-function addTotals(before: UndoTotals, step: UndoTotals): UndoTotals {
-  return {
-    deleted: before.deleted + step.deleted,
-    restored: before.restored + step.restored,
-    kept: [...before.kept, ...step.kept].slice(0, KEPT_NAMED),
-    keptCount: before.keptCount + step.keptCount,
-  };
-}
-
 interface UndoStepSetting {
   readonly keepChanged: boolean;
-  /** What the run's earlier steps did, and where they stopped. */
-  readonly before: UndoTotals;
+  /** Records the run's earlier steps undid, and where they stopped. */
+  readonly before: number;
   readonly from: number;
 }
 
@@ -81,34 +66,29 @@ async function runUndoStep(
   setting: UndoStepSetting,
 ): Promise<UndoStepResult> {
   const { unit, row, template } = await openJob(platform, templates, job);
-  if (!row || !isProcessed(template)) return { ...NO_UNDO, done: true, next: setting.from };
+  if (!row || !isProcessed(template)) return { done: true, next: setting.from, undone: 0 };
   const started = Date.now();
-  let step: UndoTotals = NO_UNDO;
+  let undone = 0;
   let next = setting.from;
-  for (let chunks = 0; chunks < UNDO_STEP_CHUNKS && Date.now() - started < UNDO_STEP_MS; chunks += 1) {
+  let done = false;
+  for (let chunks = 0; !done && chunks < UNDO_STEP_CHUNKS && Date.now() - started < UNDO_STEP_MS; chunks += 1) {
     const taken = await undoChunks(unit, template, job.importId, {
       keepChanged: setting.keepChanged,
       platform,
       maxChunks: 1,
       fromIndex: next,
     });
-    if (taken.chunks === 0) return { ...(await report(platform, job, setting.before, step)), done: true, next };
-    step = addTotals(step, { deleted: taken.deleted, restored: taken.restored, kept: taken.kept, keptCount: taken.kept.length });
-    next = taken.lastIndex + 1;
+    done = taken.chunks === 0;
+    undone += taken.deleted + taken.restored;
+    if (!done) next = taken.lastIndex + 1;
   }
-  return { ...(await report(platform, job, setting.before, step)), done: false, next };
-}
-
-/** Reports the run's records undone so far (earlier steps and this one); answers this step's totals. */
-async function report(platform: Platform, job: ImportJob, before: UndoTotals, step: UndoTotals): Promise<UndoTotals> {
-  const totals = addTotals(before, step);
-  await sendUndo(platform, job, { importId: job.importId, undoState: UNDOING, rowsUndone: totals.deleted + totals.restored });
-  return step;
+  await sendUndo(platform, job, { importId: job.importId, undoState: UNDOING, rowsUndone: setting.before + undone });
+  return { done, next, undone };
 }
 
 /**
  * Undoes every chunk of the job's import not yet undone, in durable steps named `<prefix> 0`, `<prefix> 1`, ...;
- * answers what they did (a resumed run reads the completed steps' results again).
+ * what they did is read from the ledger afterwards (src/services/imports/undo-outcome.ts), not from the steps.
  */
 export async function runUndoSteps(
   run: RunStep,
@@ -116,14 +96,20 @@ export async function runUndoSteps(
   templates: readonly ImportTemplate[],
   job: ImportJob,
   options: { readonly keepChanged: boolean; readonly prefix: string },
-): Promise<UndoTotals> {
-  let totals = NO_UNDO;
+): Promise<void> {
+  let before = 0;
   let from = 0;
   for (let index = 0; ; index += 1) {
-    const setting = { keepChanged: options.keepChanged, before: totals, from };
+    const setting = { keepChanged: options.keepChanged, before, from };
     const step = await run(`${options.prefix} ${index}`, () => runUndoStep(platform, templates, job, setting));
-    totals = addTotals(totals, step);
+    before += step.undone;
     from = step.next;
-    if (step.done) return totals;
+    if (step.done) return;
   }
+}
+
+/** The totals of what the import's undo did, from its ledger. */
+export async function readUndone(platform: Platform, job: ImportJob): Promise<UndoTotals> {
+  const db = await platform.openTenantDatabase(job);
+  return readUndoTotals(db, job, job.importId, KEPT_NAMED);
 }

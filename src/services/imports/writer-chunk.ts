@@ -11,7 +11,9 @@ import type { ChunkContext, ChunkRecord, ImportRowBody, ImportWriter } from '../
 import type { Platform } from '../../runtime/platform';
 import { yieldToRequests } from '../../db/yield';
 import { planStatement } from '../../tenant/staged-statements';
+import { commitAlone } from '../../tenant/unit-of-work';
 import type { StagedWrite, TenantUnit } from '../../tenant/unit-of-work';
+import { stageUndoOutcome } from './undo-outcome';
 import { buildChunkMark, stageLedgerEntry } from './chunk-stage';
 import type { FailedRow } from './files/failures-csv';
 import type { FileRecord } from './files/format';
@@ -117,6 +119,7 @@ export async function undoWriterChunks(
     batch.stage(stageChunkMark(importId, chunk.chunkIndex));
     await batch.commit();
     const done = result();
+    await commitAlone(unit, (mark) => mark.stage(stageUndoOutcome(importId, chunk.chunkIndex, done)));
     outcome.deleted += done.deleted;
     outcome.restored += done.restored;
     outcome.kept.push(...done.kept);
