@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { measureBatch } from './lib/batch.mjs';
 import { measureImports } from './lib/imports.mjs';
 import { measureBackgroundJobs } from './lib/jobs.mjs';
+import { measureCron } from './lib/cron.mjs';
 import { countAnswers, readAnswerCounts } from './lib/watch.mjs';
 import { RUNTIME_VERSIONS } from '../scripts/local-runtime.mjs';
 import { compareRounds, readRestartedInRounds } from './lib/load.mjs';
@@ -49,6 +50,9 @@ const USAGE = `npm run bench [-- options]
                     bench/results/imports.json with --save)
   --imports-rows=N  the CSV's rows for --imports (default 100,000; the issue's target is 1,000,000)
   --jobs-rows=N     with --imports: email templates of the tenant/org that is snapshot, restored and moved (20,000)
+  --cron            only the cron path: GET /__scheduled three times in a row on --cron-orgs=N tenant/orgs (140) of
+                    --cron-rows=N email templates each (10,000), each call timed with the slowest other answer
+                    (writes bench/results/cron.json with --save)
   --save            write the figures to bench/results/latest.json (scale.json with --scale)
   --help            this text`;
 if (args.has('--help') || args.has('-h')) {
@@ -62,6 +66,8 @@ const webhooksOnly = args.has('--webhooks');
 const batchOnly = args.has('--batch');
 /** Only the file import scenarios (a routes CSV imported and reverted, beside the raw json_each INSERT). */
 const importsOnly = args.has('--imports');
+/** Only the cron path: GET /__scheduled three times on many tenant/orgs with rows. */
+const cronOnly = args.has('--cron');
 const full = args.has('--full');
 const scale = args.has('--scale');
 const scaleListsOnly = args.has('--scale-lists');
@@ -109,7 +115,7 @@ async function main() {
   const { api, raw, bare } = await startApiAndRaw(
     state,
     { JWT_SECRET: SECRET, WEBHOOKS_ALLOW_LOCAL_HTTP: 'true' },
-    { bare: !scale && !webhooksOnly && !batchOnly && !restoreOnly && !importsOnly },
+    { bare: !scale && !webhooksOnly && !batchOnly && !restoreOnly && !importsOnly && !cronOnly },
   );
   try {
     await placeRawTenant(raw, bare);
@@ -150,6 +156,30 @@ async function main() {
       const result = { scenarios, settings: { mode: 'batch', ...settings }, machine: describeMachine(), date: new Date().toISOString() };
       printTable(result);
       if (save) writeFileSync(path.join(root, 'bench/results/batch.json'), `${JSON.stringify(result, null, 2)}\n`);
+      return;
+    }
+
+    if (cronOnly) {
+      const orgs = readRowsOption('--cron-orgs', 140);
+      const rows = readRowsOption('--cron-rows', 10_000);
+      const targets = [
+        { name: 'health', url: `${api.url}/health` },
+        {
+          name: 'other tenant/org',
+          url: `${api.url}/api/${TENANT}/other/referenceData/companies`,
+          headers: { authorization: `Bearer ${token}` },
+        },
+      ];
+      const cron = await measureCron({ api, token, orgs, rows, targets });
+      const result = {
+        cron,
+        answers: readAnswerCounts(),
+        settings: { mode: 'cron', orgs, rows, workerd },
+        machine: describeMachine(),
+        date: new Date().toISOString(),
+      };
+      console.log(JSON.stringify(result, null, 2));
+      if (save) writeFileSync(path.join(root, 'bench/results/cron.json'), `${JSON.stringify(result, null, 2)}\n`);
       return;
     }
 

@@ -101,7 +101,13 @@ export const revertDoc = {
     schema: v.strictObject(revertFields),
   },
   responses: {
-    200: { description: 'Information when an import was reverted; Warning when there was nothing to revert', schema: RevertImport },
+    200: {
+      description:
+        'Information when an import was reverted; Warning when there was nothing to revert. A file import is undone in the ' +
+        'background: the Information says so and names its URL, where undoState, rowsUndone and then revertResult (this ' +
+        'answer for what the revert did) show it',
+      schema: RevertImport,
+    },
   },
 } satisfies Parts;
 
@@ -182,8 +188,9 @@ export const failuresDoc = {
 export const cancelDoc = {
   schemas,
   description:
-    'A Pending or Processing file import becomes Failed (detailLog: Cancelled), its processing stops at its next step, and ' +
-    'every record it created is deleted (with its `deleted` event). An import that has ended: 400 InvalidStateTransition.',
+    'A Pending or Processing file import becomes Failed (detailLog: Cancelled), answered at once; its processing stops at ' +
+    'its next step and deletes every record it created (with its `deleted` event) in steps: undoState 1 (Undoing, ' +
+    'rowsUndone counting), then 2 (Undone). An import that has ended: 400 InvalidStateTransition.',
   parameters: [idParameter],
   responses: {
     200: { description: 'The cancelled import', schema: ImportDataInfoResource },
