@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm run bench [-- --quick | --full | --scale [--scale-rows=N] [--scale-lists] | --webhooks] [-- --batch] [-- --imports
-// [--imports-rows=N]] [-- --save]
+// [--imports-rows=N]] [-- --attacks] [-- --save]
 // (--help: the options): the API and a raw baseline worker side by side, same runtime and bindings. --scale runs only
 // the list scenarios at 10,000 and 1,000,000 rows (bench/lib/scale.mjs, bench/lib/scale-lists.mjs); --batch only the
 // $batch scenarios (bench/lib/batch.mjs). Prints a markdown table; with --save it also writes
@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runAttacks } from './lib/attacks.mjs';
 import { measureBatch } from './lib/batch.mjs';
 import { measureImports } from './lib/imports.mjs';
 import { measureBackgroundJobs } from './lib/jobs.mjs';
@@ -53,6 +54,10 @@ const USAGE = `npm run bench [-- options]
   --cron            only the cron path: GET /__scheduled three times in a row on --cron-orgs=N tenant/orgs (140) of
                     --cron-rows=N email templates each (10,000), each call timed with the slowest other answer
                     (writes bench/results/cron.json with --save)
+  --attacks         only issue 41's attack requests (bench/lib/attacks.mjs), against npm start (workerd) and
+                    npm run start:deno, each on a port and state of its own: time to the refusal, the runtime's
+                    resident memory (before, highest, after), the slowest /health and other tenant's answer meanwhile
+                    (writes bench/results/attacks.json with --save)
   --save            write the figures to bench/results/latest.json (scale.json with --scale)
   --help            this text`;
 if (args.has('--help') || args.has('-h')) {
@@ -562,4 +567,7 @@ function printTable(result) {
   console.log(lines.join('\n'));
 }
 
-await main();
+if (args.has('--attacks')) {
+  rmSync(state, { recursive: true, force: true });
+  await runAttacks({ save });
+} else await main();

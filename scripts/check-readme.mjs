@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// Runs the README's `sh` examples in order, as a reader pastes them into one shell, against a started server:
+// Runs the `sh` examples of the README, then those of the docs' walk-throughs (EXAMPLE_FILES), in order, as a reader
+// pastes them into one shell, against a started server:
 //   npm start   (then, in another terminal)   npm run readme:check   [-- --base http://127.0.0.1:8787]
 // Every block that calls the API (a `curl` line) runs, except blocks that start or build something (npm start,
 // npm test, npm run start:deno, bench, deploy, ...). They run in one bash with `set -euo pipefail` (a variable used
 // before a line sets it fails), `curl` records each answer's status, and a block fails when an answer is a 5xx or a
 // 4xx whose number the block does not mention (the README says which refusals an example shows). The webhook
-// example's receiver (npm run webhook:receiver) is started here. Expects a fresh start: the demo seed and nothing
-// else (`rm -rf .wrangler` for a fresh local state). test/tooling/readme-examples.test.ts runs it in the Deno run.
+// example's receiver (npm run webhook:receiver) is started here. Runs on the demo data, as often as wanted: every
+// example can be pasted twice. test/tooling/readme-examples.test.ts runs it twice in a row on a fresh `npm start`.
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -14,13 +15,15 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const README_BASE = 'http://127.0.0.1:8787';
 export const README_RECEIVER = 'http://127.0.0.1:8790';
+/** The files whose examples run, in this order (the docs' blocks use the variables the README's set). */
+export const EXAMPLE_FILES = ['README.md', 'docs/api-reference.md', 'docs/odata.md'];
 const SKIP =
   /\b(npm (install|start|test|ci)\b|npm run (start:deno|test|bench|deploy|db:|types|browser|assets|format|lint|typecheck)|node bench|wrangler |bash )/;
 
-/** The README's runnable `sh` blocks: { line, text }. */
-export function readExampleBlocks(readme = readFileSync(`${root}README.md`, 'utf8')) {
+/** A file's runnable `sh` blocks: { file, line, text }. */
+export function readExampleBlocks(file = 'README.md', text = readFileSync(`${root}${file}`, 'utf8')) {
   const blocks = [];
-  const lines = readme.split('\n');
+  const lines = text.split('\n');
   for (let index = 0; index < lines.length; index += 1) {
     if (lines[index].trim() !== '```sh') continue;
     const start = index + 1;
@@ -28,7 +31,7 @@ export function readExampleBlocks(readme = readFileSync(`${root}README.md`, 'utf
     while (end < lines.length && lines[end].trim() !== '```') end += 1;
     const text = lines.slice(start, end).join('\n');
     if (/\bcurl\b/.test(text) && !text.split('\n').some((line) => SKIP.test(line.replace(/#.*$/, ''))))
-      blocks.push({ line: start + 1, text });
+      blocks.push({ file, line: start + 1, text });
     index = end;
   }
   return blocks;
@@ -61,18 +64,24 @@ export function checkStatuses(blocks, stderr) {
     const status = /^__status (\d+)$/.exec(line);
     if (!status || current < 0) continue;
     const code = Number(status[1]);
-    const { text, line: at } = blocks[current];
-    if (code >= 500 || code === 0) problems.push(`README.md:${at}: an answer was ${code}`);
+    const { text, file, line: at } = blocks[current];
+    if (code >= 500 || code === 0) problems.push(`${file}:${at}: an answer was ${code}`);
     else if (code >= 400 && !text.includes(String(code)))
-      problems.push(`README.md:${at}: an answer was ${code}, which the block does not mention`);
+      problems.push(`${file}:${at}: an answer was ${code}, which the block does not mention`);
   }
-  if (!done) problems.push(`README.md:${blocks[Math.max(current, 0)]?.line}: the block stopped (a command failed or a variable was unset)`);
+  const last = blocks[Math.max(current, 0)];
+  if (!done) problems.push(`${last?.file}:${last?.line}: the block stopped (a command failed or a variable was unset)`);
   return problems;
+}
+
+/** Every runnable block of EXAMPLE_FILES, in order. */
+export function readAllExampleBlocks() {
+  return EXAMPLE_FILES.flatMap((file) => readExampleBlocks(file));
 }
 
 /** Runs the examples against `base` (the webhook receiver on `receiverPort`); resolves with the problems found. */
 export async function runReadmeExamples({ base = README_BASE, receiverPort = 8790, env = {} } = {}) {
-  const blocks = readExampleBlocks();
+  const blocks = readAllExampleBlocks();
   const receiverUrl = `http://127.0.0.1:${receiverPort}`;
   rmSync(`${root}.webhook-secrets`, { force: true });
   const receiver = spawn(process.execPath, [`${root}scripts/webhook-receiver.mjs`], {
@@ -112,7 +121,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.error([...problems, '', 'stderr:', ...errors].join('\n'));
     process.exit(1);
   }
-  console.log(`Every README example answered as documented (${readExampleBlocks().length} blocks).`);
+  console.log(`Every example of ${EXAMPLE_FILES.join(', ')} answered as documented (${readAllExampleBlocks().length} blocks).`);
   if (receiver.includes('verified:')) console.log('The webhook example was delivered and verified.');
   if (process.argv.includes('--show')) console.log(`${stdout}\n--- receiver\n${receiver}`);
 }

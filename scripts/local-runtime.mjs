@@ -102,7 +102,7 @@ export function readD1Ids(parsed) {
 /**
  * Miniflare's (v4-style) options for the config's Worker: its bindings, `vars` over [vars] and .dev.vars, and
  * `rateLimitPerMinute` (when given) as both the RATE_LIMIT_PER_MINUTE variable and the Rate Limiting bindings' limit
- * (but AUTH_FAILURE_LIMITER's, which has its own).
+ * (CALLER_RATE_LIMITER's: half of it; AUTH_FAILURE_LIMITER has its own).
  */
 function buildWorkerOptions(config, parsed, modules, { vars = {}, rateLimitPerMinute }) {
   const folder = path.dirname(config);
@@ -135,7 +135,10 @@ function buildWorkerOptions(config, parsed, modules, { vars = {}, rateLimitPerMi
     ),
     ratelimits: Object.fromEntries(
       (parsed.ratelimits ?? []).map((limiter) => {
-        const limit = rateLimitPerMinute && limiter.name !== 'AUTH_FAILURE_LIMITER' ? rateLimitPerMinute : limiter.simple.limit;
+        // The caller limiter takes its share of the tenant/org's limit (half, rounded up: callerShareOf in
+        // src/runtime/platform.ts); the tenant/org and subject limiters the whole.
+        const share = limiter.name === 'CALLER_RATE_LIMITER' ? Math.ceil(rateLimitPerMinute / 2) : rateLimitPerMinute;
+        const limit = rateLimitPerMinute && limiter.name !== 'AUTH_FAILURE_LIMITER' ? share : limiter.simple.limit;
         return [limiter.name, { namespace_id: String(limiter.namespace_id), simple: { limit, period: limiter.simple.period } }];
       }),
     ),

@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { Webhook } from 'standardwebhooks';
+import { stopOnSignalsAndParent } from './lifecycle.mjs';
 
 export const SECRETS_FILE = fileURLToPath(new URL('../.webhook-secrets', import.meta.url));
 const host = '127.0.0.1';
@@ -79,4 +80,8 @@ server.on('error', (error) => {
 server.listen(port, host, () => {
   console.log(`Webhook receiver on http://${host}:${port}/ (any path); secrets from .webhook-secrets and ERP_WEBHOOK_SECRET`);
 });
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.close(() => process.exit(0)));
+// Stops at once: open keep-alive connections (the API's deliveries) are closed, not waited for.
+stopOnSignalsAndParent(() => {
+  server.closeAllConnections();
+  server.close(() => process.exit(0));
+});

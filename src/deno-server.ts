@@ -116,10 +116,11 @@ export async function serveDeno(extension?: DenoRequestExtension): Promise<void>
   const filesDirectory = `${dataDirectory}/import-files`;
   await deno.mkdir(filesDirectory, { recursive: true, mode: 0o700 });
   const assets = await loadStaticAssets(deno, new URL('../public/', import.meta.url));
+  const tenantDatabases = (env('DENO_TENANT_DATABASES') ?? 'TENANT_DB_1,TENANT_DB_2').split(',').map((name) => name.trim());
   const host = openDenoHost({
     dataDirectory,
     filesDirectory,
-    tenantDatabases: (env('DENO_TENANT_DATABASES') ?? 'TENANT_DB_1,TENANT_DB_2').split(',').map((name) => name.trim()),
+    tenantDatabases,
     migrations: {
       directory: await loadSqlFiles(deno, new URL('../migrations/directory/', import.meta.url)),
       tenant: await loadSqlFiles(deno, new URL('../migrations/tenant/', import.meta.url)),
@@ -131,7 +132,11 @@ export async function serveDeno(extension?: DenoRequestExtension): Promise<void>
     env: readHostEnv(env),
     readAsset: async (path) => assets.read(path),
   });
-  if (host.appliedMigrations.length > 0) console.log(`Applied migrations in ${dataDirectory}: ${host.appliedMigrations.join(', ')}`);
+  // One line per database, as `npm start` prints them (scripts/start-deno.mjs shows these lines of the start).
+  for (const binding of ['DIRECTORY', ...tenantDatabases]) {
+    const count = host.appliedMigrations.filter((migration) => migration.startsWith(`${binding.toLowerCase()}.sqlite:`)).length;
+    console.log(`Migrations: ${binding} ${count === 0 ? 'up to date' : `${count} applied`} (${dataDirectory})`);
+  }
 
   const cron = startCronTimer(Number(env('CRON_INTERVAL_MINUTES') ?? 15), () =>
     runScheduledJobs(host.platform, [...scheduledJobs, backupJob]),

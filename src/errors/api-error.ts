@@ -33,6 +33,7 @@ export const ERROR_STATUS = {
   RateLimited: 429,
   InternalError: 500,
   ServiceUnavailable: 503,
+  AnswerTooLarge: 507,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

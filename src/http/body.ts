@@ -18,7 +18,7 @@ function isJsonContentType(value: string | null): boolean {
 }
 
 /** Reads and drops the rest of a body (bounded), so the connection it came on is left clean. */
-async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>, received: number): Promise<void> {
+export async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>, received: number): Promise<void> {
   let total = received;
   while (total <= MAX_DISCARDED_BODY_BYTES) {
     const { done, value } = await reader.read();

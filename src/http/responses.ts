@@ -38,8 +38,15 @@ export function htmlResponse(page: string, headers: Record<string, string> = {})
   return toAnswer(new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8', ...headers } }));
 }
 
-/** A text document of `mediaType` (CSV, ...): its route documents the body as a string of that media type. */
-export function textResponse(body: string, mediaType: string, headers: Record<string, string> = {}): Answer<200, string> {
+/**
+ * A text document of `mediaType` (CSV, ...), whole or streamed (UTF-8 bytes): its route documents the body as a
+ * string of that media type.
+ */
+export function textResponse(
+  body: string | ReadableStream<Uint8Array>,
+  mediaType: string,
+  headers: Record<string, string> = {},
+): Answer<200, string> {
   return toAnswer(new Response(body, { headers: { 'content-type': `${mediaType}; charset=utf-8`, ...headers } }));
 }
 

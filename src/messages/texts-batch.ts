@@ -138,4 +138,14 @@ export const BATCH_TEXTS = {
     'Pedido {id}: {field} refere ${name}, cuja resposta não indicou nenhum registo (só uma criação o indica)',
     'Solicitud {id}: {field} hace referencia a ${name}, cuya respuesta no indicó ningún registro (solo una creación lo indica)',
   ],
+  batchAnswerTooLarge: [
+    'Request {id} ran and answered {status}, but its body of more than {max} bytes is more than one answer of a batch may hold: send it alone, or ask for less',
+    'O pedido {id} correu e respondeu {status}, mas o seu corpo de mais de {max} bytes é mais do que uma resposta de um lote pode ter: envie-o sozinho ou peça menos',
+    'La solicitud {id} se ejecutó y respondió {status}, pero su cuerpo de más de {max} bytes es más de lo que una respuesta de un lote puede tener: envíela sola o pida menos',
+  ],
+  batchAnswerFull: [
+    'Request {id} ran and answered {status}, but the answers of this batch already hold {max} bytes: send it in another batch',
+    'O pedido {id} correu e respondeu {status}, mas as respostas deste lote já têm {max} bytes: envie-o noutro lote',
+    'La solicitud {id} se ejecutó y respondió {status}, pero las respuestas de este lote ya tienen {max} bytes: envíela en otro lote',
+  ],
 } as const;

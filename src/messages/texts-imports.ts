@@ -80,4 +80,64 @@ export const IMPORT_TEXTS = {
     '{field} difere da linha {row}, a primeira linha do documento {number}: cada linha de um documento repete os seus valores',
     '{field} difiere de la fila {row}, la primera fila del documento {number}: cada fila de un documento repite sus valores',
   ],
+  importTooManyRows: [
+    'The file has more than {max} rows (its header row included): split it into smaller files',
+    'O ficheiro tem mais de {max} linhas (incluindo a de cabeçalho): divida-o em ficheiros mais pequenos',
+    'El archivo tiene más de {max} filas (incluida la de encabezado): divídalo en archivos más pequeños',
+  ],
+  importRowTooWide: [
+    'Row {row} has more than {max} cells',
+    'A linha {row} tem mais de {max} células',
+    'La fila {row} tiene más de {max} celdas',
+  ],
+  importRecordTooLong: [
+    'Row {row} is longer than {max} characters',
+    'A linha {row} tem mais de {max} caracteres',
+    'La fila {row} tiene más de {max} caracteres',
+  ],
+  importXlsxColumn: [
+    'Cell {reference} is beyond the last column of a worksheet ({max})',
+    'A célula {reference} está para lá da última coluna de uma folha ({max})',
+    'La celda {reference} está más allá de la última columna de una hoja ({max})',
+  ],
+  importXlsxSharedStrings: [
+    'The workbook has more than {max} shared strings',
+    'O livro tem mais de {max} cadeias partilhadas',
+    'El libro tiene más de {max} cadenas compartidas',
+  ],
+  importXlsxSharedText: [
+    'The shared strings of the workbook hold more than {max} characters',
+    'As cadeias partilhadas do livro têm mais de {max} caracteres',
+    'Las cadenas compartidas del libro tienen más de {max} caracteres',
+  ],
+  importXlsxNodeTooLong: [
+    'The workbook holds an XML text or tag longer than {max} characters',
+    'O livro contém um texto ou etiqueta XML com mais de {max} caracteres',
+    'El libro contiene un texto o etiqueta XML de más de {max} caracteres',
+  ],
+  importFileNotOwn: [
+    'The file {key} is not the file stored for this import: an import reads only its own file',
+    'O ficheiro {key} não é o ficheiro guardado para esta importação: uma importação só lê o seu próprio ficheiro',
+    'El archivo {key} no es el archivo guardado para esta importación: una importación solo lee su propio archivo',
+  ],
+  importFileNameFixed: [
+    '{field} of a file import is the file stored for it ({value}): it cannot name another file',
+    '{field} de uma importação de ficheiro é o ficheiro guardado para ela ({value}): não pode indicar outro ficheiro',
+    '{field} de una importación de archivo es el archivo guardado para ella ({value}): no puede indicar otro archivo',
+  ],
+  importFailuresCut: [
+    '{count} more failed rows of this part of the file are not listed: the failures kept per part hold at most {max} characters',
+    'Mais {count} linhas com falhas desta parte do ficheiro não são listadas: as falhas guardadas por parte têm no máximo {max} caracteres',
+    'Otras {count} filas con errores de esta parte del archivo no se listan: los errores guardados por parte tienen como máximo {max} caracteres',
+  ],
+  importChunkTooLarge: [
+    'A part of the file is too large to store at once ({detail})',
+    'Uma parte do ficheiro é demasiado grande para guardar de uma vez ({detail})',
+    'Una parte del archivo es demasiado grande para guardarla de una vez ({detail})',
+  ],
+  importStepFailed: [
+    'Processing stopped: a step failed {attempts} times ({detail})',
+    'O processamento parou: um passo falhou {attempts} vezes ({detail})',
+    'El procesamiento se detuvo: un paso falló {attempts} veces ({detail})',
+  ],
 } as const;

@@ -59,6 +59,11 @@ export const PROBLEM_TEXTS = {
     'O corpo do pedido é demasiado grande',
     'El cuerpo de la solicitud es demasiado grande',
   ],
+  'title.AnswerTooLarge': [
+    'The answer is too large for the batch',
+    'A resposta é demasiado grande para o lote',
+    'La respuesta es demasiado grande para el lote',
+  ],
   'title.UnsupportedMediaType': [
     'The request body must be JSON',
     'O corpo do pedido tem de ser JSON',

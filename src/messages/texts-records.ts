@@ -194,6 +194,11 @@ export const RECORD_TEXTS = {
     '{field} tem de ser um texto, um número ou null',
     '{field} debe ser un texto, un número o null',
   ],
+  renderTooLarge: [
+    'With these values the rendered subject and body would hold more than {max} characters: send shorter values in {field}',
+    'Com estes valores o assunto e o corpo gerados teriam mais de {max} caracteres: envie valores mais curtos em {field}',
+    'Con estos valores el asunto y el cuerpo generados tendrían más de {max} caracteres: envíe valores más cortos en {field}',
+  ],
   renderParameterList: [
     '{field} must be an array of {"name", "value"} objects',
     '{field} tem de ser uma lista de objetos {"name", "value"}',

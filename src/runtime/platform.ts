@@ -64,6 +64,14 @@ export interface RateLimiter {
   limit(options: { key: string }): Promise<{ success: boolean }>;
 }
 
+/**
+ * One caller's share of its tenant/org's limit: half of it (rounded up), so that one caller (token subject), with
+ * batches or without, never spends the whole budget of a tenant/org its other callers share.
+ */
+export function callerShareOf(limit: number): number {
+  return Math.ceil(limit / 2);
+}
+
 /** The request limits of `/api` requests (absent: rate limiting is off). */
 export interface RateLimits {
   /** Requests allowed per key in each period. */
@@ -71,6 +79,10 @@ export interface RateLimits {
   readonly periodSeconds: number;
   /** Keyed by `tenantKey/orgKey`. */
   readonly org: RateLimiter;
+  /** Requests one caller (token subject) may send per period to one tenant/org: its share of `limit`. */
+  readonly callerLimit: number;
+  /** Keyed by `tenantKey/orgKey/subject`: one caller's share of its tenant/org. */
+  readonly caller: RateLimiter;
   /** Keyed by the token's subject (across every tenant/org it uses). */
   readonly subject: RateLimiter;
   /**
@@ -129,7 +141,27 @@ export function buildRunId(job: ImportJob): string {
   return job.task === 'revert' ? `${job.importId}-revert` : job.importId;
 }
 
-/** A runtime's durable step: runs `work` once, remembering its (JSON) result by `name` across restarts and retries. */
+/**
+ * Times a durable step is tried again when it fails (a D1 or storage hiccup), with delays of 2 s doubling, before it
+ * fails for good: the Workflow's step config and the Deno runner's alike.
+ */
+export const STEP_RETRIES = 5;
+
+/** What a runtime's durable step throws when its work failed on every try (the last error is its `cause`). */
+export class StepFailed extends Error {
+  constructor(
+    readonly step: string,
+    cause: unknown,
+  ) {
+    super(`Step ${step} failed ${STEP_RETRIES + 1} times: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'StepFailed';
+  }
+}
+
+/**
+ * A runtime's durable step: runs `work` once, remembering its (JSON) result by `name` across restarts and retries;
+ * throws StepFailed when the work failed on every try.
+ */
 export type RunStep = <T extends Readonly<Record<string, unknown>>>(name: string, work: () => Promise<T>) => Promise<T>;
 
 /** A runtime's durable wait (a Workflow's `step.sleep`; a timer under Deno). */

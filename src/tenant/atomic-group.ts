@@ -10,7 +10,8 @@
  *   the batch beside its statements (`INSERT INTO batch_assertion`, migration 0015): a record changed by anyone else
  *   meanwhile aborts the whole batch, so a prediction never silently differs from what is committed.
  * - A refused batch is attributed to the member whose writes refuse it: prefixes of the batch are tried (each ending
- *   with an assertion that always fails, so nothing commits), halving the range each time.
+ *   with an assertion that always fails, so nothing commits), halving the range each time. When a member fails before
+ *   the commit, the writes staged before it are tried the same way (`findRefusal`): a refused one is the cause.
  */
 import { sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
@@ -81,6 +82,12 @@ export interface AtomicGroup {
   join(request: { readonly id: string; readonly index: number }): GroupMember;
   /** Commits every member's writes as one D1 batch of kind `write`; undefined when it committed. */
   commit(db: Database): Promise<GroupFailure | undefined>;
+  /**
+   * Before the commit, once a member failed: the member whose writes staged so far refuse the group's batch (tried in
+   * batches that never commit), or undefined when they would commit. An earlier write refused by the database (a
+   * duplicate key) is then the cause, not the later member that failed because of it.
+   */
+  findRefusal(db: Database): Promise<GroupFailure | undefined>;
   /** After a commit: runs every member's after-commit work, in order; answers the failures (the writes stay committed). */
   runAfterCommit(): Promise<GroupFailure[]>;
 }
@@ -180,6 +187,14 @@ async function attributeRefusal(db: Database, writing: readonly Segment[], error
   return { id: segment.id, error: found.error };
 }
 
+/** The member whose writes staged so far refuse the group's batch (tried in batches that never commit), if any. */
+async function findStagedRefusal(db: Database, segments: readonly Segment[]): Promise<GroupFailure | undefined> {
+  const writing = segments.filter((segment) => segment.writes.length > 0);
+  if (writing.length === 0) return undefined;
+  const error = await tryPrefix(db, writing, writing.length);
+  return error === undefined ? undefined : attributeRefusal(db, writing, error);
+}
+
 /** An atomic group of one batch: members join in order; `commit` runs once, after the last one answered. */
 export function openAtomicGroup(refusal: GroupRefusal): AtomicGroup {
   const overlay = openOverlay();
@@ -222,6 +237,7 @@ export function openAtomicGroup(refusal: GroupRefusal): AtomicGroup {
         return attributeRefusal(db, writing, error);
       }
     },
+    findRefusal: (db) => (committed ? Promise.resolve(undefined) : findStagedRefusal(db, segments)),
     async runAfterCommit() {
       if (!succeeded) throw new Error('An atomic group reacts only after it committed.');
       const failures: GroupFailure[] = [];

@@ -1,8 +1,8 @@
 /** Value kinds and the parsing shared by entity fields, OData literals and service inputs. Pure. */
 import Decimal from 'decimal.js';
 
-/** The kinds of value a field or an OData property holds. */
-export type FieldKind = 'string' | 'int' | 'bool' | 'decimal' | 'datetime' | 'guid' | 'enum';
+/** The kinds of value a field or an OData property holds (`stringList`: a JSON array of strings; `choice`: one of a list). */
+export type FieldKind = 'string' | 'int' | 'bool' | 'decimal' | 'datetime' | 'guid' | 'enum' | 'choice' | 'stringList';
 
 const GUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DECIMAL_PATTERN = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;

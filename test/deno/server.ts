@@ -130,9 +130,10 @@ export async function launchDenoServer(env: Record<string, string> = {}, dataDir
     removeDirectory();
     throw error;
   }
-  // Past start-up, the server's logs (errors of failing requests) go to the test output.
+  // Past start-up, the server's logs (errors of failing requests, expected ones included) go to the console of the
+  // test running then: shown when that test fails (silent: 'passed-only'), not in a passing run.
   child.stdout?.resume();
-  child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(chunk));
+  child.stderr?.on('data', (chunk: Buffer) => console.error(chunk.toString().trimEnd()));
   return {
     baseUrl,
     async stop() {

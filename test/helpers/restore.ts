@@ -1,6 +1,7 @@
 /** Helpers of the snapshot and restore tests: the restored rows of a tenant/org, moments of its history, jobs to follow. */
 import { expect } from 'vitest';
 import type { TenantScope } from '../../src/db/client';
+import { listIdColumns } from '../../src/tenant/backup/row-ids';
 import { listRestoredTables } from '../../src/tenant/backup/tables';
 import { TENANT_TABLES } from '../../src/tenant-tables';
 import { callAdmin } from './operator';
@@ -99,4 +100,45 @@ export async function restore(scope: TenantScope, body: Record<string, unknown>)
   const done = await followJob(started.headers.get('location'));
   expect(done.state, done.error ?? '').toBe('done');
   return done;
+}
+
+const GUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
+/** A GUID as a copy's id mapping (src/tenant/backup/row-ids.ts, bound text) maps it: digit by digit, read from the text. */
+function mapGuid(guid: string, mapping: string): string {
+  let digit = 0;
+  return [...guid].map((char) => (char === '-' ? char : (mapping[digit++ * 16 + '0123456789abcdef'.indexOf(char)] ?? '?'))).join('');
+}
+
+/**
+ * `readRestoredRows` of a source as a copy into another tenant/org must read: the row ids each table's id columns hold
+ * (its own `id`, foreign keys, the import ledger's lists) mapped by the target's mapping, every other value as it is.
+ */
+export function mapRestoredRows(rows: Record<string, string[]>, mapping: string): Record<string, string[]> {
+  const tables = new Map(listRestoredTables(TENANT_TABLES).map((table) => [table.name, listIdColumns(table)]));
+  return Object.fromEntries(
+    Object.entries(rows).map(([name, texts]) => {
+      const ids = tables.get(name) ?? new Map<string, string>();
+      const mapped = texts.map((text) => {
+        const row = JSON.parse(text) as Record<string, unknown>;
+        for (const column of ids.keys())
+          if (typeof row[column] === 'string') row[column] = row[column].replace(GUID, (guid) => mapGuid(guid, mapping));
+        return JSON.stringify(row);
+      });
+      return [name, mapped.sort()];
+    }),
+  );
+}
+
+/** The ids of a tenant/org's rows in the tables keyed by a text `id`. */
+export async function readRowIds(db: D1Database, scope: TenantScope): Promise<Set<string>> {
+  const ids = new Set<string>();
+  for (const table of listRestoredTables(TENANT_TABLES).filter((entry) => listIdColumns(entry).get('id') === 'id')) {
+    const { results } = await db
+      .prepare(`SELECT id FROM "${table.name}" WHERE tenant_key = ? AND org_key = ?`)
+      .bind(scope.tenantKey, scope.orgKey)
+      .all<{ id: string }>();
+    for (const row of results) ids.add(row.id);
+  }
+  return ids;
 }

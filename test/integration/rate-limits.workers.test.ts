@@ -1,6 +1,6 @@
 /**
  * Rate limits with Cloudflare's Rate Limiting binding as configured in wrangler.toml (600 requests per 60 s per
- * tenant/org and per token subject). The suite runs with RATE_LIMIT_PER_MINUTE=0; these requests go through the
+ * tenant/org and per token subject, 300 per caller of a tenant/org). The suite runs with RATE_LIMIT_PER_MINUTE=0; these requests go through the
  * Worker's own fetch with the configured value, so the real bindings count them. Every run uses tenant/org keys and
  * token subjects of its own, so no other test (or earlier run) has counted against them.
  */
@@ -14,7 +14,8 @@ import { checkAddressFailureLimit, checkClientFailureLimit, checkFloodSpendsNoBu
 import type { FailureScenarioServer } from '../helpers/token-failures';
 
 const LIMIT = 600;
-const POLICY = '"org";q=600;w=60, "subject";q=600;w=60';
+const POLICY = '"org";q=600;w=60, "caller";q=300;w=60, "subject";q=600;w=60';
+const SHARE = LIMIT / 2;
 const limitedEnv = { ...env, RATE_LIMIT_PER_MINUTE: String(LIMIT) };
 
 interface Answer {
@@ -78,9 +79,11 @@ describe('rate limits (Rate Limiting binding)', () => {
     async () => {
       const run = await runInOneWindow(async () => {
         const [tenant, org] = [uniqueKey('limited'), uniqueKey('o')];
-        const token = await mintToken({ tenant, org, sub: uniqueKey('org-client') });
-        const statuses = await burst(LIMIT, listPath(tenant, org), token);
-        const over = await send(listPath(tenant, org), token);
+        // Two callers, each within its share (half), spend the tenant/org's whole budget; a third is over it.
+        const first = await burst(SHARE, listPath(tenant, org), await mintToken({ tenant, org, sub: uniqueKey('org-client') }));
+        const second = await burst(SHARE, listPath(tenant, org), await mintToken({ tenant, org, sub: uniqueKey('org-client') }));
+        const statuses = [...first, ...second];
+        const over = await send(listPath(tenant, org), await mintToken({ tenant, org, sub: uniqueKey('org-client') }));
         // Another tenant/org (another subject too) is not affected, and answers carry the policy.
         const [otherTenant, otherOrg] = [uniqueKey('unlimited'), uniqueKey('o')];
         const other = await send(listPath(otherTenant, otherOrg), await mintToken({ tenant: otherTenant, org: otherOrg }));
@@ -107,8 +110,12 @@ describe('rate limits (Rate Limiting binding)', () => {
     async () => {
       const run = await runInOneWindow(async () => {
         const [tenant, org] = [uniqueKey('batched'), uniqueKey('o')];
+        const [a, b] = [
+          await mintToken({ tenant, org, sub: uniqueKey('batch-a') }),
+          await mintToken({ tenant, org, sub: uniqueKey('batch-b') }),
+        ];
+        const statuses = [...(await burst(SHARE, listPath(tenant, org), a)), ...(await burst(SHARE - 100, listPath(tenant, org), b))];
         const token = await mintToken({ tenant, org, sub: uniqueKey('batch-client') });
-        const statuses = await burst(LIMIT - 100, listPath(tenant, org), token);
         const requests = Array.from({ length: 100 }, (_, index) => ({
           id: `r${index}`,
           method: 'GET',
@@ -127,20 +134,65 @@ describe('rate limits (Rate Limiting binding)', () => {
       });
       expect(run.statuses.filter((status) => status !== 200)).toEqual([]);
       expect(run.status).toBe(200);
-      // 500 requests, the batch itself, then 99 of its requests make 600: the 100th is over the limit.
+      // 500 requests of two callers, the batch itself, then 99 of its requests make 600: the 100th is over the limit.
       expect(run.inner.slice(0, 99).every((answer) => answer.status === 200)).toBe(true);
       expect(run.inner[99]?.status).toBe(429);
       expect(run.inner[99]?.headers['retry-after']).toMatch(/^\d+$/);
     },
   );
 
+  it(
+    "spends at most a caller's share with its batches: the tenant/org's other callers are still served",
+    { timeout: 120_000 },
+    async () => {
+      const run = await runInOneWindow(async () => {
+        const [tenant, org] = [uniqueKey('greedy'), uniqueKey('o')];
+        const greedy = await mintToken({ tenant, org, sub: uniqueKey('greedy-client') });
+        const requests = Array.from({ length: 100 }, (_, index) => ({
+          id: `r${index}`,
+          method: 'GET',
+          url: 'operations/emailTemplates/odata?$top=1',
+        }));
+        const batches: { status: number; inner: number[]; ratelimit: string | null }[] = [];
+        for (let index = 0; index < 6; index += 1) {
+          const ctx = createExecutionContext();
+          const init = {
+            method: 'POST',
+            headers: { authorization: `Bearer ${greedy}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ requests }),
+          };
+          const response = await worker.fetch(new Request(`${ORIGIN}/api/${tenant}/${org}/$batch`, init), limitedEnv, ctx);
+          await waitOnExecutionContext(ctx);
+          const answer = (await response.json()) as { responses?: { status: number }[] };
+          batches.push({
+            status: response.status,
+            inner: (answer.responses ?? []).map((item) => item.status),
+            ratelimit: response.headers.get('ratelimit'),
+          });
+        }
+        // Another caller of the same tenant/org is served: the greedy one spent its share (300), not the whole (600).
+        const others = await burst(SHARE - 10, listPath(tenant, org), await mintToken({ tenant, org, sub: uniqueKey('other-client') }));
+        return { batches, others };
+      });
+      const innerOk = run.batches.flatMap((batch) => batch.inner).filter((status) => status === 200).length;
+      // 3 batches (each counts itself and its 100): 297 inner requests within the share, then 429 inside and outside.
+      expect(run.batches.slice(0, 3).map((batch) => batch.status)).toEqual([200, 200, 200]);
+      expect(innerOk).toBe(SHARE - 3);
+      expect(run.batches.slice(3).map((batch) => [batch.status, batch.ratelimit?.split(';')[0]])).toEqual(
+        Array.from({ length: 3 }, () => [429, '"caller"']),
+      );
+      expect(run.others.filter((status) => status !== 200)).toEqual([]);
+    },
+  );
+
   it('limits a token subject across the tenants/orgs it uses', { timeout: 120_000 }, async () => {
     const run = await runInOneWindow(async () => {
-      const [a, b, org] = [uniqueKey('spread-a'), uniqueKey('spread-b'), uniqueKey('o')];
-      const token = await mintToken({ orgs: [`${a}/${org}`, `${b}/${org}`], sub: uniqueKey('spread-client') });
+      const [a, b, c, org] = [uniqueKey('spread-a'), uniqueKey('spread-b'), uniqueKey('spread-c'), uniqueKey('o')];
+      const token = await mintToken({ orgs: [`${a}/${org}`, `${b}/${org}`, `${c}/${org}`], sub: uniqueKey('spread-client') });
       const first = await burst(LIMIT / 2, listPath(a, org), token);
       const second = await burst(LIMIT / 2, listPath(b, org), token);
-      const over = await send(`/api/${a}/${org}/unknown/path`, token);
+      // A third tenant/org, where it has spent none of its caller share: the subject limit answers.
+      const over = await send(`/api/${c}/${org}/unknown/path`, token);
       return { statuses: [...first, ...second], over };
     });
     expect(run.statuses.filter((status) => status !== 200)).toEqual([]);

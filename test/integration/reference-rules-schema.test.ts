@@ -21,7 +21,7 @@ interface TriggerRow {
 const USERS = [...serviceReferenceUsers, ...listKindReferenceUsers()].flatMap((user) => {
   const kind = findReferenceKind(user.kind);
   // Standard lists (cultures, currencies) are read-only: nothing deletes them.
-  if (!kind || kind.standard) return [];
+  if (!kind || kind.storage === 'standard') return [];
   return [[`${user.name} -> ${user.kind}`, getTableConfig(user.table as SQLiteTable).name, user.column.name, kind.table] as const];
 });
 

@@ -12,7 +12,18 @@ import { readAllChanges } from '../helpers/events';
 import { changeImport, registerImport } from '../helpers/imports';
 import { kpiReferenceData } from '../helpers/indicators';
 import { callAdmin, movePlacement } from '../helpers/operator';
-import { expectStatus, followJob, passMoment, readRestoredRows, restore, takeSnapshot } from '../helpers/restore';
+import { deriveIdMapping } from '../../src/tenant/backup/row-ids';
+import { tenantClient } from '../helpers/api';
+import {
+  expectStatus,
+  followJob,
+  mapRestoredRows,
+  passMoment,
+  readRestoredRows,
+  readRowIds,
+  restore,
+  takeSnapshot,
+} from '../helpers/restore';
 import type { JobBody } from '../helpers/restore';
 import { createRoute, ROUTES, seedRouteReferenceData } from '../helpers/routes';
 import { findTenantDatabase, readTestDatabases } from '../helpers/tenant-db';
@@ -133,7 +144,7 @@ describe('restoring a tenant/org to a moment', { timeout: 120_000 }, () => {
     expect(await readRestoredRows(db, scope)).toEqual(afterRows);
   });
 
-  it('restores into an empty tenant/org on another database, leaving the source as it is', async () => {
+  it('restores into an empty tenant/org on another database (with ids of its own), leaving the source as it is', async () => {
     const { client, scope, db } = await seedNeighbours();
     const importId = await writeFirst(client);
     const first = { at: await passMoment(db, scope), rows: await readRestoredRows(db, scope) };
@@ -143,8 +154,61 @@ describe('restoring a tenant/org to a moment', { timeout: 120_000 }, () => {
     const target = { tenantKey: client.tenant, orgKey: uniqueKey('copy') };
     expect((await restore(scope, { asOf: first.at, target })).method).toBe('rebuild');
     const targetDb = readTestDatabases().tenants.get((await findTenantDatabase(target)) ?? '') as D1Database;
-    expect(await readRestoredRows(targetDb, target)).toEqual(first.rows);
+    expect(await readRestoredRows(targetDb, target)).toEqual(mapRestoredRows(first.rows, await deriveIdMapping(target)));
     expect(await readRestoredRows(db, scope)).toEqual(source);
+  });
+
+  it('restores one snapshot into several empty tenant/orgs on each database, each copy with ids of its own', async () => {
+    const { client, scope, db } = await seedNeighbours();
+    const importId = await writeFirst(client);
+    const snapshot = await takeSnapshot(scope);
+    // After the snapshot: the copies take these rows from the history, the rest from the snapshot.
+    await writeSecond(client, importId);
+    const moment = { at: await passMoment(db, scope), rows: await readRestoredRows(db, scope) };
+    const sourceIds = await readRowIds(db, scope);
+    const { names, tenants } = readTestDatabases();
+    // Two targets placed on each database (the source's too) and one the restore places.
+    const targets: { tenantKey: string; orgKey: string }[] = [];
+    for (const name of names)
+      for (const label of ['a', 'b']) {
+        const target = { tenantKey: client.tenant, orgKey: uniqueKey(`copy-${label}`) };
+        // Placed by a write (then undone: an empty tenant/org), then moved to the database wanted.
+        const placing = await tenantClient(target.tenantKey, target.orgKey);
+        await expectStatus(placing.call('POST', TEMPLATES, { body: templateBody('placing') }), 201);
+        await expectStatus(placing.call('DELETE', `${TEMPLATES}/placing`), 204);
+        if ((await findTenantDatabase(target)) !== name)
+          expect((await movePlacement(target.tenantKey, target.orgKey, name)).status).toBe(200);
+        targets.push(target);
+      }
+    targets.push({ tenantKey: client.tenant, orgKey: uniqueKey('copy-new') });
+    const seen = new Set(sourceIds);
+    for (const target of targets) {
+      const done = await restore(scope, { asOf: moment.at, target });
+      expect(done.snapshot).toBe(snapshot.id);
+      const targetDb = tenants.get((await findTenantDatabase(target)) ?? '') as D1Database;
+      expect(await readRestoredRows(targetDb, target)).toEqual(mapRestoredRows(moment.rows, await deriveIdMapping(target)));
+      const ids = await readRowIds(targetDb, target);
+      expect(ids.size).toBe(sourceIds.size);
+      expect([...ids].filter((id) => seen.has(id))).toEqual([]);
+      for (const id of ids) seen.add(id);
+      // The copy answers as the source: the route with its members, the document with its lines.
+      const copy = await tenantClient(target.tenantKey, target.orgKey);
+      const route = await copy.call<{ locations: { key: string }[] }>('GET', `${ROUTES}/C1/R1`);
+      expect(route.body.locations.map((location) => location.key).sort()).toEqual(['L2', 'L3']);
+      expect((await copy.call<{ exchangeRateDocumentRates: unknown[] }>('GET', `${RATES}/1`)).body.exchangeRateDocumentRates).toHaveLength(
+        3,
+      );
+      await expectStatus(copy.call('POST', TEMPLATES, { body: templateBody('after-copy') }), 201);
+    }
+    // A copy's history names its own ids: restored in place to before its own write, it is the copy again.
+    const last = targets[targets.length - 1] ?? scope;
+    const lastDb = tenants.get((await findTenantDatabase(last)) ?? '') as D1Database;
+    const copyClient = await tenantClient(last.tenantKey, last.orgKey);
+    await expectStatus(copyClient.call('DELETE', `${TEMPLATES}/after-copy`), 204);
+    const copied = { at: await passMoment(lastDb, last), rows: await readRestoredRows(lastDb, last) };
+    await expectStatus(copyClient.call('DELETE', `${ROUTES}/C1/R1`), 204);
+    await restore(last, { asOf: copied.at });
+    expect(await readRestoredRows(lastDb, last)).toEqual(copied.rows);
   });
 
   it('restores exactly across a move (insertion-sequence ids renumbered by the move)', async () => {

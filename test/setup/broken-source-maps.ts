@@ -1,6 +1,6 @@
 /**
  * A Vite plugin for the test runs: loads a dependency's modules without their `sourceMappingURL` comment when its
- * published maps point outside the package or to files it does not ship (itty-router's point to its unpublished src/,
+ * published maps point outside the package or to files it does not ship (itty-router's and saxes' point to their unpublished src/,
  * standardwebhooks' to missing sources), which Vite would report once per run ("Sourcemap for ... points to ..."). Stack traces inside those modules
  * then show the bundled file, which is what the maps could not improve on anyway.
  */

@@ -1,6 +1,7 @@
 /**
  * Rate limits under Deno (in-process counters): a server of its own with RATE_LIMIT_PER_MINUTE=5 answers the sixth
- * request of a tenant/org within a minute with 429 RateLimited, Retry-After and the IETF RateLimit headers; the token
+ * request of a tenant/org within a minute (the fourth of one caller: its share is 3) with 429 RateLimited, Retry-After
+ * and the IETF RateLimit headers; the token
  * endpoint limits failed client authentications on their own (per client id and per source address).
  */
 import { SignJWT } from 'jose';
@@ -48,25 +49,32 @@ async function getAnswer(path: string, token: string): Promise<Answer> {
 }
 
 describe('rate limits under Deno', () => {
-  it('counts per tenant/org and per subject, and answers 429 with the headers over the limit', async () => {
+  it('counts per tenant/org, per caller of a tenant/org and per subject, and answers 429 with the headers over a limit', async () => {
     const run = await runInOneWindow(async () => {
       // Keys of this run's own: nothing else has counted against them.
       const suffix = crypto.randomUUID().slice(0, 8);
       const [a, b] = [`/api/deno-${suffix}/a/operations/emailTemplates/odata`, `/api/deno-${suffix}/b/operations/emailTemplates/odata`];
       const token = await mint([`deno-${suffix}/a`, `deno-${suffix}/b`], `deno-client-${suffix}`);
+      const second = await mint([`deno-${suffix}/a`], `deno-second-${suffix}`);
       const within: Answer[] = [];
-      for (let index = 0; index < 5; index += 1) within.push(await getAnswer(a, token));
-      const over = await getAnswer(a, token);
-      // The subject has used 6 of its 5: another org of the same token is refused by the subject limit...
+      // Its share of a (3 of 5), then a second caller takes the 2 a has left.
+      for (let index = 0; index < 3; index += 1) within.push(await getAnswer(a, token));
+      const share = await getAnswer(a, token);
+      for (let index = 0; index < 2; index += 1) within.push(await getAnswer(a, second));
+      const over = await getAnswer(a, await mint([`deno-${suffix}/a`], `deno-third-${suffix}`));
+      // The first subject has used 4 (3 and the refused one): 1 more on b, then its subject limit refuses it there...
+      within.push(await getAnswer(b, token));
       const subject = await getAnswer(b, token);
       // ...while another subject on that org is served.
       const other = await getAnswer(b, await mint([`deno-${suffix}/b`], `someone-else-${suffix}`));
-      return { within, over, subject, other };
+      return { within, share, over, subject, other };
     });
     for (const answer of run.within) {
       expect(answer.status).toBe(200);
-      expect(answer.headers.get('ratelimit-policy')).toBe('"org";q=5;w=60, "subject";q=5;w=60');
+      expect(answer.headers.get('ratelimit-policy')).toBe('"org";q=5;w=60, "caller";q=3;w=60, "subject";q=5;w=60');
     }
+    expect(run.share.status).toBe(429);
+    expect(run.share.headers.get('ratelimit')).toMatch(/^"caller";r=0;t=\d+$/);
     expect(run.over.status).toBe(429);
     const retryAfter = Number(run.over.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);

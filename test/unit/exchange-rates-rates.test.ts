@@ -3,9 +3,9 @@ import { canonicalizeDecimal, crossRate, invertRate } from '../../src/services/e
 import { buildTimeline, pickRate, resolveInDocument } from '../../src/services/exchange-rates/rates';
 import type { CandidateLine } from '../../src/services/exchange-rates/rates';
 
-function line(documentId: string, validFrom: string, number: number, pair: string, factor: string): CandidateLine {
+function line(parentId: string, validFrom: string, number: number, pair: string, factor: string): CandidateLine {
   const [fromCurrency, toCurrency] = pair.split('>') as [string, string];
-  return { documentId, validFrom: `${validFrom}T00:00:00.000Z`, number, fromCurrency, toCurrency, factor };
+  return { parentId, validFrom: `${validFrom}T00:00:00.000Z`, number, fromCurrency, toCurrency, factor };
 }
 
 describe('canonicalizeDecimal', () => {

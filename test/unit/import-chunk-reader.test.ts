@@ -40,4 +40,20 @@ describe('ChunkReader', () => {
     const chunks = await readAll(new ChunkReader(recordsOf(numbers), 'number'));
     expect(chunks.map((chunk) => chunk.length)).toEqual([CHUNK_ROWS + 10]);
   });
+
+  it('ends a chunk at CHUNK_CHARS characters of records (a longer record alone), a group kept whole within twice that', async () => {
+    async function* long(sizes: readonly [number, string][]): AsyncGenerator<FileRecord> {
+      let row = 1;
+      for (const [size, group] of sizes) {
+        row += 1;
+        yield { row, values: { Number: String(row), group, text: 'x'.repeat(size) }, end: row };
+      }
+    }
+    const sized = (count: number, size: number, group = '') => Array.from({ length: count }, () => [size, group] as [number, string]);
+    const sizes = (reader: ChunkReader) => readAll(reader).then((chunks) => chunks.map((chunk) => chunk.length));
+    // 100 KiB records: two fit in 256 KiB; one of 600,000 characters is a chunk of its own.
+    expect(await sizes(new ChunkReader(long([...sized(5, 100 * 1024), ...sized(1, 600_000), ...sized(2, 10)])))).toEqual([2, 2, 1, 1, 2]);
+    // A group of 4 records of 100 KiB stays whole (400 KiB, within 512 KiB); the next group starts the next chunk.
+    expect(await sizes(new ChunkReader(long([...sized(4, 100 * 1024, 'A'), ...sized(1, 10, 'B')]), 'group'))).toEqual([4, 1]);
+  });
 });

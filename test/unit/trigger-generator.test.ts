@@ -4,47 +4,55 @@
  * descriptions are checked against the migrated database in test/integration/generated-triggers.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { defineEntitySpec } from '../../src/resources/entities/spec';
+import { defineResource } from '../../src/model/resource';
 import type { EntitySpec } from '../../src/resources/entities/spec';
-import { defineReferenceKind } from '../../src/resources/reference/spec';
-import { listReferenceFields } from '../../src/resources/description/spec';
+import { listReferenceFields } from '../../src/model/fields';
 import { checkTriggerMigrations, planTriggerMigration } from '../../src/resources/triggers/plan';
 import { generateTriggerSchema } from '../../src/resources/triggers/schema';
 import type { GeneratedObject } from '../../src/resources/triggers/schema';
 import type { TriggerDescriptions } from '../../src/resources/triggers/holders';
 import type { MigrationFile } from '../../src/resources/triggers/state';
 
-const currencies = defineReferenceKind({
-  kind: 'currencies',
+const currencies = defineResource({
+  storage: 'standard',
+  name: 'currencies',
+  title: 'currencies',
+  key: ['key'],
   table: 'ref_currencies',
-  standard: true,
   fields: { name: { kind: 'string', column: 'name', required: true } },
 });
-const companies = defineReferenceKind({
-  kind: 'companies',
+const companies = defineResource({
+  storage: 'reference',
+  name: 'companies',
+  title: 'companies',
+  key: ['key'],
   table: 'ref_companies',
-  standard: false,
   fields: { currency: { kind: 'string', column: 'currency', required: true, reference: 'currencies' } },
 });
-const sites = defineReferenceKind({
-  kind: 'sites',
+const sites = defineResource({
+  storage: 'reference',
+  name: 'sites',
+  title: 'sites',
+  key: ['key'],
   table: 'ref_sites',
-  standard: false,
   fields: {
     company: { kind: 'string', column: 'company', required: true, reference: 'companies' },
     owners: { kind: 'stringList', column: 'owners', reference: 'companies' },
   },
 });
 
-const models = defineReferenceKind({
-  kind: 'models',
+const models = defineResource({
+  storage: 'reference',
+  name: 'models',
+  title: 'models',
+  key: ['key'],
   table: 'ref_models',
-  standard: false,
   fields: { company: { kind: 'string', column: 'company', required: true, reference: 'companies' } },
 });
 
 function defineTours(textFields: readonly string[] = ['tourKey']): EntitySpec {
-  return defineEntitySpec({
+  return defineResource({
+    storage: 'entity',
     name: 'tours',
     title: 'Tour',
     resourceName: 'Tour',
@@ -68,7 +76,7 @@ function defineTours(textFields: readonly string[] = ['tourKey']): EntitySpec {
     },
     members: {
       ownerColumn: 'tour_id',
-      tables: [{ table: 'tour_sites', column: 'site', reference: 'sites', sameField: 'company' }],
+      lists: [{ property: 'sites', table: 'tour_sites', column: 'site', reference: 'sites', sameField: 'company' }],
       rules: { memberMismatch: 'route_member_company', ownerChange: 'route_company_members' },
     },
   });
@@ -95,11 +103,11 @@ const SCOPE_K = '`k`.`tenant_key` = NEW.`tenant_key` AND `k`.`org_key` = NEW.`or
 
 describe('descriptions', () => {
   it('read the reference fields of entities and kinds alike', () => {
-    expect(listReferenceFields(sites)).toEqual([
+    expect(listReferenceFields(sites.fields)).toEqual([
       { name: 'company', column: 'company', kind: 'companies', list: false },
       { name: 'owners', column: 'owners', kind: 'companies', list: true },
     ]);
-    expect(listReferenceFields(defineTours()).map((field) => field.name)).toEqual(['company', 'site', 'model', 'currency']);
+    expect(listReferenceFields(defineTours().fields).map((field) => field.name)).toEqual(['company', 'site', 'model', 'currency']);
   });
 });
 

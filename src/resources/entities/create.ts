@@ -37,6 +37,14 @@ export interface CreateOptions {
   prepare?(ctx: ApiContext, values: Values, extra: Record<string, unknown>): Promise<{ uses?: ReferenceUse[] } | undefined>;
   /** Statements written in the same batch as the insert (one transaction). */
   statements?(ctx: ApiContext, id: string, values: Values, extra: Record<string, unknown>): WriteStatement[];
+  /** Extra validation of a complete create body (after field validation); returns every problem. */
+  validateCreate?(ctx: ApiContext, values: Values): Promise<FieldError[]>;
+  /**
+   * True when the database enforces what `validateCreate` checks (a trigger refuses the create's batch, see
+   * src/db/rules.ts): the create then does not read first (it stays one round trip) and `validateCreate` only runs to
+   * word a refused batch. Without it, `validateCreate` runs before every insert.
+   */
+  readonly createRuleInDatabase?: boolean;
 }
 
 /**
@@ -61,13 +69,13 @@ async function checkCreate(
   input: CreateInput,
   uses: readonly ReferenceUse[],
   fresh: boolean,
+  hooks: CreateOptions,
 ): Promise<CheckedCreate> {
-  const hooks = spec.hooks;
   // In an atomic group that wrote definitions, they are read as the group leaves them (never kept in the cache).
   const overlay = ctx.group?.overlay;
   const grouped = overlay !== undefined && overlay.list(customAttributesKind.table).size > 0;
   const cached = spec.customAttributes && !grouped ? findCachedDefinitions(ctx.scope, spec.name) : undefined;
-  if (!fresh && (!spec.customAttributes || cached) && (!hooks?.validateCreate || hooks.createRuleInDatabase)) {
+  if (!fresh && (!spec.customAttributes || cached) && (!hooks.validateCreate || hooks.createRuleInDatabase === true)) {
     const custom = validateCustomValues(input.custom, cached?.definitions ?? [], 'create');
     const unknown = await findUnknownStandardReferences(ctx.db, uses);
     if (custom.errors.length === 0 && unknown.length === 0) {
@@ -82,7 +90,7 @@ async function checkCreate(
   const custom = validateCustomValues(input.custom, set?.definitions ?? [], 'create');
   if (custom.errors.length > 0) throw validationError(custom.errors);
   if (uses.length > 0) await checkReferencesExist(ctx.db, ctx.scope, uses, ctx.group?.overlay);
-  const hookErrors = (await hooks?.validateCreate?.(ctx, input.values)) ?? [];
+  const hookErrors = (await hooks.validateCreate?.(ctx, input.values)) ?? [];
   if (hookErrors.length > 0) throw validationError(hookErrors);
   // The reads passed; the batch still checks that nothing changed since (a concurrent write).
   return { custom: custom.values, definitions: set };
@@ -112,7 +120,7 @@ export async function handleCreate(ctx: ApiContext, store: EntityStore, options:
   const unit = openRequestUnit(ctx);
   const repository = openEntityRepository(unit, store);
   for (let attempt = 1; ; attempt += 1) {
-    const checked = await checkCreate(ctx, spec, input, uses, attempt > 1);
+    const checked = await checkCreate(ctx, spec, input, uses, attempt > 1, options);
     const row = {
       id,
       ...input.values,
@@ -130,11 +138,11 @@ export async function handleCreate(ctx: ApiContext, store: EntityStore, options:
               row,
               extra,
               definitions: checked.definitions,
-              recheck: () => checkCreate(ctx, spec, input, uses, true),
+              recheck: () => checkCreate(ctx, spec, input, uses, true, options),
               rulePaths: uses.map((use) => use.path),
             }),
           ),
-        () => checkCreate(ctx, spec, input, uses, true),
+        () => checkCreate(ctx, spec, input, uses, true, options),
         uses.map((use) => use.path),
       );
       return createdResponse(id, `${ctx.apiBase}${spec.basePath}/${id}`);

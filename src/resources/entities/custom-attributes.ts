@@ -41,7 +41,7 @@ export interface CustomDefinitionSet {
 function applyGroupToDefinitions(overlay: GroupOverlay, entity: string, stored: readonly ReferenceRecord[]) {
   const records = applyGroupToReferences(
     overlay,
-    requireTenantReferenceStore(customAttributesKind.kind),
+    requireTenantReferenceStore(customAttributesKind.name),
     stored,
     (record) => record.entity === entity,
   );

@@ -6,7 +6,7 @@ import { findRequiredBase } from '../../validation/required';
 import { AUDIT_FIELDS } from './audit';
 import type { Resource } from './resource';
 import { CUSTOM_ATTRIBUTES_OBJECT } from './custom-attributes';
-import type { EntitySpec, FieldSpec, FieldSpecs } from './spec';
+import type { EntitySpec, FieldSpec, FieldSpecs, InputDescription } from './spec';
 import { buildAttributeSchema, buildCreateSchema, IS_ACTIVE_INPUT } from './validate';
 
 type AnySchema = v.GenericSchema<unknown, unknown>;
@@ -61,11 +61,12 @@ export function withCustom<T>(schema: v.GenericSchema<unknown, T>, custom: boole
 }
 
 function buildAnswerValue(field: FieldSpec): AnySchema {
+  const description = field.description ?? '';
   switch (field.kind) {
     case 'int':
-      return v.pipe(v.number(), v.integer(), v.description(field.description));
+      return v.pipe(v.number(), v.integer(), v.description(description));
     case 'bool':
-      return v.pipe(v.boolean(), v.description(field.description));
+      return v.pipe(v.boolean(), v.description(description));
     case 'decimal':
       return v.pipe(v.number(), v.description('A decimal number, exact to the digits stored'));
     case 'datetime':
@@ -75,7 +76,11 @@ function buildAnswerValue(field: FieldSpec): AnySchema {
     case 'enum':
       return v.pipe(v.number(), v.integer(), v.metadata({ [ENUM_METADATA]: field.enum }));
     case 'string':
-      return v.pipe(v.string(), v.description(field.description));
+      return v.pipe(v.string(), v.description(description));
+    case 'choice':
+      return v.pipe(v.picklist(field.choices ?? []), v.description(description));
+    case 'stringList':
+      return v.pipe(v.array(v.string()), v.description(description));
   }
 }
 
@@ -91,7 +96,7 @@ export function buildAnswerEntries(fields: FieldSpecs): Record<string, AnySchema
 }
 
 /** A create body: the spec's fields (their validation schemas), custom attributes when the entity has them, and `extras`. */
-export function buildCreateBody(spec: EntitySpec, extras: Readonly<Record<string, AnySchema>> = {}): AnySchema {
+export function buildCreateBody(spec: InputDescription, extras: Readonly<Record<string, AnySchema>> = {}): AnySchema {
   const customEntries: Record<string, AnySchema> = spec.customAttributes
     ? { customAttributes: v.optional(v.nullable(CUSTOM_ATTRIBUTES_OBJECT)) }
     : {};

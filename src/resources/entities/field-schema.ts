@@ -100,4 +100,5 @@ export function buildFieldSchema(name: string, field: FieldSpec): AnySchema {
     case 'enum':
       return buildEnumSchema(name, field);
   }
+  throw new Error(`A field of kind ${field.kind} has no schema here.`);
 }

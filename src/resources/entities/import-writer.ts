@@ -48,10 +48,17 @@ export interface UndoneChunk {
   readonly deleted: number;
   readonly restored: number;
   readonly kept: readonly string[];
+  /**
+   * Entries of `changed` given their values back: version `to` holds what version `from` held (noted on the ledger
+   * row, so a revert of an earlier import sees the record unchanged: src/services/imports/revert-chain.ts).
+   */
+  readonly equivalences?: readonly { readonly index: number; readonly from: number; readonly to: number }[];
 }
 
-/** What the ledger row of a chunk kept. */
+/** What the ledger row of a chunk kept, and which row it is. */
 export interface ChunkRecord {
+  readonly importId: string;
+  readonly chunkIndex: number;
   readonly createdIds: readonly string[];
   readonly changed: readonly unknown[];
 }

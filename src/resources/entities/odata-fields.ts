@@ -2,6 +2,7 @@
 import type { ODataField, SortOrders } from '../../odata/types';
 import { findReferenceKind } from '../reference/kinds';
 import { AUDIT_FIELDS } from './audit';
+import { listIndexFields } from '../../model/table';
 import type { EntitySpec, FieldSpec } from './spec';
 
 const cache = new WeakMap<EntitySpec, ODataField[]>();
@@ -40,20 +41,12 @@ export function listODataFields(spec: EntitySpec): ODataField[] {
   return fields;
 }
 
-/** The tie-breakers every list order ends with (and every declared index: see `defineEntityTable`). */
-const ORDER_TIE_BREAKERS = ['createdOn', 'id'] as const;
-
-/** The columns (by field name) of a declared index after tenant/org: its fields, then the tie-breakers. */
-export function listIndexFields(fields: readonly string[]): string[] {
-  return [...fields, ...ORDER_TIE_BREAKERS.filter((name) => !fields.includes(name))];
-}
-
 const orderCache = new WeakMap<EntitySpec, SortOrders>();
 
 /** A column an index orders as `ORDER BY` does (a decimal is ordered as a number, its text column is not). */
 function isIndexOrdered(spec: EntitySpec, name: string): boolean {
-  if (name === 'id' || name in AUDIT_FIELDS) return true;
-  const field = spec.fields[name];
+  if (name === 'id' || Object.hasOwn(AUDIT_FIELDS, name)) return true;
+  const field = Object.hasOwn(spec.fields, name) ? spec.fields[name] : undefined;
   return field !== undefined && !field.notQueryable && field.kind !== 'decimal';
 }
 

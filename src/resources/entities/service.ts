@@ -1,7 +1,7 @@
 /** What an entity-derived service contributes to the application, from its description and its own rules. */
 import { sql } from 'drizzle-orm';
 import type { ApiRoute } from '../../http/route';
-import { listReferenceFields } from '../description/spec';
+import { listReferenceFields } from '../../model/fields';
 import type { ReferenceUser } from '../reference/usage';
 import { buildEntityRoutes } from './routes';
 import type { EntityRouteOptions } from './routes';
@@ -14,7 +14,7 @@ export function deriveReferenceUsers(store: EntityStore): ReferenceUser[] {
     spec.key.flatMap((name) => columns[name] ?? []),
     sql.raw(" || '/' || "),
   );
-  return listReferenceFields(spec).flatMap(({ name, kind }): ReferenceUser[] => {
+  return listReferenceFields(spec.fields).flatMap(({ name, kind }): ReferenceUser[] => {
     const column = columns[name];
     if (!column) return [];
     return [{ kind, name: `${spec.name}.${name}`, table, column, tenantKey: common.tenantKey, orgKey: common.orgKey, label }];

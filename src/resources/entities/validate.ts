@@ -12,15 +12,15 @@ import { CUSTOM_ATTRIBUTES_PROPERTY, CUSTOM_PREFIX, isCustomProperty, parseCusto
 import type { CustomValues } from './custom-attributes';
 import { AUDIT_FIELDS } from './audit';
 import { buildFieldSchema } from './field-schema';
-import type { EntitySpec, FieldSpec, Values } from './spec';
+import type { EntitySpec, FieldSpec, InputDescription, Values } from './spec';
 
 type AnySchema = v.GenericSchema<unknown, unknown>;
 type ObjectSchema = v.ObjectSchema<Record<string, AnySchema>, undefined>;
 
-const createSchemas = new WeakMap<EntitySpec, ObjectSchema>();
+const createSchemas = new WeakMap<InputDescription, ObjectSchema>();
 
 /** The valibot schema of a create body's fields, derived once per entity (the OpenAPI document shows this one). */
-export function buildCreateSchema(spec: EntitySpec): ObjectSchema {
+export function buildCreateSchema(spec: InputDescription): ObjectSchema {
   let schema = createSchemas.get(spec);
   if (!schema) {
     const entries: Record<string, AnySchema> = {};
@@ -58,7 +58,7 @@ export const IS_ACTIVE_INPUT = v.optional(buildFieldSchema('isActive', AUDIT_FIE
  * `customAttributes`), and `extraProperties` the service handles itself. Property names bind case-insensitively
  * (`bindPropertyNames`); unknown properties are refused. Throws one ValidationFailed naming every bad field.
  */
-export function parseCreateBody(spec: EntitySpec, body: unknown, options: CreateBodyOptions = {}): CreateInput {
+export function parseCreateBody(spec: InputDescription, body: unknown, options: CreateBodyOptions = {}): CreateInput {
   if (!isPlainObject(body)) throw validationError([{ path: '', message: message('bodyMustBeObject') }]);
   const extraProperties = options.extraProperties ?? [];
   const declared = [
@@ -84,7 +84,7 @@ export function parseCreateBody(spec: EntitySpec, body: unknown, options: Create
     }
   };
   for (const [key, value] of Object.entries(bound.values)) {
-    if (key in spec.fields || (options.isActive && key === 'isActive')) fieldInput[key] = value;
+    if (Object.hasOwn(spec.fields, key) || (options.isActive && key === 'isActive')) fieldInput[key] = value;
     else if (extraProperties.includes(key)) extra[key] = value;
     else if (isCustomProperty(key)) addCustom(key, value, key);
     else if (key === CUSTOM_ATTRIBUTES_PROPERTY) {

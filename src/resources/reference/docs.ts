@@ -9,7 +9,7 @@ type AnySchema = v.GenericSchema<unknown, unknown>;
 type Parts = Omit<OperationDoc, 'summary' | 'operationId'>;
 
 function nameOf(spec: ReferenceKindSpec): string {
-  return `${spec.kind.charAt(0).toUpperCase()}${spec.kind.slice(1)}ReferenceRecord`;
+  return `${spec.name.charAt(0).toUpperCase()}${spec.name.slice(1)}ReferenceRecord`;
 }
 
 function buildAnswerValue(field: ReferenceFieldSpec): AnySchema {
@@ -25,6 +25,7 @@ function buildAnswerValue(field: ReferenceFieldSpec): AnySchema {
     case 'string':
       return v.string();
   }
+  throw new Error(`A field of kind ${field.kind} has no schema here.`);
 }
 
 function answerOf(field: ReferenceFieldSpec): AnySchema {
@@ -38,11 +39,11 @@ function recordOf(spec: ReferenceKindSpec): AnySchema {
     key: v.pipe(v.string(), v.description(spec.keyDescription ?? 'Natural key')),
   };
   for (const [name, field] of Object.entries(spec.fields)) entries[name] = answerOf(field);
-  return v.pipe(v.strictObject(entries), v.description(`A ${spec.kind} record`));
+  return v.pipe(v.strictObject(entries), v.description(`A ${spec.name} record`));
 }
 
 const records = REFERENCE_KINDS.map((spec) => [nameOf(spec), recordOf(spec)] as const);
-const inputs = REFERENCE_KINDS.filter((spec) => !spec.standard).map(
+const inputs = REFERENCE_KINDS.filter((spec) => spec.storage !== 'standard').map(
   (spec) => [`${nameOf(spec)}Input`, buildReferenceSchema(spec)] as const,
 );
 
@@ -52,7 +53,7 @@ const KIND: ParameterDoc = {
   name: 'kind',
   in: 'path',
   description: `Reference data kind (cultures and currencies are standard read-only lists)`,
-  schema: { json: { type: 'string', enum: REFERENCE_KINDS.map((spec) => spec.kind) } },
+  schema: { json: { type: 'string', enum: REFERENCE_KINDS.map((spec) => spec.name) } },
 };
 
 const UNKNOWN_KIND = { description: 'Unknown kind, or (DELETE) no record with that key' };

@@ -5,17 +5,21 @@ import { canonicalizeCultureKey, canonicalizeCurrencyKey } from './standard-keys
 import { message } from '../../messages/catalogue';
 
 export const culturesKind = defineReferenceKind({
-  kind: 'cultures',
+  storage: 'standard',
+  name: 'cultures',
+  title: 'Culture',
+  key: ['key'],
   table: 'ref_cultures',
-  standard: true,
   canonicalKey: canonicalizeCultureKey,
   fields: { name: { kind: 'string', column: 'name', required: true } },
 });
 
 export const currenciesKind = defineReferenceKind({
-  kind: 'currencies',
+  storage: 'standard',
+  name: 'currencies',
+  title: 'Currency',
+  key: ['key'],
   table: 'ref_currencies',
-  standard: true,
   canonicalKey: canonicalizeCurrencyKey,
   fields: {
     name: { kind: 'string', column: 'name', required: true },
@@ -25,9 +29,11 @@ export const currenciesKind = defineReferenceKind({
 });
 
 export const customAttributesKind = defineReferenceKind({
-  kind: 'customAttributes',
+  storage: 'reference',
+  name: 'customAttributes',
+  title: 'Custom attribute definition',
+  key: ['key'],
   table: 'ref_custom_attributes',
-  standard: false,
   keyDescription: '<entity>.<name>',
   check: (record) =>
     record.key === `${String(record.entity)}.${String(record.name)}`
@@ -37,28 +43,34 @@ export const customAttributesKind = defineReferenceKind({
     entity: { kind: 'choice', column: 'entity', required: true, choices: ['emailTemplates', 'routes', 'exchangeRatesDocuments'] },
     name: { kind: 'string', column: 'name', required: true, maxLength: 64 },
     type: { kind: 'choice', column: 'type', required: true, choices: ['string', 'number', 'boolean', 'date', 'object'] },
-    required: { kind: 'bool', column: 'required' },
+    required: { kind: 'bool', column: 'required', defaulted: true },
   },
 });
 
 /** A kind whose records have a required description, plus `extra` fields. */
 function defineDescribedKind<const K extends string, const T extends string, const E extends ReferenceFieldSpecs>(
   kind: K,
+  title: string,
   table: T,
   extra: E,
 ) {
-  return defineReferenceKind({
-    kind,
+  const resource = {
+    storage: 'reference',
+    name: kind,
+    title,
+    key: ['key'],
     table,
-    standard: false,
     fields: { description: { kind: 'string', column: 'description', required: true }, ...extra },
-  });
+  } as const;
+  return resource satisfies ReferenceKindSpec;
 }
 
 export const companiesKind = defineReferenceKind({
-  kind: 'companies',
+  storage: 'reference',
+  name: 'companies',
+  title: 'Company',
+  key: ['key'],
   table: 'ref_companies',
-  standard: false,
   fields: {
     name: { kind: 'string', column: 'name', required: true },
     baseCurrency: { kind: 'string', column: 'base_currency', required: true, reference: 'currencies' },
@@ -66,47 +78,53 @@ export const companiesKind = defineReferenceKind({
 });
 
 export const employeesKind = defineReferenceKind({
-  kind: 'employees',
+  storage: 'reference',
+  name: 'employees',
+  title: 'Employee',
+  key: ['key'],
   table: 'ref_employees',
-  standard: false,
   fields: {
     name: { kind: 'string', column: 'name', required: true },
     company: { kind: 'string', column: 'company', reference: 'companies' },
   },
 });
 
-export const locationsKind = defineDescribedKind('locations', 'ref_locations', {
+export const locationsKind = defineDescribedKind('locations', 'Location', 'ref_locations', {
   company: { kind: 'string', column: 'company', required: true, reference: 'companies' },
 });
-export const equipmentItemsKind = defineDescribedKind('equipmentItems', 'ref_equipment_items', {
+export const equipmentItemsKind = defineDescribedKind('equipmentItems', 'Equipment item', 'ref_equipment_items', {
   company: { kind: 'string', column: 'company', required: true, reference: 'companies' },
 });
-export const toolsKind = defineDescribedKind('tools', 'ref_tools', {});
-export const locationFunctionsKind = defineDescribedKind('locationFunctions', 'ref_location_functions', {});
-export const familiesKind = defineDescribedKind('families', 'ref_families', {});
-export const brandsKind = defineDescribedKind('brands', 'ref_brands', {});
-export const brandModelsKind = defineDescribedKind('brandModels', 'ref_brand_models', {
+export const toolsKind = defineDescribedKind('tools', 'Tool', 'ref_tools', {});
+export const locationFunctionsKind = defineDescribedKind('locationFunctions', 'Location function', 'ref_location_functions', {});
+export const familiesKind = defineDescribedKind('families', 'Family', 'ref_families', {});
+export const brandsKind = defineDescribedKind('brands', 'Brand', 'ref_brands', {});
+export const brandModelsKind = defineDescribedKind('brandModels', 'Brand model', 'ref_brand_models', {
   brand: { kind: 'string', column: 'brand', required: true, reference: 'brands' },
 });
 
 export const kpiDefinitionsKind = defineReferenceKind({
-  kind: 'kpiDefinitions',
+  storage: 'reference',
+  name: 'kpiDefinitions',
+  title: 'KPI definition',
+  key: ['key'],
   table: 'ref_kpi_definitions',
-  standard: false,
   keyDescription: 'KPI code',
   fields: {
     name: { kind: 'string', column: 'name', required: true },
     valueType: { kind: 'choice', column: 'value_type', required: true, choices: ['Number', 'Percentage', 'Currency', 'Duration'] },
     valueFractionDigits: { kind: 'int', column: 'value_fraction_digits', required: true },
     aggregation: { kind: 'choice', column: 'aggregation', required: true, choices: ['sum', 'avg', 'min', 'max', 'last', 'count'] },
-    higherIsBetter: { kind: 'bool', column: 'higher_is_better' },
+    higherIsBetter: { kind: 'bool', column: 'higher_is_better', defaulted: true },
   },
 });
 
 export const workerConfigurationsKind = defineReferenceKind({
-  kind: 'workerConfigurations',
+  storage: 'reference',
+  name: 'workerConfigurations',
+  title: 'Worker configuration',
+  key: ['key'],
   table: 'ref_worker_configurations',
-  standard: false,
   fields: {
     companies: { kind: 'stringList', column: 'companies', reference: 'companies' },
     codes: { kind: 'stringList', column: 'codes', reference: 'kpiDefinitions' },
@@ -131,12 +149,12 @@ export const REFERENCE_KINDS: readonly ReferenceKindSpec[] = [
   customAttributesKind,
 ];
 
-const REFERENCE_KIND_NAMES = REFERENCE_KINDS.map((spec) => spec.kind);
+const REFERENCE_KIND_NAMES = REFERENCE_KINDS.map((spec) => spec.name);
 
 /** The kind named `kind`, in any case (it is a path segment: `/referenceData/Companies`). */
 export function findReferenceKind(kind: string): ReferenceKindSpec | undefined {
   const name = matchLiteralSegment(REFERENCE_KIND_NAMES, kind);
-  return REFERENCE_KINDS.find((spec) => spec.kind === name);
+  return REFERENCE_KINDS.find((spec) => spec.name === name);
 }
 
 /** A key of `kind` in its canonical spelling (unchanged for kinds whose keys are exact). */

@@ -65,11 +65,11 @@ function parseKind(ctx: ApiContext, writing: boolean): ReferenceKindSpec {
   if (!spec) {
     throw new ApiError(
       'NotFound',
-      `Unknown reference data kind '${ctx.params.kind ?? ''}'. Known: ${REFERENCE_KINDS.map((kind) => kind.kind).join(', ')}.`,
+      `Unknown reference data kind '${ctx.params.kind ?? ''}'. Known: ${REFERENCE_KINDS.map((kind) => kind.name).join(', ')}.`,
     );
   }
-  if (writing && spec.standard) {
-    throw new ApiError('MethodNotAllowed', `${spec.kind} is a standard read-only list.`, { headers: { allow: 'GET' } });
+  if (writing && spec.storage === 'standard') {
+    throw new ApiError('MethodNotAllowed', `${spec.name} is a standard read-only list.`, { headers: { allow: 'GET' } });
   }
   return spec;
 }
@@ -97,7 +97,7 @@ async function handleUpsert(ctx: ApiContext, guards: readonly UpsertGuard[]) {
   const db = ctx.db;
   const check = async () => {
     if (uses.length > 0) await checkReferencesExist(db, ctx.scope, uses, ctx.group?.overlay);
-    const problems = (await Promise.all(guards.map((guard) => guard(db, ctx.scope, spec.kind, records, ctx.group?.overlay)))).flat();
+    const problems = (await Promise.all(guards.map((guard) => guard(db, ctx.scope, spec.name, records, ctx.group?.overlay)))).flat();
     if (problems.length > 0) {
       throw new ApiError(
         'ReferenceInUse',
@@ -129,7 +129,7 @@ async function handleDelete(ctx: ApiContext, users: readonly ReferenceUser[]) {
   const deleted = await writeUnderRules(() => commitAlone(unit, (batch) => batch.stage(stageReferenceDelete(spec, key, check))), check, [
     'key',
   ]);
-  if (!deleted) throw recordNotFound(`${spec.kind} record '${key}'`, true, 'key');
+  if (!deleted) throw recordNotFound(`${spec.name} record '${key}'`, true, 'key');
   return emptyResponse(204);
 }
 

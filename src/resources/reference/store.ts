@@ -49,8 +49,8 @@ export function loadStandardList(db: Database, kind: string): Promise<ReadonlyMa
 }
 
 export async function listReferenceRecords(db: Database, spec: ReferenceKindSpec, scope: TenantScope): Promise<ReferenceRecord[]> {
-  if (spec.standard) return [...(await loadStandardList(db, spec.kind)).values()];
-  const store = requireTenantReferenceStore(spec.kind);
+  if (spec.storage === 'standard') return [...(await loadStandardList(db, spec.name)).values()];
+  const store = requireTenantReferenceStore(spec.name);
   const rows = await db.select(selectionOf(store)).from(store.table).where(scopeCondition(store.common, scope)).orderBy(store.common.key);
   return rows.map((row) => toRecord(store, row));
 }
@@ -113,7 +113,7 @@ export async function findReferences(
   );
   results.forEach((rows, index) => {
     const store = queries[index]?.store;
-    if (store) for (const row of rows) addFound(found, store.spec.kind, toRecord(store, row));
+    if (store) for (const row of rows) addFound(found, store.spec.name, toRecord(store, row));
   });
   if (overlay) for (const [kind, keys] of tenantKeys) applyGroup(found, overlay, kind, keys);
   return found;

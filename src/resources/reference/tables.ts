@@ -48,7 +48,7 @@ export type StandardStore = ReferenceStoreBase<Pick<StandardTable, 'id' | 'key'>
 export type TenantReferenceStore = ReferenceStoreBase<Pick<TenantReferenceTable, 'id' | 'tenantKey' | 'orgKey' | 'key'>>;
 
 function standardStore(spec: ReferenceKindSpec, table: SQLiteTable & Pick<StandardTable, 'id' | 'key'>): [string, StandardStore] {
-  return [spec.kind, { spec, table, common: { id: table.id, key: table.key }, columns: getTableColumns(table) }];
+  return [spec.name, { spec, table, common: { id: table.id, key: table.key }, columns: getTableColumns(table) }];
 }
 
 function tenantStore(
@@ -56,7 +56,7 @@ function tenantStore(
   table: SQLiteTable & Pick<TenantReferenceTable, 'id' | 'tenantKey' | 'orgKey' | 'key'>,
 ): [string, TenantReferenceStore] {
   const common = { id: table.id, tenantKey: table.tenantKey, orgKey: table.orgKey, key: table.key };
-  return [spec.kind, { spec, table, common, columns: getTableColumns(table) }];
+  return [spec.name, { spec, table, common, columns: getTableColumns(table) }];
 }
 
 const standardStores: ReadonlyMap<string, StandardStore> = new Map([

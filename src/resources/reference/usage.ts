@@ -5,7 +5,7 @@ import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Database, TenantScope } from '../../db/client';
 import { runReads } from '../../db/reads';
 import { ApiError } from '../../errors/api-error';
-import { listReferenceFields } from '../description/spec';
+import { listReferenceFields } from '../../model/fields';
 import type { ReferenceKindSpec } from './spec';
 import { tenantReferenceStores } from './tables';
 import { message } from '../../messages/catalogue';
@@ -48,7 +48,7 @@ export async function checkReferenceUnused(
   users: readonly ReferenceUser[],
   overlay?: GroupOverlay,
 ): Promise<void> {
-  const relevant = users.filter((user) => user.kind === spec.kind);
+  const relevant = users.filter((user) => user.kind === spec.name);
   if (relevant.length === 0) return;
   const queries = relevant.map((user) => {
     const match = user.list ? sql`EXISTS (SELECT 1 FROM json_each(${user.column}) WHERE json_each.value = ${key})` : eq(user.column, key);
@@ -71,7 +71,7 @@ export async function checkReferenceUnused(
     return row ? [`${user.name}${labelOf(row.label)}`] : [];
   });
   if (usedBy.length > 0) {
-    throw new ApiError('ReferenceInUse', `${spec.kind} '${key}' is still used by ${usedBy.join(', ')}.`, {
+    throw new ApiError('ReferenceInUse', `${spec.name} '${key}' is still used by ${usedBy.join(', ')}.`, {
       errors: usedBy.map((user) => ({ path: 'key', message: message('referenceInUse', { user }) })),
     });
   }
@@ -80,13 +80,13 @@ export async function checkReferenceUnused(
 /** The kinds' own columns that hold keys of another kind (`locations.company`, `workerConfigurations.codes`, ...). */
 export function listKindReferenceUsers(): ReferenceUser[] {
   return [...tenantReferenceStores.values()].flatMap(({ spec, table, common, columns }) =>
-    listReferenceFields(spec).flatMap(({ name, kind, list }): ReferenceUser[] => {
+    listReferenceFields(spec.fields).flatMap(({ name, kind, list }): ReferenceUser[] => {
       const column = columns[name];
       if (!column) return [];
       return [
         {
           kind,
-          name: `${spec.kind}.${name}`,
+          name: `${spec.name}.${name}`,
           table,
           column,
           tenantKey: common.tenantKey,

@@ -54,6 +54,7 @@ function buildValueSchema(name: string, field: ReferenceFieldSpec): AnySchema {
         : text;
     }
   }
+  throw new Error(`A field of kind ${field.kind} has no schema here.`);
 }
 
 function buildFieldSchema(name: string, field: ReferenceFieldSpec): AnySchema {

@@ -17,7 +17,7 @@ import type { TenantReferenceStore } from './tables';
 
 /** The change feed's resource of a reference kind. */
 function referenceResourceOf(spec: ReferenceKindSpec): string {
-  return `referenceData/${spec.kind}`;
+  return `referenceData/${spec.name}`;
 }
 
 /** How a rule of the database that refuses an atomic group's batch because of this write is worded (unit-of-work.ts). */
@@ -59,9 +59,9 @@ function planChunk(db: Database, scope: TenantScope, store: TenantReferenceStore
  * always writes (the database's rules, checked in the group's batch, refuse it there).
  */
 async function predictUpsert(context: GroupContext, spec: ReferenceKindSpec, records: readonly ReferenceInput[], ids: readonly string[]) {
-  const store = requireTenantReferenceStore(spec.kind);
-  const uses = records.map((record) => ({ kind: spec.kind, key: record.key, path: '' }));
-  const stored = (await findReferences(context.db, context.scope, uses)).get(spec.kind);
+  const store = requireTenantReferenceStore(spec.name);
+  const uses = records.map((record) => ({ kind: spec.name, key: record.key, path: '' }));
+  const stored = (await findReferences(context.db, context.scope, uses)).get(spec.name);
   records.forEach((record, index) => {
     const storedId = stored?.get(record.key)?.id;
     const kept = storedId !== undefined && context.overlay.read(spec.table, storedId) !== null ? storedId : undefined;
@@ -86,7 +86,7 @@ export function stageReferenceUpsert(
   return {
     predict: (context) => predictUpsert(context, spec, records, ids),
     plan({ db, scope }) {
-      const store = requireTenantReferenceStore(spec.kind);
+      const store = requireTenantReferenceStore(spec.name);
       const rows = records.map((record, index): ReferenceRow => {
         const values = Object.fromEntries(Object.keys(spec.fields).map((name) => [name, record[name]]));
         return { id: ids[index] ?? crypto.randomUUID(), tenantKey: scope.tenantKey, orgKey: scope.orgKey, key: record.key, ...values };
@@ -106,16 +106,16 @@ export function stageReferenceDelete(spec: ReferenceKindSpec, key: string, reche
   return {
     // In an atomic group: the record as the group sees it is deleted (it must still be stored when the delete runs).
     async predict(context) {
-      const found = await findReferences(context.db, context.scope, [{ kind: spec.kind, key, path: 'key' }], context.overlay);
-      const record = found.get(spec.kind)?.get(key);
+      const found = await findReferences(context.db, context.scope, [{ kind: spec.name, key, path: 'key' }], context.overlay);
+      const record = found.get(spec.name)?.get(key);
       if (!record) return { result: false };
-      const { table, common } = requireTenantReferenceStore(spec.kind);
+      const { table, common } = requireTenantReferenceStore(spec.name);
       context.overlay.write(spec.table, record.id, null);
       const where = and(eq(common.tenantKey, context.scope.tenantKey), eq(common.orgKey, context.scope.orgKey), eq(common.id, record.id));
       return { result: true, before: [{ table, where, exists: true }] };
     },
     plan({ db, scope }) {
-      const { table, common } = requireTenantReferenceStore(spec.kind);
+      const { table, common } = requireTenantReferenceStore(spec.name);
       const condition = and(eq(common.tenantKey, scope.tenantKey), eq(common.orgKey, scope.orgKey), eq(common.key, key));
       const fields = {
         resource: referenceResourceOf(spec),

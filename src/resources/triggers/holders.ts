@@ -6,8 +6,9 @@
 import type { EntitySpec, MembersSpec } from '../entities/spec';
 import type { KeyHolderSpec, ReferenceKindSpec } from '../reference/spec';
 import type { TenantTable } from '../../tenant/placement/tenant-tables';
-import { listReferenceFields } from '../description/spec';
-import type { ReferenceField, ResourceSpec } from '../description/spec';
+import { listReferenceFields } from '../../model/fields';
+import type { ReferenceField } from '../../model/fields';
+import type { Resource } from '../../model/resource';
 
 /** What the generator reads. */
 export interface TriggerDescriptions {
@@ -36,7 +37,7 @@ export interface KeyHolder {
 
 /** The kind named `name`; a description naming an unknown kind is a programming error. */
 export function requireKind(descriptions: TriggerDescriptions, name: string): ReferenceKindSpec {
-  const kind = descriptions.kinds.find((candidate) => candidate.kind === name);
+  const kind = descriptions.kinds.find((candidate) => candidate.name === name);
   if (!kind) throw new Error(`Unknown reference kind '${name}'.`);
   return kind;
 }
@@ -44,18 +45,18 @@ export function requireKind(descriptions: TriggerDescriptions, name: string): Re
 function toColumns(descriptions: TriggerDescriptions, references: readonly ReferenceField[]): ReferenceColumn[] {
   return references.flatMap(({ column, kind: name, list }) => {
     const kind = requireKind(descriptions, name);
-    return kind.standard ? [] : [{ column, kind, list }];
+    return kind.storage === 'standard' ? [] : [{ column, kind, list }];
   });
 }
 
 /** An entity or a kind: its reference fields; an entity's member tables hold keys too (inserted, never updated). */
-function listResourceHolders(descriptions: TriggerDescriptions, spec: ResourceSpec & { readonly members?: MembersSpec }): KeyHolder[] {
-  const members = (spec.members?.tables ?? []).map((member) => ({
+function listResourceHolders(descriptions: TriggerDescriptions, spec: Resource & { readonly members?: MembersSpec }): KeyHolder[] {
+  const members = (spec.members?.lists ?? []).map((member) => ({
     table: member.table,
     references: toColumns(descriptions, [{ name: member.column, column: member.column, kind: member.reference, list: false }]),
     updatable: false,
   }));
-  return [{ table: spec.table, references: toColumns(descriptions, listReferenceFields(spec)), updatable: true }, ...members];
+  return [{ table: spec.table, references: toColumns(descriptions, listReferenceFields(spec.fields)), updatable: true }, ...members];
 }
 
 /** Every table that holds keys of tenant reference kinds: entities (with their members), kinds, service tables. */

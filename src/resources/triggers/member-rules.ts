@@ -16,7 +16,7 @@ function requireEntityColumn(spec: EntitySpec, field: string): string {
 
 function requireKindColumn(kind: ReferenceKindSpec, field: string): string {
   const column = kind.fields[field]?.column;
-  if (column === undefined) throw new Error(`Reference kind ${kind.kind} has no field '${field}'.`);
+  if (column === undefined) throw new Error(`Reference kind ${kind.name} has no field '${field}'.`);
   return column;
 }
 
@@ -76,9 +76,9 @@ function renderOwnerRule(spec: EntitySpec, members: MembersSpec, field: string, 
 export function renderMembersRules(descriptions: TriggerDescriptions, spec: EntitySpec): string[] {
   const members = spec.members;
   if (!members) return [];
-  const fields = [...new Set(members.tables.flatMap((member) => (member.sameField ? [member.sameField] : [])))];
+  const fields = [...new Set(members.lists.flatMap((member) => (member.sameField ? [member.sameField] : [])))];
   return [
-    ...members.tables.flatMap((member) =>
+    ...members.lists.flatMap((member) =>
       member.sameField ? renderMemberRules(descriptions, spec, members, member, member.sameField) : [],
     ),
     ...fields.map((field) =>
@@ -86,7 +86,7 @@ export function renderMembersRules(descriptions: TriggerDescriptions, spec: Enti
         spec,
         members,
         field,
-        members.tables.filter((member) => member.sameField === field),
+        members.lists.filter((member) => member.sameField === field),
       ),
     ),
   ];

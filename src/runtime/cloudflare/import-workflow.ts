@@ -1,7 +1,7 @@
 /** File imports on Cloudflare: started as instances of the IMPORT_WORKFLOW Workflow, whose steps are `step.do`. */
 import { WorkflowEntrypoint } from 'cloudflare:workers';
 import type { WorkflowEvent, WorkflowStep } from 'cloudflare:workers';
-import { buildRunId } from '../platform';
+import { buildRunId, STEP_RETRIES, StepFailed } from '../platform';
 import type { ImportJob, ImportProcessor, ImportRunner, Platform, RunStep } from '../platform';
 
 /** Imports (and reverts) run as instances of the IMPORT_WORKFLOW Workflow, one per run (its id: buildRunId). */
@@ -21,7 +21,7 @@ export function buildWorkflowImports(env: Env): ImportRunner {
 }
 
 /** A step is retried (a D1 or R2 hiccup) before the instance fails; each step's result is its JSON text. */
-const STEP_CONFIG = { retries: { limit: 5, delay: '2 seconds', backoff: 'exponential' }, timeout: '10 minutes' } as const;
+const STEP_CONFIG = { retries: { limit: STEP_RETRIES, delay: '2 seconds', backoff: 'exponential' }, timeout: '10 minutes' } as const;
 
 /**
  * The Workflow class of file imports (binding IMPORT_WORKFLOW): `process` runs the import's steps, each through
@@ -32,7 +32,13 @@ export function defineImportWorkflow(process: ImportProcessor, buildPlatform: (e
     override async run(event: Readonly<WorkflowEvent<ImportJob>>, step: WorkflowStep): Promise<void> {
       const platform = buildPlatform(this.env, this.ctx);
       const runStep: RunStep = async <T>(name: string, work: () => Promise<T>) => {
-        const text = await step.do(name, STEP_CONFIG, async () => JSON.stringify(await work()));
+        let text: string;
+        try {
+          text = await step.do(name, STEP_CONFIG, async () => JSON.stringify(await work()));
+        } catch (error) {
+          // step.do throws once the step's retries are spent.
+          throw new StepFailed(name, error);
+        }
         const value: unknown = JSON.parse(text);
         return value as T;
       };

@@ -26,6 +26,7 @@ import { buildPlacementOperations } from '../../tenant/placement/operations';
 import type { MoveCoordinator } from '../../tenant/placement/operations';
 import { denyCoordinator, openEveryTenantDatabase, openTenantDatabase, watchWrites } from '../../tenant/databases';
 import type { TenantModel } from '../../tenant/databases';
+import { callerShareOf } from '../platform';
 import type { DeliveryJob, DeliveryMessage, DeliveryOutcome, DeliveryQueue, Platform, RateLimits } from '../platform';
 
 /**
@@ -78,8 +79,8 @@ async function fetchWorkerAsset(env: Env, path: string): Promise<Response | unde
 }
 
 /**
- * The Rate Limiting bindings (`[[ratelimits]]` in wrangler.toml, 60 s periods); their `limit` must equal
- * RATE_LIMIT_PER_MINUTE, which the answers' RateLimit-Policy states (0 turns limiting off).
+ * The Rate Limiting bindings (`[[ratelimits]]` in wrangler.toml, 60 s periods): ORG_ and SUBJECT_RATE_LIMITER's
+ * `limit` must equal RATE_LIMIT_PER_MINUTE, CALLER_RATE_LIMITER's its caller share (callerShareOf, src/runtime/platform.ts), which the answers' RateLimit-Policy states (0 turns limiting off).
  */
 function buildRateLimits(env: Env, config: AppConfig): RateLimits | undefined {
   if (config.rateLimitPerMinute === 0) return undefined;
@@ -87,6 +88,8 @@ function buildRateLimits(env: Env, config: AppConfig): RateLimits | undefined {
     limit: config.rateLimitPerMinute,
     periodSeconds: 60,
     org: env.ORG_RATE_LIMITER,
+    callerLimit: callerShareOf(config.rateLimitPerMinute),
+    caller: env.CALLER_RATE_LIMITER,
     subject: env.SUBJECT_RATE_LIMITER,
     authFailures: env.AUTH_FAILURE_LIMITER,
   };

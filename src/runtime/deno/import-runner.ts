@@ -1,12 +1,13 @@
 /**
  * The Deno equivalent of the import Workflow: each run's steps (an import's, a revert's) run in-process, every
  * completed step's result persisted in SQLite (coordinators.sqlite), so a restart resumes the run at its first step not
- * completed (the runs still open are started again when the host starts). A run that fails is tried again after a
- * delay, its completed steps skipped, up to MAX_ATTEMPTS times, as a Workflow retries its steps. The tables' `import_id`
- * column holds the run's id (buildRunId: the import's id, or `<id>-revert`).
+ * completed (the runs still open are started again when the host starts). A step that fails is tried again STEP_RETRIES
+ * times (2 s, doubling), as a Workflow's step; a run that fails is tried again after a delay, its completed steps
+ * skipped, up to MAX_ATTEMPTS times. The tables' `import_id` column holds the run's id (buildRunId: the import's id, or
+ * `<id>-revert`).
  */
 import type { DatabaseSync } from 'node:sqlite';
-import { buildRunId } from '../platform';
+import { buildRunId, STEP_RETRIES, StepFailed } from '../platform';
 import type { ImportJob, ImportProcessor, ImportRunner, Platform, RunStep } from '../platform';
 import { readColumn } from './sqlite-engine';
 
@@ -18,6 +19,8 @@ export class LocalImportRunner implements ImportRunner {
   private platform: Platform | undefined;
   private readonly running = new Map<string, Promise<void>>();
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+  /** Waits under way (a step's retry delay, a step's sleep): close() ends them. */
+  private readonly waits = new Set<() => void>();
   private closed = false;
 
   constructor(private readonly sqlite: DatabaseSync) {
@@ -58,7 +61,7 @@ export class LocalImportRunner implements ImportRunner {
     const id = buildRunId(job);
     const runStep: RunStep = async <T>(name: string, work: () => Promise<T>) => {
       const done = this.readStep(id, name);
-      const text = done ?? JSON.stringify(await work());
+      const text = done ?? JSON.stringify(await this.retry(name, work));
       if (done === undefined) {
         this.sqlite.prepare('INSERT INTO import_run_steps (import_id, name, result) VALUES (?, ?, ?)').all(id, name, text);
       }
@@ -66,7 +69,7 @@ export class LocalImportRunner implements ImportRunner {
       return value as T;
     };
     try {
-      const sleep = (_name: string, milliseconds: number) => new Promise<void>((resolve) => setTimeout(resolve, milliseconds));
+      const sleep = (_name: string, milliseconds: number) => this.wait(milliseconds);
       await processor({ run: runStep, sleep }, platform, job);
       this.sqlite.prepare('DELETE FROM import_run_steps WHERE import_id = ?').all(id);
       this.sqlite.prepare('DELETE FROM import_runs WHERE import_id = ?').all(id);
@@ -84,10 +87,38 @@ export class LocalImportRunner implements ImportRunner {
     }
   }
 
+  /** A step's work, tried again STEP_RETRIES times after a failure (2 s, doubling); then StepFailed. */
+  private async retry<T>(name: string, work: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await work();
+      } catch (error) {
+        if (this.closed) throw error;
+        if (attempt >= STEP_RETRIES) throw new StepFailed(name, error);
+      }
+      await this.wait(RETRY_DELAY_MS * 2 ** attempt);
+    }
+  }
+
+  /** A delay that close() cuts short (the run then stops: its next start resumes it). */
+  private async wait(milliseconds: number): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.waits.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, milliseconds);
+      this.waits.add(wake);
+    });
+    if (this.closed) throw new Error('The import runner closed.');
+  }
+
   /** Waits for the runs in progress (their next start resumes them after the last completed step). */
   async close(): Promise<void> {
     this.closed = true;
     for (const timer of this.timers) clearTimeout(timer);
+    for (const wake of this.waits) wake();
     await Promise.allSettled([...this.running.values()]);
   }
 }

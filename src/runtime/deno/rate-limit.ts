@@ -2,6 +2,7 @@
  * Rate limits under Deno: the Rate Limiting binding's behaviour in process (one process serves every request, so
  * one counter per key is exact). Fixed windows aligned to the epoch; a new window forgets the previous counts.
  */
+import { callerShareOf } from '../platform';
 import type { RateLimiter, RateLimits } from '../platform';
 import { FAILURES_PER_PERIOD, PERIOD_SECONDS } from '../../services/identity/failed-authentications';
 
@@ -23,13 +24,15 @@ export function buildMemoryRateLimiter(limit: number, periodSeconds: number, now
   };
 }
 
-/** Per-minute limits per tenant/org and per subject; undefined when `perMinute` is 0 (off). */
+/** Per-minute limits per tenant/org, per caller of a tenant/org and per subject; undefined when `perMinute` is 0 (off). */
 export function buildMemoryRateLimits(perMinute: number): RateLimits | undefined {
   if (perMinute === 0) return undefined;
   return {
     limit: perMinute,
     periodSeconds: 60,
     org: buildMemoryRateLimiter(perMinute, 60),
+    callerLimit: callerShareOf(perMinute),
+    caller: buildMemoryRateLimiter(callerShareOf(perMinute), 60),
     subject: buildMemoryRateLimiter(perMinute, 60),
     authFailures: buildMemoryRateLimiter(FAILURES_PER_PERIOD, PERIOD_SECONDS),
   };

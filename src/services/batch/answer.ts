@@ -1,4 +1,6 @@
 /** One inner answer of `$batch` as the batch body carries it: `{ id, status, headers, body }`. */
+import { readBoundedBody } from './answer-budget';
+import type { AnswerBudget, AnswerOverflow } from './answer-budget';
 import { isJsonMediaType } from './parse';
 
 /** An inner request's answer in the batch's `responses`. */
@@ -14,13 +16,12 @@ export interface BatchResponse {
 
 const BOOKMARK_HEADER = 'x-d1-bookmark';
 
-/** The inner Response, read whole, as the batch answers it. */
-export async function readBatchResponse(id: string, response: Response, atomicityGroup: string | undefined): Promise<BatchResponse> {
+/** The inner Response's headers (but the bookmark) and body text as the batch answers them. */
+function toBatchResponse(id: string, response: Response, text: string, atomicityGroup: string | undefined): BatchResponse {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     if (name !== BOOKMARK_HEADER) headers[name] = value;
   });
-  const text = await response.text();
   let body: unknown = text;
   if (text !== '' && isJsonMediaType(response.headers.get('content-type') ?? undefined)) {
     try {
@@ -30,6 +31,25 @@ export async function readBatchResponse(id: string, response: Response, atomicit
     }
   }
   return { id, status: response.status, headers, ...(text === '' ? {} : { body }), ...(atomicityGroup ? { atomicityGroup } : {}) };
+}
+
+/** A Response of the batch's own (a refusal: small), read whole. */
+export async function readBatchResponse(id: string, response: Response, atomicityGroup: string | undefined): Promise<BatchResponse> {
+  return toBatchResponse(id, response, await response.text(), atomicityGroup);
+}
+
+/**
+ * An inner request's Response, its body counted against the batch's `budget` (src/services/batch/answer-budget.ts):
+ * past a bound, the overflow instead (the body is never held whole).
+ */
+export async function readInnerResponse(
+  id: string,
+  response: Response,
+  atomicityGroup: string | undefined,
+  budget: AnswerBudget,
+): Promise<BatchResponse | AnswerOverflow> {
+  const text = await readBoundedBody(response, budget);
+  return typeof text === 'string' ? toBatchResponse(id, response, text, atomicityGroup) : text;
 }
 
 /**

@@ -1,6 +1,7 @@
 /** The OpenAPI description of `POST /api/{tenantKey}/{orgKey}/$batch` (schemas as JSON Schema). */
 import * as v from 'valibot';
 import type { RouteDoc } from '../../http/route';
+import { MAX_BATCH_ANSWER_BYTES, MAX_INNER_ANSWER_BYTES } from './answer-budget';
 import { MAX_BATCH_REQUESTS, MAX_INNER_HEADERS } from './parse';
 import { MAX_URL_LENGTH } from './target';
 
@@ -78,6 +79,9 @@ export const batchDoc = {
     'that request answers its own error, the others of the group 424, and nothing of the group is written (no change event either).',
     'Creates, attribute and custom attribute PUTs and deletes of entities, route membership changes, reference data upserts and deletes and exchange rate line writes join a group (a route, its company, locations and members in one group); cross-row rules hold in a group as between requests.',
     'An operation that cannot be part of a group yet (indicators, imports, API clients, webhook subscriptions) answers 400 naming the request and the group fails.',
+    `The answer is bounded: an inner answer's body of more than ${MAX_INNER_ANSWER_BYTES} bytes, or one past ${MAX_BATCH_ANSWER_BYTES} bytes of inner bodies together, is not kept:`,
+    'that request (which ran) answers its own 507 `AnswerTooLarge` saying what it answered; send it alone or ask for less.',
+    'When an inner answer says `Cache-Control: no-store` (a new client secret, a webhook secret), so does the batch answer.',
   ].join(' '),
   parameters: [
     {

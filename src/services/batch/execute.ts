@@ -15,7 +15,9 @@ import type { AtomicGroup, GroupFailure, GroupMember } from '../../tenant/atomic
 import type { FieldError } from '../../errors/api-error';
 import { message } from '../../messages/catalogue';
 import type { Language } from '../../messages/language';
-import { findRecordIdentifier, readBatchResponse } from './answer';
+import { findRecordIdentifier, readBatchResponse, readInnerResponse } from './answer';
+import { refuseOverflow } from './answer-budget';
+import type { AnswerBudget } from './answer-budget';
 import type { BatchResponse } from './answer';
 import type { BatchPlan, BatchRequest } from './parse';
 import { substituteBody, substitutePath } from './references';
@@ -30,10 +32,14 @@ interface BatchRun {
   /** The batch's own `x-d1-bookmark`, if sent: the first inner request reads at least that fresh. */
   readonly bookmark: string | null;
   readonly language: Language;
+  /** What the inner answers' bodies may still hold (src/services/batch/answer-budget.ts). */
+  readonly budget: AnswerBudget;
   /** One request through the application's pipeline (src/http/app.ts); with `group`, as a member of that group. */
   dispatch(request: Request, group?: GroupMember): Promise<Response>;
   /** Commits an atomic group's writes as one D1 batch on the batch's tenant database. */
   commitGroup(group: AtomicGroup): Promise<GroupFailure | undefined>;
+  /** After a member failed: the earlier member whose staged writes the database refuses, if any (AtomicGroup.findRefusal). */
+  findGroupRefusal(group: AtomicGroup): Promise<GroupFailure | undefined>;
   /** The batch's read session's bookmark (after a group committed: the ones after it read at least that). */
   readBookmark(): string | null;
 }
@@ -143,7 +149,8 @@ async function runRequest(request: BatchRequest, state: BatchState, run: BatchRu
   const response = await run.dispatch(inner, member);
   const bookmark = response.headers.get('x-d1-bookmark');
   if (bookmark !== null) state.bookmark = bookmark;
-  return readBatchResponse(request.id, response, request.atomicityGroup);
+  const answer = await readInnerResponse(request.id, response, request.atomicityGroup, run.budget);
+  return 'bound' in answer ? answerRefusal(request, refuseOverflow(request, answer), run) : answer;
 }
 
 function recordOutcome(request: BatchRequest, response: BatchResponse, state: BatchState): void {
@@ -216,43 +223,52 @@ function answerCommitFailure(request: BatchRequest, error: unknown, run: BatchRu
   return answerRefusal(request, internal, run);
 }
 
+/** Commits a group whose members all answered, then their write reactions (a failing one: that answer 500). */
+async function commitGroup(
+  group: AtomicGroup,
+  requests: readonly BatchRequest[],
+  answers: BatchResponse[],
+  state: BatchState,
+  run: BatchRun,
+): Promise<GroupFailure | 'committed'> {
+  const failure = await run.commitGroup(group);
+  if (failure !== undefined) return failure;
+  state.bookmark = run.readBookmark() ?? state.bookmark;
+  for (const reaction of await group.runAfterCommit()) {
+    const index = requests.findIndex((request) => request.id === reaction.id);
+    const request = requests[index];
+    if (request) answers[index] = await answerCommitFailure(request, reaction.error, run);
+  }
+  return 'committed';
+}
+
 /**
- * The requests of one atomic group, in order, each a member of the group; their writes commit together once the last
- * one answered. A failing member stops the group: the ones after it do not run, all but it answer 424.
+ * The requests of one atomic group, in order; their writes commit together once the last one answered. A failing member
+ * stops the group (all but it answer 424), unless the database refuses a write staged before it: that member is named.
  */
 async function runGroup(requests: readonly BatchRequest[], name: string, state: BatchState, run: BatchRun): Promise<BatchResponse[]> {
   const group = openAtomicGroup(refuseInGroup);
   const answers: BatchResponse[] = [];
   let failed: string | undefined;
   for (const request of requests) {
-    if (failed !== undefined) {
-      answers.push(await answerGroupFailed(request, name, failed, run));
-      continue;
-    }
+    // The members after a failed one do not run (they answer 424 below).
+    if (failed !== undefined) break;
     const response = await runRequest(request, state, run, group.join(request));
     // Held: later members read its identifier ($<id>) and see it succeeded (dependsOn) before the group commits.
     recordOutcome(request, response, state);
     answers.push(response);
     if (response.status >= 400) failed = request.id;
   }
-  if (failed === undefined) {
-    const failure = await run.commitGroup(group);
-    if (failure === undefined) {
-      state.bookmark = run.readBookmark() ?? state.bookmark;
-      // The members' write reactions (e.g. retiring cache entries), as alone before the answer leaves: a failing one
-      // fails its request's answer (500), though its writes committed.
-      for (const reaction of await group.runAfterCommit()) {
-        const index = requests.findIndex((request) => request.id === reaction.id);
-        const request = requests[index];
-        if (request) answers[index] = await answerCommitFailure(request, reaction.error, run);
-      }
-      return answers;
-    }
+  const failure = failed === undefined ? await commitGroup(group, requests, answers, state, run) : await run.findGroupRefusal(group);
+  if (failure === 'committed') return answers;
+  if (failure !== undefined && failure.id !== failed) {
+    // The database refuses a write staged before (or, at the commit, by) a member: that member is the cause.
     failed = failure.id;
     const index = requests.findIndex((request) => request.id === failure.id);
     const request = requests[index];
     if (request) answers[index] = await answerCommitFailure(request, failure.error, run);
   }
+  if (failed === undefined) throw new Error('A failed atomic group names no request.');
   const settled: BatchResponse[] = [];
   for (const [index, request] of requests.entries()) {
     const answer = answers[index];

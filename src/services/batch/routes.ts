@@ -7,6 +7,7 @@ import type { ApiRoute } from '../../http/route';
 import { jsonResponse } from '../../http/responses';
 import { message } from '../../messages/catalogue';
 import { negotiateLanguage } from '../../messages/language';
+import { openAnswerBudget } from './answer-budget';
 import { BATCH_ANSWER, batchDoc } from './docs';
 import { executeBatch } from './execute';
 import { parseBatch } from './parse';
@@ -35,12 +36,16 @@ async function handleBatch(ctx: ApiContext) {
     acceptLanguage: headers.get('accept-language'),
     bookmark: headers.get('x-d1-bookmark'),
     language: negotiateLanguage(headers.get('accept-language')),
+    budget: openAnswerBudget(),
     dispatch: (request, group) => ctx.dispatch(request, group ? { group } : undefined),
     // An atomic group's writes commit on the batch's own tenant database (its session, its D1 round trips).
     commitGroup: (group) => group.commit(ctx.db),
+    findGroupRefusal: (group) => group.findRefusal(ctx.db),
     readBookmark: () => ctx.readBookmark(),
   });
-  return jsonResponse(BATCH_ANSWER, { responses });
+  // An inner answer that must not be kept (a new client secret, a webhook secret) makes the whole answer so.
+  const noStore = responses.some((response) => /\bno-store\b/i.test(response.headers['cache-control'] ?? ''));
+  return jsonResponse(BATCH_ANSWER, { responses }, noStore ? { headers: { 'cache-control': 'no-store' } } : {});
 }
 
 export const batchRoutes: readonly ApiRoute[] = [

@@ -1,10 +1,11 @@
 /** Email templates: the whole service is this description plus the generic machinery. */
-import { defineEntitySpec } from '../../resources/entities/spec';
+import { defineResource } from '../../model/resource';
 import { checkTemplateSyntax } from './placeholders';
 
 export const EmailTemplateType = { name: 'EmailTemplateType', members: { HTML: 1, Text: 2 } } as const;
 
-export const emailTemplateSpec = defineEntitySpec({
+export const emailTemplateSpec = defineResource({
+  storage: 'entity',
   name: 'emailTemplates',
   title: 'Email template',
   resourceName: 'EmailTemplate',

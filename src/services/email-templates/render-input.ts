@@ -51,7 +51,7 @@ export interface RenderValue {
   readonly value: string | number | null;
 }
 
-type RenderInput =
+export type RenderInput =
   | { readonly from: 'parameters'; readonly parameters: readonly RenderValue[] }
   | { readonly from: 'route'; readonly companyKey: string; readonly routeKey: string };
 

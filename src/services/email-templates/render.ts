@@ -4,7 +4,7 @@
  * every value, Text templates insert values as given. The parameters are the request's, or a route's maintenance
  * notification parameters in the template's culture (from the routes service, wired in the registry).
  */
-import { recordNotFound, validationError } from '../../errors/api-error';
+import { ApiError, recordNotFound, validationError } from '../../errors/api-error';
 import type { FieldError } from '../../errors/api-error';
 import { openEntityRepository } from '../../resources/entities/repository';
 import { readJsonBody } from '../../http/body';
@@ -16,10 +16,11 @@ import { message } from '../../messages/catalogue';
 import { EmailTemplateType } from './entity';
 
 type EmailTemplateTypeValue = (typeof EmailTemplateType.members)[keyof typeof EmailTemplateType.members];
-import { parseTemplate, renderTemplate } from './placeholders';
+import { parseStoredTemplate } from './parsed-cache';
+import { MAX_RENDERED_CHARS, RenderTooLarge, renderTemplate } from './placeholders';
 import type { ParsedTemplate } from './placeholders';
 import { parseRenderBody } from './render-input';
-import type { RenderValue } from './render-input';
+import type { RenderInput, RenderValue } from './render-input';
 import { emailTemplateStore } from './table';
 
 /** A route's parameters for a culture (name, value; null: no value), or undefined when there is no such route. */
@@ -53,7 +54,7 @@ async function loadTemplate(ctx: ApiContext): Promise<StoredTemplate> {
   const errors: FieldError[] = [];
   const parsed: Partial<Record<TemplateField, ParsedTemplate>> = {};
   for (const field of TEMPLATE_FIELDS) {
-    const result = parseTemplate(field, row[field]);
+    const result = parseStoredTemplate(row.id, field, row[field]);
     if (result.ok) parsed[field] = result.template;
     else errors.push({ path: field, message: result.problem });
   }
@@ -77,13 +78,32 @@ function listNames(template: StoredTemplate): string[] {
   return [...names.values()];
 }
 
-/** `?strict=true|false|1|0` (default false). */
-function parseStrict(ctx: ApiContext): boolean {
+/** `?strict=true|false|1|0` (default false); a bad value is a field error. */
+function parseStrict(ctx: ApiContext): boolean | FieldError {
   const raw = ctx.url.searchParams.get('strict');
   if (raw === null) return false;
   if (raw === 'true' || raw === '1') return true;
   if (raw === 'false' || raw === '0') return false;
-  throw validationError([{ path: 'strict', message: message('mustBeBoolean', { field: 'strict' }) }]);
+  return { path: 'strict', message: message('mustBeBoolean', { field: 'strict' }) };
+}
+
+/**
+ * The request: its body read first (413 past 1 MiB, whatever the query), then `strict` and the body checked together,
+ * a 400 naming every bad field of both.
+ */
+async function readRenderRequest(ctx: ApiContext): Promise<{ strict: boolean; input: RenderInput }> {
+  const body = await readJsonBody(ctx.request);
+  const strict = parseStrict(ctx);
+  const refused = typeof strict === 'boolean' ? [] : [strict];
+  let input: RenderInput;
+  try {
+    input = parseRenderBody(body);
+  } catch (error) {
+    if (error instanceof ApiError && refused.length > 0) throw validationError([...refused, ...error.errors]);
+    throw error;
+  }
+  if (typeof strict !== 'boolean') throw validationError(refused);
+  return { strict, input };
 }
 
 /** The request's values by lower-cased name: strings as given, numbers formatted for the culture, null as no value. */
@@ -97,12 +117,25 @@ function collectValues(parameters: readonly RenderValue[], culture: string): Map
   return values;
 }
 
+/** The subject and body, rendered within MAX_RENDERED_CHARS together; past it, 400 naming where the values came from. */
+function renderBounded(template: StoredTemplate, values: ReadonlyMap<string, string>, escaping: 'html' | 'none', source: string) {
+  const budget = { left: MAX_RENDERED_CHARS };
+  try {
+    return {
+      subject: renderTemplate(template.parsed.subject, values, escaping, budget),
+      body: renderTemplate(template.parsed.notificationBody, values, escaping, budget),
+    };
+  } catch (error) {
+    if (!(error instanceof RenderTooLarge)) throw error;
+    throw validationError([{ path: source, message: message('renderTooLarge', { field: source, max: MAX_RENDERED_CHARS }) }]);
+  }
+}
+
 export function buildRenderHandlers(sources: RenderSources) {
   return {
     /** `POST /{templateKey}/render[?strict=true]`. */
     async render(ctx: ApiContext) {
-      const strict = parseStrict(ctx);
-      const input = parseRenderBody(await readJsonBody(ctx.request));
+      const { strict, input } = await readRenderRequest(ctx);
       const template = await loadTemplate(ctx);
       let values: Map<string, string>;
       if (input.from === 'route') {
@@ -123,9 +156,10 @@ export function buildRenderHandlers(sources: RenderSources) {
         );
       }
       const escaping = template.emailTemplateType === EmailTemplateType.members.HTML ? 'html' : 'none';
+      const { subject, body } = renderBounded(template, values, escaping, input.from);
       return jsonResponse(renderDoc.responses[200].schema, {
-        subject: renderTemplate(template.parsed.subject, values, escaping),
-        body: renderTemplate(template.parsed.notificationBody, values, escaping),
+        subject,
+        body,
         emailTemplateType: template.emailTemplateType,
         culture: template.culture,
         missingParameters,

@@ -1,11 +1,12 @@
 /** Exchange rates documents: the document entity and the rate line description. */
-import { defineEntitySpec } from '../../resources/entities/spec';
+import { defineResource } from '../../model/resource';
 
 const ExchangeRateType = { name: 'ExchangeRateType', members: { Market: 1, Organization: 2, User: 3 } } as const;
 
 export const EXCHANGE_RATES_BASE = '/businessCore/exchangeRatesDocuments';
 
-export const exchangeRatesDocumentSpec = defineEntitySpec({
+export const exchangeRatesDocumentSpec = defineResource({
+  storage: 'entity',
   name: 'exchangeRatesDocuments',
   title: 'Exchange rates document',
   resourceName: 'ExchangeRatesDocument',
@@ -58,15 +59,18 @@ export const exchangeRatesDocumentSpec = defineEntitySpec({
 });
 
 /**
- * A rate line (ApiExchangeRatesDocumentExchangeRateDocumentRatesResource). Not an entity of its own: the
- * description drives validation of line bodies and attribute values with the generic machinery.
+ * A rate line (ApiExchangeRatesDocumentExchangeRateDocumentRatesResource): a line of its document, keyed by its
+ * currency pair within it; every line change bumps the document.
  */
-export const rateLineSpec = defineEntitySpec({
+export const rateLineSpec = defineResource({
+  storage: 'line',
   name: 'exchangeRateDocumentRates',
   title: 'Exchange rate line',
   resourceName: 'ExchangeRateDocumentRate',
-  basePath: `${EXCHANGE_RATES_BASE}/{number}/exchangeRateDocumentRates`,
   table: 'exchange_rate_lines',
+  parent: { resource: 'exchangeRatesDocuments', column: 'document_id', order: 'line_no', property: 'exchangeRateDocumentRates' },
+  indexes: { from: ['fromCurrency', 'toCurrency'], to: ['toCurrency'] },
+  differ: { currencies_differ: ['fromCurrency', 'toCurrency'] },
   key: ['fromCurrency', 'toCurrency'],
   customAttributes: true,
   fields: {

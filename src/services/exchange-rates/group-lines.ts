@@ -33,13 +33,13 @@ export async function findLineThroughGroup(
   db: Database,
   scope: TenantScope,
   overlay: GroupOverlay | undefined,
-  documentId: string,
+  parentId: string,
   lineId: string,
 ): Promise<RateLineRow | undefined> {
   const image = overlay?.read(GROUP_LINES, lineId);
   if (image === null) return undefined;
-  if (image !== undefined) return image.documentId === documentId ? toLine(image) : undefined;
-  return findLine(db, scope, documentId, lineId);
+  if (image !== undefined) return image.parentId === parentId ? toLine(image) : undefined;
+  return findLine(db, scope, parentId, lineId);
 }
 
 /** The documents' lines (read as stored, `stored`) as the group leaves them, in line order. */
@@ -54,13 +54,13 @@ export function applyGroupToLines(overlay: GroupOverlay, documentIds: readonly s
   });
   const seen = new Set(stored.map((line) => line.id));
   const added = [...written].flatMap(([id, image]) =>
-    image !== null && !seen.has(id) && documents.has(String(image.documentId)) ? [toLine(image)] : [],
+    image !== null && !seen.has(id) && documents.has(String(image.parentId)) ? [toLine(image)] : [],
   );
-  return [...kept, ...added].sort((a, b) => (a.documentId === b.documentId ? a.lineNo - b.lineNo : a.documentId < b.documentId ? -1 : 1));
+  return [...kept, ...added].sort((a, b) => (a.parentId === b.parentId ? a.position - b.position : a.parentId < b.parentId ? -1 : 1));
 }
 
 /** The line number the next insert of a document takes, as the group leaves its lines. */
-export async function findNextLineNo(db: Database, scope: TenantScope, overlay: GroupOverlay, documentId: string): Promise<number> {
-  const lines = applyGroupToLines(overlay, [documentId], await listLinesOf(db, scope, [documentId]));
-  return lines.reduce((max, line) => Math.max(max, line.lineNo), 0) + 1;
+export async function findNextLineNo(db: Database, scope: TenantScope, overlay: GroupOverlay, parentId: string): Promise<number> {
+  const lines = applyGroupToLines(overlay, [parentId], await listLinesOf(db, scope, [parentId]));
+  return lines.reduce((max, line) => Math.max(max, line.position), 0) + 1;
 }

@@ -10,6 +10,7 @@ import { stageCreate } from '../../resources/entities/record-writes';
 import { stageDelete, stageUpdate } from '../../resources/entities/record-updates';
 import type { CustomValues } from '../../resources/entities/custom-attributes';
 import type { TenantUnit, WriteBatch } from '../../tenant/unit-of-work';
+import { nameRecords, resolveUnchangedVersions } from '../../resources/entities/import-revert-chain';
 import type { RowLine } from './import-rows';
 import { stageDocumentLines } from './import-writes';
 import { buildLineInserts } from './lines-store';
@@ -75,7 +76,7 @@ export function stageDocumentWrites(unit: TenantUnit, creates: readonly Document
       const ids = lineIds[index] ?? [];
       batch.stage(
         stageDocumentLines({
-          documentId: update.id,
+          parentId: update.id,
           expectedVersion: update.version + (setting ? 1 : 0),
           stamped: setting,
           pairs: update.lines.map(pairOf),
@@ -88,18 +89,18 @@ export function stageDocumentWrites(unit: TenantUnit, creates: readonly Document
   return { changed, stage };
 }
 
-/** The undo of a document an upsert changed: its columns back, then the lines it added removed; whether all was written. */
-function stageChangeUndo(batch: WriteBatch, change: DocumentChange): () => boolean {
+/** The undo of a document an upsert changed (at `version`): its columns back, then the lines it added removed; whether all was written. */
+function stageChangeUndo(batch: WriteBatch, change: DocumentChange, version: number): () => boolean {
   const restoring = Object.keys(change.before).length > 0;
   const restore = restoring
-    ? batch.stage(stageUpdate(store, { lookup: { by: 'id', id: change.id }, expectedVersion: change.version }, change.before))
+    ? batch.stage(stageUpdate(store, { lookup: { by: 'id', id: change.id }, expectedVersion: version }, change.before))
     : undefined;
   const removal =
     change.lineIds.length > 0
       ? batch.stage(
           stageDocumentLines({
-            documentId: change.id,
-            expectedVersion: change.version + (restoring ? 1 : 0),
+            parentId: change.id,
+            expectedVersion: version + (restoring ? 1 : 0),
             stamped: restoring,
             pairs: change.pairs,
             action: 'removed',
@@ -110,15 +111,30 @@ function stageChangeUndo(batch: WriteBatch, change: DocumentChange): () => boole
   return () => (restore ? restore.result() !== undefined : true) && (removal ? removal.result() : true);
 }
 
-/** The undo of a chunk; `keepChanged`: documents changed since the import are left, and answered by id. */
-export function planDocumentsUndo(chunk: ChunkRecord, keepChanged: boolean) {
+/** The version bumps of a change: its columns, its lines. */
+const bumpsOf = (change: DocumentChange) => (Object.keys(change.before).length > 0 ? 1 : 0) + (change.lineIds.length > 0 ? 1 : 0);
+
+/**
+ * The undo of a chunk; `keepChanged`: documents changed since the import are left (the version they are unchanged
+ * at: the import's, or where undoing later imports left it: revert-chain.ts), and answered by number.
+ */
+export async function planDocumentsUndo(unit: TenantUnit, chunk: ChunkRecord, keepChanged: boolean) {
   const changes = chunk.changed as DocumentChange[];
+  const left = new Map([
+    ...chunk.createdIds.map((id): [string, number] => [id, 1]),
+    ...changes.map((change): [string, number] => [change.id, change.version]),
+  ]);
+  const unchanged = keepChanged ? await resolveUnchangedVersions(unit.db, unit.scope, chunk.importId, left) : left;
+  const ids = [...left.keys()];
+  const names = keepChanged ? await nameRecords(unit.db, unit.scope, { name: 'exchangeRatesDocuments', store }, ids) : [];
+  const nameOf = (id: string) => names[ids.indexOf(id)] ?? id;
   return {
     stage(batch: WriteBatch): () => UndoneChunk {
       const deletes = chunk.createdIds.map((id) =>
-        batch.stage(stageDelete(store, { lookup: { by: 'id', id }, ...(keepChanged ? { expectedVersion: 1 } : {}) })),
+        batch.stage(stageDelete(store, { lookup: { by: 'id', id }, ...(keepChanged ? { expectedVersion: unchanged.get(id) ?? 1 } : {}) })),
       );
-      const restores = changes.map((change) => stageChangeUndo(batch, change));
+      const versionOf = (change: DocumentChange) => unchanged.get(change.id) ?? change.version;
+      const restores = changes.map((change) => stageChangeUndo(batch, change, versionOf(change)));
       return () => {
         const gone = deletes.map((handle) => handle.result());
         const written = restores.map((result) => result());
@@ -126,10 +142,14 @@ export function planDocumentsUndo(chunk: ChunkRecord, keepChanged: boolean) {
           ...chunk.createdIds.filter((_, index) => !gone[index]),
           ...changes.filter((_, index) => !written[index]).map((change) => change.id),
         ];
+        const equivalences = changes.flatMap((change, index) =>
+          written[index] ? [{ index, from: change.version - bumpsOf(change), to: versionOf(change) + bumpsOf(change) }] : [],
+        );
         return {
           deleted: gone.filter(Boolean).length,
           restored: written.filter(Boolean).length,
-          kept: keepChanged ? kept : [],
+          kept: keepChanged ? kept.map(nameOf) : [],
+          equivalences,
         };
       };
     },

@@ -68,7 +68,7 @@ async function readChunk(unit: TenantUnit, groups: readonly DocumentGroup[], mod
         )
       : [];
   const storedLines = new Map<string, RateLineRow[]>();
-  for (const line of lines) storedLines.set(line.documentId, [...(storedLines.get(line.documentId) ?? []), line]);
+  for (const line of lines) storedLines.set(line.parentId, [...(storedLines.get(line.parentId) ?? []), line]);
   return {
     definitions: await loadCustomDefinitions(unit.db, unit.scope, exchangeRatesDocumentSpec.name),
     found: uses.length > 0 ? await findReferences(unit.db, unit.scope, uses) : new Map(),
@@ -186,7 +186,7 @@ async function planDocumentsChunk(context: ChunkContext, rows: readonly ImportRo
 export const documentsImportWriter: ImportWriter = {
   groupColumn: 'number',
   planChunk: planDocumentsChunk,
-  planUndo: async (_unit, chunk, keepChanged) => planDocumentsUndo(chunk, keepChanged),
+  planUndo: (unit, chunk, keepChanged) => planDocumentsUndo(unit, chunk, keepChanged),
   // As every write route of the service: no lookup is served from an entry cached before the write.
   afterCommit: async (platform, scope) => {
     await bumpRatesGeneration(platform, scope);

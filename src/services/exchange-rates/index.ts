@@ -30,9 +30,9 @@ const decorateWithLines: Decorate = async (ctx, rows, resources) => {
   const lines = ctx.group ? applyGroupToLines(ctx.group.overlay, ids, stored) : stored;
   const byDocument = new Map<string, Resource[]>();
   for (const line of lines) {
-    const list = byDocument.get(line.documentId) ?? [];
+    const list = byDocument.get(line.parentId) ?? [];
     list.push(toLineResource(line));
-    byDocument.set(line.documentId, list);
+    byDocument.set(line.parentId, list);
   }
   rows.forEach((row, index) => {
     const resource = resources[index];

@@ -57,8 +57,8 @@ export async function handleLineInsert(ctx: ApiContext) {
   );
   const version = await writeLine(ctx, number, false, async (db, document, stamp) => {
     // In an atomic group, the line number the insert takes after the group's lines (the insert computes it in SQL).
-    const lineNo = ctx.group ? await findNextLineNo(db, ctx.scope, ctx.group.overlay, document.id) : 0;
-    const row = toLineRow(ctx.scope, document.id, lineNo, line, stamp);
+    const position = ctx.group ? await findNextLineNo(db, ctx.scope, ctx.group.overlay, document.id) : 0;
+    const row = toLineRow(ctx.scope, document.id, position, line, stamp);
     return { statement: buildLineInsert(db, ctx.scope, document, row), effect: { id: row.id, image: row } };
   });
   return emptyResponse(204, { etag: etagOf(version) });

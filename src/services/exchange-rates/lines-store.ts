@@ -16,13 +16,13 @@ const lines = exchangeRateLines;
 /** Parameters one line row binds in an insert. */
 const LINE_COLUMNS = 15;
 
-export function toLineRow(scope: TenantScope, documentId: string, lineNo: number, line: LineInput, stamp: AuditStamp): RateLineRow {
+export function toLineRow(scope: TenantScope, parentId: string, position: number, line: LineInput, stamp: AuditStamp): RateLineRow {
   return {
     id: crypto.randomUUID(),
     tenantKey: scope.tenantKey,
     orgKey: scope.orgKey,
-    documentId,
-    lineNo,
+    parentId,
+    position,
     fromCurrency: line.fromCurrency,
     toCurrency: line.toCurrency,
     conversionFactor: line.conversionFactor,
@@ -40,11 +40,11 @@ export function toLineRow(scope: TenantScope, documentId: string, lineNo: number
 export function buildLineInserts(
   db: Database,
   scope: TenantScope,
-  documentId: string,
+  parentId: string,
   input: readonly LineInput[],
   stamp: AuditStamp,
 ): WriteStatement[] {
-  const rows = input.map((line, index) => toLineRow(scope, documentId, index + 1, line, stamp));
+  const rows = input.map((line, index) => toLineRow(scope, parentId, index + 1, line, stamp));
   return chunkForParameters(rows, LINE_COLUMNS).map((chunk) => db.insert(lines).values(chunk));
 }
 
@@ -57,8 +57,8 @@ export async function listLinesOf(db: Database, scope: TenantScope, documentIds:
     db
       .select()
       .from(lines)
-      .where(and(linesOf(scope), inArray(lines.documentId, chunk)))
-      .orderBy(asc(lines.documentId), asc(lines.lineNo)),
+      .where(and(linesOf(scope), inArray(lines.parentId, chunk)))
+      .orderBy(asc(lines.parentId), asc(lines.position)),
   );
   return (await runReads(db, queries)).flat();
 }
@@ -78,11 +78,11 @@ export async function findDocumentRef(db: Database, scope: TenantScope, number: 
   return rows[0];
 }
 
-export async function findLine(db: Database, scope: TenantScope, documentId: string, lineId: string): Promise<RateLineRow | undefined> {
+export async function findLine(db: Database, scope: TenantScope, parentId: string, lineId: string): Promise<RateLineRow | undefined> {
   const rows = await db
     .select()
     .from(lines)
-    .where(and(linesOf(scope), eq(lines.documentId, documentId), eq(lines.id, lineId)))
+    .where(and(linesOf(scope), eq(lines.parentId, parentId), eq(lines.id, lineId)))
     .limit(1);
   return rows[0];
 }
@@ -110,15 +110,14 @@ export function buildDocumentBump(db: Database, scope: TenantScope, document: Do
 
 /** Appends a line (next line number) while the document is at the expected version (columns in table order). */
 export function buildLineInsert(db: Database, scope: TenantScope, document: DocumentRef, row: RateLineRow) {
-  const nextLineNo = sql`(select coalesce(max(${lines.lineNo}), 0) + 1 from ${lines} where ${linesOf(scope)} and ${lines.documentId} = ${document.id})`;
+  const nextLineNo = sql`(select coalesce(max(${lines.position}), 0) + 1 from ${lines} where ${linesOf(scope)} and ${lines.parentId} = ${document.id})`;
+  // Every column in the table's order (the insert names them so): the row's values, the position after the last line.
+  const values = Object.keys(getTableColumns(lines)).map((name) =>
+    name === 'position' ? nextLineNo : name === 'parentId' ? sql`${document.id}` : sql`${row[name as keyof RateLineRow]}`,
+  );
   return db
     .insert(lines)
-    .select(
-      sql`select ${row.id}, ${row.tenantKey}, ${row.orgKey}, ${document.id}, ${nextLineNo}, ${row.fromCurrency}, ${row.toCurrency},
-        ${row.conversionFactor}, ${row.fromExchangeRateId}, ${row.toExchangeRateId}, ${row.customAttributes},
-        ${row.createdOn}, ${row.createdBy}, ${row.modifiedOn}, ${row.modifiedBy}
-      where ${documentAt(scope, document)}`,
-    )
+    .select(sql`select ${sql.join(values, sql`, `)} where ${documentAt(scope, document)}`)
     .returning({ id: lines.id });
 }
 
@@ -147,13 +146,13 @@ export function buildLineUpdate(
   return db
     .update(lines)
     .set({ ...set, modifiedOn: stamp.on, modifiedBy: stamp.by })
-    .where(and(linesOf(scope), eq(lines.documentId, document.id), eq(lines.id, lineId), documentAt(scope, document), changed))
+    .where(and(linesOf(scope), eq(lines.parentId, document.id), eq(lines.id, lineId), documentAt(scope, document), changed))
     .returning({ id: lines.id });
 }
 
 export function buildLineDelete(db: Database, scope: TenantScope, document: DocumentRef, lineId: string) {
   return db
     .delete(lines)
-    .where(and(linesOf(scope), eq(lines.documentId, document.id), eq(lines.id, lineId), documentAt(scope, document)))
+    .where(and(linesOf(scope), eq(lines.parentId, document.id), eq(lines.id, lineId), documentAt(scope, document)))
     .returning({ id: lines.id });
 }

@@ -1,5 +1,5 @@
 /** `handleRateLookup` and `handleRateLookupByCompany`, served from the cache. */
-import type { EntitySpec, FieldSpec } from '../../resources/entities/spec';
+import type { FieldSpec, InputDescription } from '../../resources/entities/spec';
 import { parseCreateBody } from '../../resources/entities/validate';
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
@@ -25,8 +25,8 @@ const currencyField = (description: string): FieldSpec => ({
 });
 const referencedDate: FieldSpec = { kind: 'datetime', column: '', description: 'Moment of the rate (default: now)' };
 
-function describeInput(name: string, fields: Record<string, FieldSpec>): EntitySpec {
-  return { name, title: name, resourceName: name, basePath: '', table: '', key: [], customAttributes: true, fields };
+function describeInput(name: string, fields: Record<string, FieldSpec>): InputDescription {
+  return { title: name, customAttributes: true, fields };
 }
 
 export const pairInput = describeInput('getCurrencyExchangeRates', {
@@ -41,7 +41,7 @@ export const companyInput = describeInput('getCurrencyExchangeRatesByCompany', {
 });
 
 /** Inputs from the JSON body and/or the query string (the body wins); unknown names are refused. */
-async function parseLookupInput(ctx: ApiContext, spec: EntitySpec): Promise<Record<string, unknown>> {
+async function parseLookupInput(ctx: ApiContext, spec: InputDescription): Promise<Record<string, unknown>> {
   const body = await readJsonBody(ctx.request, { optional: true });
   if (body !== undefined && body !== null && !isPlainObject(body)) {
     throw validationError([{ path: '', message: message('bodyMustBeObject') }]);

@@ -12,7 +12,7 @@ import type { CandidateLine } from './rates';
  */
 export async function loadCandidateLines(db: Database, scope: TenantScope, from: string, to: string): Promise<CandidateLine[]> {
   const rows = await db.all<{
-    documentId: string;
+    parentId: string;
     validFrom: string;
     number: number;
     fromCurrency: string;
@@ -27,7 +27,7 @@ export async function loadCandidateLines(db: Database, scope: TenantScope, from:
       where l.tenant_key = ${scope.tenantKey} and l.org_key = ${scope.orgKey}
         and (l.from_currency in (${from}, ${to}) or l.to_currency in (${from}, ${to}))
     )
-    select d.id as documentId, d.valid_from as validFrom, d.number as number,
+    select d.id as parentId, d.valid_from as validFrom, d.number as number,
       x.from_currency as fromCurrency, x.to_currency as toCurrency, x.conversion_factor as factor
     from legs x join exchange_rates_documents d on d.id = x.document_id
     where d.tenant_key = ${scope.tenantKey} and d.org_key = ${scope.orgKey} and d.is_active = 1

@@ -8,7 +8,7 @@ import type { RateLeg } from './decimal';
 
 /** A line of an active document, with the document's validity and number. */
 export interface CandidateLine {
-  readonly documentId: string;
+  readonly parentId: string;
   readonly validFrom: string;
   readonly number: number;
   readonly fromCurrency: string;
@@ -39,10 +39,10 @@ interface DocumentLines {
 function groupByDocument(lines: readonly CandidateLine[]): Map<string, DocumentLines> {
   const documents = new Map<string, DocumentLines>();
   for (const line of lines) {
-    let document = documents.get(line.documentId);
+    let document = documents.get(line.parentId);
     if (!document) {
       document = { validFrom: line.validFrom, number: line.number, factors: new Map() };
-      documents.set(line.documentId, document);
+      documents.set(line.parentId, document);
     }
     document.factors.set(`${line.fromCurrency}>${line.toCurrency}`, line.factor);
   }

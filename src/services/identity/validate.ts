@@ -17,6 +17,14 @@ const ALL_ORGS = '*';
 const MAX_CLIENT_ORGS = 100;
 const MAX_CLIENT_NAME = 100;
 
+/**
+ * A name without the white space around it (Unicode White_Space). Not String.trim: that also drops U+FEFF (a byte
+ * order mark, not white space), which the answer would then not show though it was sent; it is kept as sent.
+ */
+function trimSpaces(name: string): string {
+  return name.replace(/^\p{White_Space}+|\p{White_Space}+$/gu, '');
+}
+
 const scopeChoice = issueMessage('mustBeOneOf', { field: 'scopes', choices: CLIENT_SCOPES.join(', ') });
 const orgKey = issueMessage('addressPattern', { field: 'orgs' });
 
@@ -25,7 +33,7 @@ export const ApiClientInput = v.strictObject({
     'name',
     v.pipe(
       v.string(issueMessage('mustBeString', { field: 'name' })),
-      v.check((name) => name.trim() !== '', issueMessage('mustNotBeEmpty', { field: 'name' })),
+      v.check((name) => trimSpaces(name) !== '', issueMessage('mustNotBeEmpty', { field: 'name' })),
       v.maxLength(MAX_CLIENT_NAME, issueMessage('tooLong', { field: 'name', max: MAX_CLIENT_NAME })),
     ),
   ),
@@ -68,5 +76,5 @@ export function parseApiClientInput(body: unknown, pathOrg: string): NewApiClien
   const input = result.output as { name: string; scopes?: ClientScope[]; orgs?: string[] };
   const orgs = [...new Set(input.orgs ?? [pathOrg])];
   const scopes: ClientScope[] = [...new Set(input.scopes ?? ['application' as const])];
-  return { name: input.name.trim(), scopes, orgs: orgs.includes(ALL_ORGS) ? [ALL_ORGS] : orgs };
+  return { name: trimSpaces(input.name), scopes, orgs: orgs.includes(ALL_ORGS) ? [ALL_ORGS] : orgs };
 }

@@ -10,12 +10,19 @@ import { guardSource } from './files/streams';
 
 /** Rows per chunk: one D1 batch each (every statement takes the chunk's rows as one JSON parameter). */
 export const CHUNK_ROWS = 500;
-/** Rows a chunk may take past CHUNK_ROWS to end a group (a document holds at most 1000 lines). */
+/**
+ * Characters of the records of one chunk (their values and column names): a chunk ends at CHUNK_ROWS rows or this
+ * many characters, whichever comes first (a longer record is a chunk of its own), so what a chunk holds and writes
+ * (its creates, the ledger's failures and pre-import values) stays within what one D1 value takes.
+ */
+const CHUNK_CHARS = 256 * 1024;
+/** Rows a chunk may take past CHUNK_ROWS to end a group (a document holds at most 1000 lines), within 2 x CHUNK_CHARS. */
 const MAX_GROUP_TAIL = 1000;
 
 /**
  * The file's records after `from`: from its offset (a ledger written before every format kept offsets says -1: then the
- * first `from.skip` records are read past).
+ * first `from.skip` records are read past). `key`: the import's own file, or the CSV of its sheet (src/services/imports/
+ * sources.ts, which checks it is the import's own).
  */
 export async function* readRecordsAfter(
   platform: Platform,
@@ -60,14 +67,22 @@ export class ChunkReader {
   /** The next chunk, and whether the file has no record left after it. */
   async take(): Promise<{ records: FileRecord[]; last: boolean }> {
     const records: FileRecord[] = [];
-    while (records.length < CHUNK_ROWS) {
+    let chars = 0;
+    while (records.length < CHUNK_ROWS && chars < CHUNK_CHARS) {
       const record = await this.read();
       if (!record) return { records, last: true };
+      const size = measureRecord(record);
+      if (records.length > 0 && chars + size > CHUNK_CHARS) {
+        // Full: the record goes to the next chunk, unless it ends this chunk's group (below).
+        this.held = record;
+        break;
+      }
       records.push(record);
+      chars += size;
     }
     const column = this.groupColumn;
     const group = column === undefined ? undefined : readGroup(records.at(-1), column);
-    while (column !== undefined && group !== undefined && records.length < CHUNK_ROWS + MAX_GROUP_TAIL) {
+    while (column !== undefined && group !== undefined && records.length < CHUNK_ROWS + MAX_GROUP_TAIL && chars < 2 * CHUNK_CHARS) {
       const record = await this.read();
       if (!record) return { records, last: true };
       if (readGroup(record, column) !== group) {
@@ -75,6 +90,7 @@ export class ChunkReader {
         break;
       }
       records.push(record);
+      chars += measureRecord(record);
     }
     return { records, last: this.ended && !this.held };
   }
@@ -92,4 +108,13 @@ function readGroup(record: FileRecord | undefined, column: string): string | und
   const value = entry?.[1];
   const text = value === undefined || value === null ? '' : String(value).trim();
   return text === '' ? undefined : text;
+}
+
+/** A record's characters: its column names and values (as text; other JSON values as their JSON). */
+function measureRecord(record: FileRecord): number {
+  let chars = 0;
+  for (const [name, value] of Object.entries(record.values)) {
+    chars += name.length + (typeof value === 'string' ? value.length : value === undefined ? 0 : JSON.stringify(value).length);
+  }
+  return chars;
 }

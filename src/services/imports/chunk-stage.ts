@@ -17,6 +17,7 @@ import { bindCompiled, bindRequestQuery, bindRequestStatement } from '../../tena
 import { rowsOf } from '../../tenant/unit-of-work';
 import type { StagedWrite, WriteContext } from '../../tenant/unit-of-work';
 import type { ImportTemplate } from '../../resources/entities/import-template';
+import { encodeKeptFailures } from './files/failures-kept';
 import type { ChunkEntry, UpdatedRecord } from './ledger-entry';
 import { collectMemberPairs } from './members';
 import type { MemberKeys } from './members';
@@ -140,7 +141,7 @@ export function stageLedgerEntry(entry: ChunkEntry): StagedWrite<void> {
         ...entry.counts,
         createdIds: JSON.stringify(entry.createdIds),
         updated: JSON.stringify(entry.updated),
-        failures: JSON.stringify(entry.failures),
+        failures: encodeKeptFailures(entry.failures),
         endOffset: entry.endOffset,
         endRow: entry.endRow,
         createdOn: entry.on,
@@ -154,12 +155,22 @@ export function stageLedgerEntry(entry: ChunkEntry): StagedWrite<void> {
   };
 }
 
-/** Which chunk's records to delete; `keepChanged`: a record changed since the import (version > 1) is left. */
+/**
+ * Which chunk's records to delete; `keepChanged`: a record changed since the import is left (its version is not 1, or
+ * not the one `versions` gives: revert-chain.ts).
+ */
 interface ChunkUndo {
   readonly importId: string;
   readonly chunkIndex: number;
   readonly createdIds: readonly string[];
   readonly keepChanged: boolean;
+  readonly versions?: Readonly<Record<string, number>>;
+}
+
+/** The created record is at the version it is unchanged at: 1, or the one `versions` names for its id. */
+function unchangedCondition(store: EntityStore, versions: Readonly<Record<string, number>> = {}): SQL {
+  if (Object.keys(versions).length === 0) return eq(store.common.version, 1);
+  return sql`${store.common.version} = coalesce(json_extract(${JSON.stringify(versions)}, '$."' || ${store.common.id} || '"'), 1)`;
 }
 
 /** The mark of a chunk's ledger row as undone (only once: a chunk undone twice changes nothing). */
@@ -181,7 +192,10 @@ export function buildChunkMark({ db, scope, stamp }: WriteContext, importId: str
 export function stageChunkUndo(store: EntityStore, undo: ChunkUndo): StagedWrite<readonly string[]> {
   return {
     plan({ db, scope, stamp }) {
-      const condition = and(idsCondition(store, scope, undo.createdIds), ...(undo.keepChanged ? [eq(store.common.version, 1)] : []));
+      const condition = and(
+        idsCondition(store, scope, undo.createdIds),
+        ...(undo.keepChanged ? [unchangedCondition(store, undo.versions)] : []),
+      );
       const returned = { id: store.common.id };
       const remove = bindRequestQuery(db.delete(store.table).where(condition).returning(returned), returned);
       const mark = buildChunkMark({ db, scope, stamp }, undo.importId, undo.chunkIndex);

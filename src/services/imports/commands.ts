@@ -57,7 +57,9 @@ interface RegisterOutcome {
 
 type ChangeOutcome =
   | { readonly status: 'applied' | 'unchanged' | 'notFound' }
-  | { readonly status: 'refused'; readonly from: ImportState; readonly to: ImportState };
+  | { readonly status: 'refused'; readonly from: ImportState; readonly to: ImportState }
+  /** A file import's cloudFileName is the key of its own file: another one is refused. */
+  | { readonly status: 'fileNameFixed'; readonly cloudFileName: string | null };
 
 /** How many file imports of the tenant/org are Processing (third-party imports are not counted). */
 async function countProcessing(db: Database, scope: TenantScope): Promise<number> {
@@ -174,6 +176,9 @@ async function changeImport(context: CommandContext, command: CommandOf<'imports
   const { row, replayed } = await findImportForChange(run.db, run.scope, change.importId, command.commandId);
   if (replayed) return { status: 'applied' };
   if (!row) return { status: 'notFound' };
+  if (row.fileFormat !== null && change.cloudFileName !== undefined && change.cloudFileName !== row.cloudFileName) {
+    return { status: 'fileNameFixed', cloudFileName: row.cloudFileName };
+  }
   const from = requireState(row);
   const to = change.importDataState ?? from;
   const decision = decideTransition(from, to);

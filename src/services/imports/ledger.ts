@@ -6,24 +6,22 @@ import type { EntityStore } from '../../resources/entities/store';
 import type { ImportTemplate } from '../../resources/entities/import-template';
 import type { Platform } from '../../runtime/platform';
 import { yieldToRequests } from '../../db/yield';
-import { commitAlone } from '../../tenant/unit-of-work';
 import type { TenantUnit, WriteBatch } from '../../tenant/unit-of-work';
 import { stageUndoOutcome } from './undo-outcome';
+import type { ChunkUndoOutcome } from './undo-outcome';
 import { stageRecordMembers } from './member-stage';
 import { stageChunkUndo, stageRestore } from './chunk-stage';
 import { NO_COUNTS } from './ledger-entry';
 import type { ImportCounts, UpdatedRecord } from './ledger-entry';
 import { importChunks } from './table';
 import type { ImportChunkRow } from './table';
+import { nameRecords, resolveUnchangedVersions } from '../../resources/entities/import-revert-chain';
+import { stageEquivalences } from './revert-notes';
+import type { Equivalence } from '../../resources/entities/import-revert-chain';
 import { undoWriterChunks } from './writer-chunk';
 
 function chunksOf(scope: TenantScope, importId: string) {
   return and(scopeCondition(importChunks, scope), eq(importChunks.importId, importId));
-}
-
-/** The import's ledger rows, in chunk order. */
-export function listChunks(db: Database, scope: TenantScope, importId: string): Promise<ImportChunkRow[]> {
-  return db.select().from(importChunks).where(chunksOf(scope, importId)).orderBy(asc(importChunks.chunkIndex));
 }
 
 /** The import's last ledger row (the chunk a resumed read goes on after). */
@@ -51,7 +49,7 @@ interface UndoOutcome {
   readonly deleted: number;
   /** Records an upsert updated that got their pre-import values back. */
   readonly restored: number;
-  /** Ids of records created by the import and changed by someone since (version > 1): kept when `keepChanged`. */
+  /** Records the import created or updated and someone changed since, by natural key: kept when `keepChanged`. */
   readonly kept: readonly string[];
   /** Chunks undone by this call, and the index of the last one (-1: none). */
   readonly chunks: number;
@@ -138,29 +136,77 @@ async function undoEntityChunks(
   let deleted = 0;
   let restored = 0;
   const kept: string[] = [];
+  const keepChanged = options.keepChanged === true;
   for (const chunk of chunks) {
     await yieldToRequests();
     const createdIds = JSON.parse(chunk.createdIds) as string[];
     const updated = JSON.parse(chunk.updated) as UpdatedRecord[];
-    const keepChanged = options.keepChanged === true;
+    // The version each record is unchanged at: the import's, or where the undos of later imports left it.
+    const left = new Map([
+      ...createdIds.map((id): [string, number] => [id, 1]),
+      ...updated.map((record): [string, number] => [record.id, record.version]),
+    ]);
+    const unchanged = keepChanged ? await resolveUnchangedVersions(unit.db, unit.scope, importId, left) : left;
+    const versions = Object.fromEntries(createdIds.flatMap((id) => (unchanged.get(id) === 1 ? [] : [[id, unchanged.get(id) ?? 1]])));
     const batch = unit.openBatch();
-    const restores = updated.map((record) => stageUndoUpdate(batch, template, store, record));
-    const undo = batch.stage(stageChunkUndo(store, { importId, chunkIndex: chunk.chunkIndex, createdIds, keepChanged }));
+    const restores = updated.map((record) =>
+      stageUndoUpdate(batch, template, store, { ...record, version: unchanged.get(record.id) ?? record.version }),
+    );
+    const undo = batch.stage(stageChunkUndo(store, { importId, chunkIndex: chunk.chunkIndex, createdIds, keepChanged, versions }));
     await batch.commit();
     const gone = new Set(undo.result());
-    const chunkKept = createdIds.filter((id) => !gone.has(id));
-    let chunkRestored = 0;
-    restores.forEach((written, index) => {
-      if (written()) chunkRestored += 1;
-      else chunkKept.push(updated[index]?.id ?? '');
-    });
-    const outcome = { deleted: gone.size, restored: chunkRestored, kept: keepChanged ? chunkKept : [] };
-    await commitAlone(unit, (mark) => mark.stage(stageUndoOutcome(importId, chunk.chunkIndex, outcome)));
+    const outcome = await noteChunkUndo(
+      unit,
+      { template, store, keepChanged },
+      { importId, chunkIndex: chunk.chunkIndex, createdIds, updated, unchanged, gone, restores },
+    );
     deleted += outcome.deleted;
     restored += outcome.restored;
-    kept.push(...chunkKept);
+    kept.push(...outcome.kept);
   }
   // Without keepChanged every created record is deleted: one not found was deleted by someone else already.
   const lastIndex = chunks.at(-1)?.chunkIndex ?? -1;
-  return { deleted, restored, kept: options.keepChanged ? kept : [], chunks: chunks.length, lastIndex };
+  return { deleted, restored, kept, chunks: chunks.length, lastIndex };
+}
+
+/** A chunk's undo as committed: the records it created and deleted, its restores, and where each record was unchanged. */
+interface UndoneChunk {
+  readonly importId: string;
+  readonly chunkIndex: number;
+  readonly createdIds: readonly string[];
+  readonly updated: readonly UpdatedRecord[];
+  readonly unchanged: ReadonlyMap<string, number>;
+  readonly gone: ReadonlySet<string>;
+  readonly restores: readonly (() => boolean)[];
+}
+
+/**
+ * After a chunk's undo committed, one batch: the notes of the records it gave their values back (which version holds
+ * what: src/services/imports/revert-notes.ts), and its outcome, the records left named by their natural key
+ * (src/services/imports/undo-outcome.ts: a revert's message survives a restart).
+ */
+async function noteChunkUndo(
+  unit: TenantUnit,
+  setting: { readonly template: ImportTemplate; readonly store: EntityStore; readonly keepChanged: boolean },
+  chunk: UndoneChunk,
+): Promise<ChunkUndoOutcome> {
+  const left = chunk.createdIds.filter((id) => !chunk.gone.has(id));
+  const equivalences: Equivalence[] = [];
+  let restored = 0;
+  chunk.restores.forEach((written, index) => {
+    const record = chunk.updated[index];
+    if (!record) return;
+    if (!written()) return void left.push(record.id);
+    restored += 1;
+    const bumps = (Object.keys(record.before).length > 0 ? 1 : 0) + ((record.members ?? []).length > 0 ? 1 : 0);
+    equivalences.push({ index, from: record.version - bumps, to: (chunk.unchanged.get(record.id) ?? record.version) + bumps });
+  });
+  const named = { name: setting.template.name, store: setting.store };
+  const kept = setting.keepChanged ? await nameRecords(unit.db, unit.scope, named, left) : [];
+  const outcome = { deleted: chunk.gone.size, restored, kept };
+  const batch = unit.openBatch();
+  if (equivalences.length > 0) batch.stage(stageEquivalences(chunk.importId, chunk.chunkIndex, equivalences));
+  batch.stage(stageUndoOutcome(chunk.importId, chunk.chunkIndex, outcome));
+  await batch.commit();
+  return outcome;
 }

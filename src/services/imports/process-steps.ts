@@ -9,6 +9,7 @@
  * undone twice. A job with `task: 'revert'` is a revert's run (src/services/imports/revert-steps.ts).
  */
 import type { ImportTemplate } from '../../resources/entities/import-template';
+import { StepFailed } from '../../runtime/platform';
 import type { ImportJob, Platform, RunStep, SleepStep } from '../../runtime/platform';
 import type { ImportProgress } from './commands';
 import { isProcessed, sumChunkCounts } from './ledger';
@@ -18,6 +19,7 @@ import { CANCELLED_LOG, CANCELLING_LOG } from './runs';
 import { runSlice } from './slice';
 import type { SliceResult } from './slice';
 import { FAILED, FATAL, PROCESSING, SUCCEEDED, UNDOING, UNDONE } from './states';
+import { describeStepFailure } from './step-failures';
 import { readUndone, runUndoSteps, sendUndo } from './undo-steps';
 
 type Steps = { readonly run: RunStep; readonly sleep: SleepStep };
@@ -125,8 +127,14 @@ export async function runImportSteps(
   if (job.task === 'revert') return runRevertSteps(steps, platform, templates, job);
   if (!(await startImport(steps, platform, job))) return;
   let slice: SliceResult = { done: false, fatal: null };
-  for (let index = 0; !slice.done; index += 1) {
-    slice = await steps.run(`slice ${index}`, () => runSlice(platform, templates, job));
+  try {
+    for (let index = 0; !slice.done; index += 1) {
+      slice = await steps.run(`slice ${index}`, () => runSlice(platform, templates, job));
+    }
+  } catch (error) {
+    // The step failed on every retry: the import ends Fatal (what it wrote undone, its slot freed), never Processing.
+    if (!(error instanceof StepFailed)) throw error;
+    slice = { done: true, fatal: describeStepFailure(error.cause) };
   }
   const fatal = slice.fatal;
   const end = await steps.run('decide', () => decideEnd(platform, templates, job, fatal));

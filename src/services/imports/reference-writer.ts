@@ -68,7 +68,7 @@ function collectUses(spec: ReferenceKindSpec, record: ReferenceInput): Reference
 async function judgeGuards(unit: TenantUnit, rules: ReferenceRules, spec: ReferenceKindSpec, records: readonly ReferenceInput[]) {
   const problems = new Map<number, FieldError[]>();
   if (records.length === 0) return problems;
-  const found = await Promise.all(rules.guards.map((guard) => guard(unit.db, unit.scope, spec.kind, records)));
+  const found = await Promise.all(rules.guards.map((guard) => guard(unit.db, unit.scope, spec.name, records)));
   for (const problem of found.flat()) {
     const match = /^\[(\d+)\]\.?(.*)$/.exec(problem.path);
     const index = Number(match?.[1] ?? -1);
@@ -134,7 +134,7 @@ async function planReferenceChunk(
   rows: readonly ImportRowBody[],
 ): Promise<PlannedChunk> {
   const { unit } = context;
-  const store = requireTenantReferenceStore(spec.kind);
+  const store = requireTenantReferenceStore(spec.name);
   const refused: RowRefusal[] = [];
   const parsed = parseRows(spec, rows, refused);
   const uses = parsed.flatMap((item) => collectUses(spec, item.record));
@@ -187,7 +187,7 @@ async function sortUndo(
   );
   const users = [...rules.users, ...listKindReferenceUsers()];
   const created = changes.filter((change) => change.before === null).map((change) => change.key);
-  const inUse = await findKeysInUse(unit.db, unit.scope, spec.kind, created, users);
+  const inUse = await findKeysInUse(unit.db, unit.scope, spec.name, created, users);
   const restoring = changes.filter((change) => change.before !== null);
   const guarded = await judgeGuards(
     unit,
@@ -201,11 +201,11 @@ async function sortUndo(
   for (const change of changes) {
     const now = current.get(change.id);
     if (!now || (keepChanged && !sameValues(spec, now.values, change.after))) {
-      if (keepChanged) kept.push(`${spec.kind} '${change.key}'`);
+      if (keepChanged) kept.push(`${spec.name} '${change.key}'`);
     } else if (change.before === null) {
-      if (inUse.has(change.key)) kept.push(`${spec.kind} '${change.key}' (in use)`);
+      if (inUse.has(change.key)) kept.push(`${spec.name} '${change.key}' (in use)`);
       else deletes.push(change.id);
-    } else if (guarded.has(restoring.indexOf(change))) kept.push(`${spec.kind} '${change.key}' (in use)`);
+    } else if (guarded.has(restoring.indexOf(change))) kept.push(`${spec.name} '${change.key}' (in use)`);
     else restores.push({ id: change.id, key: change.key, values: change.before });
   }
   return { deletes, restores, kept };
@@ -216,7 +216,7 @@ export function buildReferenceWriter(spec: ReferenceKindSpec, rules: () => Refer
   return {
     planChunk: (context, rows) => planReferenceChunk(spec, rules(), context, rows),
     async planUndo(unit, chunk, keepChanged) {
-      const store = requireTenantReferenceStore(spec.kind);
+      const store = requireTenantReferenceStore(spec.name);
       const sorted = await sortUndo(store, rules(), unit, chunk.changed as ReferenceChange[], keepChanged);
       return {
         stage(batch) {
@@ -226,7 +226,7 @@ export function buildReferenceWriter(spec: ReferenceKindSpec, rules: () => Refer
       };
     },
     async afterCommit(platform, scope) {
-      for (const reaction of rules().reactions) if (reaction.kind === spec.kind) await reaction.react({ platform, scope });
+      for (const reaction of rules().reactions) if (reaction.kind === spec.name) await reaction.react({ platform, scope });
     },
   };
 }

@@ -111,7 +111,7 @@ function parseList(text: string): unknown[] {
 function eventOf(store: TenantReferenceStore, scope: TenantScope, changeType: 'created' | 'updated' | 'deleted', ids: readonly string[]) {
   const { common, table, spec } = store;
   const fields: EventFields = {
-    resource: `referenceData/${spec.kind}`,
+    resource: `referenceData/${spec.name}`,
     changeType,
     recordId: sql`${common.id}`,
     key: sql`${common.key}`,

@@ -61,6 +61,10 @@ async function handleChange(ctx: ApiContext) {
   if (mismatches.length > 0) throw validationError(mismatches);
   const outcome = await sendImportCommand(ctx, { ...buildCommandBase(ctx), type: 'imports.change', change: input.change });
   if (outcome.status === 'notFound') throw recordNotFound(`Import ${input.change.importId}`, true, 'importId');
+  if (outcome.status === 'fileNameFixed') {
+    const value = outcome.cloudFileName ?? '(none)';
+    throw validationError([{ path: 'cloudFileName', message: message('importFileNameFixed', { field: 'cloudFileName', value }) }]);
+  }
   if (outcome.status === 'refused') {
     throw errorOfFields('InvalidStateTransition', [
       {

@@ -10,9 +10,8 @@ import { message } from '../../messages/catalogue';
 import { negotiateLanguage } from '../../messages/language';
 import { isGuid } from '../../validation/values';
 import { buildCommandBase, sendImportCommand } from './client';
-import { encodeFailedRow, encodeFailuresHeader } from './files/failures-csv';
-import type { FailedRow } from './files/failures-csv';
-import { listChunks, sumChunkCounts } from './ledger';
+import { streamFailuresCsv } from './failures-stream';
+import { sumChunkCounts } from './ledger';
 import { toImportResource } from './resource';
 import { describeState, FAILED, isImportState } from './states';
 import { findImport } from './store';
@@ -26,13 +25,11 @@ async function readImportParam(ctx: ApiContext): Promise<ImportRow> {
   return row;
 }
 
-/** The failed rows of a file import, one CSV line per problem (an import without failures: the header line only). */
+/** The failed rows of a file import, one CSV line per problem (an import without failures: the header line only), streamed. */
 export async function handleFailures(ctx: ApiContext) {
   const row = await readImportParam(ctx);
   const language = negotiateLanguage(ctx.request.headers.get('accept-language'));
-  const failed = (await listChunks(ctx.db, ctx.scope, row.id)).flatMap((chunk) => JSON.parse(chunk.failures) as FailedRow[]);
-  const columns = [...new Set(failed.flatMap((item) => Object.keys(item.values)))];
-  const body = encodeFailuresHeader(columns) + failed.map((item) => encodeFailedRow(item, columns, language)).join('');
+  const body = await streamFailuresCsv(ctx.db, ctx.scope, row.id, language);
   return textResponse(body, 'text/csv', { 'content-disposition': `attachment; filename="import-${row.key}-failures.csv"` });
 }
 

@@ -20,6 +20,7 @@ import type { TenantUnit, WriteBatch } from '../../tenant/unit-of-work';
 import { ChunkReader, readRecordsAfter } from './chunk-reader';
 import type { FileFormat, FileRecord } from './files/format';
 import { FileProblem, toFileProblem } from './files/problem';
+import { describeTooBig, isTooBig } from './step-failures';
 import { findLastChunk, isProcessed, sumChunkCounts } from './ledger';
 import type { ImportRow } from './table';
 import { prepareSource } from './sources';
@@ -144,7 +145,7 @@ export async function runSlice(platform: Platform, templates: readonly ImportTem
   const started = Date.now();
   let reader: ChunkReader | undefined;
   try {
-    const source = await prepareSource(platform, format, row.cloudFileName ?? '');
+    const source = await prepareSource(platform, format, { job, named: row.cloudFileName });
     reader = new ChunkReader(readRecordsAfter(platform, source.format, source.key, resume.from), template.writer?.groupColumn);
     for (let taken = 0; taken < SLICE_CHUNKS && Date.now() - started < SLICE_MS; taken += 1) {
       // The runtime's turn before each chunk (src/db/yield.ts): requests that came meanwhile are answered.
@@ -156,11 +157,12 @@ export async function runSlice(platform: Platform, templates: readonly ImportTem
       if (chunk.last) return { done: true, fatal: null };
     }
   } catch (error) {
-    // A malformed file is the import's end (Fatal, with why); anything else (the platform, the storage mid-read: a
-    // SourceError) fails the step, which runs again from the ledger.
+    // A malformed file, a bound passed or a chunk D1 cannot store is the import's end (Fatal, with why: never retried);
+    // anything else (the platform, the storage mid-read: a SourceError) fails the step, which runs again from the ledger.
     const problem =
       error instanceof FileProblem || error instanceof SyntaxError || isParserError(error) ? toFileProblem(error, format) : error;
     if (problem instanceof FileProblem) return { done: true, fatal: formatMessage(problem.problem, DEFAULT_LANGUAGE) };
+    if (isTooBig(error)) return { done: true, fatal: describeTooBig(error) };
     throw error;
   } finally {
     await reader?.close();

@@ -2,17 +2,21 @@
 import { collectFieldErrors } from '../../resources/entities/import-template';
 import type { CellKind, ImportTemplate } from '../../resources/entities/import-template';
 import { REFERENCE_KINDS } from '../../resources/reference/kinds';
-import type { ReferenceFieldKind } from '../../resources/reference/spec';
+import type { FieldKind } from '../../model/fields';
 import { parseReferenceRecords } from '../../resources/reference/validate';
 import type { ReferenceRules } from '../../resources/reference/routes';
 import { buildReferenceWriter } from './reference-writer';
 
-const CELLS: Readonly<Record<ReferenceFieldKind, CellKind>> = {
+const CELLS: Readonly<Record<FieldKind, CellKind>> = {
   string: 'text',
   choice: 'text',
   int: 'integer',
   bool: 'boolean',
   stringList: 'list',
+  decimal: 'text',
+  datetime: 'text',
+  guid: 'text',
+  enum: 'integer',
 };
 
 /**
@@ -20,8 +24,8 @@ const CELLS: Readonly<Record<ReferenceFieldKind, CellKind>> = {
  * PUT /referenceData/{kind} writes them, under the same rules (src/services/imports/reference-writer.ts).
  */
 function deriveReferenceTemplates(rules: () => ReferenceRules): ImportTemplate[] {
-  return REFERENCE_KINDS.filter((kind) => !kind.standard).map((kind) => ({
-    name: kind.kind,
+  return REFERENCE_KINDS.filter((kind) => kind.storage !== 'standard').map((kind) => ({
+    name: kind.name,
     columns: [
       { name: 'key', required: true },
       ...Object.entries(kind.fields).map(([name, field]) => ({ name, required: field.required === true, cell: CELLS[field.kind] })),

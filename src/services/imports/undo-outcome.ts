@@ -12,7 +12,7 @@ import type { StagedWrite } from '../../tenant/unit-of-work';
 import { importChunks } from './table';
 
 /** A chunk's undo: records deleted, records given their values back, records left (ids, or names such as `tools 'T3'`). */
-interface ChunkUndoOutcome {
+export interface ChunkUndoOutcome {
   readonly deleted: number;
   readonly restored: number;
   readonly kept: readonly string[];

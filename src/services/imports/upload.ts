@@ -3,25 +3,25 @@
  * the first bytes, then the import registered Pending through the tenant/org's coordinator.
  */
 import { ApiError, validationError } from '../../errors/api-error';
+import { discardRest } from '../../http/body';
 import type { ApiContext } from '../../http/context';
 import { jsonResponse } from '../../http/responses';
 import { uploadDoc } from './docs';
 import { bindHeader } from '../../resources/entities/import-template';
 import type { ImportTemplate } from '../../resources/entities/import-template';
 import { message } from '../../messages/catalogue';
+import type { MessageKey } from '../../messages/catalogue';
+import type { StoredFile } from '../../runtime/platform';
 import { buildCommandBase, sendImportCommand } from './client';
+import { buildImportFileKey } from './files/file-key';
 import { detectFormat, readFileHeader } from './files/format';
 import type { FileFormat } from './files/format';
 import { MAX_HEAD_BYTES, MAX_IMPORT_FILE_BYTES } from './files/limits';
 import { FileProblem } from './files/problem';
 import { prependChunks } from './files/streams';
+import { scanUpload } from './files/upload-scan';
 import { parseFileName, parseUploadOptions } from './files/upload-input';
 import { toImportResource } from './resource';
-
-/** Where an import's file is stored. */
-function buildFileKey(ctx: ApiContext, importId: string): string {
-  return `imports/${encodeURIComponent(ctx.scope.tenantKey)}/${encodeURIComponent(ctx.scope.orgKey)}/${importId}`;
-}
 
 function tooLarge(): ApiError {
   return new ApiError('PayloadTooLarge', message('importFileTooLarge', { max: MAX_IMPORT_FILE_BYTES }));
@@ -61,6 +61,41 @@ function recordHead(reader: ReadableStreamDefaultReader<Uint8Array>, seen: Uint8
   return { stream, settle: () => pending };
 }
 
+/** Bounds of rows and records (src/services/imports/files/limits.ts) seen at upload: 413 naming `file` and the bound. */
+const UPLOAD_BOUNDS: readonly MessageKey[] = ['importTooManyRows', 'importRecordTooLong', 'importRowTooWide'];
+
+function refuseFile(problem: FileProblem): ApiError {
+  const errors = [{ path: 'file', message: problem.problem }];
+  return UPLOAD_BOUNDS.includes(problem.problem.key)
+    ? new ApiError('PayloadTooLarge', problem.problem, { errors })
+    : validationError(errors);
+}
+
+/**
+ * Streams the file (`head`, then the rest of `reader`) to storage, its bounds checked on the way: past one, nothing is
+ * kept, and the rest of the body is read and dropped (bounded, as src/http/body.ts does) before the 413, so the
+ * connection it came on is left clean.
+ */
+async function storeFile(
+  ctx: ApiContext,
+  key: string,
+  format: FileFormat,
+  head: Uint8Array[],
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+): Promise<StoredFile> {
+  // The pipe's failure cancels its source, not the request body: its rest is drained below.
+  const source = prependChunks(head, { read: () => reader.read(), cancel: async () => undefined });
+  try {
+    const stored = await ctx.platform.files.put(key, source.pipeThrough(scanUpload(format)), { maxBytes: MAX_IMPORT_FILE_BYTES });
+    if ('tooLarge' in stored) await reader.cancel().catch(() => undefined);
+    return stored;
+  } catch (error) {
+    if (!(error instanceof FileProblem)) throw error;
+    await discardRest(reader, 0).catch(() => undefined);
+    throw refuseFile(error);
+  }
+}
+
 /** The header row must bind to the template (400 naming every bad column), read from the first bytes of the body. */
 async function checkHead(
   format: FileFormat,
@@ -73,7 +108,7 @@ async function checkHead(
   try {
     header = await readFileHeader(format, async () => head.stream);
   } catch (error) {
-    if (error instanceof FileProblem) throw validationError([{ path: 'file', message: error.problem }]);
+    if (error instanceof FileProblem) throw refuseFile(error);
     throw error;
   } finally {
     await head.settle().catch(() => undefined);
@@ -96,8 +131,8 @@ export async function handleUpload(ctx: ApiContext, templates: readonly ImportTe
   // An .xlsx header is inside the zip (the sheet may come last): it is checked when the import starts.
   const head = format === 'xlsx' ? [] : await checkHead(format, options.template, reader);
   const id = crypto.randomUUID();
-  const cloudFileName = buildFileKey(ctx, id);
-  const stored = await ctx.platform.files.put(cloudFileName, prependChunks(head, reader), { maxBytes: MAX_IMPORT_FILE_BYTES });
+  const cloudFileName = buildImportFileKey({ ...ctx.scope, importId: id });
+  const stored = await storeFile(ctx, cloudFileName, format, head, reader);
   if ('tooLarge' in stored) throw tooLarge();
   const outcome = await sendImportCommand(ctx, {
     ...buildCommandBase(ctx),

@@ -63,7 +63,7 @@ function parseObject(body: unknown, entries: Record<string, AnySchema>, serverFi
   const bound = bindPropertyNames(body, [...Object.keys(entries), ...serverFields]);
   const errors: FieldError[] = [...bound.errors];
   for (const name of Object.keys(bound.values)) {
-    if (name in entries) continue;
+    if (Object.hasOwn(entries, name)) continue;
     errors.push({ path: name, message: message(serverFields.includes(name) ? 'serverField' : 'unknownProperty', { field: name }) });
   }
   const result = v.safeParse(v.object(entries), bound.values, { abortEarly: false });

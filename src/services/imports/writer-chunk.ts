@@ -11,12 +11,12 @@ import type { ChunkContext, ChunkRecord, ImportRowBody, ImportWriter } from '../
 import type { Platform } from '../../runtime/platform';
 import { yieldToRequests } from '../../db/yield';
 import { planStatement } from '../../tenant/staged-statements';
-import { commitAlone } from '../../tenant/unit-of-work';
 import type { StagedWrite, TenantUnit } from '../../tenant/unit-of-work';
 import { stageUndoOutcome } from './undo-outcome';
 import { buildChunkMark, stageLedgerEntry } from './chunk-stage';
 import type { FailedRow } from './files/failures-csv';
 import type { FileRecord } from './files/format';
+import { stageEquivalences } from './revert-notes';
 import { checkRecord } from './rows';
 import { importChunks } from './table';
 
@@ -112,14 +112,23 @@ export async function undoWriterChunks(
   const outcome = { deleted: 0, restored: 0, kept: [] as string[], chunks: chunks.length, lastIndex: chunks.at(-1)?.chunkIndex ?? -1 };
   for (const chunk of chunks) {
     await yieldToRequests();
-    const record: ChunkRecord = { createdIds: JSON.parse(chunk.createdIds) as string[], changed: JSON.parse(chunk.updated) as unknown[] };
+    const record: ChunkRecord = {
+      importId,
+      chunkIndex: chunk.chunkIndex,
+      createdIds: JSON.parse(chunk.createdIds) as string[],
+      changed: JSON.parse(chunk.updated) as unknown[],
+    };
     const undo = await writer.planUndo(unit, record, options.keepChanged);
     const batch = unit.openBatch();
     const result = undo.stage(batch);
     batch.stage(stageChunkMark(importId, chunk.chunkIndex));
     await batch.commit();
     const done = result();
-    await commitAlone(unit, (mark) => mark.stage(stageUndoOutcome(importId, chunk.chunkIndex, done)));
+    // One batch after the undo's: its notes (which version holds what) and its outcome (a revert's message).
+    const notes = unit.openBatch();
+    if (done.equivalences && done.equivalences.length > 0) notes.stage(stageEquivalences(importId, chunk.chunkIndex, done.equivalences));
+    notes.stage(stageUndoOutcome(importId, chunk.chunkIndex, { deleted: done.deleted, restored: done.restored, kept: done.kept }));
+    await notes.commit();
     outcome.deleted += done.deleted;
     outcome.restored += done.restored;
     outcome.kept.push(...done.kept);

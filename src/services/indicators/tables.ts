@@ -1,35 +1,11 @@
 /** D1 tables of the indicators service (docs/storage.md describes each one). */
-import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import type { KeyHolderSpec } from '../../resources/reference/spec';
+import { defineRowsTable } from '../../model/table';
+import { kpiMeasurementResource } from './resources';
 
-/**
- * Raw measurements. `value_micros` is the value in millionths (exact integer); `period` is the UTC month
- * of `measured_at`. The covering index lets recalculation aggregate one series by month from the index alone.
- */
-export const kpiMeasurements = sqliteTable(
-  'kpi_measurements',
-  {
-    id: integer('id').primaryKey(),
-    tenantKey: text('tenant_key').notNull(),
-    orgKey: text('org_key').notNull(),
-    company: text('company').notNull(),
-    code: text('code').notNull(),
-    measuredAt: text('measured_at').notNull(),
-    period: text('period').notNull(),
-    valueMicros: integer('value_micros').notNull(),
-  },
-  (table) => [
-    index('kpi_measurements_series_idx').on(
-      table.tenantKey,
-      table.orgKey,
-      table.company,
-      table.code,
-      table.period,
-      table.measuredAt,
-      table.valueMicros,
-    ),
-  ],
-);
+/** Raw measurements, derived from their description (resources.ts). */
+export const kpiMeasurements = defineRowsTable(kpiMeasurementResource);
 
 /** One row per (company, code) that has measurements (also what reference deletes check): `version` grows with every ingestion, `calculatedVersion` is what was materialized. */
 export const kpiSeries = sqliteTable(

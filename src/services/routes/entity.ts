@@ -1,8 +1,8 @@
 /** Routes: the description; members and tools live in tables of their own. */
-import { defineEntitySpec } from '../../resources/entities/spec';
-import { checkBrandModel } from './brand-model';
+import { defineResource } from '../../model/resource';
 
-export const routeSpec = defineEntitySpec({
+export const routeSpec = defineResource({
+  storage: 'entity',
   name: 'routes',
   title: 'Route',
   resourceName: 'Route',
@@ -71,17 +71,18 @@ export const routeSpec = defineEntitySpec({
   // Deleting the route deletes its members (ON DELETE CASCADE, src/services/routes/table.ts).
   members: {
     ownerColumn: 'route_id',
-    tables: [
-      { table: 'route_locations', column: 'location', reference: 'locations', sameField: 'company' },
-      { table: 'route_equipment_items', column: 'equipment_item', reference: 'equipmentItems', sameField: 'company' },
-      { table: 'route_tools', column: 'tool', reference: 'tools' },
+    lists: [
+      { property: 'locations', table: 'route_locations', column: 'location', reference: 'locations', sameField: 'company' },
+      {
+        property: 'equipmentItems',
+        table: 'route_equipment_items',
+        column: 'equipment_item',
+        reference: 'equipmentItems',
+        sameField: 'company',
+      },
+      { property: 'tools', table: 'route_tools', column: 'tool', reference: 'tools' },
     ],
     rules: { memberMismatch: 'route_member_company', ownerChange: 'route_company_members' },
-  },
-  hooks: {
-    validateCreate: (ctx, values) => checkBrandModel(ctx.db, ctx.scope, values.brand, values.brandModel, 'brandModel', ctx.group?.overlay),
-    // The trigger routes_brand_model_insert (rule:route_brand_model) holds the same rule in the insert's batch.
-    createRuleInDatabase: true,
   },
   indexes: [
     ['company'],

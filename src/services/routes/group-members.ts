@@ -120,8 +120,8 @@ export async function applyGroupToMembers(ctx: ApiContext, members: ReadonlyMap<
       const kept = own[kind.field].map((member) => member.key).filter((key) => isMemberInGroup(overlay, kind, routeId, key, true));
       keys.set(routeId, [...new Set([...kept, ...listAddedMembers(overlay, kind, routeId)])].sort());
     }
-    const uses = [...new Set([...keys.values()].flat())].map((key) => ({ kind: kind.reference.spec.kind, key, path: '' }));
-    const found = (await findReferences(ctx.db, ctx.scope, uses, overlay)).get(kind.reference.spec.kind);
+    const uses = [...new Set([...keys.values()].flat())].map((key) => ({ kind: kind.reference.spec.name, key, path: '' }));
+    const found = (await findReferences(ctx.db, ctx.scope, uses, overlay)).get(kind.reference.spec.name);
     for (const [routeId, own] of members) {
       own[kind.field] = (keys.get(routeId) ?? []).flatMap((key) => {
         const record = found?.get(key);

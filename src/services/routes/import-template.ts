@@ -45,12 +45,12 @@ function defineMemberColumn(kind: MemberKind): ImportMemberColumn {
   const pairs = (list: readonly MemberPair[]) => JSON.stringify(list);
   return {
     column: kind.field,
-    kind: kind.reference.spec.kind,
+    kind: kind.reference.spec.name,
     checkMember(key, member, row) {
       // The create's tools are reference uses (unknownReference); locations and equipment items as the membership operations say.
       if (!member && kind === toolMembers) return { path: kind.field, message: message('unknownReference', { kind: 'tools', key }) };
       if (!member)
-        return { path: kind.field, message: message('unknownMember', { kind: kind.reference.spec.kind, by: 'key', value: key }) };
+        return { path: kind.field, message: message('unknownMember', { kind: kind.reference.spec.name, by: 'key', value: key }) };
       if (!kind.byCompany || member.company === row.company) return undefined;
       const company = typeof member.company === 'string' ? member.company : '';
       const routeCompany = typeof row.company === 'string' ? row.company : '';
@@ -69,15 +69,15 @@ function defineMemberColumn(kind: MemberKind): ImportMemberColumn {
         .where(
           and(
             scoped(scope),
-            sql`(${table.routeId}, ${table.memberKey}) IN (SELECT ${PAIR.owner}, ${PAIR.key} FROM json_each(${pairs(list)}))`,
+            sql`(${table.ownerId}, ${table.memberKey}) IN (SELECT ${PAIR.owner}, ${PAIR.key} FROM json_each(${pairs(list)}))`,
             onlyIf,
           ),
         ),
     list: async (db, scope, ownerIds) => {
       const rows = await db
-        .select({ routeId: table.routeId, memberKey: table.memberKey })
+        .select({ routeId: table.ownerId, memberKey: table.memberKey })
         .from(table)
-        .where(and(scoped(scope), inArray(table.routeId, sql`(SELECT value FROM json_each(${JSON.stringify(ownerIds)}))`)));
+        .where(and(scoped(scope), inArray(table.ownerId, sql`(SELECT value FROM json_each(${JSON.stringify(ownerIds)}))`)));
       return rows.map((row): MemberPair => [row.routeId, row.memberKey]);
     },
   };

@@ -85,14 +85,14 @@ const notificationRoute: ApiRoute = defineApiRoute({
 
 /** The member and tool tables hold reference keys: a location, equipment item or tool in a route cannot be deleted. */
 const memberReferenceUsers: readonly ReferenceUser[] = MEMBER_KINDS.map((kind) => ({
-  kind: kind.reference.spec.kind,
+  kind: kind.reference.spec.name,
   name: `routes.${kind.field}`,
   table: kind.table,
   column: kind.table.memberKey,
   tenantKey: kind.table.tenantKey,
   orgKey: kind.table.orgKey,
-  label: sql`(SELECT ${routes.company} || '/' || ${routes.routeKey} FROM ${routes} WHERE ${routes.id} = ${kind.table.routeId})`,
-  group: { id: kind.table.routeId, uses: (overlay, key, stored) => listGroupMemberUses(overlay, kind, key, stored) },
+  label: sql`(SELECT ${routes.company} || '/' || ${routes.routeKey} FROM ${routes} WHERE ${routes.id} = ${kind.table.ownerId})`,
+  group: { id: kind.table.ownerId, uses: (overlay, key, stored) => listGroupMemberUses(overlay, kind, key, stored) },
 }));
 
 export const routesService = {

@@ -12,6 +12,6 @@ export function buildMemberInserts(
   routeId: string,
   keys: readonly string[],
 ): WriteStatement[] {
-  const rows = keys.map((memberKey) => ({ routeId, tenantKey: scope.tenantKey, orgKey: scope.orgKey, memberKey }));
+  const rows = keys.map((memberKey) => ({ ownerId: routeId, tenantKey: scope.tenantKey, orgKey: scope.orgKey, memberKey }));
   return chunkForParameters(rows, 4).map((chunk) => db.insert(kind.table).values(chunk).onConflictDoNothing());
 }

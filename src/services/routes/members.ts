@@ -74,11 +74,11 @@ function selectMembers(db: Database, scope: TenantScope, kind: MemberKind, route
   const { table: reference, common } = kind.reference;
   const table = kind.table;
   return db
-    .select({ routeId: table.routeId, id: common.id, key: common.key, description: descriptionColumn(kind.reference) })
+    .select({ routeId: table.ownerId, id: common.id, key: common.key, description: descriptionColumn(kind.reference) })
     .from(table)
     .innerJoin(reference, and(eq(common.tenantKey, table.tenantKey), eq(common.orgKey, table.orgKey), eq(common.key, table.memberKey)))
-    .where(and(eq(table.tenantKey, scope.tenantKey), eq(table.orgKey, scope.orgKey), inArray(table.routeId, [...routeIds])))
-    .orderBy(table.routeId, table.memberKey);
+    .where(and(eq(table.tenantKey, scope.tenantKey), eq(table.orgKey, scope.orgKey), inArray(table.ownerId, [...routeIds])))
+    .orderBy(table.ownerId, table.memberKey);
 }
 
 type RouteMembers = Record<MemberKind['field'], MemberItem[]>;

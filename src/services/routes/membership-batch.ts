@@ -99,7 +99,7 @@ function buildConditions(terms: MembershipTerms, target: MembershipShape) {
       : sql`1`;
   const table = kind.table;
   // The primary key (route_id, member key) answers whether a record is a member.
-  const member = sql`SELECT 1 FROM ${table} WHERE ${table.routeId} = ${routeId} AND ${table.memberKey} = ${reference.common.key}`;
+  const member = sql`SELECT 1 FROM ${table} WHERE ${table.ownerId} = ${routeId} AND ${table.memberKey} = ${reference.common.key}`;
   const needsChange =
     target.action === 'add'
       ? sql`EXISTS (SELECT 1 FROM ${records} WHERE ${named} AND NOT EXISTS (${member}))`
@@ -164,7 +164,7 @@ function buildStatements(db: Database, terms: MembershipTerms, target: Membershi
           .select(
             db
               .select({
-                routeId: sql<string>`${routeId}`.as('route_id'),
+                ownerId: sql<string>`${routeId}`.as('route_id'),
                 tenantKey: sql<string>`${scope.tenantKey}`.as('tenant_key'),
                 orgKey: sql<string>`${scope.orgKey}`.as('org_key'),
                 memberKey: sql<string>`${reference.common.key}`.as('member_key'),
@@ -177,7 +177,7 @@ function buildStatements(db: Database, terms: MembershipTerms, target: Membershi
           .delete(table)
           .where(
             and(
-              eq(table.routeId, routeId),
+              eq(table.ownerId, routeId),
               sql`${table.memberKey} IN (SELECT ${reference.common.key} FROM ${reference.table} WHERE ${named})`,
               allowed,
             ),

@@ -54,12 +54,12 @@ function readStored(context: GroupContext, target: MembershipTarget) {
     db.select().from(routes).where(routeWhere).limit(AMBIGUOUS_LIMIT),
     db.select(buildRecordFields(kind)).from(reference.table).where(named),
     db
-      .select({ routeId: table.routeId, memberKey: table.memberKey })
+      .select({ routeId: table.ownerId, memberKey: table.memberKey })
       .from(table)
       .where(
         and(
           scopeCondition(table, scope),
-          sql`${table.routeId} IN (SELECT ${routes.id} FROM ${routes} WHERE ${routeWhere})`,
+          sql`${table.ownerId} IN (SELECT ${routes.id} FROM ${routes} WHERE ${routeWhere})`,
           sql`${table.memberKey} IN (SELECT ${reference.common.key} FROM ${reference.table} WHERE ${named})`,
         ),
       ),

@@ -38,7 +38,7 @@ function requireRecords(
     const record = found.get(value);
     if (record) records.push(record);
     else
-      errors.push({ path: paths.get(value) ?? 'value', message: message('unknownMember', { kind: kind.reference.spec.kind, by, value }) });
+      errors.push({ path: paths.get(value) ?? 'value', message: message('unknownMember', { kind: kind.reference.spec.name, by, value }) });
   }
   if (errors.length > 0) throw errorOfFields('UnknownReference', errors);
   return records;

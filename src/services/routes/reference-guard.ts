@@ -33,9 +33,9 @@ async function findMemberUses(
   const table = kind.table;
   const queries = chunkKeys(keys).map((chunk) =>
     db
-      .select({ key: table.memberKey, routeId: table.routeId, company: routes.company, routeKey: routes.routeKey })
+      .select({ key: table.memberKey, routeId: table.ownerId, company: routes.company, routeKey: routes.routeKey })
       .from(table)
-      .innerJoin(routes, eq(routes.id, table.routeId))
+      .innerJoin(routes, eq(routes.id, table.ownerId))
       .where(and(eq(table.tenantKey, scope.tenantKey), eq(table.orgKey, scope.orgKey), inArray(table.memberKey, chunk))),
   );
   const results = await runReads(db, queries);

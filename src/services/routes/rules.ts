@@ -24,6 +24,9 @@ export const routeCreateOptions: CreateOptions = {
     return { uses: tools.keys.map((key) => ({ kind: 'tools', key, path: tools.paths.get(key) ?? 'tools' })) };
   },
   statements: (ctx, id, _values, extra) => buildMemberInserts(ctx.db, ctx.scope, toolMembers, id, parseToolKeys(extra.tools).keys),
+  validateCreate: (ctx, values) => checkBrandModel(ctx.db, ctx.scope, values.brand, values.brandModel, 'brandModel', ctx.group?.overlay),
+  // The trigger routes_brand_model_insert (rule:route_brand_model) holds the same rule in the insert's batch.
+  createRuleInDatabase: true,
 };
 
 /**
@@ -52,7 +55,7 @@ async function countMembers(ctx: ApiContext, routeId: string): Promise<{ locatio
     db
       .select({ n: count() })
       .from(kind.table)
-      .where(and(eq(kind.table.tenantKey, scope.tenantKey), eq(kind.table.orgKey, scope.orgKey), eq(kind.table.routeId, routeId)));
+      .where(and(eq(kind.table.tenantKey, scope.tenantKey), eq(kind.table.orgKey, scope.orgKey), eq(kind.table.ownerId, routeId)));
   const [locations, equipmentItems] = await db.batch([query(locationMembers), query(equipmentMembers)]);
   return { locations: locations[0]?.n ?? 0, equipmentItems: equipmentItems[0]?.n ?? 0 };
 }

@@ -70,7 +70,8 @@ export interface RestorePlan {
 export interface RestoreJob extends JobBase {
   readonly kind: 'restore';
   readonly plan: RestorePlan;
-  phase: 'hold' | 'drop' | 'revert' | 'recover' | 'clear' | 'load' | 'replay' | 'release';
+  /** `undo` and `unhold`: a failed restore releasing its target (restore-failure.ts). */
+  phase: 'hold' | 'drop' | 'revert' | 'recover' | 'clear' | 'load' | 'replay' | 'release' | 'undo' | 'unhold';
   /**
    * Decided at the hold (null before): `changes` writes only the rows the history changed after the position (a
    * restore in place, revert-steps.ts); `rebuild` deletes every row and loads the state (restore-steps.ts).

@@ -34,8 +34,8 @@ function conflict(detail: string): ApiError {
   return new ApiError('Conflict', detail);
 }
 
-/** Places an unplaced target on `database` (the directory's triggers count it). */
-async function placeOn(databases: DatabaseSet, scope: TenantScope, database: string, now: Date): Promise<void> {
+/** Places an unplaced target on `database` (the directory's triggers count it); answers where it is placed. */
+async function placeOn(databases: DatabaseSet, scope: TenantScope, database: string, now: Date): Promise<string> {
   await databases.directory
     .prepare('INSERT INTO tenant_placements (tenant_key, org_key, database, placed_on) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING')
     .bind(scope.tenantKey, scope.orgKey, database, now.toISOString())
@@ -44,11 +44,13 @@ async function placeOn(databases: DatabaseSet, scope: TenantScope, database: str
   const db = placed ? databases.tenants.get(placed.database) : undefined;
   if (!placed || !db) throw new Error(`${scope.tenantKey}/${scope.orgKey} could not be placed.`);
   await ensureResidency(db, scope, now);
+  return placed.database;
 }
 
 /**
- * The target's database: the source's own, or for another tenant/org one that holds none of the source's rows (ids are
- * unique per database), where the target has no rows yet.
+ * The target's database: the source's own, or for another tenant/org the one that holds it (any database: a copy's
+ * rows get ids of their own, row-ids.ts), where it has no rows yet; an unplaced target is placed on a database other
+ * than the source's when there is one (spreading the load), else on the source's.
  */
 export async function resolveTarget(
   databases: DatabaseSet,
@@ -60,18 +62,14 @@ export async function resolveTarget(
   if (target.tenantKey === source.tenantKey && target.orgKey === source.orgKey) return source.database;
   const placed = await findPlacement(databases.directory, target);
   if (placed) {
-    if (placed.database === source.database)
-      throw conflict(`${target.tenantKey}/${target.orgKey} is on ${source.database} with the source: move it to another database first.`);
+    if (placed.moveTarget) throw conflict(`${target.tenantKey}/${target.orgKey} is moving to ${placed.moveTarget}.`);
     const db = databases.tenants.get(placed.database);
     const counts = db ? await countRows(db, tables, target) : new Map<string, number>();
     if ([...counts.values()].some((n) => n > 0))
       throw conflict(`${target.tenantKey}/${target.orgKey} is not empty: restore into an empty tenant/org.`);
     return placed.database;
   }
-  const other = databases.names.find((name) => name !== source.database);
-  if (!other) throw conflict('Restoring into another tenant/org needs a second tenant database (ids are unique per database).');
-  await placeOn(databases, target, other, now);
-  return other;
+  return placeOn(databases, target, databases.names.find((name) => name !== source.database) ?? source.database, now);
 }
 
 /** The position and the snapshot a restore of `source` to `asOf` starts from (409 when the history no longer covers it). */

@@ -3,23 +3,33 @@
  * images) through `json_each(?1)`, with the target's scope (`?2`, `?3`) in place of the image's, and deletes by key.
  */
 import type { TenantTable } from '../placement/tenant-tables';
+import { listIdColumns, renderMappedColumn } from './row-ids';
 import { quoteName } from './tables';
 
-/** `json_extract(c.value, '<prefix>."column"')` for every restored column, the target's scope for the scope columns. */
-function renderValues(table: TenantTable, prefix: string): string {
+/**
+ * `json_extract(c.value, '<prefix>."column"')` for every restored column, the target's scope for the scope columns;
+ * with `idMapping` (the parameter of a copy's id mapping: row-ids.ts), the row ids a column holds mapped.
+ */
+function renderValues(table: TenantTable, prefix: string, idMapping?: string): string {
+  const ids = idMapping === undefined ? new Map() : listIdColumns(table);
   return table.columns
     .map((column) => {
       if (column === 'tenant_key') return '?2';
       if (column === 'org_key') return '?3';
-      return `json_extract(c.value, '${prefix}."${column}"')`;
+      const value = `json_extract(c.value, '${prefix}."${column}"')`;
+      const holder = ids.get(column);
+      return holder === undefined || idMapping === undefined ? value : renderMappedColumn(holder, value, idMapping);
     })
     .join(', ');
 }
 
-/** Inserts the images at `prefix` of the JSON array `?1` (an insertion sequence numbered anew, in array order). */
-export function renderInsert(table: TenantTable, prefix: string, where: string): string {
+/**
+ * Inserts the images at `prefix` of the JSON array `?1` (an insertion sequence numbered anew, in array order); into
+ * another tenant/org, with the row ids mapped by the mapping bound at `idMapping`.
+ */
+export function renderInsert(table: TenantTable, prefix: string, where: string, idMapping?: string): string {
   const columns = table.columns.map(quoteName).join(', ');
-  return `INSERT INTO ${quoteName(table.name)} (${columns}) SELECT ${renderValues(table, prefix)} FROM json_each(?1) AS c${where} ORDER BY c.key`;
+  return `INSERT INTO ${quoteName(table.name)} (${columns}) SELECT ${renderValues(table, prefix, idMapping)} FROM json_each(?1) AS c${where} ORDER BY c.key`;
 }
 
 /**

@@ -9,7 +9,8 @@
  *    unless it deleted the row);
  * 4. release: the residency becomes `active` and a `restored` event joins the change feed, in one batch.
  * The target's history records every row the restore deletes and writes (it is `moving`), so a later restore of the
- * target is exact too.
+ * target is exact too. Into another tenant/org, the rows get ids of their own (row-ids.ts); a restore that fails
+ * releases its target (restore-failure.ts).
  */
 import { deleteChunk } from '../placement/copy';
 import { ensureResidency } from '../placement/directory';
@@ -19,8 +20,10 @@ import { readSnapshotChunk, writeInGroups } from './chunks';
 import { findChangedRows, findRebase, readLastImages, readPositions } from './history';
 import { hasRebaseAfter, listChangedTables } from './history-changes';
 import type { RestoreJob } from './jobs';
+import { isCopy, runAbandonStep } from './restore-failure';
 import { renderInsert } from './restore-sql';
 import { InPlaceError, runRevertStep } from './revert-steps';
+import { deriveIdMapping, listIdColumns } from './row-ids';
 import type { BackupStore } from './store';
 
 interface RestoreContext {
@@ -39,6 +42,11 @@ async function holdTarget(db: D1Database, scope: TenantScope, now: Date): Promis
     .run();
 }
 
+/** A copy's id mapping for a table that holds row ids (bound to its statements), or none: in place, or no ids. */
+async function readIdMapping(job: RestoreJob, table: TenantTable): Promise<string[]> {
+  return isCopy(job) && listIdColumns(table).size > 0 ? [await deriveIdMapping(job)] : [];
+}
+
 /** Loads the next snapshot chunk of the current table (its unchanged rows); false when the table has no more. */
 async function loadChunk(job: RestoreJob, context: RestoreContext, table: TenantTable): Promise<boolean> {
   const snapshot = job.plan.snapshot;
@@ -48,8 +56,12 @@ async function loadChunk(job: RestoreJob, context: RestoreContext, table: Tenant
   if ((await findRebase(context.source, job.plan.source, table, job.plan.seq)) > snapshot.startSeq) return false;
   const text = await readSnapshotChunk(context.store, chunk);
   const changed = await findChangedRows(context.source, job.plan.source, table, { from: snapshot.startSeq, to: job.plan.seq }, text);
-  const sql = renderInsert(table, '$[1]', ' WHERE c.key NOT IN (SELECT value FROM json_each(?4))');
-  await context.target.prepare(sql).bind(text, job.tenantKey, job.orgKey, JSON.stringify(changed)).run();
+  const mapping = await readIdMapping(job, table);
+  const sql = renderInsert(table, '$[1]', ' WHERE c.key NOT IN (SELECT value FROM json_each(?4))', mapping.length > 0 ? '?5' : undefined);
+  await context.target
+    .prepare(sql)
+    .bind(text, job.tenantKey, job.orgKey, JSON.stringify(changed), ...mapping)
+    .run();
   job.rows += chunk.rows - changed.length;
   job.cursor += 1;
   return true;
@@ -61,10 +73,15 @@ async function replayImages(job: RestoreJob, context: RestoreContext, table: Ten
   const from = Math.max(job.plan.snapshot?.startSeq ?? 0, rebase);
   const images = await readLastImages(context.source, job.plan.source, table, { from, to: job.plan.seq }, job.cursor);
   if (images.length === 0) return 0;
-  const sql = renderInsert(table, '$', '');
+  const mapping = await readIdMapping(job, table);
+  const sql = renderInsert(table, '$', '', mapping.length > 0 ? '?4' : undefined);
   const statements = await writeInGroups(
     images.map((image) => image.image),
-    (array) => context.target.prepare(sql).bind(array, job.tenantKey, job.orgKey).run(),
+    (array) =>
+      context.target
+        .prepare(sql)
+        .bind(array, job.tenantKey, job.orgKey, ...mapping)
+        .run(),
   );
   job.rows += images.length;
   job.cursor = images[images.length - 1]?.seq ?? job.cursor;
@@ -178,5 +195,8 @@ export async function runRestoreStep(job: RestoreJob, context: RestoreContext): 
     case 'release':
       await release(job, context);
       return 2;
+    case 'undo':
+    case 'unhold':
+      return runAbandonStep(job, context.target, context.tables, context.now());
   }
 }

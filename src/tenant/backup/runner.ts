@@ -13,6 +13,7 @@ import type { DatabaseSet } from '../d1/databases';
 import type { TenantTable } from '../placement/tenant-tables';
 import { describeJob } from './jobs';
 import type { BackupJob, JobStatus, RestoreJob, RestorePlan, SnapshotJob } from './jobs';
+import { abandonRestore, isAbandoning, releaseTarget } from './restore-failure';
 import { runRestoreStep } from './restore-steps';
 import { runSnapshotStep } from './snapshot-steps';
 import type { BackupStore } from './store';
@@ -161,17 +162,19 @@ export class BackupRunner {
         job.failures = 0;
       } catch (error) {
         job.failures += 1;
-        job.error = error instanceof Error ? error.message : String(error);
+        const reason = error instanceof Error ? error.message : String(error);
+        // A restore releasing its target keeps the plain words of why it stopped.
+        if (job.kind !== 'restore' || !isAbandoning(job)) job.error = reason;
         console.error(
           JSON.stringify({
             level: 'error',
             message: `${job.kind} step failed`,
             tenantKey: job.tenantKey,
             orgKey: job.orgKey,
-            error: job.error,
+            error: reason,
           }),
         );
-        if (job.failures >= MAX_FAILURES) Object.assign(job, { state: 'failed', finishedOn: this.host.now().toISOString() });
+        if (job.failures >= MAX_FAILURES) await this.fail(job, error);
         else {
           await this.host.state.put(JOB_KEY, job);
           await this.host.setAlarm(this.host.now().getTime() + RETRY_DELAY_MS);
@@ -187,7 +190,20 @@ export class BackupRunner {
     if (job?.state === 'running') await this.host.setAlarm(this.host.now().getTime());
   }
 
-  /** Keeps the finished job's status and releases the writes a restore held (a failed restore keeps holding: see docs). */
+  /**
+   * A job whose step failed MAX_FAILURES times in a row: a snapshot fails; a restore releases its target first
+   * (restore-failure.ts), and fails at once, releasing what it can, when the release itself keeps failing.
+   */
+  private async fail(job: BackupJob, error: unknown): Promise<void> {
+    if (job.kind === 'restore' && !isAbandoning(job)) return abandonRestore(job, this.tables, error);
+    if (job.kind === 'restore')
+      await releaseTarget(this.binding(job.plan.targetDatabase), job, this.host.now()).catch(() => {
+        job.error = `${job.error ?? ''} Releasing ${job.tenantKey}/${job.orgKey} failed too: writes to it answer 503 until a restore into it ends.`;
+      });
+    Object.assign(job, { state: 'failed', finishedOn: this.host.now().toISOString() });
+  }
+
+  /** Keeps the finished job's status and releases the writes a restore held (a failed restore has released its target). */
   private async finish(job: BackupJob): Promise<void> {
     await this.host.state.put(`${DONE_PREFIX}${job.id}`, job);
     await this.host.state.delete(JOB_KEY);

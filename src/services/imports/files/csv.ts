@@ -1,9 +1,11 @@
 /**
  * CSV files: UTF-8 with or without BOM, `,` or `;` between fields (chosen from the header row: the one that occurs
  * there more often outside quotes; `,` on a tie), quoted fields with `""` and line breaks. Parsed by csv-parse's stream
- * API (WHATWG streams), record by record.
+ * API (WHATWG streams), record by record; a record longer than MAX_RECORD_CHARS is refused before it is held
+ * (src/services/imports/files/bounds.ts).
  */
 import { parse } from 'csv-parse/stream';
+import { boundCsvRecords } from './bounds';
 import { FileProblem, toFileProblem } from './problem';
 import { decodeUtf8, measureBom, prependChunks, readChunks, splitBytes } from './streams';
 
@@ -75,6 +77,7 @@ export async function* readCsvRecords(bytes: ReadableStream<Uint8Array>, start?:
   const parser = parse({ delimiter, record_delimiter: ['\r\n', '\n', '\r'], relax_column_count: true, skip_empty_lines: true, info: true });
   // csv-parse works on bytes: the checked text goes back to UTF-8 (without the BOM, which the decoder dropped and `base` counts).
   const records = prependChunks(head, text)
+    .pipeThrough(boundCsvRecords())
     .pipeThrough(new TextEncoderStream())
     .pipeThrough(splitBytes(PARSER_PIECE_BYTES))
     .pipeThrough(parser as TransformStream<Uint8Array, unknown>);

@@ -1,4 +1,5 @@
 /** The file formats an import takes, from the request's Content-Type (and the file name for .xlsx sent as octet-stream). */
+import { checkRecordBounds, pauseAfter, placeProblem } from './bounds';
 import { readCsvRecords } from './csv';
 import { readJsonItems } from './json';
 import { FileProblem } from './problem';
@@ -59,17 +60,26 @@ function valuesOf(header: readonly string[], cells: readonly string[]): Record<s
 }
 
 /** A tabular file (CSV, xlsx): the header row, then each row as values by header name (rows of empty cells skipped). */
-async function* readTable(rows: AsyncGenerator<TableRow>): AsyncGenerator<FileItem> {
+async function* readTable(batches: AsyncGenerator<readonly TableRow[]>): AsyncGenerator<FileItem> {
   let header: string[] | undefined;
   let row = 0;
-  for await (const { cells, end } of rows) {
-    row += 1;
-    if (!header) {
-      header = cells.map((cell) => cell.trim());
-      yield { header };
-    } else if (!cells.every((cell) => cell === '')) {
-      yield { row, values: valuesOf(header, cells), ...(end === undefined ? {} : { end }) };
+  try {
+    for await (const rows of batches) {
+      for (const { cells, end } of rows) {
+        row += 1;
+        checkRecordBounds(row, cells.length);
+        const pause = pauseAfter(row);
+        if (pause) await pause;
+        if (!header) {
+          header = cells.map((cell) => cell.trim());
+          yield { header };
+        } else if (!cells.every((cell) => cell === '')) {
+          yield { row, values: valuesOf(header, cells), ...(end === undefined ? {} : { end }) };
+        }
+      }
     }
+  } catch (error) {
+    throw placeProblem(error, row + 1);
   }
   if (!header) throw new FileProblem('importFileEmpty');
 }
@@ -83,9 +93,16 @@ async function* resumeCsv(open: OpenFile, from: ResumePoint): AsyncGenerator<Fil
   const header = first.value.cells.map((cell) => cell.trim());
   yield { header };
   let row = from.row;
-  for await (const { cells, end } of readCsvRecords(await open(from.offset), { offset: from.offset, delimiter: first.value.delimiter })) {
-    row += 1;
-    if (!cells.every((cell) => cell === '')) yield { row, values: valuesOf(header, cells), end };
+  try {
+    for await (const { cells, end } of readCsvRecords(await open(from.offset), { offset: from.offset, delimiter: first.value.delimiter })) {
+      row += 1;
+      checkRecordBounds(row, cells.length);
+      const pause = pauseAfter(row);
+      if (pause) await pause;
+      if (!cells.every((cell) => cell === '')) yield { row, values: valuesOf(header, cells), end };
+    }
+  } catch (error) {
+    throw placeProblem(error, row + 1);
   }
 }
 
@@ -96,12 +113,19 @@ async function* readObjects(
 ): AsyncGenerator<FileItem> {
   let row = from?.row ?? 0;
   let first = from === undefined;
-  for await (const { value, end } of items) {
-    row += 1;
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new FileProblem('importRowNotObject', { row });
-    if (first) yield { header: Object.keys(value) };
-    first = false;
-    yield { row, values: value as Record<string, unknown>, end };
+  try {
+    for await (const { value, end } of items) {
+      row += 1;
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new FileProblem('importRowNotObject', { row });
+      checkRecordBounds(row, Object.keys(value).length);
+      const pause = pauseAfter(row);
+      if (pause) await pause;
+      if (first) yield { header: Object.keys(value) };
+      first = false;
+      yield { row, values: value as Record<string, unknown>, end };
+    }
+  } catch (error) {
+    throw placeProblem(error, row + 1);
   }
   if (row === 0) throw new FileProblem('importFileEmpty');
 }
@@ -124,7 +148,7 @@ function readJsonRecords(open: OpenFile, layout: 'array' | 'lines', from?: Resum
 export function readFileRecords(format: FileFormat, open: OpenFile, from?: ResumePoint): AsyncGenerator<FileItem> {
   switch (format) {
     case 'csv':
-      return from && from.offset >= 0 ? resumeCsv(open, from) : readTable(openThen(open, readCsvRecords));
+      return from && from.offset >= 0 ? resumeCsv(open, from) : readTable(batchRecords(openThen(open, readCsvRecords)));
     case 'xlsx':
       return readTable(mapRows(readXlsxRows(() => open(0))));
     case 'json':
@@ -134,8 +158,13 @@ export function readFileRecords(format: FileFormat, open: OpenFile, from?: Resum
   }
 }
 
-async function* mapRows(rows: AsyncGenerator<string[]>): AsyncGenerator<TableRow> {
-  for await (const cells of rows) yield { cells };
+/** A worksheet's rows, in the batches the reader has them (one push of the zip: no step per row). */
+async function* mapRows(batches: AsyncGenerator<readonly string[][]>): AsyncGenerator<readonly TableRow[]> {
+  for await (const rows of batches) yield rows.map((cells) => ({ cells }));
+}
+
+async function* batchRecords(records: AsyncGenerator<TableRow>): AsyncGenerator<readonly TableRow[]> {
+  for await (const record of records) yield [record];
 }
 
 async function* openThen<T>(open: OpenFile, read: (bytes: ReadableStream<Uint8Array>) => AsyncGenerator<T>, offset = 0): AsyncGenerator<T> {

@@ -1,13 +1,19 @@
 /**
  * JSON files: an array of objects (application/json) or one object per line (application/x-ndjson), parsed as they
- * stream by @streamparser/json: only the current item is held. Each item comes with the byte offset just after it in
- * the file (its tokens' offsets are UTF-8 byte offsets; a BOM is counted), where a resumed read starts again.
+ * stream by @streamparser/json: only the current item is held, and refused past MAX_RECORD_CHARS characters. Each item
+ * comes with the byte offset just after it in the file (its tokens' offsets are UTF-8 byte offsets; a BOM is counted),
+ * where a resumed read starts again.
  */
 import { JSONParser } from '@streamparser/json';
+import { recordTooLong } from './bounds';
+import { MAX_RECORD_CHARS } from './limits';
 import { FileProblem, toFileProblem } from './problem';
 import { decodeUtf8, measureBom, readChunks } from './streams';
 
 type JsonLayout = 'array' | 'lines';
+
+/** Text handed to the parser at a time: an item's length is known to within this many characters. */
+const WRITE_CHARS = 4096;
 
 /** An item of the file and the byte offset just after it. */
 interface JsonItem {
@@ -21,6 +27,8 @@ class OffsetParser {
   private readonly ready: JsonItem[] = [];
   private failure: unknown;
   private lastToken = -1;
+  // Characters written since the last item ended (to within a slice): what the parser holds of the item being read.
+  private held = 0;
 
   /** `toFile`: the file offset of a parser byte offset. */
   constructor(
@@ -35,6 +43,8 @@ class OffsetParser {
     };
     // An item ends with its last token (an object's `}`): the next item starts after it.
     this.parser.onValue = ({ value }) => {
+      if (this.held > MAX_RECORD_CHARS) this.failure ??= recordTooLong();
+      this.held = 0;
       this.ready.push({ value, end: this.toFile(this.lastToken + 1) });
     };
     this.parser.onError = (error) => {
@@ -42,9 +52,17 @@ class OffsetParser {
     };
   }
 
+  /** Writes `text` in slices of WRITE_CHARS (a surrogate pair never cut), refusing an item past MAX_RECORD_CHARS. */
   write(text: string): JsonItem[] {
-    this.parser.write(text);
-    if (this.failure !== undefined) throw this.failure;
+    for (let offset = 0; offset < text.length;) {
+      let end = Math.min(offset + WRITE_CHARS, text.length);
+      if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end += 1;
+      this.held += end - offset;
+      this.parser.write(text.slice(offset, end));
+      if (this.failure !== undefined) throw this.failure;
+      if (this.held > MAX_RECORD_CHARS) throw recordTooLong();
+      offset = end;
+    }
     return this.ready.splice(0);
   }
 
@@ -116,4 +134,8 @@ export async function* readJsonItems(bytes: ReadableStream<Uint8Array>, layout: 
   } catch (error) {
     throw toFileProblem(error, format);
   }
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }

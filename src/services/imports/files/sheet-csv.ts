@@ -16,8 +16,14 @@ function encodeRow(cells: readonly string[]): string {
   return cells.length === 0 ? '""\n' : `${cells.map(encodeField).join(',')}\n`;
 }
 
-/** The rows as a stream of UTF-8 CSV, in pieces of about PIECE_CHARS; `turn()` is awaited between pieces. */
-export function encodeRowsAsCsv(rows: AsyncGenerator<string[]>, turn: () => Promise<void>): ReadableStream<Uint8Array> {
+/**
+ * The rows (in the batches the sheet's reader has them) as a stream of UTF-8 CSV, in pieces of about PIECE_CHARS;
+ * `turn()` is awaited between pieces.
+ */
+export function encodeRowsAsCsv(
+  rows: AsyncGenerator<readonly (readonly string[])[]>,
+  turn: () => Promise<void>,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -29,7 +35,7 @@ export function encodeRowsAsCsv(rows: AsyncGenerator<string[]>, turn: () => Prom
           controller.close();
           return;
         }
-        piece += encodeRow(next.value);
+        for (const cells of next.value) piece += encodeRow(cells);
       }
       controller.enqueue(encoder.encode(piece));
       await turn();

@@ -67,8 +67,8 @@ export async function* readChunks<T>(stream: ReadableStream<T>): AsyncGenerator<
   }
 }
 
-/** A stream that yields `first` and then the rest of `reader`. */
-export function prependChunks<T>(first: readonly T[], reader: ReadableStreamDefaultReader<T>): ReadableStream<T> {
+/** A stream that yields `first` and then the rest of `reader` (cancelling it cancels `reader`). */
+export function prependChunks<T>(first: readonly T[], reader: Pick<ReadableStreamDefaultReader<T>, 'read' | 'cancel'>): ReadableStream<T> {
   const queue = [...first];
   return new ReadableStream<T>({
     async pull(controller) {
@@ -104,4 +104,12 @@ export function measureBom(found: (length: number) => void): TransformStream<Uin
     },
     flush: tell,
   });
+}
+
+/**
+ * Lets the runtime serve other work (requests, other imports) between two parts of a long read: a timer, not a
+ * microtask, so that the event loop runs (Workers and Deno serve every request of an isolate on one thread).
+ */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
