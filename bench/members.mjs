@@ -12,7 +12,7 @@ import { startApiAndRaw } from './lib/servers.mjs';
 const quick = process.argv.includes('--quick');
 const state = mkdtempSync(path.join(os.tmpdir(), 'erp-members-bench-'));
 const { api, raw } = await startApiAndRaw(state, { JWT_SECRET: SECRET });
-placeRawTenant(raw);
+await placeRawTenant(raw);
 try {
   const {
     api: measured,

@@ -6,7 +6,6 @@
 // $batch scenarios (bench/lib/batch.mjs). Prints a markdown table; with --save it also writes
 // bench/results/latest.json (scale.json for --scale: the committed figures the README quotes), otherwise those files
 // are left alone. Timing is not a test.
-import { createRequire } from 'node:module';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,7 +15,11 @@ import { measureBatch } from './lib/batch.mjs';
 import { measureImports } from './lib/imports.mjs';
 import { measureLive } from './lib/live.mjs';
 import { startDenoServer } from './lib/deno-server.mjs';
-import { compareRounds } from './lib/load.mjs';
+import { measureBackgroundJobs } from './lib/jobs.mjs';
+import { measureCron } from './lib/cron.mjs';
+import { countAnswers, readAnswerCounts } from './lib/watch.mjs';
+import { RUNTIME_VERSIONS } from '../scripts/local-runtime.mjs';
+import { compareRounds, readRestartedInRounds } from './lib/load.mjs';
 import { loadTemplateRows, mintToken, ORG, placeRawTenant, SECRET, send, sendAdmin, TENANT } from './lib/fixtures.mjs';
 import { startApiAndRaw } from './lib/servers.mjs';
 import { measureRecalculation } from './lib/kpi.mjs';
@@ -48,9 +51,15 @@ const USAGE = `npm run bench [-- options]
                     rows written) and a rebuild into an empty tenant/org, in rows/s (bench/lib/restore.mjs;
                     --restore-rows=N rows, 100,000 unless told; writes bench/results/restore.json with --save; runs
                     on the newest workerd installed, BENCH_WORKERD=wrangler for wrangler's own)
-  --imports         only file imports (issue 29): a routes CSV imported (upload + Workflow) and reverted, rows/s,
-                    beside the raw json_each INSERT floor (writes bench/results/imports.json with --save)
+  --imports         only background jobs (issues 29, 42): a routes CSV imported (upload + Workflow), reverted and a second
+                    one cancelled, rows/s and the ratio to the raw json_each INSERT/DELETE floor; a snapshot, restore
+                    and move; the slowest answer of other requests during each and the runtime's memory (writes
+                    bench/results/imports.json with --save; imports-1m.json for 1,000,000 rows)
   --imports-rows=N  the CSV's rows for --imports (default 100,000; the issue's target is 1,000,000)
+  --jobs-rows=N     with --imports: email templates of the tenant/org that is snapshot, restored and moved (20,000)
+  --cron            only the cron path: GET /__scheduled three times in a row on --cron-orgs=N tenant/orgs (140) of
+                    --cron-rows=N email templates each (10,000), each call timed with the slowest other answer
+                    (writes bench/results/cron.json with --save)
   --attacks         only issue 41's attack requests (bench/lib/attacks.mjs), against npm start (workerd) and
                     npm run start:deno, each on a port and state of its own: time to the refusal, the runtime's
                     resident memory (before, highest, after), the slowest /health and other tenant's answer meanwhile
@@ -70,6 +79,8 @@ const liveOnly = args.has('--live');
 const batchOnly = args.has('--batch');
 /** Only the file import scenarios (a routes CSV imported and reverted, beside the raw json_each INSERT). */
 const importsOnly = args.has('--imports');
+/** Only the cron path: GET /__scheduled three times on many tenant/orgs with rows. */
+const cronOnly = args.has('--cron');
 const full = args.has('--full');
 const scale = args.has('--scale');
 const scaleListsOnly = args.has('--scale-lists');
@@ -85,20 +96,9 @@ const settings = quick
 const root = fileURLToPath(new URL('..', import.meta.url));
 const state = mkdtempSync(path.join(os.tmpdir(), 'erp-bench-'));
 
-/**
- * `--restore` runs `wrangler dev` on the newest `workerd` installed (the one the vitest pool's miniflare brings, through
- * miniflare's MINIFLARE_WORKERD_PATH): wrangler 4.86's own crashes once a tenant database passes 2 GiB
- * (docs/performance.md). BENCH_WORKERD=wrangler keeps wrangler's own. `--imports` keeps wrangler's own: with the newer
- * one a 62 MB upload got no answer within 300 s (2.7 s on wrangler's own).
- */
-function chooseWorkerd() {
-  if (process.env.MINIFLARE_WORKERD_PATH) return `${process.env.MINIFLARE_WORKERD_PATH} (MINIFLARE_WORKERD_PATH)`;
-  if (!restoreOnly || process.env.BENCH_WORKERD === 'wrangler') return "wrangler's own";
-  const workerd = createRequire(import.meta.url)('workerd');
-  process.env.MINIFLARE_WORKERD_PATH = workerd.default;
-  return `workerd ${workerd.version}`;
-}
-const workerd = chooseWorkerd();
+/** The runtime every mode runs on (scripts/local-runtime.mjs: Miniflare's own API, no dev proxy). */
+const workerd = `workerd ${RUNTIME_VERSIONS.workerd} (miniflare ${RUNTIME_VERSIONS.miniflare})`;
+countAnswers();
 const scenarios = [];
 
 function record(name, measured, baseline, baselineName) {
@@ -156,10 +156,10 @@ async function main() {
   const { api, raw, bare } = await startApiAndRaw(
     state,
     { JWT_SECRET: SECRET, WEBHOOKS_ALLOW_LOCAL_HTTP: 'true' },
-    { bare: !scale && !webhooksOnly && !batchOnly && !restoreOnly && !importsOnly && !liveOnly },
+    { bare: !scale && !webhooksOnly && !batchOnly && !restoreOnly && !importsOnly && !liveOnly && !cronOnly },
   );
   try {
-    placeRawTenant(raw, bare);
+    await placeRawTenant(raw, bare);
     const token = await mintToken();
     if (restoreOnly) {
       const figures = await measureRestore({ api, token, rows: restoreRows, templateBody });
@@ -200,17 +200,56 @@ async function main() {
       return;
     }
 
-    if (importsOnly) {
-      const rows = readRowsOption('--imports-rows', 100_000);
-      const measured = await measureImports({ api, raw, token, base, auth, rows });
+    if (cronOnly) {
+      const orgs = readRowsOption('--cron-orgs', 140);
+      const rows = readRowsOption('--cron-rows', 10_000);
+      const targets = [
+        { name: 'health', url: `${api.url}/health` },
+        {
+          name: 'other tenant/org',
+          url: `${api.url}/api/${TENANT}/other/referenceData/companies`,
+          headers: { authorization: `Bearer ${token}` },
+        },
+      ];
+      const cron = await measureCron({ api, token, orgs, rows, targets });
       const result = {
-        imports: measured,
-        settings: { mode: 'imports', rows, workerd },
+        cron,
+        answers: readAnswerCounts(),
+        settings: { mode: 'cron', orgs, rows, workerd },
         machine: describeMachine(),
         date: new Date().toISOString(),
       };
       console.log(JSON.stringify(result, null, 2));
-      if (save) writeFileSync(path.join(root, 'bench/results/imports.json'), `${JSON.stringify(result, null, 2)}\n`);
+      if (save) writeFileSync(path.join(root, 'bench/results/cron.json'), `${JSON.stringify(result, null, 2)}\n`);
+      return;
+    }
+
+    if (importsOnly) {
+      const rows = readRowsOption('--imports-rows', 100_000);
+      const jobsRows = readRowsOption('--jobs-rows', 20_000);
+      const measured = await measureImports({ api, raw, token, base, auth, rows });
+      const targets = [
+        { name: 'health', url: `${api.url}/health` },
+        {
+          name: 'other tenant/org',
+          url: `${api.url}/api/${TENANT}/other/referenceData/companies`,
+          headers: { authorization: `Bearer ${token}` },
+        },
+      ];
+      const jobs = await measureBackgroundJobs({ api, token, rows: jobsRows, targets });
+      const result = {
+        imports: measured,
+        jobs,
+        answers: readAnswerCounts(),
+        settings: { mode: 'imports', rows, jobs_rows: jobsRows, workerd },
+        machine: describeMachine(),
+        date: new Date().toISOString(),
+      };
+      printImports(result);
+      console.log(JSON.stringify(result, null, 2));
+      // 100,000 rows (the default): imports.json; another count beside it (1,000,000: imports-1m.json).
+      const file = rows === 100_000 ? 'imports.json' : `imports-${rows % 1_000_000 === 0 ? `${rows / 1_000_000}m` : rows}.json`;
+      if (save) writeFileSync(path.join(root, 'bench/results', file), `${JSON.stringify(result, null, 2)}\n`);
       return;
     }
 
@@ -237,12 +276,12 @@ async function main() {
     // The API's bench tenant/org is placed by its first write; its rows are then loaded into that database.
     await send(api, token, 'POST', '/operations/emailTemplates', templateBody('placed'));
     const home = (await sendAdmin(api, 'GET', `/admin/placements/${TENANT}/${ORG}`)).database;
-    const load = (from, to) => {
-      loadTemplateRows(api, home, from, to);
-      loadTemplateRows(raw, 'DB', from, to);
-      loadTemplateRows(bare, 'DB', from, to);
+    const load = async (from, to) => {
+      await loadTemplateRows(api, home, from, to);
+      await loadTemplateRows(raw, 'DB', from, to);
+      await loadTemplateRows(bare, 'DB', from, to);
     };
-    load(1, settings.small);
+    await load(1, settings.small);
     const point = { url: `${base}/operations/emailTemplates/tpl-5`, headers: auth };
     const rawPoint = { url: `${raw.url}/d1/point?tenant=${TENANT}&org=${ORG}&key=tpl-5` };
     const page = {
@@ -371,7 +410,7 @@ async function main() {
       'one D1 batch, same checks + outbox row',
     );
 
-    load(settings.small + 1, settings.large);
+    await load(settings.small + 1, settings.large);
     h = await compareRounds(point, rawPoint, ...opts);
     record(`get by key (${settings.large} rows)`, h.a, h.b, 'D1 point read');
     const pointLoss = 1 - h.a.rps / small.point.rps;
@@ -401,9 +440,39 @@ async function main() {
       console.error(`bench: wrote ${RESULTS}`);
     } else console.error(`bench: ${RESULTS} left as it was (add --save to write these figures there)`);
   } finally {
+    const answers = readAnswerCounts();
+    // No dev proxy in front of workerd (scripts/local-runtime.mjs): its 503 "worker restarted mid-request" is counted,
+    // never retried away (autocannon's rounds count theirs in bench/lib/load.mjs).
+    console.error(
+      `bench: ${answers.total} answers to fetch, ${answers.status503} with 503, ${answers.restarted} of them "worker restarted mid-request"; load rounds: ${readRestartedInRounds()} such 503s`,
+    );
     await Promise.all([api.stop(), raw.stop(), bare?.stop()]);
     rmSync(state, { recursive: true, force: true });
   }
+}
+
+/** The --imports summary: every job's rows/s, ratio to the floor, slowest other answer and the runtime's memory. */
+function printImports(result) {
+  const { imports, jobs, answers } = result;
+  const slow = (watched) =>
+    Object.entries(watched.slowest_other ?? {})
+      .map(([name, probe]) => `${name} ${probe.max_ms} ms (${probe.over_1s}/${probe.count} over 1 s)`)
+      .join('; ');
+  const memory = (watched) => (watched.memory?.peak_mib ? `${watched.memory.peak_mib} MiB peak, ${watched.memory.mean_mib} mean` : '');
+  const lines = [
+    `| job | rows | seconds | rows/s | floor rows/s | ratio | answer ms | own status: slowest poll, longest unchanged | slowest other answers | workerd RSS |`,
+    '|---|---:|---:|---:|---:|---:|---:|---|---|---|',
+    `| import | ${imports.rows} | ${imports.import.seconds} | ${imports.import.rows_per_s} | ${imports.floor.insert.rows_per_s} | ${imports.import.ratio_to_floor} | | ${imports.import.poll_max_ms} ms, ${imports.import.longest_unchanged_s} s | ${slow(imports.import)} | ${memory(imports.import)} |`,
+    `| revert | ${imports.rows} | ${imports.revert.seconds} | ${imports.revert.rows_per_s} | ${imports.floor.delete.rows_per_s} | ${imports.revert.ratio_to_floor} | ${imports.revert.answer_ms} | ${imports.revert.poll_max_ms} ms, ${imports.revert.longest_unchanged_s} s | ${slow(imports.revert)} | ${memory(imports.revert)} |`,
+    `| cancel (at ${imports.cancel.rows_read_when_cancelled} of ${imports.cancel.rows} rows) | ${imports.cancel.rows_undone} undone | ${imports.cancel.seconds} | | | | ${imports.cancel.answer_ms} | ${imports.cancel.poll_max_ms} ms, ${imports.cancel.longest_unchanged_s} s | ${slow(imports.cancel)} | ${memory(imports.cancel)} |`,
+    ...['snapshot', 'restore', 'move'].map(
+      (name) =>
+        `| ${name} | ${jobs.rows} | ${jobs[name].seconds} | | | | ${jobs[name].answer_ms ?? ''} | | ${slow(jobs[name])} | ${memory(jobs[name])} |`,
+    ),
+    '',
+    `Answers: ${answers.total} in all, ${answers.status503} with 503, ${answers.restarted} "worker restarted mid-request".`,
+  ];
+  console.log(lines.join('\n'));
 }
 
 /** A `--scale-lists` result replaces only the stored run's `lists` (and says when they were measured). */
@@ -448,6 +517,7 @@ function describeMachine() {
     cpu: os.cpus()[0]?.model,
     memory_gb: round(os.totalmem() / 2 ** 30),
     node: process.version,
+    load_average: os.loadavg().map((value) => round(value, 2)),
   };
 }
 

@@ -11,7 +11,7 @@ import { measureCreate, measureIngestion } from './lib/write-paths.mjs';
 const quick = process.argv.includes('--quick');
 const state = mkdtempSync(path.join(os.tmpdir(), 'erp-write-bench-'));
 const { api, raw } = await startApiAndRaw(state, { JWT_SECRET: SECRET });
-placeRawTenant(raw);
+await placeRawTenant(raw);
 try {
   const token = await mintToken();
   const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };

@@ -2,14 +2,13 @@
 // Applies the D1 migrations to every database of a Wrangler config: migrations/directory to DIRECTORY and
 // migrations/tenant to every TENANT_DB_* binding (each tracks what it applied in its own d1_migrations table).
 //   npm run db:migrate                      # local state in .wrangler/ (npm start does this)
-//   npm run db:migrate -- --persist-to DIR  # local state in DIR (as `wrangler dev --persist-to DIR`)
+//   npm run db:migrate -- --persist-to DIR  # local state in DIR (as `PERSIST_TO=DIR npm start`)
 //   npm run db:migrate -- --remote          # the deployed databases (npm run deploy does this)
 import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { loadMiniflare, readD1Ids, resolvePersistRoot } from './local-runtime.mjs';
 
-const require = createRequire(import.meta.url);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const wrangler = path.join(root, 'node_modules/wrangler/bin/wrangler.js');
 export const DIRECTORY_BINDING = 'DIRECTORY';
@@ -49,36 +48,41 @@ async function applyRemoteMigrations(config, stdio) {
 }
 
 /**
- * The local databases (what `wrangler dev` opens): one Miniflare (one workerd) for all of them, where
- * `wrangler d1 migrations apply --local` starts Wrangler once per database and workerd once per migration file.
- * Same bookkeeping as Wrangler: a `d1_migrations` table per database (id, name, applied_at), file names in order,
- * each file and its bookkeeping row in one batch; the statements are split as Wrangler splits them.
+ * The local databases (what `npm start` and the bench open, scripts/local-runtime.mjs): one Miniflare (one workerd)
+ * for all of them, where `wrangler d1 migrations apply --local` starts Wrangler once per database and workerd once per
+ * migration file. Same bookkeeping as Wrangler: a `d1_migrations` table per database (id, name, applied_at), file
+ * names in order, each file and its bookkeeping row in one batch; the statements are split as Wrangler splits them.
  * Answers the names applied per binding ({ DIRECTORY: [...], TENANT_DB_1: [...] }).
  */
 async function applyLocalMigrations(config, persistTo) {
-  const bindings = await listD1Databases(config);
+  return applyLocalMigrationFolders(config, persistTo, await listD1Databases(config));
+}
+
+/**
+ * Applies the migrations of each of `bindings` (its `migrations_dir`) to the config's local databases (as above);
+ * answers the names applied per binding. The bench uses it for its raw Worker's one database.
+ */
+export async function applyLocalMigrationFolders(config, persistTo, bindings) {
   const { unstable_readConfig } = await import('wrangler');
-  const databases = unstable_readConfig({ config }).d1_databases ?? [];
-  // wrangler dev's storage: --persist-to (relative to the working directory) or .wrangler/state beside the config.
-  const persistRoot = persistTo ? path.resolve(process.cwd(), persistTo) : path.join(path.dirname(config), '.wrangler/state');
-  // The Miniflare that Wrangler itself runs (its own dependency), so the storage format is the one `wrangler dev` reads.
-  const { Miniflare } = await import(pathToFileURL(createRequire(require.resolve('wrangler/package.json')).resolve('miniflare')).href);
+  const databases = (unstable_readConfig({ config }).d1_databases ?? []).filter((database) => bindings.includes(database.binding));
+  const persistRoot = resolvePersistRoot(config, persistTo);
+  // The runtime's own Miniflare and workerd, so the storage is the one `npm start` opens.
+  const { Miniflare, convertV4MiniflareOptions } = await loadMiniflare();
   const { readD1Migrations } = await import('@cloudflare/vitest-plugin');
-  const d1Databases = {};
-  for (const binding of bindings) {
-    const database = databases.find((candidate) => candidate.binding === binding);
-    d1Databases[binding] = database.preview_database_id ?? database.database_id ?? database.database_name;
-  }
-  const mf = new Miniflare({
-    modules: true,
-    script: 'export default {}',
-    d1Persist: path.join(persistRoot, 'v3', 'd1'),
-    d1Databases,
-  });
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      modules: true,
+      script: 'export default {}',
+      cf: false,
+      resourcePersistencePath: path.join(persistRoot, 'v3'),
+      d1Databases: readD1Ids({ d1_databases: databases }),
+    }),
+  );
   const applied = {};
   try {
     for (const binding of bindings) {
       const database = databases.find((candidate) => candidate.binding === binding);
+      if (!database) throw new Error(`${config} has no D1 binding ${binding}`);
       const table = database.migrations_table ?? 'd1_migrations';
       const folder = path.resolve(path.dirname(config), database.migrations_dir);
       const db = await mf.getD1Database(binding);
@@ -109,7 +113,7 @@ async function applyLocalMigrations(config, persistTo) {
 }
 
 /**
- * Every database's migrations: local (wrangler dev's state, or `persistTo`) unless `remote`. Locally it answers the
+ * Every database's migrations: local (npm start's state, or `persistTo`) unless `remote`. Locally it answers the
  * migrations applied per binding.
  */
 export async function applyAllMigrations({ config = path.join(root, 'wrangler.toml'), remote = false, persistTo, stdio = 'inherit' } = {}) {

@@ -1,5 +1,5 @@
 // npm run bench -- --attacks [--save]: issue 41's attack requests against both runtimes as users run them (`npm start`:
-// wrangler dev and its workerd; `npm run start:deno`: one Deno process), each server on a port and state of its own.
+// workerd through Miniflare's API; `npm run start:deno`: one Deno process), each server on a port and state of its own.
 // For every attack file (bench/lib/attack-files.mjs), the render of 416 MB and the batches of renders: the time to
 // its refusal (or Fatal), the runtime's resident memory (VmRSS of its processes, sampled every 50 ms: before, highest,
 // after) and the slowest answer of /health and of another tenant's request while it ran. Writes

@@ -59,9 +59,9 @@ export async function fetchPolling(url, init, { timeoutMs = 2_000, attempts = 30
  * pays the same tenant-database triggers on every write, the history triggers of restore (issue 30) included: the
  * ratios then measure the API's own overhead, not a feature the raw side skips.
  */
-export function placeRawTenant(...workers) {
+export async function placeRawTenant(...workers) {
   for (const worker of workers.filter(Boolean))
-    executeSql(
+    await executeSql(
       worker,
       'DB',
       `INSERT OR IGNORE INTO tenant_residency (tenant_key, org_key, state, changed_on) VALUES ('${TENANT}', '${ORG}', 'active', '${new Date().toISOString()}')`,
@@ -69,18 +69,18 @@ export function placeRawTenant(...workers) {
 }
 
 /**
- * Email template rows tpl-<from>..tpl-<to> in bench/main, one culture in four, created one second apart, loaded
- * into D1 `binding` (for the API: the tenant database that holds bench/main).
+ * Email template rows tpl-<from>..tpl-<to> in bench/`org` (main unless told), one culture in four, created one second
+ * apart, loaded into D1 `binding` (for the API: the tenant database that holds the tenant/org).
  */
-export function loadTemplateRows(worker, binding, from, to) {
-  executeSql(
+export async function loadTemplateRows(worker, binding, from, to, org = ORG) {
+  await executeSql(
     worker,
     binding,
     `WITH RECURSIVE seq(n) AS (SELECT ${from} UNION ALL SELECT n + 1 FROM seq WHERE n < ${to})
      INSERT INTO email_templates (id, tenant_key, org_key, template_key, subject, email_template_type, notification_body, culture,
        description, custom_attributes, is_active, version, created_on, created_by, modified_on, modified_by)
      SELECT lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-a' ||
-       substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6))), '${TENANT}', '${ORG}', 'tpl-' || n, 'Subject ' || n, 1 + n % 2,
+       substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6))), '${TENANT}', '${org}', 'tpl-' || n, 'Subject ' || n, 1 + n % 2,
        '<p>Body ' || n || '</p>', CASE n % 4 WHEN 0 THEN 'pt-PT' WHEN 1 THEN 'en-US' WHEN 2 THEN 'de-DE' ELSE 'fr-FR' END,
        'Bench row', '{}', 1, 1, strftime('%Y-%m-%dT%H:%M:%fZ', '2026-01-01', '+' || n || ' seconds'), 'bench',
        strftime('%Y-%m-%dT%H:%M:%fZ', '2026-01-01', '+' || n || ' seconds'), 'bench'

@@ -1,6 +1,13 @@
 // One load round with autocannon: requests/s, p50 and p99 latency, and the failed answers (status and body).
 import autocannon from 'autocannon';
 
+let restartedInRounds = 0;
+
+/** 503 "worker restarted mid-request" answers the load rounds got (the dev proxy's, workers-sdk#14641). */
+export function readRestartedInRounds() {
+  return restartedInRounds;
+}
+
 /** Several loads at once (`group`): their throughputs add up; p50 is their mean, p99 their worst. */
 async function runGroup(group, seconds) {
   const results = await Promise.all(group.map((load) => runRound({ ...load, seconds })));
@@ -18,6 +25,7 @@ export async function runRound({ group, url, method = 'GET', headers = {}, body,
   const failures = new Map();
   const noteFailure = (status, responseBody) => {
     if (status < 300) return;
+    if (status === 503 && /restarted mid-request/i.test(String(responseBody ?? ''))) restartedInRounds += 1;
     const key = `${status} ${String(responseBody ?? '').slice(0, 200)}`;
     failures.set(key, (failures.get(key) ?? 0) + 1);
   };
@@ -27,7 +35,7 @@ export async function runRound({ group, url, method = 'GET', headers = {}, body,
   }));
   const result = await autocannon({ url, method, headers, requests: list, connections, duration: seconds });
   const failed = result.non2xx + result.errors + result.timeouts;
-  // Nothing answered at all: the worker (or wrangler dev's proxy in front of it) is gone; its figures would be noise.
+  // Nothing answered at all: the worker is gone; its figures would be noise.
   if (result.requests.total === 0 && result.errors > 0) {
     throw new Error(`${method} ${url}: no answer in ${seconds} s (${result.errors} connection errors): the worker stopped answering`);
   }

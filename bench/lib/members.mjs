@@ -48,7 +48,7 @@ async function prepare(api, raw, token) {
     });
   const now = new Date().toISOString();
   const values = (rows) => rows.map((row) => `(${row.map((value) => `'${value}'`).join(', ')})`).join(', ');
-  executeSql(
+  await executeSql(
     raw,
     'DB',
     [
@@ -77,8 +77,8 @@ async function prepare(api, raw, token) {
     ].join(';\n'),
   );
   const home = (await sendAdmin(api, 'GET', `/admin/placements/${TENANT}/${ORG}`)).database;
-  executeSql(api, home, buildOtherRoutesSql(now));
-  executeSql(raw, 'DB', buildOtherRoutesSql(now));
+  await executeSql(api, home, buildOtherRoutesSql(now));
+  await executeSql(raw, 'DB', buildOtherRoutesSql(now));
 }
 
 /** One connection's requests: add then remove the 100 members of its own route, again and again. */

@@ -28,7 +28,7 @@ async function readStatus(api, path) {
   }
 }
 
-async function follow(api, location) {
+export async function follow(api, location) {
   const path = new URL(location).pathname;
   for (;;) {
     const { status, text } = await readStatus(api, path);
@@ -54,8 +54,8 @@ async function timeJob(api, path, body) {
 }
 
 /** One row in ten of the bench tenant/org's templates changed by one SQL statement (the history records each). */
-function updateOneInTen(api, binding) {
-  executeSql(
+async function updateOneInTen(api, binding) {
+  await executeSql(
     api,
     binding,
     `UPDATE email_templates SET subject = subject || ' (bulk)', version = version + 1 WHERE tenant_key = '${TENANT}' AND org_key = '${ORG}' AND rowid % 10 = 0`,
@@ -72,7 +72,7 @@ async function passMoment() {
 export async function measureRestore({ api, token, rows, templateBody }) {
   await send(api, token, 'POST', '/operations/emailTemplates', templateBody('placed'));
   const home = (await sendAdmin(api, 'GET', `/admin/placements/${TENANT}/${ORG}`)).database;
-  for (let from = 1; from <= rows; from += 100_000) loadTemplateRows(api, home, from, Math.min(rows, from + 99_999));
+  for (let from = 1; from <= rows; from += 100_000) await loadTemplateRows(api, home, from, Math.min(rows, from + 99_999));
   const scope = `/admin/placements/${TENANT}/${ORG}`;
   const snapshot = await timeJob(api, `${scope}/snapshots`);
   await send(api, token, 'PUT', '/operations/emailTemplates/tpl-1/subject', 'After the snapshot');
@@ -80,7 +80,7 @@ export async function measureRestore({ api, token, rows, templateBody }) {
   const toSnapshot = await timeJob(api, `${scope}/restore`, { snapshot: snapshot.job.id });
   const toMoment = await timeJob(api, `${scope}/restore`, { asOf: moment });
   const beforeBulk = await passMoment();
-  updateOneInTen(api, home);
+  await updateOneInTen(api, home);
   const undoBulk = await timeJob(api, `${scope}/restore`, { asOf: beforeBulk });
   const copy = await timeJob(api, `${scope}/restore`, { snapshot: snapshot.job.id, target: { tenantKey: TENANT, orgKey: 'restored' } });
   const tenantRows = snapshot.job.rows;

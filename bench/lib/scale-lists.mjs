@@ -162,10 +162,10 @@ function buildDocumentsSql(tenant, org, from, to) {
 }
 
 /** Loads routes and exchange rates documents from..to into tenant/org `tenant`/`org` of the API's database `binding`. */
-function loadListRows(api, binding, tenant, org, from, to) {
+async function loadListRows(api, binding, tenant, org, from, to) {
   const started = Date.now();
-  executeSql(api, binding, buildRoutesSql(tenant, org, from, to));
-  executeSql(api, binding, buildDocumentsSql(tenant, org, from, to));
+  await executeSql(api, binding, buildRoutesSql(tenant, org, from, to));
+  await executeSql(api, binding, buildDocumentsSql(tenant, org, from, to));
   console.error(
     `  loaded routes and exchange rates documents ${from}..${to} of ${tenant}/${org} in ${((Date.now() - started) / 1000).toFixed(0)} s`,
   );
@@ -173,17 +173,17 @@ function loadListRows(api, binding, tenant, org, from, to) {
 
 /**
  * Prepares `orgs` (already placed on one database `binding`): reference records through the API for all of them, then
- * the small size of each with SQL. The API's writes come first: an API write after a `wrangler d1 execute` into the
- * same database, with no start of the worker in between, lost the worker's connection in both tries here.
+ * the small size of each with SQL. The API's writes come first (under `wrangler dev`, an API write after a `wrangler d1
+ * execute` into the same database, with no start of the worker in between, lost the worker's connection).
  */
 export async function prepareListOrgs({ api, token, binding, tenant, orgs, small }) {
   for (const org of orgs) await createReferences(api, token, `/api/${tenant}/${org}`);
-  for (const org of orgs) loadListRows(api, binding, tenant, org, 1, small);
+  for (const org of orgs) await loadListRows(api, binding, tenant, org, 1, small);
 }
 
 /** Grows tenant/org `org` from `from` to `to` rows of routes and exchange rates documents. */
-export function growListOrg({ api, binding, tenant, org, from, to }) {
-  loadListRows(api, binding, tenant, org, from, to);
+export async function growListOrg({ api, binding, tenant, org, from, to }) {
+  await loadListRows(api, binding, tenant, org, from, to);
 }
 
 /** The scenarios of one list on tenant/org `org`: [name, {order, served}, load]. */

@@ -17,8 +17,8 @@ const SMALL = 'small';
 const NEEDLES = 5;
 
 /** Email template rows n = from..to of tenant/org `org`: ids random, created one second apart, a culture in four. */
-function loadRows(worker, binding, org, from, to) {
-  executeSql(
+async function loadRows(worker, binding, org, from, to) {
+  await executeSql(
     worker,
     binding,
     `WITH RECURSIVE seq(n) AS (SELECT ${from} UNION ALL SELECT n + 1 FROM seq WHERE n < ${to})
@@ -135,9 +135,9 @@ async function measureListsOnly({ api, token, record, settings, home }) {
   const started = Date.now();
   // The API's writes (the reference records) before any SQL load: see prepareListOrgs.
   await prepareListOrgs({ api, token, binding: home, tenant: TENANT, orgs: [SMALL, MAIN], small: settings.small });
-  loadRows(api, home, SMALL, 1, settings.small);
-  loadRows(api, home, MAIN, 1, settings.large);
-  growListOrg({ api, binding: home, tenant: TENANT, org: MAIN, from: settings.small + 1, to: settings.large });
+  await loadRows(api, home, SMALL, 1, settings.small);
+  await loadRows(api, home, MAIN, 1, settings.large);
+  await growListOrg({ api, binding: home, tenant: TENANT, org: MAIN, from: settings.small + 1, to: settings.large });
   console.error(`  email templates, routes and exchange rates documents ready in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   await api.restart();
   return measureLists({ api, token, record, settings, restart: () => api.restart() });
@@ -166,13 +166,13 @@ export async function runScaleSuite({ api, raw, token, record, settings }) {
   const home = (await sendAdmin(api, 'GET', `/admin/placements/${TENANT}/${MAIN}`)).database;
   for (const org of [OTHER, SMALL]) await sendAdmin(api, 'POST', `/admin/placements/${TENANT}/${org}/move`, { database: home });
   if (settings.listsOnly) return { growth: null, lists: await measureListsOnly({ api, token, record, settings, home }) };
-  loadRows(api, home, SMALL, 1, settings.small);
-  loadRows(raw, 'DB', SMALL, 1, settings.small);
-  const load = (from, to) => {
+  await loadRows(api, home, SMALL, 1, settings.small);
+  await loadRows(raw, 'DB', SMALL, 1, settings.small);
+  const load = async (from, to) => {
     const started = Date.now();
     for (const org of [MAIN, OTHER]) {
-      loadRows(api, home, org, from, to);
-      loadRows(raw, 'DB', org, from, to);
+      await loadRows(api, home, org, from, to);
+      await loadRows(raw, 'DB', org, from, to);
     }
     console.error(`  loaded rows ${from}..${to} of 2 tenant/orgs into both workers in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   };
@@ -185,7 +185,7 @@ export async function runScaleSuite({ api, raw, token, record, settings }) {
     await raw.restart();
   };
   for (const size of [settings.small, settings.large]) {
-    load(from, size);
+    await load(from, size);
     if (from > 1) await restart();
     from = size + 1;
     const { scenarios, offsetPage } = await listScenarios(api, raw, auth);
@@ -216,7 +216,7 @@ export async function runScaleSuite({ api, raw, token, record, settings }) {
   // Routes and exchange rates documents, loaded now so the email template figures above keep their conditions.
   const started = Date.now();
   await prepareListOrgs({ api, token, binding: home, tenant: TENANT, orgs: [SMALL, MAIN], small: settings.small });
-  growListOrg({ api, binding: home, tenant: TENANT, org: MAIN, from: settings.small + 1, to: settings.large });
+  await growListOrg({ api, binding: home, tenant: TENANT, org: MAIN, from: settings.small + 1, to: settings.large });
   console.error(`  routes and exchange rates documents ready in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   const lists = await measureLists({ api, token, record, settings, restart });
   const growth = {};

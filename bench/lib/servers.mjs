@@ -1,11 +1,13 @@
-// Starts `wrangler dev` for a config on a port with fresh local state, and stops it.
-import { spawn, spawnSync } from 'node:child_process';
+// Starts a Worker of a Wrangler config on a port with fresh local state, in this process through Miniflare's own API
+// (scripts/local-runtime.mjs: the runtime `npm start` runs, workerd with no dev proxy in front), and stops it.
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildDocsAssets } from '../../scripts/docs-assets.mjs';
-import { listD1Databases } from '../../scripts/migrate.mjs';
+import { startLocalRuntime } from '../../scripts/local-runtime.mjs';
+import { applyLocalMigrationFolders, listD1Databases } from '../../scripts/migrate.mjs';
 
 const wrangler = fileURLToPath(new URL('../../node_modules/wrangler/bin/wrangler.js', import.meta.url));
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -23,7 +25,7 @@ export function runWrangler(args, { quiet = true } = {}) {
 }
 
 /**
- * How long a starting `wrangler dev` may take to answer: a loaded 2-core machine has taken over 90 s
+ * How long a starting Worker may take to answer: a loaded 2-core machine has taken over 90 s
  * (BENCH_START_TIMEOUT_MS overrides the 300 s).
  */
 const START_TIMEOUT_MS = Number(process.env.BENCH_START_TIMEOUT_MS ?? 300_000);
@@ -43,125 +45,56 @@ export async function waitFor(url, timeoutMs = START_TIMEOUT_MS) {
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
+/** The runtime's lines: errors and warnings only, unless BENCH_WORKER_LOG is set (then every line). */
+function printRuntimeLine(line, isError) {
+  if (isError || process.env.BENCH_WORKER_LOG) process.stderr.write(`${line}\n`);
+}
+
 /**
- * Applies the migrations of `databases` (D1 binding names; default: the directory and every tenant database of
- * the config) to fresh local state in `persistTo`, starts `wrangler dev`, waits for `probePath`.
+ * Applies the migrations of `databases` (D1 binding names; default: the directory and every tenant database of the
+ * config) to fresh local state in `persistTo`, starts the Worker, waits for `probePath`.
  */
 export async function startWorker({ config, port, persistTo, databases, vars = {}, probePath = '/' }) {
-  for (const binding of databases ?? (await listD1Databases(config)))
-    runWrangler(['d1', 'migrations', 'apply', binding, '--local', '-c', config, '--persist-to', persistTo]);
-  const url = `http://127.0.0.1:${port}`;
-  let child = await launchWrangler({ config, port, persistTo, vars });
+  await applyLocalMigrationFolders(config, persistTo, databases ?? (await listD1Databases(config)));
+  const outdir = path.join(persistTo, '..', `${path.basename(persistTo)}-bundle`);
+  const launch = () => startLocalRuntime({ config, port, persistTo, outdir, vars, print: printRuntimeLine });
+  let runtime = await launch();
+  const url = runtime.url;
   try {
     await waitFor(`${url}${probePath}`);
   } catch (error) {
-    await stopWrangler(child);
+    await runtime.dispose();
     throw error;
   }
   return {
     url,
     persistTo,
     config,
+    /** workerd's process id (its resident memory is the runtime's). */
+    pid: () => runtime.pid(),
+    /** The Worker's D1 database `binding` (Miniflare's binding, from this process). */
+    d1: (binding) => runtime.mf.getD1Database(binding),
     /**
-     * Stops `wrangler dev` and starts it again on the same port and state. Its local runtime holds on to memory with
-     * every request (about 10 KB each in its proxy and in the Worker's process, the raw Worker's alike), and after a
-     * few hundred thousand requests its proxy stops answering: long suites restart between their phases.
+     * Stops workerd and starts it again on the same port and state: long suites restart between their phases, so
+     * that a phase does not measure the memory the runtime kept from the one before.
      */
     restart: async () => {
-      await stopWrangler(child);
-      child = await launchWrangler({ config, port, persistTo, vars });
+      await runtime.dispose();
+      runtime = await launch();
       await waitFor(`${url}${probePath}`);
     },
-    stop: () => stopWrangler(child),
+    stop: () => runtime.dispose(),
   };
 }
 
-async function launchWrangler({ config, port, persistTo, vars }) {
-  const args = [
-    'dev',
-    '-c',
-    config,
-    '--ip',
-    '127.0.0.1',
-    '--port',
-    String(port),
-    '--persist-to',
-    persistTo,
-    '--log-level',
-    process.env.BENCH_WRANGLER_LOG ?? 'error',
-    // Its own inspector port: the default (9229) may still be held by a worker that is stopping.
-    '--inspector-port',
-    String(await findFreePort()),
-  ];
-  for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
-  // Run from the config's own folder: `wrangler dev` reloads on changes under its working directory, and a
-  // reload mid-run answers in-flight writes with 503 "worker restarted mid-request".
-  return spawn(process.execPath, [wrangler, ...args], {
-    cwd: path.dirname(config),
-    stdio: ['ignore', process.env.BENCH_WRANGLER_LOG ? 'inherit' : 'ignore', 'inherit'],
-    env: { CLOUDFLARE_CF_FETCH_ENABLED: 'false', ...process.env, WRANGLER_SEND_METRICS: 'false' },
-  });
-}
-
 /**
- * Stops a `wrangler dev` and its descendants: its esbuild watcher can outlive it and, left running while the state
- * folder is removed, starts a rebuild it cannot finish (a Go deadlock dump).
+ * Runs SQL against one of a worker's local D1 databases (used to bulk-load rows for the table-size scenarios): the
+ * statements split as Wrangler splits them, run as one batch.
  */
-function stopWrangler(child) {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    const family = listDescendants(child.pid);
-    child.once('exit', async () => {
-      for (const pid of family) signalIfAlive(pid, 'SIGTERM');
-      for (let waited = 0; waited < 3000 && family.some(isAlive); waited += 100) await new Promise((r) => setTimeout(r, 100));
-      resolve();
-    });
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-  });
-}
-
-/** The process ids below `pid` (children, grandchildren, ...), from `ps`. */
-function listDescendants(pid) {
-  const listing = spawnSync('ps', ['-A', '-o', 'pid=,ppid='], { encoding: 'utf8' });
-  if (listing.status !== 0) return [];
-  const children = new Map();
-  for (const line of listing.stdout.split('\n')) {
-    const [child, parent] = line.trim().split(/\s+/).map(Number);
-    if (!child || !parent) continue;
-    children.set(parent, [...(children.get(parent) ?? []), child]);
-  }
-  const found = [];
-  const queue = [pid];
-  while (queue.length > 0) {
-    for (const child of children.get(queue.shift()) ?? []) {
-      found.push(child);
-      queue.push(child);
-    }
-  }
-  return found;
-}
-
-function isAlive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function signalIfAlive(pid, signal) {
-  try {
-    process.kill(pid, signal);
-  } catch {
-    // already gone
-  }
-}
-
-/** Runs SQL against one of a worker's local D1 databases (used to bulk-load rows for the table-size scenarios). */
-export function executeSql(worker, binding, sql) {
-  runWrangler(['d1', 'execute', binding, '--local', '-c', worker.config, '--persist-to', worker.persistTo, '--command', sql]);
+export async function executeSql(worker, binding, sql) {
+  const { unstable_splitSqlQuery } = await import('wrangler');
+  const db = await worker.d1(binding);
+  await db.batch(unstable_splitSqlQuery(sql).map((statement) => db.prepare(statement)));
 }
 
 export function findFreePort() {
@@ -177,7 +110,7 @@ export function findFreePort() {
 
 /**
  * A frozen copy of the API Worker in `directory`: the bundle, the migrations, the static assets and a config
- * pointing at them, so edits to src/ during a long run do not restart it. Returns the copied config's path.
+ * pointing at them, so edits to src/ during a long run do not change it. Returns the copied config's path.
  */
 export function snapshotWorker(directory) {
   buildDocsAssets();
@@ -239,7 +172,7 @@ export async function startApiAndRaw(state, vars, { bare = false } = {}) {
         })
       : Promise.resolve(undefined),
   ]);
-  // One that did not start: the others are stopped too (no `wrangler dev` outlives the run).
+  // One that did not start: the others are stopped too (no workerd outlives the run).
   const failed = started.find((outcome) => outcome.status === 'rejected');
   if (failed) {
     await Promise.all(started.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value?.stop() : undefined)));

@@ -125,6 +125,8 @@ async function answerScenario(request, env) {
       return insertMeasurements(request, env, url);
     case '/d1/routes-json':
       return insertRoutes(request, env, url);
+    case '/d1/routes-delete-json':
+      return deleteRoutes(request, env, url);
     default:
       return new Response('not found', { status: 404 });
   }
@@ -193,5 +195,16 @@ async function insertRoutes(request, env, url) {
        FROM json_each(?4)`,
     ).bind(tenant, org, now, await request.text()),
   ]);
+  return new Response(JSON.stringify({ accepted: true }), { headers: JSON_HEADERS });
+}
+
+/**
+ * The floor of a revert's chunk: a JSON array of route keys as one DELETE FROM routes ... WHERE route_key IN
+ * (SELECT value FROM json_each(?)), no version check, no events; the tenant migrations' triggers run as for the API.
+ */
+async function deleteRoutes(request, env, url) {
+  await env.DB.prepare(`DELETE FROM routes WHERE tenant_key = ?1 AND org_key = ?2 AND route_key IN (SELECT value FROM json_each(?3))`)
+    .bind(url.searchParams.get('tenant'), url.searchParams.get('org'), await request.text())
+    .run();
   return new Response(JSON.stringify({ accepted: true }), { headers: JSON_HEADERS });
 }

@@ -150,10 +150,19 @@ export interface FileStore {
   delete(key: string): Promise<void>;
 }
 
-/** A file import to process (the Workflow's parameters): the tenant/org, the import and who uploaded it. */
+/**
+ * A file import's durable run (the Workflow's parameters): the tenant/org, the import and who asked. `task`: absent,
+ * the import's processing (a cancel's undo included); `revert`, the undo of a succeeded import (revertImportFile).
+ */
 export interface ImportJob extends TenantScope {
   readonly importId: string;
   readonly by: string;
+  readonly task?: 'revert';
+}
+
+/** The id of a job's run (a Workflow instance's id): the import's id, `<id>-revert` for its revert. */
+export function buildRunId(job: ImportJob): string {
+  return job.task === 'revert' ? `${job.importId}-revert` : job.importId;
 }
 
 /**
@@ -194,7 +203,7 @@ export type ImportProcessor = (
  * runner whose steps are persisted in SQLite and resumed at start-up (src/runtime/deno/import-runner.ts).
  */
 export interface ImportRunner {
-  /** Starts processing the import (once per import id: a second start is ignored). */
+  /** Starts the job's run (once per run id, buildRunId: a second start is ignored). */
   start(job: ImportJob): Promise<void>;
 }
 

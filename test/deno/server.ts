@@ -22,6 +22,8 @@ const LISTENING = /Deno server listening on (http:\/\/\S+)/;
 export interface DenoTestServer {
   readonly baseUrl: string;
   stop(): Promise<void>;
+  /** Ends the server as a crash would (SIGKILL: nothing of its work is finished); its data stays. */
+  kill(): Promise<void>;
 }
 
 /**
@@ -138,6 +140,14 @@ export async function launchDenoServer(env: Record<string, string> = {}, dataDir
       process.off('exit', killOnExit);
       await stopProcess(child);
       removeDirectory();
+    },
+    async kill() {
+      process.off('exit', killOnExit);
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      await new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGKILL');
+      });
     },
   };
 }

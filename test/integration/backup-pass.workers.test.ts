@@ -3,7 +3,7 @@
  * tenant/org that changed, then retention: the newest snapshot from before the retention's start is kept, older ones
  * deleted, and the history it no longer needs pruned; a moment of the retention still restores exactly. A run handles
  * at most its limit of the tenant/orgs due and the next run the rest; one that did not change is not snapshotted, and a
- * snapshot taken through the operator API is the day's. Runs on storage of its own (it works on every tenant/org of the
+ * snapshot taken through the operator API is the day's; at most a cap of snapshots run at once per tenant database. Runs on storage of its own (it works on every tenant/org of the
  * databases), so the tests of this file follow each other: each drains what the previous one left due.
  */
 import { env } from 'cloudflare:test';
@@ -183,5 +183,27 @@ describe('the daily backup pass', { timeout: 120_000 }, () => {
     }
     expect(await countCovered()).toBe(0);
     expect(shares.length).toBeGreaterThanOrEqual(3);
+  });
+  it('runs at most its cap of snapshots at once per tenant database: the others wait for a later run', async () => {
+    await drain(new Date());
+    const clients = [await freshTenant('cap'), await freshTenant('cap'), await freshTenant('cap')];
+    for (const client of clients) expect((await client.call('POST', '/operations/emailTemplates', { body: body('a') })).status).toBe(201);
+    // Runs a year ahead (the last test of the file: its starts stay ahead of the clock, past every earlier test's): the
+    // snapshots a run starts count as running there until the pass's 2-hour hold ends. One at a time per database.
+    const databases = parts.databases.names.length;
+    const capped = { ...parts, runningSnapshots: 1 };
+    const first = new Date(Date.now() + 365 * DAY_MS);
+    const started = (await runBackupPass(capped, first)).snapshots;
+    expect(started).toBeGreaterThanOrEqual(1);
+    expect(started).toBeLessThanOrEqual(Math.min(2, databases));
+    expect((await runBackupPass(capped, first)).snapshots).toBe(0);
+    let total = started;
+    for (let hold = 1; total < 3 && hold <= 3; hold += 1) {
+      const run = await runBackupPass(capped, new Date(first.getTime() + hold * 3 * 3_600_000));
+      expect(run.snapshots).toBeLessThanOrEqual(databases);
+      total += run.snapshots;
+    }
+    expect(total).toBe(3);
+    for (const client of clients) expect(await awaitSnapshots(scopeOf(client), 1)).toHaveLength(1);
   });
 });

@@ -7,6 +7,8 @@ import type { Problem, TenantClient } from '../helpers/api';
 import { IMPORTS } from '../helpers/imports';
 import type { ImportResource } from '../helpers/imports';
 import { readAllChanges } from '../helpers/events';
+import { readRevertLocation, waitForUndo } from '../helpers/import-files';
+import type { RevertImport } from '../helpers/import-files';
 import { freshTenant } from '../helpers/tenants';
 
 let client: TenantClient;
@@ -134,18 +136,20 @@ describe('processing a file', () => {
     await waitForEnd(started.id);
     const changed = await client.call('PUT', `${TEMPLATES}/r2/subject`, { body: { value: 'Changed' } });
     expect(changed.status, changed.text).toBeLessThan(300);
-    const revert = await client.call<{ revertedTypeMessage: number; message: string }>('POST', `${IMPORTS}/revertImportFile`, {
-      body: { templateKey: 'emailTemplates' },
-    });
+    const revert = await client.call<RevertImport>('POST', `${IMPORTS}/revertImportFile`, { body: { templateKey: 'emailTemplates' } });
     expect(revert.status, revert.text).toBe(200);
+    // Answered at once: the undo runs in durable steps of its own; the import says where it is, then how it ended.
+    expect(revert.body.revertedTypeMessage).toBe(1);
+    expect(readRevertLocation(revert.body)?.endsWith(`${client.base}${IMPORTS}/${started.id}`)).toBe(true);
+    const undone = await waitForUndo(client, started.id);
     expect((await client.call('GET', `${TEMPLATES}/r2`)).status).toBe(200);
-    expect(revert.body).toEqual({
+    expect(undone).toMatchObject({ reverted: true, undoState: 2, rowsUndone: 2 });
+    expect(undone.revertResult).toEqual({
       revertedTypeMessage: 2,
       message: `Import ${started.key} (templates.csv) of template 'emailTemplates' was reverted. 2 record(s) it created were deleted. 1 record(s) changed since the import were left as they are: emailTemplates 'r2'.`,
     });
     expect((await client.call('GET', `${TEMPLATES}/r1`)).status).toBe(404);
     expect((await client.call('GET', `${TEMPLATES}/r3`)).status).toBe(404);
-    expect((await client.call<ImportResource>('GET', `${IMPORTS}/${started.id}`)).body.reverted).toBe(true);
     const again = await client.call<{ revertedTypeMessage: number }>('POST', `${IMPORTS}/revertImportFile`, {
       body: { templateKey: 'emailTemplates' },
     });

@@ -22,7 +22,7 @@ describe('a file import whose step keeps failing', () => {
     const ctx = createExecutionContext();
     const jobs: ImportJob[] = [];
     const platform: Platform = { ...buildWorkerPlatform(env, ctx, TENANT_MODEL), imports: { start: async (job) => void jobs.push(job) } };
-    // More than a step's 20 chunks of 500: the first step writes 10,000 rows.
+    // More than a step's 20 chunks of 500: the first step writes up to 10,000 rows (fewer when its 2.5 s end first).
     const rows = Array.from({ length: 10_100 }, (_, index) => `k${index},S,HTML,B,en-US`);
     const request = new Request(`${ORIGIN}${client.base}${IMPORTS}/files?importDataTemplate=emailTemplates`, {
       method: 'POST',
@@ -45,7 +45,8 @@ describe('a file import whose step keeps failing', () => {
     expect(read.body.importDataState).toBe(5);
     expect(read.body.error).toBe('Processing stopped: a step failed 6 times (D1_ERROR: network connection lost)');
     expect(read.body.detailLog).toContain('nothing left written');
-    expect(read.body.rowsCreated).toBe(10_000);
+    const created = read.body.rowsCreated ?? 0;
+    expect([created > 0, created % 500, created <= 10_000]).toEqual([true, 0, true]);
     const list = await client.call<{ items: unknown[] }>('GET', '/operations/emailTemplates/odata?$top=5');
     expect(list.body.items).toEqual([]);
   });

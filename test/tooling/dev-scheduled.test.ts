@@ -1,8 +1,8 @@
 /**
- * The cron path the README names for `npm start`, against the running dev server (scripts/start.mjs: `wrangler dev
- * --test-scheduled`, on a free port and a fresh state folder): `GET /__scheduled` runs the cron trigger's jobs now.
+ * The cron path the README names for `npm start`, against the running dev server (scripts/start.mjs: the Worker through
+ * Miniflare's API, on a free port and a fresh state folder): `GET /__scheduled` runs the cron trigger's jobs now.
  * (`/cdn-cgi/handler/scheduled` never reaches the Worker under `wrangler dev`: its local runtime hands that scheduled
- * event to the dev server's own entry worker, which answers 500 "exception"; README, "Cron jobs locally".)
+ * event to the dev server's own entry worker, which answers 500 "exception"; docs/running.md, "Cron jobs locally".)
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -9,6 +9,7 @@ import { FileProblem } from '../../src/services/imports/files/problem';
 import { parseFileName } from '../../src/services/imports/files/upload-input';
 import { readXlsxRows } from '../../src/services/imports/files/xlsx';
 import { MAX_XLSX_DECOMPRESSED_BYTES } from '../../src/services/imports/files/xml-part';
+import { encodeRowsAsCsv } from '../../src/services/imports/files/sheet-csv';
 
 /** A stream of `bytes` cut into chunks of `size` (parsers must not care where chunks end). */
 function streamOf(bytes: Uint8Array, size = 7): ReadableStream<Uint8Array> {
@@ -93,17 +94,43 @@ describe('JSON and NDJSON', () => {
       { key: 'A', description: 'x' },
       { key: 'B', description: 'y\nz' },
     ];
+    const array = JSON.stringify(items, null, 1);
+    const lines = items.map((item) => JSON.stringify(item)).join('\n') + '\n';
     for (const size of [1, 5, 1000]) {
-      expect(await readAll('json', text(JSON.stringify(items, null, 1)), size)).toEqual([
+      // Each record ends at the byte just after its `}`: where a resumed read starts again.
+      expect(await readAll('json', text(array), size)).toEqual([
         { header: ['key', 'description'] },
-        { row: 1, values: items[0] },
-        { row: 2, values: items[1] },
+        { row: 1, values: items[0], end: array.indexOf('}') + 1 },
+        { row: 2, values: items[1], end: array.lastIndexOf('}') + 1 },
       ]);
-      expect(await readAll('ndjson', text(items.map((item) => JSON.stringify(item)).join('\n') + '\n'), size)).toEqual([
+      expect(await readAll('ndjson', text(lines), size)).toEqual([
         { header: ['key', 'description'] },
-        { row: 1, values: items[0] },
-        { row: 2, values: items[1] },
+        { row: 1, values: items[0], end: lines.indexOf('}') + 1 },
+        { row: 2, values: items[1], end: lines.lastIndexOf('}') + 1 },
       ]);
+    }
+  });
+
+  it('resumes after any record at its end offset (a ranged read), rows numbered on, BOM and multi-byte text counted', async () => {
+    const items = [{ k: 'é€' }, { k: '😀 "q"' }, { k: 'c' }, { k: 'd' }];
+    const files = {
+      json: text(`\uFEFF [ ${items.map((item) => JSON.stringify(item)).join(' ,\r\n')} ]\n`),
+      ndjson: text(`\uFEFF${items.map((item) => JSON.stringify(item)).join('\r\n')}\n`),
+    };
+    for (const [format, bytes] of Object.entries(files) as [FileFormat, Uint8Array][]) {
+      const open = async (offset: number) => streamOf(bytes.subarray(offset), 3);
+      const all: unknown[] = [];
+      const records: { row: number; end?: number }[] = [];
+      for await (const item of readFileRecords(format, open)) {
+        all.push(item);
+        if ('row' in item) records.push(item);
+      }
+      expect(records.map((item) => item.row)).toEqual([1, 2, 3, 4]);
+      for (const [index, record] of records.entries()) {
+        const resumed: unknown[] = [];
+        for await (const item of readFileRecords(format, open, { offset: record.end ?? -1, row: record.row })) resumed.push(item);
+        expect(resumed, `${format} after row ${record.row}`).toEqual(all.slice(index + 2));
+      }
     }
   });
 
@@ -131,6 +158,26 @@ function buildWorkbook(sheetRows: string, level: 0 | 6 = 6): Uint8Array {
 }
 
 describe('xlsx', () => {
+  it("writes the sheet's rows as CSV that reads back to the same records (quotes, line breaks, empty rows kept in the count)", async () => {
+    const sheet = [['key', 'description'], ['A', 'a, "quoted"\nline'], [], ['', ''], [' B', 'x;y'], ['C']];
+    // Rows come in the batches the sheet's reader has them: two here.
+    async function* rows() {
+      yield sheet.slice(0, 3);
+      yield sheet.slice(3);
+    }
+    let turns = 0;
+    const csv = new Uint8Array(await new Response(encodeRowsAsCsv(rows(), async () => void (turns += 1))).arrayBuffer());
+    const written = 'key,description\nA,"a, ""quoted""\nline"\n""\n,\n" B","x;y"\nC\n';
+    expect(new TextDecoder().decode(csv)).toBe(written);
+    expect(await readAll('csv', csv)).toEqual([
+      { header: ['key', 'description'] },
+      { row: 2, values: { key: 'A', description: 'a, "quoted"\nline' }, end: written.indexOf('line"\n') + 6 },
+      { row: 5, values: { key: ' B', description: 'x;y' }, end: written.indexOf('"x;y"\n') + 6 },
+      { row: 6, values: { key: 'C' }, end: written.length },
+    ]);
+    expect(turns).toBe(0);
+  });
+
   it('reads the first sheet: shared strings (rich text runs joined), inline strings, numbers, booleans, gaps', async () => {
     const rows =
       '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c></row>' +

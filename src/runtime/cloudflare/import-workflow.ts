@@ -1,18 +1,19 @@
 /** File imports on Cloudflare: started as instances of the IMPORT_WORKFLOW Workflow, whose steps are `step.do`. */
 import { WorkflowEntrypoint } from 'cloudflare:workers';
 import type { WorkflowEvent, WorkflowStep } from 'cloudflare:workers';
-import { STEP_RETRIES, StepFailed } from '../platform';
+import { buildRunId, STEP_RETRIES, StepFailed } from '../platform';
 import type { ImportJob, ImportProcessor, ImportRunner, Platform, RunStep } from '../platform';
 
-/** Imports run as instances of the IMPORT_WORKFLOW Workflow, one per import (the instance id is the import's id). */
+/** Imports (and reverts) run as instances of the IMPORT_WORKFLOW Workflow, one per run (its id: buildRunId). */
 export function buildWorkflowImports(env: Env): ImportRunner {
   return {
     start: async (job) => {
+      const id = buildRunId(job);
       try {
-        await env.IMPORT_WORKFLOW.create({ id: job.importId, params: job });
+        await env.IMPORT_WORKFLOW.create({ id, params: job });
       } catch (error) {
-        // A second start of the same import (a retried request) finds its instance.
-        const existing = await env.IMPORT_WORKFLOW.get(job.importId).catch(() => undefined);
+        // A second start of the same run (a retried request) finds its instance.
+        const existing = await env.IMPORT_WORKFLOW.get(id).catch(() => undefined);
         if (!existing) throw error;
       }
     },

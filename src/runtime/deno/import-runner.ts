@@ -1,12 +1,13 @@
 /**
- * The Deno equivalent of the import Workflow: each import's steps run in-process, every completed step's result
- * persisted in SQLite (coordinators.sqlite), so a restart resumes the import at its first step not completed (the
- * runs still open are started again when the host starts). A step that fails is tried again STEP_RETRIES times (2 s,
- * doubling), as a Workflow's step; a run that fails is tried again after a delay, its completed steps skipped, up to
- * MAX_ATTEMPTS times.
+ * The Deno equivalent of the import Workflow: each run's steps (an import's, a revert's) run in-process, every
+ * completed step's result persisted in SQLite (coordinators.sqlite), so a restart resumes the run at its first step not
+ * completed (the runs still open are started again when the host starts). A step that fails is tried again STEP_RETRIES
+ * times (2 s, doubling), as a Workflow's step; a run that fails is tried again after a delay, its completed steps
+ * skipped, up to MAX_ATTEMPTS times. The tables' `import_id` column holds the run's id (buildRunId: the import's id, or
+ * `<id>-revert`).
  */
 import type { DatabaseSync } from 'node:sqlite';
-import { STEP_RETRIES, StepFailed } from '../platform';
+import { buildRunId, STEP_RETRIES, StepFailed } from '../platform';
 import type { ImportJob, ImportProcessor, ImportRunner, Platform, RunStep } from '../platform';
 import { readColumn } from './sqlite-engine';
 
@@ -30,7 +31,7 @@ export class LocalImportRunner implements ImportRunner {
   }
 
   async start(job: ImportJob): Promise<void> {
-    this.sqlite.prepare('INSERT OR IGNORE INTO import_runs (import_id, job) VALUES (?, ?)').all(job.importId, JSON.stringify(job));
+    this.sqlite.prepare('INSERT OR IGNORE INTO import_runs (import_id, job) VALUES (?, ?)').all(buildRunId(job), JSON.stringify(job));
     this.launch(job, 1);
   }
 
@@ -45,9 +46,10 @@ export class LocalImportRunner implements ImportRunner {
   }
 
   private launch(job: ImportJob, attempt: number): void {
-    if (this.closed || !this.processor || !this.platform || this.running.has(job.importId)) return;
-    const run = this.run(job, this.processor, this.platform, attempt).finally(() => this.running.delete(job.importId));
-    this.running.set(job.importId, run);
+    const id = buildRunId(job);
+    if (this.closed || !this.processor || !this.platform || this.running.has(id)) return;
+    const run = this.run(job, this.processor, this.platform, attempt).finally(() => this.running.delete(id));
+    this.running.set(id, run);
   }
 
   private readStep(importId: string, name: string): string | undefined {
@@ -56,11 +58,12 @@ export class LocalImportRunner implements ImportRunner {
   }
 
   private async run(job: ImportJob, processor: ImportProcessor, platform: Platform, attempt: number): Promise<void> {
+    const id = buildRunId(job);
     const runStep: RunStep = async <T>(name: string, work: () => Promise<T>) => {
-      const done = this.readStep(job.importId, name);
+      const done = this.readStep(id, name);
       const text = done ?? JSON.stringify(await this.retry(name, work));
       if (done === undefined) {
-        this.sqlite.prepare('INSERT INTO import_run_steps (import_id, name, result) VALUES (?, ?, ?)').all(job.importId, name, text);
+        this.sqlite.prepare('INSERT INTO import_run_steps (import_id, name, result) VALUES (?, ?, ?)').all(id, name, text);
       }
       const value: unknown = JSON.parse(text);
       return value as T;
@@ -68,8 +71,8 @@ export class LocalImportRunner implements ImportRunner {
     try {
       const sleep = (_name: string, milliseconds: number) => this.wait(milliseconds);
       await processor({ run: runStep, sleep }, platform, job);
-      this.sqlite.prepare('DELETE FROM import_run_steps WHERE import_id = ?').all(job.importId);
-      this.sqlite.prepare('DELETE FROM import_runs WHERE import_id = ?').all(job.importId);
+      this.sqlite.prepare('DELETE FROM import_run_steps WHERE import_id = ?').all(id);
+      this.sqlite.prepare('DELETE FROM import_runs WHERE import_id = ?').all(id);
     } catch (error) {
       if (this.closed) return;
       console.error(

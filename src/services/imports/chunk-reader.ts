@@ -2,11 +2,11 @@
  * The records of a stored file taken chunk by chunk: CHUNK_ROWS records, or more where a template keeps the rows of one
  * group together (exchange rates documents: the lines of one `number`), so that a group is written by one chunk.
  */
-import type { ImportJob, Platform } from '../../runtime/platform';
-import { requireOwnFileKey } from './files/file-key';
+import type { Platform } from '../../runtime/platform';
 import { readFileRecords } from './files/format';
 import type { FileFormat, FileRecord, ResumePoint } from './files/format';
 import { FileProblem } from './files/problem';
+import { guardSource } from './files/streams';
 
 /** Rows per chunk: one D1 batch each (every statement takes the chunk's rows as one JSON parameter). */
 export const CHUNK_ROWS = 500;
@@ -20,20 +20,20 @@ const CHUNK_CHARS = 256 * 1024;
 const MAX_GROUP_TAIL = 1000;
 
 /**
- * The file's records after `from` (CSV: from its offset; otherwise the first `from.skip` records are read past). Only
- * the import's own file is read: `named` (its cloudFileName) must be the key derived from the import.
+ * The file's records after `from`: from its offset (a ledger written before every format kept offsets says -1: then the
+ * first `from.skip` records are read past). `key`: the import's own file, or the CSV of its sheet (src/services/imports/
+ * sources.ts, which checks it is the import's own).
  */
 export async function* readRecordsAfter(
   platform: Platform,
   format: FileFormat,
-  file: { readonly job: ImportJob; readonly named: string | null },
+  key: string,
   from: (ResumePoint & { readonly skip: number }) | undefined,
 ): AsyncGenerator<FileRecord> {
-  const key = requireOwnFileKey(file.job, file.named);
   const open = async (offset: number) => {
     const stream = await platform.files.read(key, offset);
     if (!stream) throw new FileProblem('importFileEmpty');
-    return stream;
+    return guardSource(stream);
   };
   let index = 0;
   for await (const item of readFileRecords(format, open, from)) {

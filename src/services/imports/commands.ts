@@ -13,22 +13,18 @@ import { commitAlone } from '../../tenant/unit-of-work';
 import {
   decideTransition,
   describeState,
+  FAILED,
   FATAL,
   isImportState,
   isStaleProcessing,
   MAX_CONCURRENT_IMPORTS,
   PENDING,
   PROCESSING,
+  UNDOING,
 } from './states';
 import type { ImportState } from './states';
-import {
-  findChangeByCommand,
-  findImport,
-  findImportForChange,
-  findRevertCandidate,
-  stageImportChange,
-  stageImportRegistration,
-} from './store';
+import { findChangeByCommand, findImport, findImportForChange, findRevertCandidate, stageImportChange } from './store';
+import { stageImportRegistration } from './registration';
 import type { ChangeOrigin, ChangeRequest, ImportPatch, NewImport } from './store';
 import { importDataInfos } from './table';
 import type { ImportRow } from './table';
@@ -90,6 +86,26 @@ export interface ImportProgress {
   readonly counts: { readonly rowsRead: number; readonly rowsCreated: number; readonly rowsUpdated: number; readonly rowsFailed: number };
   readonly detailLog?: string;
   readonly error?: string;
+  /** The undo of what it wrote (a failOnErrors or Fatal end: done before the state changes). */
+  readonly undoState?: number;
+  readonly rowsUndone?: number;
+  /**
+   * A cancel (POST /{id}/cancel): a Processing file import's writes are then undone by its own run (undoState 1 and
+   * `undoingLog` as its detailLog until they are), a Pending one wrote nothing (`detailLog`).
+   */
+  readonly cancel?: { readonly undoingLog: string };
+}
+
+/** What a run of undo steps reports (revert, cancel, failOnErrors, Fatal): any import, whatever its state. */
+export interface ImportUndo {
+  readonly importId: string;
+  readonly undoState: number | null;
+  readonly rowsUndone: number | null;
+  readonly detailLog?: string;
+  /** A revert's outcome (the RevertImport answer). */
+  readonly revertResult?: { readonly revertedTypeMessage: number; readonly message: string };
+  /** false: a revert that could not be started is taken back (the import is a revert candidate again). */
+  readonly reverted?: boolean;
 }
 
 /**
@@ -101,7 +117,14 @@ export type ProgressOutcome = { readonly status: 'applied' | 'stopped' | 'notFou
 type ExpireOutcome = { readonly status: 'found'; readonly row: ImportRow } | { readonly status: 'notFound' };
 
 type RevertOutcome =
-  | { readonly status: 'reverted'; readonly id: string; readonly key: number; readonly originalFileName: string | null }
+  | {
+      readonly status: 'reverted';
+      readonly id: string;
+      readonly key: number;
+      readonly originalFileName: string | null;
+      /** Its writes are to be undone by a revert run (a file import of a processed template). */
+      readonly undo: boolean;
+    }
   | { readonly status: 'nothing' };
 
 declare module '../../coordinator/commands' {
@@ -110,12 +133,19 @@ declare module '../../coordinator/commands' {
     'imports.change': { payload: ImportCommandFields & { readonly change: ImportChange }; result: ChangeOutcome };
     /** `now`: ISO 8601 instant the 30-minute rule is judged at (the request's clock). */
     'imports.expire': { payload: ImportCommandFields & { readonly importId: string; readonly now: string }; result: ExpireOutcome };
-    'imports.revert': { payload: ImportCommandFields & { readonly templateKey: string }; result: RevertOutcome };
+    /** `undoFiles`: a file import found is marked for a revert run (undoState 1) rather than marked reverted alone. */
+    'imports.revert': {
+      payload: ImportCommandFields & { readonly templateKey: string; readonly undoFiles?: boolean };
+      result: RevertOutcome;
+    };
     'imports.progress': { payload: ImportCommandFields & { readonly progress: ImportProgress }; result: ProgressOutcome };
+    'imports.undo': { payload: ImportCommandFields & { readonly undo: ImportUndo }; result: { readonly status: 'applied' | 'notFound' } };
   }
 }
 
-type ImportCommand = CommandOf<'imports.register' | 'imports.change' | 'imports.expire' | 'imports.revert' | 'imports.progress'>;
+type ImportCommand = CommandOf<
+  'imports.register' | 'imports.change' | 'imports.expire' | 'imports.revert' | 'imports.progress' | 'imports.undo'
+>;
 
 /** The command's session (its tenant/org, opened once, with the command's audit stamp) and its origin. */
 function prepare({ tenant, now }: CommandContext, command: ImportCommand): TenantSession & { readonly origin: ChangeOrigin } {
@@ -164,6 +194,9 @@ async function changeImport(context: CommandContext, command: CommandOf<'imports
   if (change.detailLog !== undefined) patch.detailLog = change.detailLog;
   if (change.error !== undefined) patch.error = change.error;
   if (change.drillDownOperation !== undefined) patch.drillDownOperation = change.drillDownOperation;
+  // A running file import stopped by Failed or Fatal: its own run undoes what it wrote, in steps (as a cancel does).
+  if (row.fileFormat !== null && from === PROCESSING && (to === FAILED || to === FATAL))
+    Object.assign(patch, { undoState: UNDOING, rowsUndone: 0 });
   await applyChange(run, row, { kind: 'change', toState: to, patch });
   return { status: 'applied' };
 }
@@ -184,11 +217,16 @@ async function revertImport(context: CommandContext, command: CommandOf<'imports
   const run = prepare(context, command);
   const done = await findChangeByCommand(run, command.commandId);
   const replayed = done ? await findImport(run, done.importId) : undefined;
-  if (replayed) return { status: 'reverted', id: replayed.id, key: replayed.key, originalFileName: replayed.originalFileName };
+  if (replayed) {
+    const { id, key, originalFileName } = replayed;
+    return { status: 'reverted', id, key, originalFileName, undo: command.undoFiles === true && replayed.fileFormat !== null };
+  }
   const row = await findRevertCandidate(run, command.templateKey);
   if (!row) return { status: 'nothing' };
-  await applyChange(run, row, { kind: 'revert', toState: requireState(row), patch: { reverted: true } });
-  return { status: 'reverted', id: row.id, key: row.key, originalFileName: row.originalFileName };
+  const undo = command.undoFiles === true && row.fileFormat !== null;
+  const patch: ImportPatch = undo ? { reverted: true, undoState: UNDOING, rowsUndone: 0 } : { reverted: true };
+  await applyChange(run, row, { kind: 'revert', toState: requireState(row), patch });
+  return { status: 'reverted', id: row.id, key: row.key, originalFileName: row.originalFileName, undo };
 }
 
 /** A file import's processing reports its counts (and its state changes): refused once the import has ended. */
@@ -208,7 +246,27 @@ async function progressImport(context: CommandContext, command: CommandOf<'impor
   const patch: ImportPatch = { lastProgressUpdateOn: run.stamp.on, ...progress.counts };
   if (progress.detailLog !== undefined) patch.detailLog = progress.detailLog;
   if (progress.error !== undefined) patch.error = progress.error;
+  if (progress.undoState !== undefined) patch.undoState = progress.undoState;
+  if (progress.rowsUndone !== undefined) patch.rowsUndone = progress.rowsUndone;
+  if (progress.cancel && from === PROCESSING && row.fileFormat !== null)
+    Object.assign(patch, { undoState: UNDOING, rowsUndone: 0, detailLog: progress.cancel.undoingLog });
   return { status: 'applied', row: await applyChange(run, row, { kind: 'change', toState: to, patch }) };
+}
+
+/** The undo steps of a file import report their progress and outcome (any state: the undo follows the state change). */
+async function recordUndo(context: CommandContext, command: CommandOf<'imports.undo'>): Promise<{ status: 'applied' | 'notFound' }> {
+  const run = prepare(context, command);
+  const { undo } = command;
+  const { row, replayed } = await findImportForChange(run, undo.importId, command.commandId);
+  if (replayed) return { status: 'applied' };
+  if (!row) return { status: 'notFound' };
+  const patch: ImportPatch = { undoState: undo.undoState, rowsUndone: undo.rowsUndone };
+  if (undo.detailLog !== undefined) patch.detailLog = undo.detailLog;
+  if (undo.reverted !== undefined) patch.reverted = undo.reverted;
+  if (undo.revertResult)
+    Object.assign(patch, { revertMessageType: undo.revertResult.revertedTypeMessage, revertMessage: undo.revertResult.message });
+  await applyChange(run, row, { kind: 'undo', toState: requireState(row), patch });
+  return { status: 'applied' };
 }
 
 /** The import commands' handlers (registered with the coordinator through the service module). */
@@ -218,4 +276,5 @@ export const importCommands: Pick<CommandHandlers, ImportCommand['type']> = {
   'imports.expire': expireImport,
   'imports.revert': revertImport,
   'imports.progress': progressImport,
+  'imports.undo': recordUndo,
 };

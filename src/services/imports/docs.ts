@@ -4,14 +4,16 @@ import type { OperationDoc, ParameterDoc } from '../../http/route';
 import { MAX_IMPORT_FILE_BYTES } from './files/limits';
 import { ENUM_METADATA } from '../../validation/enums';
 import { DATE_TIME, GUID, INTEGER } from '../../openapi/values';
-import { ImportDataState, ReturnMessageType } from './states';
+import { ImportDataState, ReturnMessageType, UndoState } from './states';
 import { changeFields, LAST_IMPORTS_DEFAULT, LAST_IMPORTS_MAX, registerFields, revertFields } from './validate';
 
 type Parts = Omit<OperationDoc, 'summary' | 'operationId'>;
 
 const text = v.nullable(v.string());
-const enumOf = (spec: typeof ImportDataState | typeof ReturnMessageType) =>
+const enumOf = (spec: typeof ImportDataState | typeof ReturnMessageType | typeof UndoState) =>
   v.pipe(v.number(), v.integer(), v.metadata({ [ENUM_METADATA]: spec }));
+
+const RevertImport = v.strictObject({ revertedTypeMessage: enumOf(ReturnMessageType), message: v.string() });
 
 const ImportDataInfoResource = v.strictObject({
   id: GUID,
@@ -34,6 +36,9 @@ const ImportDataInfoResource = v.strictObject({
   rowsCreated: v.nullable(INTEGER),
   rowsUpdated: v.nullable(INTEGER),
   rowsFailed: v.nullable(INTEGER),
+  undoState: v.nullable(enumOf(UndoState)),
+  rowsUndone: v.nullable(INTEGER),
+  revertResult: v.nullable(RevertImport),
   createdOn: DATE_TIME,
   createdBy: v.string(),
   modifiedOn: DATE_TIME,
@@ -43,7 +48,6 @@ const ImportDataInfoResource = v.strictObject({
 
 const ImportInfoResource = v.strictObject(changeFields);
 const ApiImportDataInfoResource = v.strictObject(registerFields);
-const RevertImport = v.strictObject({ revertedTypeMessage: enumOf(ReturnMessageType), message: v.string() });
 
 const schemas = { ImportDataInfoResource, ImportInfoResource, ApiImportDataInfoResource, RevertImport };
 
@@ -97,7 +101,13 @@ export const revertDoc = {
     schema: v.strictObject(revertFields),
   },
   responses: {
-    200: { description: 'Information when an import was reverted; Warning when there was nothing to revert', schema: RevertImport },
+    200: {
+      description:
+        'Information when an import was reverted; Warning when there was nothing to revert. A file import is undone in the ' +
+        'background: the Information says so and names its URL, where undoState, rowsUndone and then revertResult (this ' +
+        'answer for what the revert did) show it',
+      schema: RevertImport,
+    },
   },
 } satisfies Parts;
 
@@ -178,8 +188,9 @@ export const failuresDoc = {
 export const cancelDoc = {
   schemas,
   description:
-    'A Pending or Processing file import becomes Failed (detailLog: Cancelled), its processing stops at its next step, and ' +
-    'every record it created is deleted (with its `deleted` event). An import that has ended: 400 InvalidStateTransition.',
+    'A Pending or Processing file import becomes Failed (detailLog: Cancelled), answered at once; its processing stops at ' +
+    'its next step and deletes every record it created (with its `deleted` event) in steps: undoState 1 (Undoing, ' +
+    'rowsUndone counting), then 2 (Undone). An import that has ended: 400 InvalidStateTransition.',
   parameters: [idParameter],
   responses: {
     200: { description: 'The cancelled import', schema: ImportDataInfoResource },

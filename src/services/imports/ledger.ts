@@ -1,5 +1,5 @@
 /** The chunk ledger (import_chunks): written with each chunk, read for the counts, the failures and undoing. */
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, isNull, sql } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
 import type { TenantScope } from '../../db/client';
 import { sqlBuilder } from '../../db/sql';
@@ -7,7 +7,10 @@ import type { EntityStore } from '../../resources/entities/store';
 import type { ImportTemplate } from '../../resources/entities/import-template';
 import type { Platform } from '../../runtime/platform';
 import type { TenantReader, TenantSession } from '../../tenant/session';
+import { yieldToRequests } from '../../db/yield';
 import type { WriteBatch } from '../../tenant/unit-of-work';
+import { stageUndoOutcome } from './undo-outcome';
+import type { ChunkUndoOutcome } from './undo-outcome';
 import { stageRecordMembers } from './member-stage';
 import { stageChunkUndo, stageRestore } from './chunk-stage';
 import { NO_COUNTS } from './ledger-entry';
@@ -54,6 +57,19 @@ interface UndoOutcome {
   readonly restored: number;
   /** Records the import created or updated and someone changed since, by natural key: kept when `keepChanged`. */
   readonly kept: readonly string[];
+  /** Chunks undone by this call, and the index of the last one (-1: none). */
+  readonly chunks: number;
+  readonly lastIndex: number;
+}
+
+/** How an undo runs: `keepChanged` (revert, below), `platform` (the writer's reaction), `maxChunks` (a step's share). */
+interface UndoOptions {
+  readonly keepChanged?: boolean;
+  readonly platform?: Platform;
+  /** Undo at most this many chunks (the first not undone, in order); absent: every one. */
+  readonly maxChunks?: number;
+  /** Only chunks from this index on (a run of undo steps goes on where its last step ended). */
+  readonly fromIndex?: number;
 }
 
 /**
@@ -86,19 +102,21 @@ export function isProcessed(template: ImportTemplate | undefined): template is I
 }
 
 /**
- * Undoes every chunk of the import not yet undone (an entity template's, or through the template's writer:
- * src/services/imports/writer-chunk.ts); `platform`: the writer's reaction after it (cached lookups retired).
+ * Undoes the chunks of the import not yet undone, in order (an entity template's, or through the template's writer:
+ * src/services/imports/writer-chunk.ts), at most `maxChunks` of them; `platform`: the writer's reaction after it
+ * (cached lookups retired). Between chunks the runtime gets a turn (yieldToRequests).
  */
 export async function undoChunks(
   unit: TenantSession,
   template: ImportTemplate,
   importId: string,
-  options: { readonly keepChanged?: boolean; readonly platform?: Platform } = {},
+  options: UndoOptions = {},
 ): Promise<UndoOutcome> {
   const keepChanged = options.keepChanged === true;
-  if (template.writer) return undoWriterChunks(unit, template.writer, importId, { keepChanged, platform: options.platform });
-  if (!template.store) return { deleted: 0, restored: 0, kept: [] };
-  return undoEntityChunks(unit, template, template.store, importId, { keepChanged });
+  const range = { maxChunks: options.maxChunks, fromIndex: options.fromIndex };
+  if (template.writer) return undoWriterChunks(unit, template.writer, importId, { keepChanged, platform: options.platform, ...range });
+  if (!template.store) return { deleted: 0, restored: 0, kept: [], chunks: 0, lastIndex: -1 };
+  return undoEntityChunks(unit, template, template.store, importId, { keepChanged, ...range });
 }
 
 /**
@@ -113,20 +131,22 @@ async function undoEntityChunks(
   template: ImportTemplate,
   store: EntityStore,
   importId: string,
-  options: { readonly keepChanged?: boolean } = {},
+  options: { readonly keepChanged?: boolean; readonly maxChunks?: number | undefined; readonly fromIndex?: number | undefined } = {},
 ): Promise<UndoOutcome> {
   const chunks = await unit.read(
     sqlBuilder
       .select({ chunkIndex: importChunks.chunkIndex, createdIds: importChunks.createdIds, updated: importChunks.updated })
       .from(importChunks)
-      .where(and(chunksOf(unit.scope, importId), isNull(importChunks.undoneOn)))
-      .orderBy(asc(importChunks.chunkIndex)),
+      .where(and(chunksOf(unit.scope, importId), gte(importChunks.chunkIndex, options.fromIndex ?? 0), isNull(importChunks.undoneOn)))
+      .orderBy(asc(importChunks.chunkIndex))
+      .limit(options.maxChunks ?? -1),
   );
   let deleted = 0;
   let restored = 0;
   const kept: string[] = [];
   const keepChanged = options.keepChanged === true;
   for (const chunk of chunks) {
+    await yieldToRequests();
     const createdIds = JSON.parse(chunk.createdIds) as string[];
     const updated = JSON.parse(chunk.updated) as UpdatedRecord[];
     // The version each record is unchanged at: the import's, or where the undos of later imports left it.
@@ -143,23 +163,58 @@ async function undoEntityChunks(
     const undo = batch.stage(stageChunkUndo(store, { importId, chunkIndex: chunk.chunkIndex, createdIds, keepChanged, versions }));
     await batch.commit();
     const gone = new Set(undo.result());
-    deleted += gone.size;
-    kept.push(...createdIds.filter((id) => !gone.has(id)));
-    const equivalences: Equivalence[] = [];
-    restores.forEach((written, index) => {
-      const record = updated[index];
-      if (!record) return;
-      if (!written()) return void kept.push(record.id);
-      restored += 1;
-      const bumps = (Object.keys(record.before).length > 0 ? 1 : 0) + ((record.members ?? []).length > 0 ? 1 : 0);
-      equivalences.push({ index, from: record.version - bumps, to: (unchanged.get(record.id) ?? record.version) + bumps });
-    });
-    if (equivalences.length > 0) {
-      const notes = unit.openBatch();
-      notes.stage(stageEquivalences(importId, chunk.chunkIndex, equivalences));
-      await notes.commit();
-    }
+    const outcome = await noteChunkUndo(
+      unit,
+      { template, store, keepChanged },
+      { importId, chunkIndex: chunk.chunkIndex, createdIds, updated, unchanged, gone, restores },
+    );
+    deleted += outcome.deleted;
+    restored += outcome.restored;
+    kept.push(...outcome.kept);
   }
   // Without keepChanged every created record is deleted: one not found was deleted by someone else already.
-  return { deleted, restored, kept: keepChanged ? await nameRecords(unit, { name: template.name, store }, kept) : [] };
+  const lastIndex = chunks.at(-1)?.chunkIndex ?? -1;
+  return { deleted, restored, kept, chunks: chunks.length, lastIndex };
+}
+
+/** A chunk's undo as committed: the records it created and deleted, its restores, and where each record was unchanged. */
+interface UndoneChunk {
+  readonly importId: string;
+  readonly chunkIndex: number;
+  readonly createdIds: readonly string[];
+  readonly updated: readonly UpdatedRecord[];
+  readonly unchanged: ReadonlyMap<string, number>;
+  readonly gone: ReadonlySet<string>;
+  readonly restores: readonly (() => boolean)[];
+}
+
+/**
+ * After a chunk's undo committed, one batch: the notes of the records it gave their values back (which version holds
+ * what: src/services/imports/revert-notes.ts), and its outcome, the records left named by their natural key
+ * (src/services/imports/undo-outcome.ts: a revert's message survives a restart).
+ */
+async function noteChunkUndo(
+  unit: TenantSession,
+  setting: { readonly template: ImportTemplate; readonly store: EntityStore; readonly keepChanged: boolean },
+  chunk: UndoneChunk,
+): Promise<ChunkUndoOutcome> {
+  const left = chunk.createdIds.filter((id) => !chunk.gone.has(id));
+  const equivalences: Equivalence[] = [];
+  let restored = 0;
+  chunk.restores.forEach((written, index) => {
+    const record = chunk.updated[index];
+    if (!record) return;
+    if (!written()) return void left.push(record.id);
+    restored += 1;
+    const bumps = (Object.keys(record.before).length > 0 ? 1 : 0) + ((record.members ?? []).length > 0 ? 1 : 0);
+    equivalences.push({ index, from: record.version - bumps, to: (chunk.unchanged.get(record.id) ?? record.version) + bumps });
+  });
+  const named = { name: setting.template.name, store: setting.store };
+  const kept = setting.keepChanged ? await nameRecords(unit, named, left) : [];
+  const outcome = { deleted: chunk.gone.size, restored, kept };
+  const batch = unit.openBatch();
+  if (equivalences.length > 0) batch.stage(stageEquivalences(chunk.importId, chunk.chunkIndex, equivalences));
+  batch.stage(stageUndoOutcome(chunk.importId, chunk.chunkIndex, outcome));
+  await batch.commit();
+  return outcome;
 }

@@ -35,6 +35,11 @@ interface ImportDataInfoResource {
   readonly rowsCreated: number | null;
   readonly rowsUpdated: number | null;
   readonly rowsFailed: number | null;
+  /** The undo of what the file import wrote (1 Undoing, 2 Undone), and the records it deleted or restored so far. */
+  readonly undoState: number | null;
+  readonly rowsUndone: number | null;
+  /** A revert's outcome once its undo is done (the RevertImport the request used to answer). */
+  readonly revertResult: { readonly revertedTypeMessage: number; readonly message: string } | null;
   readonly createdOn: string;
   readonly createdBy: string;
   readonly modifiedOn: string;
@@ -64,6 +69,12 @@ export function toImportResource(row: ImportRow): ImportDataInfoResource {
     rowsCreated: row.rowsCreated,
     rowsUpdated: row.rowsUpdated,
     rowsFailed: row.rowsFailed,
+    undoState: row.undoState,
+    rowsUndone: row.rowsUndone,
+    revertResult:
+      row.revertMessageType !== null && row.revertMessage !== null
+        ? { revertedTypeMessage: row.revertMessageType, message: row.revertMessage }
+        : null,
     createdOn: row.createdOn,
     createdBy: row.createdBy,
     modifiedOn: row.modifiedOn,

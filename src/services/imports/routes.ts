@@ -24,8 +24,9 @@ import { handleUpload } from './upload';
 import { handleCancel, handleFailures } from './runs';
 import { toImportResource } from './resource';
 import { describeState, isStaleProcessing, ReturnMessageType } from './states';
-import { findImport, findRevertCandidate, listLastImports } from './store';
-import { isProcessed, undoChunks } from './ledger';
+import { findImport, listLastImports } from './store';
+import { isProcessed } from './ledger';
+import { describeRevert, describeRevertStarted } from './revert-message';
 import { parseChangeBody, parseGuidParam, parseLastImportsQuery, parseRegisterBody, parseRevertInput } from './validate';
 import { message } from '../../messages/catalogue';
 
@@ -93,42 +94,37 @@ async function handleLastImports(ctx: ApiContext) {
 }
 
 /**
- * Reverts the template's latest succeeded import. A file import is undone through its chunk ledger first (records it
- * created deleted; one changed by someone since is left as it is and named in a Warning); then the coordinator marks it
- * reverted, so a second revert finds the next older import (or nothing).
+ * Reverts the template's latest succeeded import. The coordinator marks it reverted, so a second revert finds the next
+ * older import (or nothing). A file import's writes are undone by a durable run of its own
+ * (src/services/imports/revert-steps.ts): the answer says so at once, and where to watch; its outcome (records deleted,
+ * restored, and those changed since, left and named) is then the import's revertResult.
  */
 async function handleRevert(ctx: ApiContext, templates: readonly ImportTemplate[]) {
   const templateKey = parseRevertInput(await readJsonBody(ctx.request, { optional: true }), ctx.url.searchParams);
-  const candidate = await findRevertCandidate(ctx.tenant, templateKey);
-  const template = templates.find((item) => item.name === templateKey);
-  const undone =
-    candidate && isProcessed(template) && candidate.fileFormat !== null
-      ? await undoChunks(ctx.tenant, template, candidate.id, { keepChanged: true, platform: ctx.platform })
-      : undefined;
-  const outcome = await sendImportCommand(ctx, { ...buildCommandBase(ctx), type: 'imports.revert', templateKey });
+  const undoFiles = isProcessed(templates.find((item) => item.name === templateKey));
+  const outcome = await sendImportCommand(ctx, { ...buildCommandBase(ctx), type: 'imports.revert', templateKey, undoFiles });
   if (outcome.status === 'nothing') {
     return jsonResponse(revertDoc.responses[200].schema, {
       revertedTypeMessage: ReturnMessageType.members.Warning,
       message: `Template '${templateKey}' has no succeeded import left to revert.`,
     });
   }
-  const file = outcome.originalFileName ? ` (${outcome.originalFileName})` : '';
-  const deleted = undone
-    ? ` ${undone.deleted} record(s) it created were deleted` +
-      (undone.restored > 0 ? `, ${undone.restored} it updated got their values back.` : '.')
-    : '';
-  if (undone && undone.kept.length > 0) {
-    return jsonResponse(revertDoc.responses[200].schema, {
-      revertedTypeMessage: ReturnMessageType.members.Warning,
-      message:
-        `Import ${outcome.key}${file} of template '${templateKey}' was reverted.${deleted} ${undone.kept.length} record(s) changed ` +
-        `since the import were left as they are: ${undone.kept.slice(0, 20).join(', ')}${undone.kept.length > 20 ? ', ...' : ''}.`,
-    });
+  const row = { key: outcome.key, originalFileName: outcome.originalFileName, importDataTemplate: templateKey };
+  if (!outcome.undo) return jsonResponse(revertDoc.responses[200].schema, describeRevert(row));
+  await startRevert(ctx, outcome.id);
+  return jsonResponse(revertDoc.responses[200].schema, describeRevertStarted(row, `${ctx.apiBase}${IMPORTS_BASE}/${outcome.id}`));
+}
+
+/** Starts the revert's run; one that cannot be started is taken back (the import is a revert candidate again). */
+async function startRevert(ctx: ApiContext, importId: string): Promise<void> {
+  try {
+    const { tenantKey, orgKey } = ctx.tenant.scope;
+    await ctx.platform.imports.start({ tenantKey, orgKey, importId, by: ctx.principal.subject, task: 'revert' });
+  } catch (error) {
+    const undo = { importId, undoState: null, rowsUndone: null, reverted: false };
+    await sendImportCommand(ctx, { ...buildCommandBase(ctx), type: 'imports.undo', undo });
+    throw error;
   }
-  return jsonResponse(revertDoc.responses[200].schema, {
-    revertedTypeMessage: ReturnMessageType.members.Information,
-    message: `Import ${outcome.key}${file} of template '${templateKey}' was reverted.${deleted}`,
-  });
 }
 
 async function handleReadOne(ctx: ApiContext) {
@@ -249,7 +245,7 @@ export function buildImportRoutes(templates: readonly ImportTemplate[]): readonl
       operationId: 'cancelImport',
       ...cancelDoc,
     },
-    handle: (ctx) => handleCancel(ctx, templates),
+    handle: (ctx) => handleCancel(ctx),
   });
   return [uploadRoute, validateRoute, lastImportsRoute, changeRoute, revertRoute, registerRoute, failuresRoute, cancelRoute, readRoute];
 }

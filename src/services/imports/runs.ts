@@ -1,18 +1,17 @@
 /**
  * GET /{id}/failures (the failed rows as CSV, from the chunk ledger) and POST /{id}/cancel (a Pending or Processing
- * import becomes Failed through its coordinator, then every chunk it wrote is undone).
+ * import becomes Failed through its coordinator; its run then undoes every chunk it wrote, in steps).
  */
 import { errorOfFields, recordNotFound, validationError } from '../../errors/api-error';
 import type { ApiContext } from '../../http/context';
 import { jsonResponse, textResponse } from '../../http/responses';
 import { cancelDoc } from './docs';
-import type { ImportTemplate } from '../../resources/entities/import-template';
 import { message } from '../../messages/catalogue';
 import { negotiateLanguage } from '../../messages/language';
 import { isGuid } from '../../validation/values';
 import { buildCommandBase, sendImportCommand } from './client';
 import { streamFailuresCsv } from './failures-stream';
-import { isProcessed, sumChunkCounts, undoChunks } from './ledger';
+import { sumChunkCounts } from './ledger';
 import { toImportResource } from './resource';
 import { describeState, FAILED, isImportState } from './states';
 import { findImport } from './store';
@@ -34,14 +33,22 @@ export async function handleFailures(ctx: ApiContext) {
   return textResponse(body, 'text/csv', { 'content-disposition': `attachment; filename="import-${row.key}-failures.csv"` });
 }
 
-/** Cancels a Pending or Processing import: Failed, then what it wrote is undone (its processing stops at its next step). */
-export async function handleCancel(ctx: ApiContext, templates: readonly ImportTemplate[]) {
+/** detailLog of a cancelled import while its run undoes what it wrote, and once it has. */
+export const CANCELLING_LOG = 'Cancelled: what it wrote is being undone (undoState 1, rowsUndone).';
+export const CANCELLED_LOG = 'Cancelled: nothing left written.';
+
+/**
+ * Cancels a Pending or Processing import: Failed at once. A Processing file import's run stops at its next step and
+ * undoes what it wrote in steps of its own (undoState 1, then 2 with detailLog CANCELLED_LOG); a Pending one wrote
+ * nothing.
+ */
+export async function handleCancel(ctx: ApiContext) {
   const row = await readImportParam(ctx);
   const counts = await sumChunkCounts(ctx.tenant, row.id);
   const outcome = await sendImportCommand(ctx, {
     ...buildCommandBase(ctx),
     type: 'imports.progress',
-    progress: { importId: row.id, importDataState: FAILED, counts, detailLog: 'Cancelled: nothing left written.' },
+    progress: { importId: row.id, importDataState: FAILED, counts, detailLog: CANCELLED_LOG, cancel: { undoingLog: CANCELLING_LOG } },
   });
   if (outcome.status === 'notFound') throw recordNotFound(`Import ${row.id}`, true, 'id');
   if (outcome.status === 'stopped') {
@@ -50,8 +57,5 @@ export async function handleCancel(ctx: ApiContext, templates: readonly ImportTe
       { path: 'importDataState', message: message('stateTransition', { from, to: describeState(FAILED) }) },
     ]);
   }
-  const template = templates.find((item) => item.name === row.importDataTemplate);
-  if (isProcessed(template)) await undoChunks(ctx.tenant, template, row.id, { platform: ctx.platform });
-  const current = await findImport(ctx.tenant, row.id);
-  return jsonResponse(cancelDoc.responses[200].schema, toImportResource(current ?? row));
+  return jsonResponse(cancelDoc.responses[200].schema, toImportResource(outcome.row ?? row));
 }

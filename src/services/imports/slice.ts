@@ -1,14 +1,15 @@
 /**
  * One step of a file import's processing: up to SLICE_CHUNKS chunks of CHUNK_ROWS records, each checked and written
  * through the unit of work as ONE D1 batch with its ledger row. A step starts after the last chunk in the ledger, so a
- * step cut short and run again writes nothing twice; a CSV file is read from that chunk's end offset (one ranged read:
- * no record is parsed twice), the other formats read past the records before it.
+ * step cut short and run again writes nothing twice; the file is read from that chunk's end offset (one ranged read: no
+ * record is parsed twice): CSV, NDJSON and JSON directly, .xlsx through the CSV of its sheet (src/services/imports/sources.ts).
  */
 import type { ImportTemplate } from '../../resources/entities/import-template';
 import { loadCustomDefinitions } from '../../resources/entities/custom-attributes';
 import { formatMessage } from '../../messages/catalogue';
 import { DEFAULT_LANGUAGE } from '../../messages/language';
 import type { ImportJob, Platform } from '../../runtime/platform';
+import { yieldToRequests } from '../../db/yield';
 import { stageChunkCreates, stageLedgerEntry, stageRecordUpdate } from './chunk-stage';
 import { checkEntityChunk } from './chunk-writes';
 import type { ChunkSetting } from './chunk-writes';
@@ -23,13 +24,16 @@ import { FileProblem, toFileProblem } from './files/problem';
 import { describeTooBig, isTooBig } from './step-failures';
 import { findLastChunk, isProcessed, sumChunkCounts } from './ledger';
 import type { ImportRow } from './table';
+import { prepareSource } from './sources';
 import { writeWriterChunk } from './writer-chunk';
 import type { WriterSetting } from './writer-chunk';
 import { describeCounts, openJob, sendProgress } from './progress';
 import { PROCESSING } from './states';
 
-/** Chunks per step: a step reports progress when it ends (a few seconds at most). */
+/** Chunks per step at most; a step also stops taking chunks after SLICE_MS, and reports progress when it ends. */
 const SLICE_CHUNKS = 20;
+/** A step's time for chunks: progress is told every few seconds, and a step stays short. */
+const SLICE_MS = 2_500;
 
 export interface SliceResult extends Readonly<Record<string, unknown>> {
   readonly done: boolean;
@@ -138,27 +142,30 @@ export async function runSlice(platform: Platform, templates: readonly ImportTem
   const format = (row.fileFormat ?? 'csv') as FileFormat;
   const resume = await findResumePoint(unit, job);
   let index = resume.index;
-  const reader = new ChunkReader(
-    readRecordsAfter(platform, format, { job, named: row.cloudFileName }, resume.from),
-    template.writer?.groupColumn,
-  );
+  const started = Date.now();
+  let reader: ChunkReader | undefined;
   try {
-    for (let taken = 0; taken < SLICE_CHUNKS; taken += 1) {
+    const source = await prepareSource(platform, format, { job, named: row.cloudFileName });
+    reader = new ChunkReader(readRecordsAfter(platform, source.format, source.key, resume.from), template.writer?.groupColumn);
+    for (let taken = 0; taken < SLICE_CHUNKS && Date.now() - started < SLICE_MS; taken += 1) {
+      // The runtime's turn before each chunk (src/db/yield.ts): requests that came meanwhile are answered.
+      await yieldToRequests();
       const chunk = await reader.take();
+      await yieldToRequests();
       if (chunk.records.length > 0) await write({ importId: job.importId, index, dryRun: row.dryRun === true }, chunk.records);
       index += 1;
       if (chunk.last) return { done: true, fatal: null };
     }
   } catch (error) {
     // A malformed file, a bound passed or a chunk D1 cannot store is the import's end (Fatal, with why: never retried);
-    // anything else (the platform) fails the step, retried.
-    if (error instanceof FileProblem || error instanceof SyntaxError || isParserError(error)) {
-      return { done: true, fatal: formatMessage(toFileProblem(error, format).problem, DEFAULT_LANGUAGE) };
-    }
+    // anything else (the platform, the storage mid-read: a SourceError) fails the step, which runs again from the ledger.
+    const problem =
+      error instanceof FileProblem || error instanceof SyntaxError || isParserError(error) ? toFileProblem(error, format) : error;
+    if (problem instanceof FileProblem) return { done: true, fatal: formatMessage(problem.problem, DEFAULT_LANGUAGE) };
     if (isTooBig(error)) return { done: true, fatal: describeTooBig(error) };
     throw error;
   } finally {
-    await reader.close();
+    await reader?.close();
   }
   const counts = await sumChunkCounts(unit, job.importId);
   await sendProgress(platform, job, { importId: job.importId, counts, detailLog: describeCounts(counts, row.dryRun === true) });

@@ -12,6 +12,15 @@ export const ReturnMessageType = {
   members: { Information: 1, Warning: 2, Error: 3 },
 } as const satisfies EnumSpec;
 
+/** The undo of what a file import wrote (revert, cancel, failOnErrors, Fatal): its durable steps run, then it is done. */
+export const UndoState = {
+  name: 'UndoState',
+  members: { Undoing: 1, Undone: 2 },
+} as const satisfies EnumSpec;
+
+export const UNDOING = UndoState.members.Undoing;
+export const UNDONE = UndoState.members.Undone;
+
 export type ImportState = (typeof ImportDataState.members)[keyof typeof ImportDataState.members];
 
 export const PENDING: ImportState = 1;

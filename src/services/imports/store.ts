@@ -6,11 +6,10 @@ import type { TenantScope } from '../../db/client';
 import { sqlBuilder } from '../../db/sql';
 import type { TenantReader } from '../../tenant/session';
 import type { EventFields } from '../../events/outbox';
-import type { AuditStamp } from '../../resources/entities/store';
 import { bindCompiled, bindRequestQuery, bindRequestStatement } from '../../tenant/compiled';
 import { rowsOf } from '../../tenant/unit-of-work';
 import type { StagedWrite } from '../../tenant/unit-of-work';
-import { PENDING, SUCCEEDED } from './states';
+import { SUCCEEDED } from './states';
 import type { ImportState } from './states';
 import { importDataInfoChanges, importDataInfos } from './table';
 import type { ImportChangeRow, ImportRow } from './table';
@@ -39,13 +38,13 @@ interface ImportFileOptions {
   readonly failOnErrors: boolean;
 }
 
-type ChangeKind = 'change' | 'expire' | 'revert';
+type ChangeKind = 'change' | 'expire' | 'revert' | 'undo';
 
 /** The change feed's resource of imports. */
 const IMPORTS_RESOURCE = 'corePatterns/importDataInfos';
 
 /** An import's event, selected from its row (after the write: its new version and key): its fields and rows. */
-function describeImportEvent(
+export function describeImportEvent(
   fields: Pick<EventFields, 'changeType' | 'changes'>,
   where: SQL | undefined,
 ): { fields: EventFields; from: SQL } {
@@ -57,13 +56,15 @@ function describeImportEvent(
 }
 
 /** Columns a change may set besides the state, version and audit fields. */
-export type ImportPatch = Partial<Pick<ImportRow, PatchedText | 'lastProgressUpdateOn' | 'reverted' | CountField>>;
+export type ImportPatch = Partial<Pick<ImportRow, PatchedText | 'lastProgressUpdateOn' | 'reverted' | CountField | UndoField>>;
 
 type PatchedText = 'cloudFileName' | 'detailLog' | 'error' | 'drillDownOperation';
 /** A file import's counts (src/services/imports/ledger-entry.ts). */
 type CountField = 'rowsRead' | 'rowsCreated' | 'rowsUpdated' | 'rowsFailed';
+/** The undo of a file import's writes (revert, cancel, failOnErrors, Fatal) and a revert's outcome. */
+type UndoField = 'undoState' | 'rowsUndone' | 'revertMessageType' | 'revertMessage';
 
-function importsOf(scope: TenantScope): SQL | undefined {
+export function importsOf(scope: TenantScope): SQL | undefined {
   return scopeCondition(importDataInfos, scope);
 }
 
@@ -130,102 +131,6 @@ export async function findImportForChange(
 export async function findChangeByCommand(tenant: TenantReader, commandId: string): Promise<ImportChangeRow | undefined> {
   const rows = await tenant.read(sqlBuilder.select().from(importDataInfoChanges).where(changeOfCommand(tenant.scope, commandId)).limit(1));
   return rows[0];
-}
-
-/** The insert of a Pending import, its key the tenant/org's next (computed by the INSERT itself). */
-function buildImportInsert(scope: TenantScope, input: NewImport, stamp: AuditStamp) {
-  const t = importDataInfos;
-  const literal = <T>(value: T, name: string) => sql<T>`${value}`.as(name);
-  return sqlBuilder.insert(t).select((qb) =>
-    qb
-      .select({
-        id: literal(input.id, 'id'),
-        tenantKey: literal(scope.tenantKey, 'tenant_key'),
-        orgKey: literal(scope.orgKey, 'org_key'),
-        key: sql<number>`COALESCE(MAX(${t.key}), 0) + 1`.as('key'),
-        importDataTemplate: literal(input.importDataTemplate, 'import_data_template'),
-        originalFileName: literal(input.originalFileName, 'original_file_name'),
-        cloudFileName: literal(input.cloudFileName, 'cloud_file_name'),
-        importDataState: literal(PENDING, 'import_data_state'),
-        importName: literal(input.importName, 'import_name'),
-        detailLog: sql<null>`NULL`.as('detail_log'),
-        error: sql<null>`NULL`.as('error'),
-        lastProgressUpdateOn: sql<null>`NULL`.as('last_progress_update_on'),
-        drillDownOperation: sql<null>`NULL`.as('drill_down_operation'),
-        reverted: sql<number>`0`.as('reverted'),
-        fileFormat: literal(input.file?.format ?? null, 'file_format'),
-        importMode: literal(input.file?.mode ?? null, 'import_mode'),
-        dryRun: literal(input.file ? Number(input.file.dryRun) : null, 'dry_run'),
-        failOnErrors: literal(input.file ? Number(input.file.failOnErrors) : null, 'fail_on_errors'),
-        rowsRead: literal(input.file ? 0 : null, 'rows_read'),
-        rowsCreated: literal(input.file ? 0 : null, 'rows_created'),
-        rowsUpdated: literal(input.file ? 0 : null, 'rows_updated'),
-        rowsFailed: literal(input.file ? 0 : null, 'rows_failed'),
-        version: sql<number>`1`.as('version'),
-        createdOn: literal(stamp.on, 'created_on'),
-        createdBy: literal(stamp.by, 'created_by'),
-        modifiedOn: literal(stamp.on, 'modified_on'),
-        modifiedBy: literal(stamp.by, 'modified_by'),
-      })
-      .from(t)
-      .where(importsOf(scope)),
-  );
-}
-
-/**
- * A Pending import with the next key of the tenant/org and its first history entry, staged in a unit of work (one
- * transaction with its batch) with its `created` event; its result is the key taken. The key is computed inside the
- * INSERT itself, so two writers can never take the same one; the unique index (tenant_key, org_key, key) would refuse
- * it anyway.
- */
-export function stageImportRegistration(input: NewImport, origin: ChangeOrigin): StagedWrite<ImportRow> {
-  return {
-    plan({ scope, stamp }) {
-      const t = importDataInfos;
-      const insertRow = buildImportInsert(scope, input, stamp);
-      const insertChange = sqlBuilder.insert(importDataInfoChanges).values({
-        id: crypto.randomUUID(),
-        tenantKey: scope.tenantKey,
-        orgKey: scope.orgKey,
-        importId: input.id,
-        seq: 1,
-        kind: 'register',
-        fromState: null,
-        toState: PENDING,
-        commandId: origin.commandId,
-        requestId: origin.requestId,
-        changedOn: stamp.on,
-        changedBy: stamp.by,
-      });
-      // The stored row, read in the same batch (its key is the database's): no read after the commit.
-      const returned = getTableColumns(t);
-      const selectKey = bindRequestQuery(
-        sqlBuilder
-          .select(returned)
-          .from(t)
-          .where(and(importsOf(scope), eq(t.id, input.id))),
-        returned,
-      );
-      const event = describeImportEvent(
-        { changeType: 'created', changes: JSON.stringify({ toState: PENDING }) },
-        and(importsOf(scope), eq(t.id, input.id)),
-      );
-      return {
-        table: 'import_data_infos',
-        statements: [
-          { statement: bindCompiled(bindRequestStatement(insertRow), {}) },
-          { statement: bindCompiled(bindRequestStatement(insertChange), {}) },
-          { event },
-          { statement: selectKey },
-        ],
-        settle: ([, , , rows]) => {
-          const row = rowsOf(selectKey, rows)[0];
-          if (row === undefined) throw new Error(`Import ${input.id} was not stored.`);
-          return row;
-        },
-      };
-    },
-  };
 }
 
 export interface ChangeRequest {

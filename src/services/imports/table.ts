@@ -29,6 +29,16 @@ export const importDataInfos = sqliteTable(
     rowsCreated: integer('rows_created'),
     rowsUpdated: integer('rows_updated'),
     rowsFailed: integer('rows_failed'),
+    /**
+     * The undo of what a file import wrote (a revert, a cancel, failOnErrors, a Fatal end): 1 Undoing (its durable
+     * steps run), 2 Undone; null while nothing was asked to be undone.
+     */
+    undoState: integer('undo_state'),
+    /** Records the undo deleted or gave their values back so far. */
+    rowsUndone: integer('rows_undone'),
+    /** A revert's outcome once undone: the RevertImport answer (ReturnMessageType and message). */
+    revertMessageType: integer('revert_message_type'),
+    revertMessage: text('revert_message'),
     version: integer('version').notNull().default(1),
     createdOn: text('created_on').notNull(),
     createdBy: text('created_by').notNull(),
@@ -54,7 +64,7 @@ export const importDataInfoChanges = sqliteTable(
     orgKey: text('org_key').notNull(),
     importId: text('import_id').notNull(),
     seq: integer('seq').notNull(),
-    /** register | change | expire | revert */
+    /** register | change | expire | revert | undo */
     kind: text('kind').notNull(),
     fromState: integer('from_state'),
     toState: integer('to_state').notNull(),
@@ -103,6 +113,11 @@ export const importChunks = sqliteTable(
     endRow: integer('end_row').notNull(),
     /** Set when the chunk's writes were undone (cancel, failOnErrors, revert). */
     undoneOn: text('undone_on'),
+    /**
+     * What its undo did, written right after it (JSON `{deleted, restored, kept}`: counts, and the records left as
+     * changed since, named): a revert's outcome is the sum of its chunks', whatever steps a restart split it into.
+     */
+    undoOutcome: text('undo_outcome'),
     createdOn: text('created_on').notNull(),
   },
   (table) => [primaryKey({ columns: [table.tenantKey, table.orgKey, table.importId, table.chunkIndex] })],

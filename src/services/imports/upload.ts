@@ -29,14 +29,21 @@ function tooLarge(): ApiError {
 
 /**
  * The body's bytes as a stream that remembers what it read in `seen` (so the same bytes can be stored afterwards) and
- * stops past MAX_HEAD_BYTES; cancelling it leaves `reader` open. `settle` waits for a read still in flight when the
- * header was found (a pipe reads ahead), so that `seen` holds every byte taken from the reader.
+ * stops past MAX_HEAD_BYTES; cancelling it leaves `reader` open. `settle` stops it reading (the header parser's pipes
+ * read ahead, and their cancel reaches this stream only after a few turns: a read they start after the header was
+ * found would take bytes from the reader that `seen`, already stored, never gets) and waits for a read still in
+ * flight, so that `seen` holds every byte taken from the reader.
  */
 function recordHead(reader: ReadableStreamDefaultReader<Uint8Array>, seen: Uint8Array[]) {
   let total = 0;
+  let stopped = false;
   let pending: Promise<unknown> = Promise.resolve();
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
+      if (stopped) {
+        controller.close();
+        return;
+      }
       if (total > MAX_HEAD_BYTES) {
         controller.error(new FileProblem('importHeaderTooLong', { max: MAX_HEAD_BYTES }));
         return;
@@ -58,7 +65,13 @@ function recordHead(reader: ReadableStreamDefaultReader<Uint8Array>, seen: Uint8
       }
     },
   });
-  return { stream, settle: () => pending };
+  return {
+    stream,
+    settle: () => {
+      stopped = true;
+      return pending;
+    },
+  };
 }
 
 /** Bounds of rows and records (src/services/imports/files/limits.ts) seen at upload: 413 naming `file` and the bound. */

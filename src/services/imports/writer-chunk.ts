@@ -4,15 +4,17 @@
  * then handed to the writer, which checks what needs stored data and stages the writes; the chunk's ledger row goes in
  * the same batch, committed as ONE D1 batch. Undoing a chunk is the writer's undo and the ledger row's mark, likewise.
  */
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, gte, isNull } from 'drizzle-orm';
 import { scopeCondition } from '../../db/client';
 import { sqlBuilder } from '../../db/sql';
 import type { ImportTemplate } from '../../resources/entities/import-template';
 import type { ChunkContext, ChunkRecord, ImportRowBody, ImportWriter } from '../../resources/entities/import-writer';
 import type { Platform } from '../../runtime/platform';
+import { yieldToRequests } from '../../db/yield';
 import { planStatement } from '../../tenant/staged-statements';
 import type { TenantSession } from '../../tenant/session';
 import type { StagedWrite } from '../../tenant/unit-of-work';
+import { stageUndoOutcome } from './undo-outcome';
 import { buildChunkMark, stageLedgerEntry } from './chunk-stage';
 import type { FailedRow } from './files/failures-csv';
 import type { FileRecord } from './files/format';
@@ -81,24 +83,39 @@ function stageChunkMark(importId: string, chunkIndex: number): StagedWrite<void>
 }
 
 /**
- * Undoes every chunk of the import not yet undone, one batch per chunk (the writer's undo and the ledger row's mark).
- * With `keepChanged` (revert), records changed since the import are left and answered in `kept`.
+ * Undoes the chunks of the import not yet undone (at most `maxChunks`, in order), one batch per chunk (the writer's undo
+ * and the ledger row's mark). With `keepChanged` (revert), records changed since the import are left and answered in
+ * `kept`.
  */
 export async function undoWriterChunks(
   unit: TenantSession,
   writer: ImportWriter,
   importId: string,
-  options: { readonly keepChanged: boolean; readonly platform?: Platform | undefined },
-): Promise<{ deleted: number; restored: number; kept: string[] }> {
+  options: {
+    readonly keepChanged: boolean;
+    readonly platform?: Platform | undefined;
+    readonly maxChunks?: number | undefined;
+    readonly fromIndex?: number | undefined;
+  },
+): Promise<{ deleted: number; restored: number; kept: string[]; chunks: number; lastIndex: number }> {
   const chunks = await unit.read(
     sqlBuilder
       .select({ chunkIndex: importChunks.chunkIndex, createdIds: importChunks.createdIds, updated: importChunks.updated })
       .from(importChunks)
-      .where(and(scopeCondition(importChunks, unit.scope), eq(importChunks.importId, importId), isNull(importChunks.undoneOn)))
-      .orderBy(asc(importChunks.chunkIndex)),
+      .where(
+        and(
+          scopeCondition(importChunks, unit.scope),
+          eq(importChunks.importId, importId),
+          gte(importChunks.chunkIndex, options.fromIndex ?? 0),
+          isNull(importChunks.undoneOn),
+        ),
+      )
+      .orderBy(asc(importChunks.chunkIndex))
+      .limit(options.maxChunks ?? -1),
   );
-  const outcome = { deleted: 0, restored: 0, kept: [] as string[] };
+  const outcome = { deleted: 0, restored: 0, kept: [] as string[], chunks: chunks.length, lastIndex: chunks.at(-1)?.chunkIndex ?? -1 };
   for (const chunk of chunks) {
+    await yieldToRequests();
     const record: ChunkRecord = {
       importId,
       chunkIndex: chunk.chunkIndex,
@@ -111,11 +128,11 @@ export async function undoWriterChunks(
     batch.stage(stageChunkMark(importId, chunk.chunkIndex));
     await batch.commit();
     const done = result();
-    if (done.equivalences && done.equivalences.length > 0) {
-      const notes = unit.openBatch();
-      notes.stage(stageEquivalences(importId, chunk.chunkIndex, done.equivalences));
-      await notes.commit();
-    }
+    // One batch after the undo's: its notes (which version holds what) and its outcome (a revert's message).
+    const notes = unit.openBatch();
+    if (done.equivalences && done.equivalences.length > 0) notes.stage(stageEquivalences(importId, chunk.chunkIndex, done.equivalences));
+    notes.stage(stageUndoOutcome(importId, chunk.chunkIndex, { deleted: done.deleted, restored: done.restored, kept: done.kept }));
+    await notes.commit();
     outcome.deleted += done.deleted;
     outcome.restored += done.restored;
     outcome.kept.push(...done.kept);

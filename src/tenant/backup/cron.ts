@@ -12,7 +12,7 @@ import type { BackupCoordinator } from './operations';
 import { listManifests } from './plan';
 import { applyRetention, pruneHistory } from './retention';
 import type { PruneBudget } from './retention';
-import { listDueScopes, recordRetention, recordSnapshotStart } from './state';
+import { countRunningSnapshots, listDueScopes, recordRetention, recordSnapshotStart } from './state';
 import type { DueScope } from './state';
 import type { BackupStore } from './store';
 
@@ -21,6 +21,13 @@ const DAY_MS = 86_400_000;
 const PASS_LIMIT = 100;
 /** History prune statements (500 entries each) per run, over every tenant/org of the run. */
 const PRUNE_STATEMENTS = 40;
+/**
+ * Snapshots of one tenant database running at once, at most: a run starts others only as these end. A snapshot reads
+ * its tenant/org's rows from the database all its tenant/orgs share (and, locally, one runtime runs every job): a run
+ * that started a hundred at once left the next run's every statement queued behind theirs (GET /__scheduled on 140
+ * tenant/orgs: no answer within 300 s).
+ */
+const MAX_RUNNING_SNAPSHOTS = 4;
 
 export interface BackupPassParts {
   readonly databases: DatabaseSet;
@@ -31,6 +38,8 @@ export interface BackupPassParts {
   readonly limit?: number;
   /** History prune statements per run (PRUNE_STATEMENTS unless told). */
   readonly pruneStatements?: number;
+  /** Snapshots running at once per tenant database (MAX_RUNNING_SNAPSHOTS unless told). */
+  readonly runningSnapshots?: number;
 }
 
 /** What a run did: tenant/orgs handled, snapshots started, snapshots deleted, history entries pruned. */
@@ -74,14 +83,37 @@ async function startSnapshot(parts: BackupPassParts, db: D1Database, due: DueSco
   return 'started' in outcome;
 }
 
-async function handleDue(parts: BackupPassParts, due: DueScope, now: Date, budget: PruneBudget, report: BackupPassReport) {
+/** Snapshots each tenant database may still start in this run (its cap less those running). */
+async function countSnapshotSlots(parts: BackupPassParts, now: Date): Promise<Map<string, number>> {
+  const cap = parts.runningSnapshots ?? MAX_RUNNING_SNAPSHOTS;
+  const slots = new Map<string, number>();
+  for (const name of parts.databases.names) {
+    const db = parts.databases.tenants.get(name);
+    if (db) slots.set(name, Math.max(0, cap - (await countRunningSnapshots(db, now))));
+  }
+  return slots;
+}
+
+async function handleDue(
+  parts: BackupPassParts,
+  due: DueScope,
+  now: Date,
+  budget: PruneBudget,
+  report: BackupPassReport,
+  slots: Map<string, number>,
+) {
   const db = parts.databases.tenants.get(due.database);
   if (!db) return;
   // The list read by retention knows better than the state when that was never learnt (retained_on NULL).
   const listed = due.retentionDue ? await retain(parts, db, due, now, report) : true;
   const snapshotDue = listed && due.snapshotDue;
   if (due.retentionDue || due.pruneLeft) report.pruned += await pruneHistory(db, due, budget);
-  if (snapshotDue && due.position > 0 && (await startSnapshot(parts, db, due, now))) report.snapshots += 1;
+  // A snapshot due waits for a free slot of its database (it stays due: a later run starts it).
+  const free = slots.get(due.database) ?? 0;
+  if (snapshotDue && due.position > 0 && free > 0 && (await startSnapshot(parts, db, due, now))) {
+    report.snapshots += 1;
+    slots.set(due.database, free - 1);
+  }
   report.handled += 1;
 }
 
@@ -89,9 +121,10 @@ async function handleDue(parts: BackupPassParts, due: DueScope, now: Date, budge
 export async function runBackupPass(parts: BackupPassParts, now: Date): Promise<BackupPassReport> {
   const report: BackupPassReport = { handled: 0, snapshots: 0, deleted: 0, pruned: 0 };
   const budget: PruneBudget = { statements: parts.pruneStatements ?? PRUNE_STATEMENTS };
+  const slots = await countSnapshotSlots(parts, now);
   for (const due of await findDue(parts, now, parts.limit ?? PASS_LIMIT)) {
     try {
-      await handleDue(parts, due, now, budget, report);
+      await handleDue(parts, due, now, budget, report, slots);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       console.error(JSON.stringify({ level: 'error', job: 'backups', tenantKey: due.tenantKey, orgKey: due.orgKey, error: message }));

@@ -6,6 +6,7 @@
  * its writes wait here (`whenSettled`), like writes during a move.
  */
 import type { TenantScope } from '../../db/client';
+import { yieldToRequests } from '../../db/yield';
 import type { CoordinatorState } from '../../coordinator/commands';
 import { SerialQueue, waitForRelease } from '../../coordinator/queue';
 import type { DatabaseSet } from '../d1/databases';
@@ -154,6 +155,8 @@ export class BackupRunner {
     let spent = 0;
     // Within the statement budget, and a few seconds: requests to the coordinator wait while a step runs.
     while (job && job.state === 'running' && spent < this.host.stepStatements && this.host.now().getTime() - started < STEP_MS) {
+      // The runtime's turn between steps: requests that came meanwhile are answered (src/db/yield.ts).
+      await yieldToRequests();
       try {
         spent += await this.step(job);
         job.failures = 0;

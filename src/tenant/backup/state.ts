@@ -92,6 +92,18 @@ export async function recordSnapshot(db: D1Database, manifest: SnapshotManifest)
     .run();
 }
 
+/**
+ * Snapshots the pass started on a tenant database that have not ended (started within the hold, no snapshot since):
+ * the pass starts others only while fewer than its cap run (cron.ts).
+ */
+export async function countRunningSnapshots(db: D1Database, now: Date): Promise<number> {
+  const row = await db
+    .prepare('SELECT count(*) AS n FROM tenant_backup_state WHERE started_on > ?1 AND (snapshot_on IS NULL OR started_on > snapshot_on)')
+    .bind(new Date(now.getTime() - STARTED_HOLD_MS).toISOString())
+    .first<{ n: number }>();
+  return Number(row?.n ?? 0);
+}
+
 /** The pass started a snapshot (or found a job of the tenant/org under way). */
 export async function recordSnapshotStart(db: D1Database, scope: TenantScope, now: Date): Promise<void> {
   await db

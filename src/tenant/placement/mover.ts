@@ -20,6 +20,7 @@
  * `moved`, source `active` again.
  */
 import type { TenantScope } from '../../db/client';
+import { yieldToRequests } from '../../db/yield';
 import type { CoordinatorState } from '../../coordinator/commands';
 import { SerialQueue, waitForRelease } from '../../coordinator/queue';
 import type { DatabaseSet } from '../d1/databases';
@@ -166,6 +167,8 @@ export class TenantMover {
     let state: MoveState | null = (await this.host.state.get<MoveState>(STATE_KEY)) ?? null;
     let spent = 0;
     while (state && spent < this.host.stepStatements) {
+      // The runtime's turn between steps: requests that came meanwhile are answered (src/db/yield.ts).
+      await yieldToRequests();
       try {
         spent += await this.step(state);
         state.failures = 0;

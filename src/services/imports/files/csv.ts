@@ -7,12 +7,15 @@
 import { parse } from 'csv-parse/stream';
 import { boundCsvRecords } from './bounds';
 import { FileProblem, toFileProblem } from './problem';
-import { decodeUtf8, prependChunks, readChunks } from './streams';
+import { decodeUtf8, measureBom, prependChunks, readChunks, splitBytes } from './streams';
 
 /** The longest header row read to choose the delimiter. */
 const MAX_HEADER_CHARS = 64 * 1024;
 
 type CsvDelimiter = ',' | ';';
+
+/** The parser's input pieces: it queues up to 1,024 of them, so it reads at most 4 MiB ahead of the records taken. */
+const PARSER_PIECE_BYTES = 4 * 1024;
 
 /** The delimiter of a header row: `;` when it occurs more often than `,` outside quotes (Portuguese, Spanish exports). */
 export function detectDelimiter(head: string): CsvDelimiter {
@@ -54,27 +57,6 @@ interface CsvStart {
   readonly delimiter: CsvDelimiter;
 }
 
-const UTF8_BOM = [0xef, 0xbb, 0xbf];
-
-/** Passes bytes through, telling (once the first 3 bytes are seen) how many bytes of BOM the stream starts with. */
-function measureBom(found: (length: number) => void): TransformStream<Uint8Array, Uint8Array> {
-  const first: number[] = [];
-  let told = false;
-  const tell = () => {
-    if (told) return;
-    told = true;
-    found(UTF8_BOM.every((byte, index) => first[index] === byte) ? UTF8_BOM.length : 0);
-  };
-  return new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, controller) {
-      for (let index = 0; first.length < UTF8_BOM.length && index < chunk.byteLength; index += 1) first.push(chunk[index] ?? 0);
-      if (first.length >= UTF8_BOM.length) tell();
-      controller.enqueue(chunk);
-    },
-    flush: tell,
-  });
-}
-
 /**
  * The records of a CSV file, each with its cells and end offset (the first one is the header row), from the file's
  * start; or, with `start`, from a record's start offset (the delimiter known from the header row).
@@ -97,6 +79,7 @@ export async function* readCsvRecords(bytes: ReadableStream<Uint8Array>, start?:
   const records = prependChunks(head, text)
     .pipeThrough(boundCsvRecords())
     .pipeThrough(new TextEncoderStream())
+    .pipeThrough(splitBytes(PARSER_PIECE_BYTES))
     .pipeThrough(parser as TransformStream<Uint8Array, unknown>);
   try {
     for await (const item of readChunks(records)) yield toCsvRecord(item, base, delimiter);

@@ -23,7 +23,7 @@ export function detectFormat(contentType: string | null, fileName: string | null
 
 /**
  * One record of a file: its row number (the header row of CSV and xlsx is row 1; JSON items count from 1), its values
- * by column as written, and for CSV the byte offset just after it (where the next record starts).
+ * by column as written, and the byte offset just after it (where the next record starts; CSV, NDJSON and JSON).
  */
 export interface FileRecord {
   readonly row: number;
@@ -36,7 +36,10 @@ type FileItem = FileRecord | { readonly header: readonly string[] };
 /** Opens the stored file from a byte offset (0: its start). */
 type OpenFile = (offset: number) => Promise<ReadableStream<Uint8Array>>;
 
-/** Where a read resumes: the byte offset of the next record (-1: read past `row` records from the start) and the last row number read. */
+/**
+ * Where a read resumes: the byte offset of the next record (-1: read past `row` records from the start, as a ledger
+ * written before every format kept offsets says) and the last row number read.
+ */
 export interface ResumePoint {
   readonly offset: number;
   readonly row: number;
@@ -103,17 +106,23 @@ async function* resumeCsv(open: OpenFile, from: ResumePoint): AsyncGenerator<Fil
   }
 }
 
-async function* readObjects(items: AsyncGenerator<unknown>): AsyncGenerator<FileItem> {
-  let row = 0;
+/** JSON items as records (each an object), rows numbered from 1, or on from `from.row` when the read resumes. */
+async function* readObjects(
+  items: AsyncGenerator<{ readonly value: unknown; readonly end: number }>,
+  from?: ResumePoint,
+): AsyncGenerator<FileItem> {
+  let row = from?.row ?? 0;
+  let first = from === undefined;
   try {
-    for await (const item of items) {
+    for await (const { value, end } of items) {
       row += 1;
-      if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new FileProblem('importRowNotObject', { row });
-      checkRecordBounds(row, Object.keys(item).length);
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new FileProblem('importRowNotObject', { row });
+      checkRecordBounds(row, Object.keys(value).length);
       const pause = pauseAfter(row);
       if (pause) await pause;
-      if (row === 1) yield { header: Object.keys(item) };
-      yield { row, values: item as Record<string, unknown> };
+      if (first) yield { header: Object.keys(value) };
+      first = false;
+      yield { row, values: value as Record<string, unknown>, end };
     }
   } catch (error) {
     throw placeProblem(error, row + 1);
@@ -121,10 +130,20 @@ async function* readObjects(items: AsyncGenerator<unknown>): AsyncGenerator<File
   if (row === 0) throw new FileProblem('importFileEmpty');
 }
 
+/** A JSON array or NDJSON file's records, from its start or (`from`) after the record that ends at `from.offset`. */
+function readJsonRecords(open: OpenFile, layout: 'array' | 'lines', from?: ResumePoint): AsyncGenerator<FileItem> {
+  const resumed = from && from.offset > 0 ? from : undefined;
+  return readObjects(
+    openThen(open, (bytes) => readJsonItems(bytes, layout, resumed?.offset), resumed?.offset ?? 0),
+    resumed,
+  );
+}
+
 /**
  * The records of a stored file: first `{header}` (CSV, xlsx: the header row; JSON: the first item's properties), then
- * every record. `open` reads the file from a byte offset (xlsx reads it twice). With `from` (a CSV record's offset), a
- * CSV file is read from there on, its rows numbered on from `from.row`.
+ * every record. `open` reads the file from a byte offset (xlsx reads it twice). With `from` (a record's end offset), a
+ * CSV, NDJSON or JSON file is read from there on, its rows numbered on from `from.row` (a JSON file then yields no
+ * header). A .xlsx import is read from the CSV of its sheet (src/services/imports/sources.ts).
  */
 export function readFileRecords(format: FileFormat, open: OpenFile, from?: ResumePoint): AsyncGenerator<FileItem> {
   switch (format) {
@@ -133,9 +152,9 @@ export function readFileRecords(format: FileFormat, open: OpenFile, from?: Resum
     case 'xlsx':
       return readTable(mapRows(readXlsxRows(() => open(0))));
     case 'json':
-      return readObjects(openThen(open, (bytes) => readJsonItems(bytes, 'array')));
+      return readJsonRecords(open, 'array', from);
     case 'ndjson':
-      return readObjects(openThen(open, (bytes) => readJsonItems(bytes, 'lines')));
+      return readJsonRecords(open, 'lines', from);
   }
 }
 
@@ -148,8 +167,8 @@ async function* batchRecords(records: AsyncGenerator<TableRow>): AsyncGenerator<
   for await (const record of records) yield [record];
 }
 
-async function* openThen<T>(open: OpenFile, read: (bytes: ReadableStream<Uint8Array>) => AsyncGenerator<T>): AsyncGenerator<T> {
-  yield* read(await open(0));
+async function* openThen<T>(open: OpenFile, read: (bytes: ReadableStream<Uint8Array>) => AsyncGenerator<T>, offset = 0): AsyncGenerator<T> {
+  yield* read(await open(offset));
 }
 
 /** The header of a file (its first record), or the problem that stops it. */
