@@ -62,8 +62,12 @@ async function startServer(runtime, port, state) {
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitFor(`${url}/health`);
-    // The demo seed runs after /health answers: wait for its line.
-    for (let waited = 0; !output.join('').includes('Demo data ready') && waited < 300_000; waited += 500) await sleep(500);
+    // The demo seed runs after /health answers: wait for its line (npm start and start:deno print "Seed: ...").
+    const seeded = () => /^Seed: /m.test(output.join(''));
+    for (let waited = 0; !seeded(); waited += 500) {
+      if (waited >= 300_000) throw new Error('no "Seed:" line within 300 s');
+      await sleep(500);
+    }
   } catch (error) {
     process.kill(-child.pid, 'SIGKILL');
     throw new Error(`${runtime} did not start: ${error}\n${output.join('').slice(-2000)}`);
