@@ -2,45 +2,30 @@
 /**
  * The API reference page in a real browser (`npm run test:browser`): Chromium from Debian's packages (installed by
  * `npm run browser:install`; CHROMIUM_PATH names another binary) driven by playwright-core, against `/docs` as
- * `npm start` (wrangler dev) and `npm run start:deno` serve it, each on a free port with fresh local state. For
+ * `npm start` and `npm run start:deno` serve it, each on a free port with fresh local state. For
  * each: nothing leaves the API's origin (no request, no Content-Security-Policy violation), every operation of
  * /openapi.json is listed, the bearer scheme and the development token hint are in the Authorize dialog, and "Try it
  * out" with a pasted token gets 200. The Workers run refreshes the README's screenshot (docs/images/).
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mintDevelopmentToken, startLocalServer } from './servers.js';
-import type { LocalServer } from './servers.js';
+import { startBrowserTargets, stopBrowserTargets } from './servers.js';
+import type { BrowserTarget, LocalServer } from './servers.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const SCREENSHOT = fileURLToPath(new URL('../../docs/images/api-reference.png', import.meta.url));
 const OUTPUT_DIR = fileURLToPath(new URL('../../test-results/browser/', import.meta.url));
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 const TRY_PATH = '/api/{tenantKey}/{orgKey}/operations/emailTemplates/odata';
 
-interface Target {
-  readonly name: string;
-  readonly script: 'start' | 'start:deno';
-  readonly port: number;
-  readonly env: (stateDir: string) => Record<string, string>;
+interface Target extends BrowserTarget {
   readonly screenshot?: string;
 }
 
 const TARGETS: readonly Target[] = [
   // 8787, npm start's own port, when free: the README's screenshot shows the server list as a reader sees it.
-  { name: 'npm start (wrangler dev)', script: 'start', port: 8787, env: (dir) => ({ PERSIST_TO: dir }), screenshot: SCREENSHOT },
+  { name: 'npm start', script: 'start', port: 8787, env: (dir) => ({ PERSIST_TO: dir }), screenshot: SCREENSHOT },
   { name: 'npm run start:deno', script: 'start:deno', port: 18791, env: (dir) => ({ DENO_DB_PATH: `${dir}/erp.sqlite` }) },
 ];
 
@@ -58,23 +43,11 @@ let browser: Browser;
 let token: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: run \`npm run browser:install\` (or set CHROMIUM_PATH).`);
-  // First: on a fresh clone this makes .dev.vars, whose secret both servers then read.
-  token = await mintDevelopmentToken();
-  const started = await Promise.allSettled(TARGETS.map((target) => startLocalServer(target.script, target.port, target.env)));
-  started.forEach((result, index) => {
-    if (result.status === 'fulfilled') servers.set(TARGETS[index]?.name ?? '', result.value);
-  });
-  const failure = started.find((result) => result.status === 'rejected');
-  if (failure) throw failure.reason;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  ({ browser, token } = await startBrowserTargets(TARGETS, servers));
   mkdirSync(OUTPUT_DIR, { recursive: true });
 }, 150_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await Promise.all([...servers.values()].map((server) => server.stop()));
-});
+afterAll(() => stopBrowserTargets(browser, servers));
 
 async function openDocs(baseUrl: string): Promise<{ page: Page; log: PageLog }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

@@ -1,39 +1,22 @@
 /// <reference lib="dom" />
 /**
  * A live stream in a real browser (`npm run test:browser`): docs/live.md's browser example, run as it is written (its
- * token pasted in) in Chromium on `/docs` of `npm start` (wrangler dev) and `npm run start:deno`, opens the stream with
+ * token pasted in) in Chromium on `/docs` of `npm start` and `npm run start:deno`, opens the stream with
  * `EventSource` (a stream ticket: it cannot send headers); a change then made through the API reaches the page's
  * console as the change feed has it.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import type { Browser, ConsoleMessage } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mintDevelopmentToken, startLocalServer } from './servers.js';
-import type { LocalServer } from './servers.js';
+import { startBrowserTargets, stopBrowserTargets } from './servers.js';
+import type { BrowserTarget, LocalServer } from './servers.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-];
 const LIVE_DOC = fileURLToPath(new URL('../../docs/live.md', import.meta.url));
 const API = '/api/demo/demo';
 
-interface Target {
-  readonly name: string;
-  readonly script: 'start' | 'start:deno';
-  readonly port: number;
-  readonly env: (stateDir: string) => Record<string, string>;
-}
-
-const TARGETS: readonly Target[] = [
-  { name: 'npm start (wrangler dev)', script: 'start', port: 18793, env: (dir) => ({ PERSIST_TO: dir }) },
+const TARGETS: readonly BrowserTarget[] = [
+  { name: 'npm start', script: 'start', port: 18793, env: (dir) => ({ PERSIST_TO: dir }) },
   { name: 'npm run start:deno', script: 'start:deno', port: 18794, env: (dir) => ({ DENO_DB_PATH: `${dir}/erp.sqlite` }) },
 ];
 
@@ -67,21 +50,10 @@ let browser: Browser;
 let token: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: run \`npm run browser:install\` (or set CHROMIUM_PATH).`);
-  token = await mintDevelopmentToken();
-  const started = await Promise.allSettled(TARGETS.map((target) => startLocalServer(target.script, target.port, target.env)));
-  started.forEach((result, index) => {
-    if (result.status === 'fulfilled') servers.set(TARGETS[index]?.name ?? '', result.value);
-  });
-  const failure = started.find((result) => result.status === 'rejected');
-  if (failure) throw failure.reason;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  ({ browser, token } = await startBrowserTargets(TARGETS, servers));
 }, 150_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await Promise.all([...servers.values()].map((server) => server.stop()));
-});
+afterAll(() => stopBrowserTargets(browser, servers));
 
 describe.each(TARGETS)('EventSource under $name', (target) => {
   it("docs/live.md's example, pasted on /docs, prints a change made through the API", async () => {

@@ -4,11 +4,13 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // npm start ends its start-up with "Ready in ...", npm run start:deno with "Demo data ready on demo/demo ...".
@@ -117,4 +119,49 @@ export function mintDevelopmentToken(): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(command, args, { cwd: ROOT }, (error, stdout) => (error ? reject(error) : resolve(stdout.trim())));
   });
+}
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** A local server a browser test runs against: which script, its preferred port, its state's environment. */
+export interface BrowserTarget {
+  readonly name: string;
+  readonly script: 'start' | 'start:deno';
+  readonly port: number;
+  readonly env: (stateDir: string) => Record<string, string>;
+}
+
+/**
+ * Starts every target (each one that started is put in `servers`, so that `stopBrowserTargets` stops it even when
+ * another failed), then Chromium; answers the browser and a development token.
+ */
+export async function startBrowserTargets(
+  targets: readonly BrowserTarget[],
+  servers: Map<string, LocalServer>,
+): Promise<{ browser: Browser; token: string }> {
+  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: run \`npm run browser:install\` (or set CHROMIUM_PATH).`);
+  // First: on a fresh clone this makes .dev.vars, whose secret both servers then read.
+  const token = await mintDevelopmentToken();
+  const started = await Promise.allSettled(targets.map((target) => startLocalServer(target.script, target.port, target.env)));
+  started.forEach((result, index) => {
+    if (result.status === 'fulfilled') servers.set(targets[index]?.name ?? '', result.value);
+  });
+  const failure = started.find((result) => result.status === 'rejected');
+  if (failure) throw failure.reason;
+  return { browser: await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }), token };
+}
+
+/** Closes the browser and stops every server that started. */
+export async function stopBrowserTargets(browser: Browser | undefined, servers: ReadonlyMap<string, LocalServer>): Promise<void> {
+  await browser?.close();
+  await Promise.all([...servers.values()].map((server) => server.stop()));
 }
