@@ -9,10 +9,7 @@ import type { TenantScope } from '../db/client';
 import { sqlBuilder } from '../db/sql';
 import type { WriteStatement } from '../db/writes';
 import { changeEventRetention, changeEvents } from './table';
-
-/** `restored`: the whole tenant/org was restored to an earlier moment (resource `tenant`; src/tenant/backup/). */
-export const CHANGE_TYPES = ['created', 'updated', 'deleted', 'restored'] as const;
-export type ChangeType = (typeof CHANGE_TYPES)[number];
+import type { ChangeType } from './table';
 
 /** Who changed what when: the same for every event of one write. */
 export interface EventOrigin extends TenantScope {

@@ -4,7 +4,10 @@
  * ordinary column of the primary key, so a move copies it as is and feed cursors stay valid on the new database.
  */
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import type { ChangeType } from './outbox';
+
+/** `restored`: the whole tenant/org was restored to an earlier moment (resource `tenant`; src/tenant/backup/). */
+export const CHANGE_TYPES = ['created', 'updated', 'deleted', 'restored'] as const;
+export type ChangeType = (typeof CHANGE_TYPES)[number];
 
 export const changeEvents = sqliteTable(
   'change_events',

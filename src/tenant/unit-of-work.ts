@@ -14,7 +14,7 @@ import type { BoundStatement } from '../db/sql';
 import { defineCompiledFamily } from './compiled-families';
 import type { ApiError } from '../errors/api-error';
 import type { GroupCondition, GroupOverlay } from './atomic-group';
-import type { TenantReader } from './session';
+import type { TenantReader } from '../db/reader';
 
 /** Who changes records, and when: one per unit of work (the request's clock and the token's subject, or `system`). */
 export interface AuditStamp {

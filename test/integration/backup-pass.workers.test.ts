@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { TenantScope } from '../../src/db/client';
 import { runBackupPass } from '../../src/tenant/backup/cron';
 import type { BackupPassParts } from '../../src/tenant/backup/cron';
-import type { BackupCoordinator } from '../../src/tenant/backup/operations';
+import type { BackupCoordinator } from '../../src/tenant/backup/coordinator';
 import { buildR2BackupStore } from '../../src/tenant/backup/store';
 import { readDatabaseSet } from '../../src/tenant/d1/databases';
 import { callAdmin } from '../helpers/operator';

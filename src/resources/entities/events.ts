@@ -5,7 +5,8 @@
 import { is, SQL, sql } from 'drizzle-orm';
 import { requireColumn } from '../../db/client';
 import { textPlaceholder } from '../../tenant/compiled';
-import type { ChangeType, EventFields } from '../../events/outbox';
+import type { EventFields } from '../../events/outbox';
+import type { ChangeType } from '../../events/table';
 import type { EntitySpec } from './spec';
 import type { EntityStore } from './store';
 

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { ApiRoute } from '../../http/route';
 import { listReferenceFields } from '../../model/fields';
 import type { ReferenceUser } from '../reference/usage';
+import { declareRecordWrites } from './record-writes';
 import { buildEntityRoutes } from './routes';
 import type { EntityRouteOptions } from './routes';
 import type { EntityStore } from './store';
@@ -26,7 +27,11 @@ interface EntityServiceOptions extends EntityRouteOptions {
   readonly routes?: readonly ApiRoute[];
 }
 
-/** Routes (the service's own, then every derived one) and the store (the registry derives its reference users). */
+/**
+ * Routes (the service's own, then every derived one) and the store (the registry derives its reference users); declares
+ * the store's compiled writes (the test that compiles every kept statement reads them).
+ */
 export function defineEntityService(store: EntityStore, options: EntityServiceOptions = {}) {
+  declareRecordWrites(store);
   return { routes: [...(options.routes ?? []), ...buildEntityRoutes(store, options)], stores: [store] };
 }

@@ -16,7 +16,6 @@ import { rowsOf } from '../../tenant/unit-of-work';
 import { buildResidentCondition } from '../../tenant/placement/guard';
 import { ApiError } from '../../errors/api-error';
 import type { AuditFieldName } from './audit';
-import { declareRecordWrites } from './record-writes';
 import type { EntitySpec } from './spec';
 import type { EntityTable } from './table';
 import { message } from '../../messages/catalogue';
@@ -53,7 +52,6 @@ export function defineEntityStore<const S extends EntitySpec>(spec: S, table: SQ
   const common = { id, tenantKey, orgKey, customAttributes, isActive, createdOn, createdBy, modifiedOn, modifiedBy, version };
   const store: EntityStore<S> = { spec, table, common, columns: getTableColumns(table) };
   recordQueries.declare(store);
-  declareRecordWrites(store);
   return store;
 }
 

@@ -9,7 +9,7 @@ import type { CommandFailure } from '../../coordinator/failure';
 import { CommandLanes } from '../../coordinator/lanes';
 import type { TenantScope } from '../../db/client';
 import { buildBackupOperations } from '../../tenant/backup/operations';
-import type { BackupCoordinator } from '../../tenant/backup/operations';
+import type { BackupCoordinator } from '../../tenant/backup/coordinator';
 import type { JobStatus, RestorePlan } from '../../tenant/backup/jobs';
 import { BackupRunner } from '../../tenant/backup/runner';
 import type { StartOutcome } from '../../tenant/backup/runner';

@@ -17,7 +17,7 @@ import { openTenantSession } from '../../tenant/session';
 import type { RoundTripMeter } from '../../tenant/d1/meter';
 import { advanceSession } from '../../tenant/placement/bookmark';
 import type { Bookmark, ReadSession } from '../../tenant/placement/bookmark';
-import type { BackupCoordinator } from '../../tenant/backup/operations';
+import type { BackupCoordinator } from '../../tenant/backup/coordinator';
 import { BackupRunner } from '../../tenant/backup/runner';
 import type { BackupStore } from '../../tenant/backup/store';
 import { TenantMover } from '../../tenant/placement/mover';

@@ -7,7 +7,7 @@ import type { ApiRoute } from '../../http/route';
 import { validationError } from '../../errors/api-error';
 import { message } from '../../messages/catalogue';
 import { DATE_TIME, GUID, INTEGER } from '../../openapi/values';
-import { CHANGE_TYPES } from '../../events/outbox';
+import { CHANGE_TYPES } from '../../events/table';
 import { checkResourceFilter, RESOURCE_FILTER, RESOURCE_FILTER_MAX } from './subscription-input';
 import { decodeCursor, encodeCursor, FEED_PAGE_DEFAULT, FEED_PAGE_MAX, readFeedPage, RETENTION_DAYS, toFeedItem } from '../../events/feed';
 

@@ -15,7 +15,7 @@ import { findField } from '../../resources/entities/spec';
 import { DATE_TIME, GUID } from '../../openapi/values';
 import { LINE_ATTRIBUTES, rateLineSpec } from './entity';
 import { LINES_PROPERTY, MAX_LINES } from './lines-input';
-import { companyInput, pairInput } from './lookup-routes';
+import { companyInput, pairInput } from './lookup-input';
 
 type Parts = Omit<OperationDoc, 'summary' | 'operationId'>;
 

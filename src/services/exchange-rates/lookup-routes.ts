@@ -1,5 +1,6 @@
 /** `handleRateLookup` and `handleRateLookupByCompany`, served from the cache. */
-import type { FieldSpec, InputDescription } from '../../resources/entities/spec';
+import type { InputDescription } from '../../resources/entities/spec';
+import { companyInput, pairInput } from './lookup-input';
 import { parseCreateBody } from '../../resources/entities/validate';
 import { readJsonBody } from '../../http/body';
 import type { ApiContext } from '../../http/context';
@@ -14,31 +15,6 @@ import { buildTimeline, pickRate } from './rates';
 import type { TimelineEntry } from './rates';
 import { findBaseCurrency, findUnknownCurrencies, loadCandidateLines } from './rates-store';
 import { message } from '../../messages/catalogue';
-
-const currencyField = (description: string): FieldSpec => ({
-  kind: 'string',
-  column: '',
-  required: true,
-  maxLength: 64,
-  reference: 'currencies',
-  description,
-});
-const referencedDate: FieldSpec = { kind: 'datetime', column: '', description: 'Moment of the rate (default: now)' };
-
-function describeInput(name: string, fields: Record<string, FieldSpec>): InputDescription {
-  return { title: name, customAttributes: true, fields };
-}
-
-export const pairInput = describeInput('getCurrencyExchangeRates', {
-  currencyFromKey: currencyField('Source currency'),
-  currencyToKey: currencyField('Target currency'),
-  referencedDate,
-});
-export const companyInput = describeInput('getCurrencyExchangeRatesByCompany', {
-  currencyKey: currencyField('Currency converted into the company base currency'),
-  companyKey: { kind: 'string', column: '', required: true, maxLength: 100, description: 'Company' },
-  referencedDate,
-});
 
 /** Inputs from the JSON body and/or the query string (the body wins); unknown names are refused. */
 async function parseLookupInput(ctx: ApiContext, spec: InputDescription): Promise<Record<string, unknown>> {

@@ -8,7 +8,7 @@
 import type { TenantScope } from '../../db/client';
 import type { DatabaseSet } from '../d1/databases';
 import { makeSnapshotId } from './jobs';
-import type { BackupCoordinator } from './operations';
+import type { BackupCoordinator } from './coordinator';
 import { listManifests } from './plan';
 import { applyRetention, pruneHistory } from './retention';
 import type { PruneBudget } from './retention';

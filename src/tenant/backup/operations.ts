@@ -10,19 +10,13 @@ import type { Placement } from '../placement/directory';
 import type { TenantTable } from '../placement/tenant-tables';
 import { runBackupPass } from './cron';
 import type { BackupPassReport } from './cron';
+import type { BackupCoordinator } from './coordinator';
 import type { JobStatus, RestorePlan, SnapshotManifest } from './jobs';
 import { makeSnapshotId } from './jobs';
 import { findSnapshotMoment, listManifests, planMoment, readManifest, requireSnapshot, resolveTarget } from './plan';
 import type { StartOutcome } from './runner';
 import type { BackupStore } from './store';
 import { listRestoredTables } from './tables';
-
-/** The tenant/org's coordinator as far as snapshots and restores go. */
-export interface BackupCoordinator {
-  startSnapshot(scope: TenantScope, database: string, id: string): Promise<StartOutcome>;
-  startRestore(scope: TenantScope, plan: RestorePlan, id: string): Promise<StartOutcome>;
-  readJob(scope: TenantScope, id: string): Promise<JobStatus | null>;
-}
 
 /** A restore request: a moment or a snapshot of the tenant/org, into itself or an empty `target`. */
 export interface RestoreRequest {
