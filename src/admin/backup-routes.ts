@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import { recordNotFound, validationError } from '../errors/api-error';
 import type { FieldError } from '../errors/api-error';
 import { readJsonBody } from '../http/body';
-import { ADDRESS_PATTERN } from '../http/app';
+import { ADDRESS_PATTERN } from '../http/address';
 import type { OperatorContext } from '../http/context';
 import { jsonResponse } from '../http/responses';
 import type { OperatorRoute } from '../http/route';

@@ -19,13 +19,14 @@ import { acceptsIdempotencyKey, handleIdempotently } from './idempotency';
 import { checkRateLimits, describeRateLimitPolicy, RATE_LIMIT_POLICY_HEADER } from './rate-limit';
 import { writeRequestLog } from './request-log';
 import { checkRequestTarget } from './request-target';
-import type { ApiRoute, OperatorRoute, PublicRoute } from './route';
+import type { ApiRoute, OperatorRoute, PublicRoute, ServiceRoot } from './route';
 import { message } from '../messages/catalogue';
+import { checkAddress, decodeParams } from './address';
 
-/** What a tenantKey or orgKey may be. */
-export const ADDRESS_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 export const API_PREFIX = '/api/:tenantKey/:orgKey';
+/** The standard OData v4 service root (src/odata-service/): admitted exactly as the API prefix is. */
+const SERVICE_PREFIX = '/odata/:tenantKey/:orgKey';
 
 /**
  * What the app knows of one request while it runs: id, matched route, tenant/org, D1 round trips (its log line) and,
@@ -41,40 +42,13 @@ interface RequestTrace {
   readonly group?: GroupMember;
   /** Sent through `ApiContext.dispatch` (a request of `$batch`), not by a client. */
   readonly nested: boolean;
+  /** The standard root's last step on every answer of the request, errors included (`ServiceRoot.finish`). */
+  finish?: ServiceRoot['finish'];
 }
 
 type Handler = (request: IRequest, platform: Platform, trace: RequestTrace) => Promise<Response>;
 /** The whole application's fetch (what `ApiContext.dispatch` runs a request through). */
 type AppFetch = (request: Request, platform: Platform, options?: DispatchOptions) => Promise<Response>;
-
-function decodeParams(raw: Record<string, string>): Record<string, string> {
-  const decoded: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) {
-    if (!value.includes('%')) {
-      decoded[name] = value;
-      continue;
-    }
-    try {
-      decoded[name] = decodeURIComponent(value);
-    } catch {
-      throw new ApiError('ValidationFailed', `Path segment ${name} is not valid percent-encoding.`, {
-        errors: [{ path: name, message: message('badEncoding', { field: name }) }],
-      });
-    }
-  }
-  return decoded;
-}
-
-function checkAddress(params: Record<string, string>): { tenantKey: string; orgKey: string } {
-  const tenantKey = params.tenantKey ?? '';
-  const orgKey = params.orgKey ?? '';
-  const errors = [
-    ...(ADDRESS_PATTERN.test(tenantKey) ? [] : [{ path: 'tenantKey', message: message('addressPattern', { field: 'tenantKey' }) }]),
-    ...(ADDRESS_PATTERN.test(orgKey) ? [] : [{ path: 'orgKey', message: message('addressPattern', { field: 'orgKey' }) }]),
-  ];
-  if (errors.length > 0) throw new ApiError('InvalidAddress', 'The tenant or organization key is not valid.', { errors });
-  return { tenantKey, orgKey };
-}
 
 /** Authentication, authorization and rate limits of one `/api/{tenantKey}/{orgKey}` request. */
 async function admitApiRequest(request: Request, platform: Platform, tenantKey: string, orgKey: string, scope: Scope, ticket = false) {
@@ -101,11 +75,14 @@ function openReadSession(request: Request): ReadSession {
 }
 
 /** Authenticates and scopes one `/api/{tenantKey}/{orgKey}` request. */
+/** What admitting and running a route needs of it (an API route, or a route of the standard root). */
+type AdmittedRoute = Pick<ApiRoute, 'method' | 'scope' | 'readOnly' | 'acceptsTicket'> & { handle(ctx: ApiContext): Promise<Response> };
+
 async function buildApiContext(
   request: IRequest,
   platform: Platform,
   trace: RequestTrace,
-  route: ApiRoute,
+  route: AdmittedRoute,
   fetchApp: AppFetch,
 ): Promise<ApiContext> {
   const params = decodeParams(request.params);
@@ -146,7 +123,7 @@ async function buildApiContext(
   };
 }
 
-function wrapApiRoute(route: ApiRoute, fetchApp: AppFetch): Handler {
+function wrapApiRoute(route: AdmittedRoute, fetchApp: AppFetch): Handler {
   const handle = acceptsIdempotencyKey(route) ? (ctx: ApiContext) => handleIdempotently(ctx, route.handle) : route.handle;
   return async (request, platform, trace) => {
     const ctx = await buildApiContext(request, platform, trace, route, fetchApp);
@@ -268,6 +245,7 @@ async function serveRequest(router: AppRouter, request: Request, platform: Platf
     failure = error;
     response = handleError(error, request, requestId);
   }
+  if (trace.finish) response = await trace.finish(response, request);
   response.headers.set('x-request-id', requestId);
   if (trace.session?.bookmark) response.headers.set(BOOKMARK_HEADER, formatBookmark(trace.session.bookmark));
   writeRequestLog({
@@ -287,6 +265,7 @@ export function buildApp(
   publicRoutes: readonly PublicRoute[],
   apiRoutes: readonly ApiRoute[],
   operatorRoutes: readonly OperatorRoute[] = [],
+  serviceRoot?: ServiceRoot,
 ): App {
   // Every route answers a Response or throws, and the catch-all below matches whatever the routes do not.
   const router: AppRouter = Router();
@@ -295,6 +274,14 @@ export function buildApp(
   for (const route of publicRoutes) addRoute(router, patterns, route.method, route.path, wrapPublicRoute(route));
   for (const route of apiRoutes) addRoute(router, patterns, route.method, `${API_PREFIX}${route.path}`, wrapApiRoute(route, fetchApp));
   for (const route of operatorRoutes) addRoute(router, patterns, route.method, route.path, wrapOperatorRoute(route));
+  for (const route of serviceRoot?.routes ?? []) {
+    const handle = wrapApiRoute({ ...route, scope: 'application' }, fetchApp);
+    const finish = serviceRoot?.finish;
+    addRoute(router, patterns, route.method, `${SERVICE_PREFIX}${route.path}`, (request, platform, trace) => {
+      trace.finish = finish;
+      return handle(request, platform, trace);
+    });
+  }
   router.all('*', (request: IRequest, platform: Platform, trace: RequestTrace) => refuseUnrouted(request, platform, trace, patterns));
   return { routes: patterns.map(({ method, path, match }) => ({ method, path, match })), fetch: fetchApp };
 }

@@ -3,7 +3,7 @@ import type { Scope } from '../auth/token';
 import type { Answered, AnswerOf, ResponseDocs } from './answer';
 import type { ApiContext, OperatorContext, PublicContext } from './context';
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * A schema in the OpenAPI document: a valibot schema (converted with @valibot/to-json-schema; a schema listed in
@@ -146,6 +146,23 @@ export function defineApiRoute<const R extends ResponseDocs>(route: ApiRouteDefi
 /** A public route whose handler's answers are typed by the schemas its doc documents per status. */
 export function definePublicRoute<const R extends ResponseDocs>(route: PublicRouteDefinition<R>): PublicRoute {
   return route as PublicRouteDefinition<R> & Typed;
+}
+
+/**
+ * A route of the standard OData v4 service root (`/odata/{tenantKey}/{orgKey}`, src/odata-service/): admitted as an
+ * API route of scope `application`, described by the service's own `$metadata` rather than the OpenAPI document.
+ */
+export interface ServiceRootRoute {
+  readonly method: Method;
+  /** itty-router pattern relative to `/odata/:tenantKey/:orgKey`. */
+  readonly path: string;
+  handle(ctx: ApiContext): Promise<Response>;
+}
+
+/** The standard service root: its routes, and what every answer of them goes through last (errors included). */
+export interface ServiceRoot {
+  readonly routes: readonly ServiceRootRoute[];
+  finish(response: Response, request: Request): Promise<Response>;
 }
 
 /** An operator route (`/admin/...`, scope `operator`): placements of tenant/orgs, not tenant data. */

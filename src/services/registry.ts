@@ -11,6 +11,7 @@ import { idempotencyCommands } from '../idempotency/commands';
 import type { EntitySpec } from '../resources/entities/spec';
 import type { EntityStore } from '../resources/entities/store';
 import type { ApiRoute, PublicRoute } from '../http/route';
+import type { LineResource } from '../model/resource';
 import type { ScheduledJob } from '../jobs/scheduler';
 import type { WriteWatcherFactory } from '../runtime/platform';
 import { buildReferenceDataRoutes } from '../resources/reference/routes';
@@ -35,6 +36,8 @@ interface ServiceModule {
   readonly publicRoutes?: readonly PublicRoute[];
   /** Entity stores (entity-derived services): the reference fields of their entities are reference users. */
   readonly stores?: readonly EntityStore[];
+  /** Line descriptions of the service's entities (rate lines): the standard service root's contained navigation. */
+  readonly lines?: readonly LineResource[];
   /** Coordinator command handlers (each command declared in CommandCatalog beside its handler). */
   readonly commands?: Partial<CommandHandlers>;
   /** Work for the cron trigger. */
@@ -89,6 +92,9 @@ const services: readonly ServiceModule[] = SERVICES;
 
 /** The entities stored in tables of their own, in service order (the trigger generator reads them). */
 export const serviceEntitySpecs: readonly EntitySpec[] = services.flatMap((service) => service.stores ?? []).map((store) => store.spec);
+
+/** The line descriptions of the services' entities (the standard service root reads them). */
+export const serviceLineSpecs: readonly LineResource[] = services.flatMap((service) => service.lines ?? []);
 
 /** The services' own tables that hold reference keys (the trigger generator reads them). */
 export const serviceKeyHolders: readonly KeyHolderSpec[] = services.flatMap((service) => service.keyHolders ?? []);

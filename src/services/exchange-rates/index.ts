@@ -173,6 +173,7 @@ export const exchangeRatesService = {
   importTemplates: [documentsTemplate],
   routes: [...lookupRoutes, ...entity.routes.map(invalidateRatesAfter)],
   stores: entity.stores,
+  lines: [rateLineSpec],
   // Company writes change base currencies: the lookups by company must not answer from before them.
   referenceWriteReactions: [{ kind: 'companies', react: invalidateRates }],
 };

@@ -7,7 +7,7 @@
  *   256-bit random secret a fast hash is enough (a slow password hash only helps low-entropy secrets, and would cost
  *   CPU on every token request); a stolen digest cannot be turned back into the secret.
  */
-import { ADDRESS_PATTERN } from '../../http/app';
+import { ADDRESS_PATTERN } from '../../http/address';
 import type { TenantScope } from '../../db/client';
 
 const SEPARATOR = '~';

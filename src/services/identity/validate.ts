@@ -1,6 +1,6 @@
 /** The create body of an API client (valibot): name, scopes and the orgs of the tenant it may get tokens for. */
 import * as v from 'valibot';
-import { ADDRESS_PATTERN } from '../../http/app';
+import { ADDRESS_PATTERN } from '../../http/address';
 import { validationError } from '../../errors/api-error';
 import { issueMessage, message } from '../../messages/catalogue';
 import { parseStrictBody } from '../../validation/strict-body';
