@@ -24,7 +24,9 @@ const DESCRIPTION =
   'Multi-tenant ERP business API: email templates, import data infos, maintenance indicators, routes and exchange rates documents. ' +
   'Every business path is under `/api/{tenantKey}/{orgKey}` and needs a bearer token (API clients get one from ' +
   '`POST /connect/token`, OAuth2 client credentials). Errors are `application/problem+json`. ' +
-  'Enums are written as numbers; on input the number or the member name (any case) is accepted.';
+  'Enums are written as numbers; on input the number or the member name (any case) is accepted. ' +
+  'The same records are also served as a standard OData v4 service at `/odata/{tenantKey}/{orgKey}/` (same token), ' +
+  'described by its own `$metadata` rather than by this document (docs/odata.md).';
 
 function describeParameters(operation: DocumentedOperation, converter: SchemaConverter): JsonObject[] {
   const { doc, path } = operation;
