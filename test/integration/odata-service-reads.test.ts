@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TenantClient } from '../helpers/api';
 import { createDocument } from '../helpers/exchange-rates';
-import { callService, serviceRootOf } from '../helpers/odata-service';
+import { assertMatchesMetadata, callService, serviceRootOf } from '../helpers/odata-service';
 import type { ODataError } from '../helpers/odata-service';
 import { createRoute, ROUTES, seedRouteReferenceData } from '../helpers/routes';
 import { freshTenant } from '../helpers/tenants';
@@ -97,6 +97,33 @@ describe('service document and $metadata', () => {
       const answered = Object.keys(record).filter((key) => !key.startsWith('@') && !key.startsWith('custom_'));
       expect(answered.sort(), name).toEqual([...declared.map(([key]) => key), ...navigations.map(([key]) => key)].sort());
     }
+  });
+});
+
+describe('the $metadata contract check of callService()', () => {
+  it('accepts declared properties of their types and refuses anything else', async () => {
+    const client = await freshTenant();
+    const context = `${serviceRootOf(client)}$metadata#emailTemplates`;
+    const good = {
+      id: '0f8fad5b-d9cb-469f-a165-70867728950e',
+      templateKey: 'k',
+      emailTemplateType: 'HTML',
+      description: null,
+      custom_x: 1,
+    };
+    await expect(assertMatchesMetadata(client, { '@odata.context': context, value: [good] })).resolves.toBeUndefined();
+    const bad = (entity: Record<string, unknown>) => assertMatchesMetadata(client, { '@odata.context': `${context}/$entity`, ...entity });
+    await expect(bad({ nope: 1 })).rejects.toThrow(/nope: not declared by EmailTemplate/);
+    await expect(bad({ templateKey: null })).rejects.toThrow(/templateKey: null, but not nullable/);
+    await expect(bad({ emailTemplateType: 1 })).rejects.toThrow(/1 is no member of Erp.EmailTemplateType/);
+    await expect(bad({ version: '1' })).rejects.toThrow(/"1" is not Edm.Int64/);
+    await expect(bad({ templateKey: 'k'.repeat(101) })).rejects.toThrow(/is not Edm.String/);
+    await expect(
+      assertMatchesMetadata(client, {
+        '@odata.context': `${serviceRootOf(client)}$metadata#routes/$entity`,
+        locations: [{ key: 'L1', extra: 1 }],
+      }),
+    ).rejects.toThrow(/locations\[0\]\.extra: not declared by RouteMember/);
   });
 });
 
