@@ -15,6 +15,11 @@ export const EVENT_TEXTS = {
     '{field} é mais antigo do que o feed de alterações guarda ({days} dias): ressincronize com a lista /odata de cada recurso e leia o feed sem {field}',
     '{field} es más antiguo de lo que el feed de cambios guarda ({days} días): resincronice con la lista /odata de cada recurso y lea el feed sin {field}',
   ],
+  deltaExpired: [
+    '{field} is older than the change feed keeps ({days} days): start over with a read of the entity set with Prefer: odata.track-changes, then follow its new delta link',
+    '{field} é mais antigo do que o feed de alterações guarda ({days} dias): recomece com uma leitura do conjunto de entidades com Prefer: odata.track-changes e siga o novo delta link',
+    '{field} es más antiguo de lo que el feed de cambios guarda ({days} días): empiece de nuevo con una lectura del conjunto de entidades con Prefer: odata.track-changes y siga el nuevo delta link',
+  ],
   resourcePrefix: [
     '{field} must be a service prefix such as operations/emailTemplates or operations, or *',
     '{field} tem de ser um prefixo de serviço como operations/emailTemplates ou operations, ou *',

@@ -63,6 +63,7 @@ function writeEntitySet(set: EdmEntitySet): Json {
     '@Capabilities.InsertRestrictions': { Insertable: caps.insertable },
     '@Capabilities.UpdateRestrictions': { Updatable: caps.updatable },
     '@Capabilities.DeleteRestrictions': { Deletable: caps.deletable },
+    '@Capabilities.ChangeTracking': { Supported: caps.trackable },
     ...(set.source.storage === 'entity' ? { '@Core.OptimisticConcurrency': [{ $PropertyPath: 'version' }] } : {}),
   };
 }

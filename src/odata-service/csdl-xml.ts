@@ -105,6 +105,7 @@ function writeEntitySet(set: EdmEntitySet): string[] {
     ...writeRecord('InsertRestrictions', [boolValue('Insertable', caps.insertable)]),
     ...writeRecord('UpdateRestrictions', [boolValue('Updatable', caps.updatable)]),
     ...writeRecord('DeleteRestrictions', [boolValue('Deletable', caps.deletable)]),
+    ...writeRecord('ChangeTracking', [boolValue('Supported', caps.trackable)]),
     ...(paged
       ? [
           '        <Annotation Term="Core.OptimisticConcurrency">',

@@ -14,6 +14,8 @@ import type { ServiceRequest } from './service';
 import { buildContextUrl, shapeEntity } from './shape';
 import type { Projection } from './shape';
 import { callRoute, readAnswer } from './translate';
+import { asksTrackChanges, buildDeltaLink, carryTracking, readDeltaToken, startTracking, TRACK_FROM } from './delta';
+import { readEntityDelta } from './entity-delta';
 import type { RouteCall } from './translate';
 
 type Record_ = Readonly<Record<string, unknown>>;
@@ -71,20 +73,34 @@ export async function readEntityCollection(request: ServiceRequest, set: EdmEnti
     const page = await readAnswer<{ count: number }>(await callRoute(ctx, { method: 'GET', shape, query }));
     return countAnswer(page.count);
   }
+  const token = readDeltaToken(params);
+  if (token !== undefined) return readEntityDelta(request, set, spec, token);
   const projection = parseProjection(params, set.type);
-  const pageSize = readPageSize(ctx.request.headers.get('prefer'));
+  const prefer = ctx.request.headers.get('prefer');
+  const pageSize = readPageSize(prefer);
+  const tracked = asksTrackChanges(prefer) || params.has(TRACK_FROM) ? await startTracking(ctx.tenant, params) : undefined;
   const page = await readAnswer<{ items: Record_[]; count?: number; nextPageLink?: string }>(
     await callRoute(ctx, { method: 'GET', shape, query: buildListQuery(params, pageSize.size) }),
   );
   const value = page.items.map((item) => shapeEntity(item, { type: set.type, level, root, set: set.name, projection }));
   const nextLink = buildNextLink(`${root}${set.name}`, params, page.nextPageLink, value.length);
+  const links =
+    tracked === undefined
+      ? { ...(nextLink ? { '@odata.nextLink': nextLink } : {}) }
+      : nextLink
+        ? { '@odata.nextLink': carryTracking(nextLink, tracked) }
+        : { '@odata.deltaLink': buildDeltaLink(root, set.name, params, tracked) };
   const body = {
     ...(level === 'none' ? {} : { '@odata.context': buildContextUrl(root, set.name, projection) }),
     ...(page.count === undefined ? {} : { '@odata.count': page.count }),
     value,
-    ...(nextLink ? { '@odata.nextLink': nextLink } : {}),
+    ...links,
   };
-  return odataJson(request, body, 200, pageSize.applied ? { 'preference-applied': `odata.maxpagesize=${pageSize.size}` } : {});
+  const applied = [
+    ...(pageSize.applied ? [`odata.maxpagesize=${pageSize.size}`] : []),
+    ...(tracked === undefined ? [] : ['odata.track-changes']),
+  ];
+  return odataJson(request, body, 200, applied.length > 0 ? { 'preference-applied': applied.join(', ') } : {});
 }
 
 /** Today's read of the record a key predicate names: the record and its ETag. */

@@ -55,6 +55,8 @@ interface SetCapabilities {
   readonly insertable: boolean;
   readonly updatable: boolean;
   readonly deletable: boolean;
+  /** `Prefer: odata.track-changes` answers a delta link (entities, from the change feed). */
+  readonly trackable: boolean;
 }
 
 type SetSource =
@@ -223,6 +225,7 @@ function entityCapabilities(spec: EntityResource, type: EdmEntityType): SetCapab
     insertable: true,
     updatable: true,
     deletable: true,
+    trackable: true,
   };
 }
 
@@ -236,6 +239,7 @@ function referenceCapabilities(kind: ReferenceResource): SetCapabilities {
     insertable: false,
     updatable: writable,
     deletable: writable,
+    trackable: false,
   };
 }
 
