@@ -167,8 +167,16 @@ describe('the service model and its CSDL', () => {
       insertable: true,
       updatable: true,
       deletable: true,
+      trackable: true,
     });
-    expect(colors?.capabilities).toMatchObject({ filterable: false, sortable: false, insertable: false, updatable: true, deletable: true });
+    expect(colors?.capabilities).toMatchObject({
+      filterable: false,
+      sortable: false,
+      insertable: false,
+      updatable: true,
+      deletable: true,
+      trackable: false,
+    });
   });
 
   it('writes CSDL XML with keys, facets, enums, contained navigation and capability annotations', () => {
