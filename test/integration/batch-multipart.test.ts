@@ -185,6 +185,17 @@ describe('$batch in the multipart format', () => {
     expect(await countTemplates()).toBe(0);
   });
 
+  it('replays the whole multipart answer for the same Idempotency-Key, and writes once', async () => {
+    const parts = [changeset([part(`POST ${TEMPLATES}`, { contentId: '1', body: templateBody('mp-idem') })])];
+    const first = await sendMultipart(client, parts, { 'idempotency-key': 'mp-key-1' });
+    const second = await sendMultipart(client, parts, { 'idempotency-key': 'mp-key-1' });
+    expect(first.parts[0]?.changeset?.map((inner) => inner.status)).toEqual([201]);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(second.headers.get('content-type')).toBe(first.headers.get('content-type'));
+    expect(second.text).toBe(first.text);
+    expect(await countTemplates()).toBe(1);
+  });
+
   it("accepts a part's Authorization equal to the batch's, and refuses another one in that part alone", async () => {
     const answer = await sendMultipart(client, [
       part(`POST ${TEMPLATES}`, { contentId: 'same', body: templateBody('mp-auth'), headers: [`Authorization: Bearer ${client.token}`] }),
