@@ -116,6 +116,9 @@ describe('$batch in the multipart format', () => {
     expect(answer.headers.get('odata-version')).toBe('4.0');
     const [list, set, read] = answer.parts;
     expect(list?.status).toBe(200);
+    // A part without Content-ID is logged and answered as <batch id>:<position>; a named one as <batch id>:<Content-ID>.
+    expect(list?.headers?.['X-Request-Id']).toMatch(/^[0-9a-f-]{36}:1$/);
+    expect(set?.changeset?.[0]?.headers?.['X-Request-Id']).toMatch(/^[0-9a-f-]{36}:1$/);
     expect(JSON.parse(list?.body ?? '{}')).toMatchObject({ items: [] });
     expect(set?.changeset?.map((inner) => [inner.contentId, inner.status])).toEqual([
       ['1', 201],

@@ -116,7 +116,8 @@ function buildHeaders(request: BatchRequest, state: BatchState, run: BatchRun): 
   if (run.authorization !== null) headers.set('authorization', run.authorization);
   if (run.acceptLanguage !== null && !headers.has('accept-language')) headers.set('accept-language', run.acceptLanguage);
   if (state.bookmark !== null) headers.set('x-d1-bookmark', state.bookmark);
-  const innerId = `${run.requestId}:${request.id}`;
+  // A multipart part without Content-ID (`#<n>`): its position.
+  const innerId = `${run.requestId}:${request.id.replace(/^#/, '')}`;
   if (REQUEST_ID_PATTERN.test(innerId)) headers.set('x-request-id', innerId);
   if (request.body && !headers.has('content-type')) headers.set('content-type', 'application/json');
   return headers;
