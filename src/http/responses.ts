@@ -50,6 +50,19 @@ export function textResponse(
   return toAnswer(new Response(body, { headers: { 'content-type': `${mediaType}; charset=utf-8`, ...headers } }));
 }
 
+/**
+ * The answer of `schema` in another media type its route documents beside JSON (`moreContentTypes`): the same content
+ * written in that format (a multipart `$batch` answer: the same answers as the JSON one, as `multipart/mixed`).
+ */
+export function alternativeResponse<S extends AnswerSchema>(
+  _schema: S,
+  body: string,
+  contentType: string,
+  headers: Record<string, string> = {},
+): Answer<200, InferOutput<S>> {
+  return toAnswer(new Response(body, { headers: { 'content-type': contentType, ...headers } }));
+}
+
 export function emptyResponse<Status extends 200 | 204>(status: Status, headers: Record<string, string> = {}): Answer<Status, null> {
   return toAnswer(new Response(null, { status, headers }));
 }

@@ -41,6 +41,8 @@ export interface ResponseDoc {
   readonly contentType?: string;
   /** JSON body; none: an empty body (for 4xx/5xx statuses: the problem+json body). */
   readonly schema?: DocSchema;
+  /** Further media types the answer may have, with their schemas (a multipart `$batch` answer). */
+  readonly moreContentTypes?: Readonly<Record<string, DocSchema>>;
   readonly headers?: readonly HeaderName[];
 }
 

@@ -39,9 +39,9 @@ export const BATCH_TEXTS = {
     'Solicitud {id}: {field} es también el id de una solicitud anterior: los ids deben ser únicos en un lote',
   ],
   batchMethod: [
-    'Request {id}: {field} must be one of GET, POST, PUT, DELETE',
-    'Pedido {id}: {field} tem de ser um de GET, POST, PUT, DELETE',
-    'Solicitud {id}: {field} debe ser uno de GET, POST, PUT, DELETE',
+    'Request {id}: {field} must be one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
+    'Pedido {id}: {field} tem de ser um de GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
+    'Solicitud {id}: {field} debe ser uno de GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
   ],
   batchUrl: [
     "Request {id}: {field} must be a path relative to the batch's /api/tenantKey/orgKey/ (or an absolute one to the same tenant/org), without '.', '..', '\\' or '#'",
@@ -69,14 +69,19 @@ export const BATCH_TEXTS = {
     'Solicitud {id}: {field} debe ser un valor de cabecera (texto sin saltos de línea)',
   ],
   batchHeaderReserved: [
-    'Request {id}: {field} is set by the batch itself (Authorization, Idempotency-Key, x-d1-bookmark, Content-Length, Transfer-Encoding, Host): remove it',
-    'Pedido {id}: {field} é definido pelo próprio lote (Authorization, Idempotency-Key, x-d1-bookmark, Content-Length, Transfer-Encoding, Host): remova-o',
-    'Solicitud {id}: {field} lo define el propio lote (Authorization, Idempotency-Key, x-d1-bookmark, Content-Length, Transfer-Encoding, Host): elimínelo',
+    'Request {id}: {field} is set by the batch itself (Idempotency-Key, x-d1-bookmark, Content-Length, Transfer-Encoding, Host): remove it',
+    'Pedido {id}: {field} é definido pelo próprio lote (Idempotency-Key, x-d1-bookmark, Content-Length, Transfer-Encoding, Host): remova-o',
+    'Solicitud {id}: {field} lo define el propio lote (Idempotency-Key, x-d1-bookmark, Content-Length, Transfer-Encoding, Host): elimínelo',
+  ],
+  batchAuthorization: [
+    "Request {id}: {field} differs from the batch's own Authorization: every request of a batch runs with the batch's token, so this one was not run; send it in a batch of its own token",
+    'Pedido {id}: {field} difere do Authorization do próprio lote: todos os pedidos de um lote correm com o token do lote, por isso este não foi executado; envie-o num lote com o seu token',
+    'Solicitud {id}: {field} difiere del Authorization del propio lote: todas las solicitudes de un lote se ejecutan con el token del lote, así que esta no se ejecutó; envíela en un lote con su token',
   ],
   batchBodyMethod: [
-    'Request {id}: {field} is only sent with POST and PUT',
-    'Pedido {id}: {field} só é enviado com POST e PUT',
-    'Solicitud {id}: {field} solo se envía con POST y PUT',
+    'Request {id}: {field} is only sent with POST, PUT and PATCH',
+    'Pedido {id}: {field} só é enviado com POST, PUT e PATCH',
+    'Solicitud {id}: {field} solo se envía con POST, PUT y PATCH',
   ],
   batchBodyText: [
     'Request {id}: {field} must be a string when its content-type is not JSON',
@@ -147,5 +152,40 @@ export const BATCH_TEXTS = {
     'Request {id} ran and answered {status}, but the answers of this batch already hold {max} bytes: send it in another batch',
     'O pedido {id} correu e respondeu {status}, mas as respostas deste lote já têm {max} bytes: envie-o noutro lote',
     'La solicitud {id} se ejecutó y respondió {status}, pero las respuestas de este lote ya tienen {max} bytes: envíela en otro lote',
+  ],
+  batchBoundary: [
+    "{field} must be multipart/mixed with a boundary of 1 to {max} characters (letters, digits, and '()+_,-./:=? or spaces not at its end)",
+    "{field} tem de ser multipart/mixed com um boundary de 1 a {max} caracteres (letras, algarismos e '()+_,-./:=? ou espaços não no fim)",
+    "{field} debe ser multipart/mixed con un boundary de 1 a {max} caracteres (letras, dígitos y '()+_,-./:=? o espacios no al final)",
+  ],
+  batchMultipartFrame: [
+    '{field} must be parts each opened by a line --{boundary} and the whole closed by a line --{boundary}--',
+    '{field} tem de ser partes abertas cada uma por uma linha --{boundary} e o todo fechado por uma linha --{boundary}--',
+    '{field} debe ser partes abiertas cada una por una línea --{boundary} y el todo cerrado por una línea --{boundary}--',
+  ],
+  batchPartHeaders: [
+    '{field} must be at most {max} header lines of the form Name: value, ended by an empty line',
+    '{field} tem de ser no máximo {max} linhas de cabeçalho da forma Nome: valor, terminadas por uma linha vazia',
+    '{field} debe ser como máximo {max} líneas de cabecera de la forma Nombre: valor, terminadas por una línea vacía',
+  ],
+  batchPartType: [
+    '{field} must be application/http (Content-Transfer-Encoding binary) or, outside a change set, a multipart/mixed change set',
+    '{field} tem de ser application/http (Content-Transfer-Encoding binary) ou, fora de um change set, um change set multipart/mixed',
+    '{field} debe ser application/http (Content-Transfer-Encoding binary) o, fuera de un change set, un change set multipart/mixed',
+  ],
+  batchChangesetEmpty: [
+    '{field} is a change set without requests: send at least one, or leave it out',
+    '{field} é um change set sem pedidos: envie pelo menos um ou retire-o',
+    '{field} es un change set sin solicitudes: envíe al menos una o quítelo',
+  ],
+  batchRequestLine: [
+    '{field} must start with a request line: METHOD url HTTP/1.1',
+    '{field} tem de começar por uma linha de pedido: MÉTODO url HTTP/1.1',
+    '{field} debe empezar por una línea de solicitud: MÉTODO url HTTP/1.1',
+  ],
+  batchPartJson: [
+    'Request {id}: {field} is not valid JSON (or is nested deeper than {max} levels) although its content-type is JSON',
+    'Pedido {id}: {field} não é JSON válido (ou está aninhado a mais de {max} níveis) embora o seu content-type seja JSON',
+    'Solicitud {id}: {field} no es JSON válido (o está anidado a más de {max} niveles) aunque su content-type es JSON',
   ],
 } as const;

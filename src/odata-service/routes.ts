@@ -14,6 +14,7 @@ import { findEntitySet, odataJson, openServiceRequest, SERVICE_MODEL } from './s
 import type { ServiceRequest } from './service';
 import { createEntity, deleteEntity, updateEntity } from './writes';
 import { odataError } from '../odata/lexer';
+import { handleBatch } from '../services/batch/handle';
 import { ApiError } from '../errors/api-error';
 
 const METADATA_XML = writeCsdlXml(SERVICE_MODEL);
@@ -64,6 +65,7 @@ const serviceRoutes: ServiceRootRoute[] = [
         ? new Response(METADATA_JSON, { headers: { 'content-type': 'application/json; charset=utf-8' } })
         : new Response(METADATA_XML, { headers: { 'content-type': 'application/xml; charset=utf-8' } }),
   },
+  { method: 'POST', path: '/$batch', handle: (ctx) => handleBatch(ctx, 'odata') },
   ...RESOURCE_METHODS.map((method) => ({
     method,
     path: '/:resource+',

@@ -78,7 +78,14 @@ function describeResponses(operation: DocumentedOperation, converter: SchemaConv
       description: response.description,
       ...(response.headers?.length ? { headers } : {}),
       ...(response.schema
-        ? { content: { [response.contentType ?? 'application/json']: { schema: converter.convert(response.schema) } } }
+        ? {
+            content: Object.fromEntries(
+              [
+                [response.contentType ?? 'application/json', response.schema] as const,
+                ...Object.entries(response.moreContentTypes ?? {}),
+              ].map(([type, schema]) => [type, { schema: converter.convert(schema) }]),
+            ),
+          }
         : {}),
     };
   }

@@ -108,10 +108,12 @@ function checkAgainst(current: Contract, key: string, response: Json, status: nu
     if (text !== '') throw new Error(`${key}: documented without a body, got ${text.slice(0, 200)}`);
     return;
   }
-  const [mediaType, media] = Object.entries(content)[0] ?? ['', { schema: {} }];
+  // The answer's media type must be one the operation documents for the status (a $batch answers JSON or multipart).
   const received = (headers.get('content-type') ?? '').split(';')[0]?.trim() ?? '';
-  if (received !== mediaType) throw new Error(`${key}: content type ${received || '(none)'}, documented ${mediaType}`);
-  const result = readValidator(current, key, media.schema).validate(readBody(text, mediaType));
+  const documented = Object.entries(content).find(([type]) => type === received);
+  if (!documented) throw new Error(`${key}: content type ${received || '(none)'}, documented ${Object.keys(content).join(', ')}`);
+  const [mediaType, media] = documented;
+  const result = readValidator(current, `${key} ${mediaType}`, media.schema).validate(readBody(text, mediaType));
   if (!result.valid)
     throw new Error(
       `${key} (status ${status}): the body does not match the documented schema:\n${describeErrors(result)}\nBody: ${text.slice(0, 500)}`,

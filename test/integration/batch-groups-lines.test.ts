@@ -72,7 +72,7 @@ describe('several line writes of one document in one atomic group', () => {
       { id: 'read', method: 'GET', url: `${BASE.slice(1)}/1`, atomicityGroup: 'g' },
     ]);
     expect(statusesOf(answer.body.responses), JSON.stringify(answer.body.responses)).toEqual([204, 204, 200, 200, 200, 200]);
-    expect(answer.body.responses.map((response) => response.headers.etag)).toEqual(['"2"', '"3"', '"4"', '"4"', '"5"', '"5"']);
+    expect(answer.body.responses.map((response) => response.headers.ETag)).toEqual(['"2"', '"3"', '"4"', '"4"', '"5"', '"5"']);
     const inside = answer.body.responses[5]?.body as DocumentResource;
     expect(pairsOf(inside.exchangeRateDocumentRates)).toEqual(['EUR>USD', 'EUR>GBP', 'EUR>CHF']);
     expect(inside.exchangeRateDocumentRates[0]).toMatchObject({ id: lineId, conversionFactor: 1.1, custom_note: 'bank' });

@@ -70,7 +70,7 @@ describe('a route and its members in one atomic group', () => {
     ]);
     expect(statusesOf(answer.body.responses), JSON.stringify(answer.body.responses)).toEqual([201, 200, 200, 200, 200, 200, 200]);
     // Each answered as alone: the add bumps the version, a second add of a member changes nothing.
-    expect(answer.body.responses.slice(1, 5).map((response) => response.headers.etag)).toEqual(['"2"', '"3"', '"3"', '"4"']);
+    expect(answer.body.responses.slice(1, 5).map((response) => response.headers.ETag)).toEqual(['"2"', '"3"', '"3"', '"4"']);
     // Inside the group, a read sees the group's members; after it, the committed ones.
     const inside = answer.body.responses[5]?.body as RouteResource;
     expect(inside).toMatchObject({ routeKey: 'R7', description: 'Daily', version: 4 });
@@ -118,7 +118,7 @@ describe('a route and its members in one atomic group', () => {
       { id: 'same', method: 'PUT', url: `${ROUTES_URL}/C1/R2/custom_owner`, atomicityGroup: 'g', body: 'Ana' },
     ]);
     expect(statusesOf(answer.body.responses), JSON.stringify(answer.body.responses)).toEqual([200, 200, 200, 200, 200, 200]);
-    expect(answer.body.responses.map((response) => response.headers.etag)).toEqual(['"3"', '"3"', '"4"', '"5"', '"6"', '"6"']);
+    expect(answer.body.responses.map((response) => response.headers.ETag)).toEqual(['"3"', '"3"', '"4"', '"5"', '"6"', '"6"']);
     const read = await readRoute('C1/R2');
     expect(read.body).toMatchObject({ version: 6, custom_shift: 'day', custom_owner: 'Ana' });
     expect(keysOf(read.body.locations)).toEqual(['L2', 'L3']);
@@ -291,7 +291,7 @@ describe('reference data in an atomic group', () => {
       { id: '4', method: 'GET', url: '$1', dependsOn: ['g'] },
     ]);
     expect(statusesOf(answer.body.responses), JSON.stringify(answer.body.responses)).toEqual([200, 200, 201, 200, 200, 200]);
-    expect(answer.body.responses.slice(3, 5).map((response) => response.headers.etag)).toEqual(['"2"', '"3"']);
+    expect(answer.body.responses.slice(3, 5).map((response) => response.headers.ETag)).toEqual(['"2"', '"3"']);
     const route = answer.body.responses[5]?.body as RouteResource;
     expect(route).toMatchObject({ routeKey: 'R5', company: 'C5', custom_shift: 'night', version: 3 });
     expect([keysOf(route.locations), keysOf(route.tools)]).toEqual([['L5'], ['T1']]);

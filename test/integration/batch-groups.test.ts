@@ -55,11 +55,11 @@ describe('an atomic group commits every request together', () => {
     const [created, subject, read, body, list] = answer.body.responses;
     expect(statusesOf(answer.body.responses)).toEqual([201, 200, 200, 200, 200]);
     expect(created).toMatchObject({ atomicityGroup: 'g1' });
-    expect(created?.headers.location).toBe(`https://api.test${client.base}/${TEMPLATES}/${String(created?.body)}`);
-    expect(subject?.headers.etag).toBe('"2"');
-    expect(read?.headers.etag).toBe('"2"');
+    expect(created?.headers.Location).toBe(`https://api.test${client.base}/${TEMPLATES}/${String(created?.body)}`);
+    expect(subject?.headers.ETag).toBe('"2"');
+    expect(read?.headers.ETag).toBe('"2"');
     expect(read?.body).toMatchObject({ id: created?.body, templateKey: 'a', subject: 'New subject', version: 2 });
-    expect(body?.headers.etag).toBe('"3"');
+    expect(body?.headers.ETag).toBe('"3"');
     // The request after the group reads what the group committed.
     expect(list?.body).toMatchObject({ items: [{ templateKey: 'a', subject: 'New subject', notificationBody: '<p>B</p>', version: 3 }] });
     const alone = await readTemplate('a');
@@ -84,7 +84,7 @@ describe('an atomic group commits every request together', () => {
       { id: 'same', method: 'PUT', url: `${TEMPLATES}/t0/subject`, atomicityGroup: 'ten', body: 'Subject 0' },
     ]);
     expect(statusesOf(answer.body.responses)).toEqual([...Array.from({ length: 10 }, () => 200), 200]);
-    expect(answer.body.responses.map((response) => response.headers.etag)).toEqual([...Array.from({ length: 10 }, () => '"2"'), '"2"']);
+    expect(answer.body.responses.map((response) => response.headers.ETag)).toEqual([...Array.from({ length: 10 }, () => '"2"'), '"2"']);
     for (let index = 0; index < 10; index += 1) {
       expect((await readTemplate(`t${index}`)).body).toMatchObject({ subject: `Subject ${index}`, version: 2 });
     }
@@ -153,7 +153,7 @@ describe('an atomic group commits every request together', () => {
       { id: 'read', method: 'GET', url: `${DOCUMENTS.slice(1)}/7`, atomicityGroup: 'r' },
     ]);
     expect(statusesOf(answer.body.responses), JSON.stringify(answer.body.responses)).toEqual([204, 200, 200]);
-    expect(answer.body.responses[1]?.headers.etag).toBe('"3"');
+    expect(answer.body.responses[1]?.headers.ETag).toBe('"3"');
     expect(answer.body.responses[2]?.body).toMatchObject({ externalId: 'X-7', version: 3 });
     const stored = await client.call<Record<string, unknown>>('GET', `${DOCUMENTS}/7`);
     expect(stored.body).toMatchObject({ externalId: 'X-7', version: 3 });
@@ -250,7 +250,7 @@ describe('an atomic group that fails writes nothing', () => {
     ]);
     expect(statusesOf(answer.body.responses)).toEqual([424, 412]);
     // The second request saw the first one's version: 2, as it would have alone after it.
-    expect(answer.body.responses[1]).toMatchObject({ headers: { etag: '"2"' }, body: { code: 'PreconditionFailed' } });
+    expect(answer.body.responses[1]).toMatchObject({ headers: { ETag: '"2"' }, body: { code: 'PreconditionFailed' } });
     expect((await readTemplate('m')).body).toMatchObject({ subject: 'Hello', version: 1 });
   });
 

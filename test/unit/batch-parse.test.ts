@@ -116,7 +116,7 @@ describe('parseBatch', () => {
         get('5', 'x', { dependsOn: 'nope' }),
         get('6', 'x', { body: {} }),
         { id: '7', method: 'POST', url: 'x', headers: { 'content-type': 'text/plain' }, body: 1 },
-        get('8', 'x', { headers: { Authorization: 'Bearer x' } }),
+        get('8', 'x', { headers: { 'Idempotency-Key': 'k' } }),
         get('9', 'x', { headers: { 'x-a': 'a\nb' } }),
         get('10', '/api/other/main/x'),
         get('11', '$batch'),
@@ -137,9 +137,9 @@ describe('parseBatch', () => {
         path: 'requests[4].dependsOn',
         text: 'Request 5: requests[4].dependsOn must be a list of ids of earlier requests or atomicity groups',
       },
-      { path: 'requests[5].body', text: 'Request 6: requests[5].body is only sent with POST and PUT' },
+      { path: 'requests[5].body', text: 'Request 6: requests[5].body is only sent with POST, PUT and PATCH' },
       { path: 'requests[6].body', text: 'Request 7: requests[6].body must be a string when its content-type is not JSON' },
-      expect.objectContaining({ path: 'requests[7].headers.Authorization' }),
+      expect.objectContaining({ path: 'requests[7].headers.Idempotency-Key' }),
       expect.objectContaining({ path: 'requests[8].headers.x-a' }),
       expect.objectContaining({ path: 'requests[9].url', text: expect.stringContaining('another tenant/org') }),
       { path: 'requests[10].url', text: 'Request 11: requests[10].url is a $batch: batches cannot be nested' },
@@ -161,6 +161,58 @@ describe('parseBatch', () => {
       ],
     });
     expect(found.map((fault) => fault.path)).toEqual(['requests[2].atomicityGroup', 'requests[3].atomicityGroup', 'requests[5].dependsOn']);
+  });
+
+  it('accepts every method a client may send (its target answers it), PATCH with a body; refuses others', () => {
+    const methods = ['get', 'HEAD', 'post', 'PUT', 'patch', 'DELETE', 'OPTIONS'];
+    const checked = plan(methods.map((method, index) => ({ id: `m${index}`, method, url: 'x' })));
+    expect(checked.requests.map((request) => request.method)).toEqual(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+    expect(plan([{ id: 'p', method: 'PATCH', url: 'x', body: { subject: 'S' } }]).requests[0]?.body).toEqual({
+      json: true,
+      value: { subject: 'S' },
+    });
+    const found = faults({ requests: ['TRACE', 'CONNECT', 'FETCH'].map((method, index) => ({ id: `m${index}`, method, url: 'x' })) });
+    expect(found.map((fault) => fault.text)).toEqual([
+      'Request m0: requests[0].method must be one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
+      'Request m1: requests[1].method must be one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
+      'Request m2: requests[2].method must be one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
+    ]);
+  });
+
+  it("drops an entry Authorization equal to the batch's own; another one refuses that entry alone (the plan still runs)", () => {
+    const options = { authorization: 'Bearer abc.def' };
+    const parsed = parseBatch(
+      {
+        requests: [
+          get('same', 'x', { headers: { Authorization: 'bearer  abc.def', 'x-a': 'a' } }),
+          get('other', 'x', { headers: { authorization: 'Bearer zzz' } }),
+          get('none'),
+        ],
+      },
+      TARGET,
+      false,
+      options,
+    );
+    if ('errors' in parsed) throw new Error(JSON.stringify(parsed.errors));
+    const [same, other, none] = parsed.plan.requests;
+    expect(same?.headers).toEqual({ 'x-a': 'a' });
+    expect(same?.refusal).toBeUndefined();
+    expect(none?.refusal).toBeUndefined();
+    expect(other?.refusal?.path).toBe('requests[1].headers.authorization');
+    expect(formatMessage(other?.refusal?.message ?? { key: 'batchUrl', params: {} }, 'en-US')).toContain(
+      "Request other: requests[1].headers.authorization differs from the batch's own Authorization",
+    );
+  });
+
+  it('resolves urls against the root the batch was sent to; absolute paths of either root of the tenant/org', () => {
+    const odata = { ...TARGET, root: 'odata' as const };
+    expect(resolveUrl("emailTemplates('a')", odata)).toEqual({ url: { rest: "emailTemplates('a')" } });
+    expect(resolveUrl('/odata/acme/main/emailTemplates', odata)).toEqual({ url: { rest: 'emailTemplates' } });
+    expect(resolveUrl('/api/acme/main/operations/x', odata)).toEqual({ url: { root: 'api', rest: 'operations/x' } });
+    expect(resolveUrl('/ODATA/acme/main/emailTemplates', TARGET)).toEqual({ url: { root: 'odata', rest: 'emailTemplates' } });
+    expect(resolveUrl('https://api.test/odata/acme/main/x', TARGET)).toEqual({ url: { root: 'odata', rest: 'x' } });
+    expect(resolveUrl('/odata/other/main/x', odata)).toEqual({ fault: 'batchOtherScope' });
+    expect(resolveUrl('/odata/acme/main/$batch', odata)).toEqual({ fault: 'batchNested' });
   });
 
   it('reads Isolation: snapshot into the plan', () => {

@@ -56,8 +56,8 @@ export async function readBoundedBody(response: Response, budget: AnswerBudget):
 }
 
 /** The 507 of a request whose answer did not fit (`index`: the request's place in the batch). */
-export function refuseOverflow(request: { readonly id: string; readonly index: number }, overflow: AnswerOverflow): ApiError {
-  const field = `requests[${request.index}]`;
+export function refuseOverflow(request: { readonly id: string; readonly path: string }, overflow: AnswerOverflow): ApiError {
+  const field = request.path;
   const detail =
     overflow.bound === 'entry'
       ? message('batchAnswerTooLarge', { id: request.id, status: overflow.status, max: MAX_INNER_ANSWER_BYTES })

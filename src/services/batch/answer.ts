@@ -12,6 +12,44 @@ export interface BatchResponse {
   /** JSON answers as JSON, others as text; absent when the answer has no body. */
   readonly body?: unknown;
   readonly atomicityGroup?: string;
+  /** A member of a failed atomic group that answers 424 because another member failed (the answer is not its own). */
+  readonly consequence?: true;
+}
+
+/** Header names whose usual spelling is not each word capitalized. */
+const USUAL_NAMES: Readonly<Record<string, string>> = {
+  etag: 'ETag',
+  'www-authenticate': 'WWW-Authenticate',
+  'content-id': 'Content-ID',
+  'content-md5': 'Content-MD5',
+  'odata-version': 'OData-Version',
+  'odata-maxversion': 'OData-MaxVersion',
+  'odata-entityid': 'OData-EntityId',
+  'odata-isolation': 'OData-Isolation',
+  ratelimit: 'RateLimit',
+  'ratelimit-policy': 'RateLimit-Policy',
+};
+
+/** A header name in its usual case (`content-type` -> `Content-Type`, `etag` -> `ETag`): what clients look up by. */
+export function formatHeaderName(name: string): string {
+  const lower = name.toLowerCase();
+  return USUAL_NAMES[lower] ?? lower.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => `${dash}${letter.toUpperCase()}`);
+}
+
+/** The headers with their names in usual case. */
+export function formatHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [formatHeaderName(name), value]));
+}
+
+/** The answers as the JSON batch format carries them: header names in usual case, nothing but the format's members. */
+export function toJsonResponses(responses: readonly BatchResponse[]) {
+  return responses.map(({ id, status, headers, body, atomicityGroup }) => ({
+    id,
+    status,
+    headers: formatHeaders(headers),
+    ...(body === undefined ? {} : { body }),
+    ...(atomicityGroup === undefined ? {} : { atomicityGroup }),
+  }));
 }
 
 const BOOKMARK_HEADER = 'x-d1-bookmark';

@@ -13,22 +13,28 @@ const BATCH_REQUEST = {
   additionalProperties: false,
   properties: {
     id: { ...NAME, description: 'Unique in the batch; `$<id>` in a later url path or body string stands for the record it created' },
-    method: { type: 'string', enum: ['GET', 'POST', 'PUT', 'DELETE'], description: 'Case-insensitive' },
+    method: {
+      type: 'string',
+      enum: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+      description: 'Case-insensitive; a method its target does not take answers that request its own 405 with Allow',
+    },
     url: {
       type: 'string',
       minLength: 1,
       maxLength: MAX_URL_LENGTH,
       description:
-        "Relative to the batch's `/api/{tenantKey}/{orgKey}/` (`operations/emailTemplates?$top=5`), an absolute path or URL to the same tenant/org, or `$<id>/...` (the Location an earlier create answered). Never `$batch`.",
+        'Relative to the root the batch was sent to (`/api/{tenantKey}/{orgKey}/`: `operations/emailTemplates?$top=5`), an absolute path or URL under `/api/` or `/odata/` of the same tenant/org, or `$<id>/...` (the Location an earlier create answered). Never `$batch`.',
     },
     headers: {
       type: 'object',
       maxProperties: MAX_INNER_HEADERS,
       additionalProperties: { type: 'string' },
       description:
-        "The inner request's headers (`content-type`, `if-match`, `accept-language`...). Authorization, Idempotency-Key, x-d1-bookmark, Content-Length, Transfer-Encoding and Host are the batch's own and refused here.",
+        "The inner request's headers (`content-type`, `if-match`, `accept-language`...). Idempotency-Key, x-d1-bookmark, Content-Length, Transfer-Encoding and Host are the batch's own and refused here; an Authorization equal to the batch's is ignored, another one makes that request answer its own 400 without running.",
     },
-    body: { description: 'POST and PUT only: a JSON value (sent as application/json unless `content-type` says otherwise; then a string)' },
+    body: {
+      description: 'POST, PUT and PATCH only: a JSON value (sent as application/json unless `content-type` says otherwise; then a string)',
+    },
     dependsOn: {
       type: 'array',
       maxItems: MAX_BATCH_REQUESTS,
@@ -51,7 +57,10 @@ const BATCH_RESPONSE = v.strictObject({
     v.integer(),
     v.description('The status the request would have answered alone; 424 when a dependency failed, or another request of its atomic group'),
   ),
-  headers: v.pipe(v.record(v.string(), v.string()), v.description('Its headers (Location, ETag, content-type...)')),
+  headers: v.pipe(
+    v.record(v.string(), v.string()),
+    v.description('Its headers, names in their usual case (Location, ETag, Content-Type, OData-Version...)'),
+  ),
   body: v.optional(
     v.pipe(v.unknown(), v.description('Its body: JSON as JSON (problem+json for errors), other media types as text; absent when empty')),
   ),
@@ -62,7 +71,7 @@ const BATCH_RESPONSE = v.strictObject({
 export const BATCH_ANSWER = v.strictObject({ responses: v.array(BATCH_RESPONSE) });
 
 export const batchDoc = {
-  summary: 'Run up to 100 operations in one request (OData 4.01 JSON batch)',
+  summary: 'Run up to 100 operations in one request (OData JSON or multipart batch)',
   operationId: 'runBatch',
   tags: ['Batch'],
   description: [
@@ -73,6 +82,8 @@ export const batchDoc = {
     'same scopes and orgs, validation, rate limits (each request counts, besides the batch), If-Match, status, body and headers; each reads what the ones before it wrote.',
     'A request whose `dependsOn` (or `$<id>`) names a failed request answers 424 and does not run; without `dependsOn`, later requests run whatever earlier ones answered.',
     'An Idempotency-Key on the batch replays the whole answer; inner requests take none.',
+    'The body may also be an OData 4.0 multipart batch (`Content-Type: multipart/mixed; boundary=...`): each `application/http` part one request (`Content-ID` its id, `$<Content-ID>` a reference),',
+    'each `multipart/mixed` part a change set (an atomic group; one level deep), checked and run as the JSON format is; it is answered as `multipart/mixed` in the same structure, a failed change set as the one answer of the request that failed it.',
     'Requests with the same `atomicityGroup` (adjacent) form an atomic group; the `Isolation: snapshot` header makes the whole batch one group.',
     "A group's requests run in order, each answered as alone, each reading by id or key what the ones before it in the group wrote; their writes commit together, as one transaction, once the last one answered:",
     'when one fails (its own answer, or the commit refused by a rule of the database, a duplicate key or a record changed meanwhile, attributed to the request whose write it concerns),',
@@ -92,7 +103,7 @@ export const batchDoc = {
     },
   ],
   requestBody: {
-    description: 'The requests, in order',
+    description: 'The requests, in order (JSON; or a multipart/mixed batch of application/http parts and change sets)',
     schema: {
       json: {
         type: 'object',
@@ -104,8 +115,11 @@ export const batchDoc = {
   },
   responses: {
     200: {
-      description: 'One answer per request, in order (whatever each answered)',
+      description: 'One answer per request, in order (whatever each answered); multipart/mixed for a multipart batch',
       schema: BATCH_ANSWER,
+      moreContentTypes: {
+        'multipart/mixed': { json: { type: 'string', description: 'application/http answer parts, change sets nested' } },
+      },
     },
     400: { description: 'The batch is malformed (each fault names `requests[i].<field>` and the request id); nothing ran' },
   },

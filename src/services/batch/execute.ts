@@ -20,12 +20,17 @@ import { refuseOverflow } from './answer-budget';
 import type { AnswerBudget } from './answer-budget';
 import type { BatchResponse } from './answer';
 import type { BatchPlan, BatchRequest } from './parse';
+import { refuseInGroup } from './group-refusal';
 import { substituteBody, substitutePath } from './references';
+import { findUnderRoots } from './target';
+import type { BatchRoot } from './target';
 
 /** What the batch hands to every inner request. */
 interface BatchRun {
-  /** Absolute `{origin}/api/{tenantKey}/{orgKey}`. */
-  readonly apiBase: string;
+  /** The tenant/org's service roots, absolute (`{origin}/api/{tenantKey}/{orgKey}`, `{origin}/odata/...`), without `/`. */
+  readonly roots: Readonly<Record<BatchRoot, string>>;
+  /** The root the batch was sent to (its relative urls resolve against it). */
+  readonly root: BatchRoot;
   readonly requestId: string;
   readonly authorization: string | null;
   readonly acceptLanguage: string | null;
@@ -73,7 +78,7 @@ function fieldOf(request: BatchRequest, name: string): string {
 /** 424 for a failed dependency, 400 for a `$<id>` of a request that created nothing; undefined when it can run. */
 function checkDependencies(request: BatchRequest, state: BatchState): ApiError | undefined {
   const failed = [...new Set([...request.dependsOn, ...request.references])].filter((name) => isFailed(name, state));
-  const path = (name: string) => `requests[${request.index}].${fieldOf(request, name)}`;
+  const path = (name: string) => `${request.path}.${fieldOf(request, name)}`;
   if (failed.length > 0) {
     const errors: FieldError[] = failed.map((name) => ({
       path: path(name),
@@ -94,19 +99,16 @@ function buildIdentifiers(request: BatchRequest, state: BatchState): Map<string,
   return new Map(request.references.map((name) => [name, state.outcomes.get(name)?.identifier ?? '']));
 }
 
+/** The root a request's url is under: the batch's own, or the other one its absolute path named. */
+function rootOf(request: BatchRequest, run: BatchRun): string {
+  return run.roots[request.url.root ?? run.root];
+}
+
 /** The inner request's absolute URL; undefined when a substitution led it out of the batch's tenant/org. */
 function buildUrl(request: BatchRequest, state: BatchState, run: BatchRun): string | undefined {
   const rest = substitutePath(request.url.rest, buildIdentifiers(request, state));
-  const base = request.url.base === undefined ? `${run.apiBase}/` : (state.outcomes.get(request.url.base)?.location ?? '');
-  const url = `${base}${rest}`;
-  const api = new URL(run.apiBase);
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return undefined;
-  }
-  return parsed.origin === api.origin && parsed.pathname.startsWith(`${api.pathname}/`) ? url : undefined;
+  const base = request.url.base === undefined ? `${rootOf(request, run)}/` : (state.outcomes.get(request.url.base)?.location ?? '');
+  return findUnderRoots(`${base}${rest}`, Object.values(run.roots));
 }
 
 function buildHeaders(request: BatchRequest, state: BatchState, run: BatchRun): Headers {
@@ -114,7 +116,8 @@ function buildHeaders(request: BatchRequest, state: BatchState, run: BatchRun): 
   if (run.authorization !== null) headers.set('authorization', run.authorization);
   if (run.acceptLanguage !== null && !headers.has('accept-language')) headers.set('accept-language', run.acceptLanguage);
   if (state.bookmark !== null) headers.set('x-d1-bookmark', state.bookmark);
-  const innerId = `${run.requestId}:${request.id}`;
+  // A multipart part without Content-ID (`#<n>`): its position.
+  const innerId = `${run.requestId}:${request.id.replace(/^#/, '')}`;
   if (REQUEST_ID_PATTERN.test(innerId)) headers.set('x-request-id', innerId);
   if (request.body && !headers.has('content-type')) headers.set('content-type', 'application/json');
   return headers;
@@ -128,16 +131,17 @@ function buildBody(request: BatchRequest, state: BatchState): string | undefined
 
 async function answerRefusal(request: BatchRequest, error: ApiError, run: BatchRun): Promise<BatchResponse> {
   const path = request.url.base === undefined ? `/${request.url.rest}` : `/$${request.url.base}${request.url.rest}`;
-  const instance = `${new URL(run.apiBase).pathname}${path.split('?')[0] ?? ''}`;
+  const instance = `${new URL(rootOf(request, run)).pathname}${path.split('?')[0] ?? ''}`;
   return readBatchResponse(request.id, problemResponse(error, instance, run.requestId, run.language), request.atomicityGroup);
 }
 
 async function runRequest(request: BatchRequest, state: BatchState, run: BatchRun, member?: GroupMember): Promise<BatchResponse> {
+  if (request.refusal) return answerRefusal(request, validationError([request.refusal]), run);
   const refusal = checkDependencies(request, state);
   if (refusal) return answerRefusal(request, refusal, run);
   const url = buildUrl(request, state, run);
   if (url === undefined) {
-    const path = `requests[${request.index}].url`;
+    const path = `${request.path}.url`;
     return answerRefusal(request, validationError([{ path, message: message('batchOtherScope', { id: request.id, field: path }) }]), run);
   }
   const body = buildBody(request, state);
@@ -191,20 +195,11 @@ function splitGroups(plan: BatchPlan): { name: string | undefined; requests: Bat
 
 /** Where a member's group is named: its `atomicityGroup`, or the batch's `Isolation` header. */
 function groupField(request: BatchRequest, name: string): string {
-  return name === SNAPSHOT_GROUP ? 'Isolation' : `requests[${request.index}].atomicityGroup`;
-}
-
-/** A write of a member that cannot be part of the group: 400 naming the request (src/tenant/atomic-group.ts). */
-function refuseInGroup(request: { readonly id: string; readonly index: number }): ApiError {
-  const field = `requests[${request.index}]`;
-  return validationError(
-    [{ path: field, message: message('batchGroupOperation', { id: request.id, field }) }],
-    `Request ${request.id} cannot be part of an atomic group yet: it writes outside the unit of work. Nothing of the group was written.`,
-  );
+  return name === SNAPSHOT_GROUP ? 'Isolation' : `${request.path}.atomicityGroup`;
 }
 
 /** 424 for a member of a group that failed because another member did. */
-function answerGroupFailed(request: BatchRequest, name: string, failed: string, run: BatchRun): Promise<BatchResponse> {
+async function answerGroupFailed(request: BatchRequest, name: string, failed: string, run: BatchRun): Promise<BatchResponse> {
   const field = groupField(request, name);
   const label = name === SNAPSHOT_GROUP ? 'snapshot' : name;
   const error = new ApiError(
@@ -212,7 +207,7 @@ function answerGroupFailed(request: BatchRequest, name: string, failed: string, 
     `Request ${request.id} was not committed: request ${failed} of its atomic group failed, so nothing of the group was written.`,
     { errors: [{ path: field, message: message('batchGroupFailed', { id: request.id, field, name: label, failed }) }] },
   );
-  return answerRefusal(request, error, run);
+  return { ...(await answerRefusal(request, error, run)), consequence: true };
 }
 
 /** The answer of the member a refused commit is attributed to: its error as problem+json (500 for an unexpected one). */
@@ -247,7 +242,7 @@ async function commitGroup(
  * stops the group (all but it answer 424), unless the database refuses a write staged before it: that member is named.
  */
 async function runGroup(requests: readonly BatchRequest[], name: string, state: BatchState, run: BatchRun): Promise<BatchResponse[]> {
-  const group = openAtomicGroup(refuseInGroup);
+  const group = openAtomicGroup((member) => refuseInGroup(requests, member));
   const answers: BatchResponse[] = [];
   let failed: string | undefined;
   for (const request of requests) {
