@@ -3,7 +3,7 @@ import type { Scope } from '../auth/token';
 import type { Answered, AnswerOf, ResponseDocs } from './answer';
 import type { ApiContext, OperatorContext, PublicContext } from './context';
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * A schema in the OpenAPI document: a valibot schema (converted with @valibot/to-json-schema; a schema listed in
@@ -33,7 +33,15 @@ interface BodyDoc {
 
 /** Response headers the document knows (see src/openapi/components.ts). */
 export type HeaderName =
-  'Location' | 'ETag' | 'Allow' | 'WWW-Authenticate' | 'Retry-After' | 'RateLimit' | 'RateLimit-Policy' | 'Cache-Control';
+  | 'Location'
+  | 'ETag'
+  | 'Allow'
+  | 'WWW-Authenticate'
+  | 'Retry-After'
+  | 'RateLimit'
+  | 'RateLimit-Policy'
+  | 'Cache-Control'
+  | 'Preference-Applied';
 
 export interface ResponseDoc {
   readonly description: string;
