@@ -130,14 +130,15 @@ export async function handleRecordUpdate(
   const custom = await checkBody(ctx, store, record, input, options);
   const byId: RecordLookup = { by: 'id', id: record.id };
   const uses = collectReferenceUses(spec, input.values);
-  const check = async () => {
+  // Run again (`fresh`) on the state that refused the write, to word a rule the database holds.
+  const check = async (fresh = true) => {
     if (uses.length > 0) await checkReferencesExist(ctx.tenant, uses, ctx.tenant.group?.overlay);
     if (!options.checkUpdate) return;
-    const current = (await repository.find(byId)) ?? record;
+    const current = fresh ? ((await repository.find(byId)) ?? record) : record;
     const errors = await options.checkUpdate(ctx, current, input.values);
     if (errors.length > 0) throw validationError(errors);
   };
-  await check();
+  await check(false);
   const expected = parseIfMatch(ctx.request);
   const { set, compute } = buildUpdate(store, input, custom, options.mode);
   if (Object.keys(set).length === 0) return answerUnchanged(ctx, repository, byId, expected, options);
@@ -151,10 +152,11 @@ export async function handleRecordUpdate(
   // The database checks the same rules in the update's batch: a concurrent write that broke one is answered as above.
   const version = await writeUnderRules(
     () => commitAlone(ctx.tenant, (batch) => repository.stageUpdate(batch, target, set)),
-    check,
+    () => check(),
     Object.keys(input.values),
   );
   if (version === undefined) return answerUnchanged(ctx, repository, byId, expected, options);
+  if (prefersMinimal(ctx.request)) return emptyResponse(204, { etag: etagOf(version), 'preference-applied': 'return=minimal' });
   const updated = await repository.find(byId);
   if (!updated) throw recordNotFound(spec.title, true, listRecordParams(ctx));
   return answerRecord(ctx, store, updated, options);
