@@ -33,7 +33,15 @@ interface BodyDoc {
 
 /** Response headers the document knows (see src/openapi/components.ts). */
 export type HeaderName =
-  'Location' | 'ETag' | 'Allow' | 'WWW-Authenticate' | 'Retry-After' | 'RateLimit' | 'RateLimit-Policy' | 'Cache-Control';
+  | 'Location'
+  | 'ETag'
+  | 'Allow'
+  | 'WWW-Authenticate'
+  | 'Retry-After'
+  | 'RateLimit'
+  | 'RateLimit-Policy'
+  | 'Cache-Control'
+  | 'Preference-Applied';
 
 export interface ResponseDoc {
   readonly description: string;

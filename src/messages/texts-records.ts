@@ -77,6 +77,21 @@ export const RECORD_TEXTS = {
     'O documento já tem uma linha com este fromCurrency e toCurrency: altere essa linha',
     'El documento ya tiene una línea con este fromCurrency y toCurrency: modifique esa línea',
   ],
+  readOnlyProperty: [
+    '{field} cannot be changed: send it as stored ({stored}) or leave it out',
+    '{field} não pode ser alterado: envie-o como está guardado ({stored}) ou omita-o',
+    '{field} no se puede cambiar: envíelo como está guardado ({stored}) u omítalo',
+  ],
+  relatedNotUpdatable: [
+    '{field} cannot be changed by this request: send it as read or leave it out, and change it with its own operations',
+    '{field} não pode ser alterado por este pedido: envie-o como foi lido ou omita-o, e altere-o com as operações próprias',
+    '{field} no se puede cambiar con esta solicitud: envíelo como se leyó u omítalo, y cámbielo con sus propias operaciones',
+  ],
+  memberItem: [
+    '{field} must be a key, or an object with the key as key',
+    '{field} tem de ser uma chave, ou um objeto com a chave em key',
+    '{field} debe ser una clave, o un objeto con la clave en key',
+  ],
   unknownMember: [
     "There is no {kind} with {by} '{value}'",
     "Não existe nenhum registo de {kind} com {by} '{value}'",

@@ -41,6 +41,7 @@ export const HEADERS: Readonly<Record<HeaderName, JsonObject>> = {
     schema: { type: 'string' },
   },
   'Cache-Control': { description: 'no-store: the answer holds a credential; do not cache it', schema: { type: 'string' } },
+  'Preference-Applied': { description: 'The Prefer preference the answer honours (return=minimal)', schema: { type: 'string' } },
 };
 
 export function describeError(status: number, description?: string): JsonObject {

@@ -120,4 +120,13 @@ export const EXTENSION_OPERATIONS: readonly string[] = [
   `POST ${A}/subscriptions/{id}/renew`,
   `GET ${A}/subscriptions/{id}/deliveries`,
   `POST ${A}/$batch`,
+  // Whole-record updates (PATCH merges, PUT replaces), on every path that names a record
+  `PATCH ${ET}/{idOrTemplateKey}`,
+  `PUT ${ET}/{idOrTemplateKey}`,
+  `PATCH ${RO}/{id}`,
+  `PUT ${RO}/{id}`,
+  `PATCH ${RO}/{companyKey}/{routeKey}`,
+  `PUT ${RO}/{companyKey}/{routeKey}`,
+  `PATCH ${EX}/{idOrNumber}`,
+  `PUT ${EX}/{idOrNumber}`,
 ];

@@ -96,6 +96,7 @@ function attributeCase(service: Service, params: OperationCase['params'], attrib
 }
 
 const templateByKey = (v: SweepValues) => [{ templateKey: v.templateKey }];
+const routeReplaceBody = (v: SweepValues) => ({ routeKey: v.routeKey, description: 'Swept', company: v.company });
 const routeByKey = (v: SweepValues) => [{ companyKey: v.company, routeKey: v.routeKey }];
 const documentByNumber = (v: SweepValues) => [{ number: v.number }];
 const lineOf = (v: SweepValues) => [{ number: v.number, lineId: v.lineId }];
@@ -189,6 +190,30 @@ function describeCase(operation: string): OperationCase {
     },
     [`DELETE ${RO}/{id}`]: { service: 'routes', params: (v) => [{ id: v.routeId }] },
     [`DELETE ${RO}/{companyKey}/{routeKey}`]: { service: 'routes', params: routeByKey },
+    [`PATCH ${ET}/{idOrTemplateKey}`]: {
+      service: 'emailTemplates',
+      params: (v) => [{ idOrTemplateKey: v.templateId }, { idOrTemplateKey: v.templateKey }],
+      body: () => ({ subject: 'Swept', custom_x: 1 }),
+    },
+    [`PUT ${ET}/{idOrTemplateKey}`]: {
+      service: 'emailTemplates',
+      params: (v) => [{ idOrTemplateKey: v.templateId }, { idOrTemplateKey: v.templateKey }],
+      body: templateBody,
+    },
+    [`PATCH ${RO}/{id}`]: { service: 'routes', params: (v) => [{ id: v.routeId }], body: () => ({ description: 'Swept', remarks: null }) },
+    [`PUT ${RO}/{id}`]: { service: 'routes', params: (v) => [{ id: v.routeId }], body: routeReplaceBody },
+    [`PATCH ${RO}/{companyKey}/{routeKey}`]: { service: 'routes', params: routeByKey, body: () => ({ description: 'Swept' }) },
+    [`PUT ${RO}/{companyKey}/{routeKey}`]: { service: 'routes', params: routeByKey, body: routeReplaceBody },
+    [`PATCH ${EX}/{idOrNumber}`]: {
+      service: 'exchangeRates',
+      params: (v) => [{ idOrNumber: v.documentId }, { idOrNumber: v.number }],
+      body: () => ({ externalId: 'swept', isActive: false }),
+    },
+    [`PUT ${EX}/{idOrNumber}`]: {
+      service: 'exchangeRates',
+      params: (v) => [{ idOrNumber: v.documentId }, { idOrNumber: v.number }],
+      body: (v) => ({ number: v.number, validFrom: '2026-03-01', exchangeRateType: 2, isExternallyManaged: true }),
+    },
     [`GET ${EX}/odata`]: { service: 'exchangeRates', params: () => [{}], list: true },
     [`GET ${EX}/{idOrNumber}`]: { service: 'exchangeRates', params: (v) => [{ idOrNumber: v.documentId }, { idOrNumber: v.number }] },
     [`DELETE ${EX}/{idOrNumber}`]: { service: 'exchangeRates', params: (v) => [{ idOrNumber: v.documentId }, { idOrNumber: v.number }] },
@@ -413,7 +438,7 @@ describe('the auth and isolation sweep', () => {
   it('covers every documented /api operation, and the Idempotency-Key of every POST that changes', async () => {
     const document = await call<{ paths: Record<string, Record<string, unknown>> }>('GET', '/openapi.json');
     const documented = Object.entries(document.body.paths).flatMap(([path, item]) =>
-      ['get', 'put', 'post', 'delete'].filter((method) => item[method]).map((method) => `${method.toUpperCase()} ${path}`),
+      ['get', 'put', 'patch', 'post', 'delete'].filter((method) => item[method]).map((method) => `${method.toUpperCase()} ${path}`),
     );
     expect(OPERATIONS).toEqual(documented.filter((operation) => operation.includes(API)).sort());
     for (const operation of OPERATIONS) expect(() => describeCase(operation)).not.toThrow();

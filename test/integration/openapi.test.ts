@@ -16,7 +16,7 @@ interface Document {
   components: { schemas: Record<string, Record<string, unknown>>; securitySchemes: Record<string, { type: string; scheme: string }> };
 }
 
-const METHODS = ['get', 'put', 'post', 'delete'];
+const METHODS = ['get', 'put', 'patch', 'post', 'delete'];
 
 async function readDocument(): Promise<Document> {
   const result = await call<Document>('GET', '/openapi.json');

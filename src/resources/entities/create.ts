@@ -37,7 +37,7 @@ export interface CreateOptions {
   /** Statements written in the same batch as the insert (one transaction). */
   statements?(ctx: ApiContext, id: string, values: Values, extra: Record<string, unknown>): WriteStatement[];
   /** Extra validation of a complete create body (after field validation); returns every problem. */
-  validateCreate?(ctx: ApiContext, values: Values): Promise<FieldError[]>;
+  validateCreate?(ctx: ApiContext, values: Values, extra: Record<string, unknown>): Promise<FieldError[]>;
   /**
    * True when the database enforces what `validateCreate` checks (a trigger refuses the create's batch, see
    * src/db/rules.ts): the create then does not read first (it stays one round trip) and `validateCreate` only runs to
@@ -89,7 +89,7 @@ async function checkCreate(
   const custom = validateCustomValues(input.custom, set?.definitions ?? [], 'create');
   if (custom.errors.length > 0) throw validationError(custom.errors);
   if (uses.length > 0) await checkReferencesExist(ctx.tenant, uses, ctx.tenant.group?.overlay);
-  const hookErrors = (await hooks.validateCreate?.(ctx, input.values)) ?? [];
+  const hookErrors = (await hooks.validateCreate?.(ctx, input.values, input.extra)) ?? [];
   if (hookErrors.length > 0) throw validationError(hookErrors);
   // The reads passed; the batch still checks that nothing changed since (a concurrent write).
   return { custom: custom.values, definitions: set };

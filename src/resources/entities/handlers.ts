@@ -41,7 +41,7 @@ export function buildAuditStamp(ctx: ApiContext): AuditStamp {
 }
 
 /** The path parameters that name the record (for RecordNotFound). */
-function listRecordParams(ctx: ApiContext): string[] {
+export function listRecordParams(ctx: ApiContext): string[] {
   return Object.keys(ctx.params).filter((name) => name !== 'tenantKey' && name !== 'orgKey' && name !== 'customAttributeName');
 }
 

@@ -41,6 +41,14 @@ export interface RecordTarget {
    * record as the group sees it: the update then writes these (at the version read, checked in the group's batch).
    */
   readonly compute?: (current: EntityRecord) => Readonly<Record<string, unknown>>;
+  /** The `updated` event lists only the attributes whose value changes (computed from the row it updates), not every one set. */
+  readonly listChanged?: boolean;
+}
+
+/** `{"attributes": [...]}` of the attributes of `set` whose stored value differs, as SQL over the row before the update. */
+function changedAttributes(store: EntityStore, set: Readonly<Record<string, unknown>>): SQL {
+  const names = Object.entries(set).map(([name, value]) => sql`case when ${differs(column(store, name), value)} then ${name} end`);
+  return sql`json_object('attributes', json((select json_group_array(value) from json_each(json_array(${sql.join(names, sql`, `)})) where value is not null)))`;
 }
 
 /**
@@ -76,7 +84,12 @@ export function stageUpdate(
         rulePaths: Object.keys(set),
         ...(target.recheck ? { recheck: target.recheck } : {}),
         statements: [
-          { event: updatedEventOf(store, condition, { changes: { attributes: Object.keys(set) }, set }) },
+          {
+            event: updatedEventOf(store, condition, {
+              changes: target.listChanged ? changedAttributes(store, set) : { attributes: Object.keys(set) },
+              set,
+            }),
+          },
           { statement: update },
         ],
         settle: ([, rows]) => rowsOf(update, rows)[0]?.version,

@@ -12,7 +12,7 @@ import type { EntitySpec } from './spec';
 type DocParts = Omit<RouteDoc, 'summary' | 'tags' | 'operationId'>;
 
 /** How a record path names the record: the shared single segment (id or key), the id, or the key. */
-type RecordPath = 'segment' | 'id' | 'key';
+export type RecordPath = 'segment' | 'id' | 'key';
 
 /** The `{customAttributeName}` path parameter of a custom attribute PUT. */
 export const CUSTOM_ATTRIBUTE_NAME: ParameterDoc = {
@@ -111,7 +111,7 @@ function keyParameters(spec: EntitySpec): ParameterDoc[] {
 const ID_PARAMETER: ParameterDoc = { name: 'id', in: 'path', description: 'Record identifier (GUID)', schema: GUID };
 
 /** Parameters of a record path: `segment` (single-key read/delete), `id`, or the key. */
-function describeRecordPath(spec: EntitySpec, by: RecordPath): ParameterDoc[] {
+export function describeRecordPath(spec: EntitySpec, by: RecordPath): ParameterDoc[] {
   if (by === 'segment') return [segmentParameter(spec)];
   return by === 'id' ? [ID_PARAMETER] : keyParameters(spec);
 }

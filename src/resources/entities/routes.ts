@@ -19,6 +19,9 @@ import {
   segmentParamName,
 } from './route-docs';
 import type { EntityStore, RecordLookup } from './store';
+import { handleRecordUpdate } from './update';
+import type { CheckUpdate } from './update';
+import { describeEntityUpdate } from './update-docs';
 
 export interface EntityRouteOptions {
   readonly create?: CreateOptions;
@@ -26,6 +29,11 @@ export interface EntityRouteOptions {
   readonly decorate?: Decorate;
   /** Service checks of an attribute's new value, by attribute name. */
   readonly checkAttribute?: Readonly<Record<string, (ctx: ApiContext, value: unknown) => Promise<void>>>;
+  /**
+   * The same rules on the record as a PATCH or PUT leaves it (several attributes at once); required with
+   * `checkAttribute`, so that no update skips a rule.
+   */
+  readonly checkUpdate?: CheckUpdate;
   /** For the OpenAPI document: what `decorate` adds to answers, extra create properties, schema names. */
   readonly doc?: EntityDocOptions;
 }
@@ -129,6 +137,43 @@ function buildReadRoutes(store: EntityStore, options: EntityRouteOptions): ApiRo
   ]);
 }
 
+/** PATCH (merge) and PUT (replace) of a record, on each path that names it. */
+function buildUpdateRoutes(store: EntityStore, options: EntityRouteOptions): ApiRoute[] {
+  const { spec } = store;
+  if (options.checkAttribute && !options.checkUpdate) throw new Error(`${spec.name}: checkAttribute needs checkUpdate.`);
+  const tags = tagOf(store);
+  const docOptions = options.doc ?? {};
+  const title = spec.title.toLowerCase();
+  const related = Object.keys(docOptions.answerExtras ?? {});
+  const modes = [
+    { method: 'PATCH', mode: 'merge', summary: 'Update', verb: 'update' },
+    { method: 'PUT', mode: 'replace', summary: 'Replace', verb: 'replace' },
+  ] as const;
+  return listRecordPaths(store).flatMap((record) =>
+    modes.map(({ method, mode, summary, verb }) =>
+      defineApiRoute({
+        method,
+        path: record.path,
+        scope: 'application',
+        doc: {
+          summary: `${summary} a ${title} ${record.named}`,
+          tags,
+          operationId: `${verb}${spec.resourceName}${record.operationSuffix}`,
+          ...describeEntityUpdate(spec, docOptions, record.by, mode),
+        },
+        handle: (ctx) =>
+          handleRecordUpdate(ctx, store, record.parse(ctx), {
+            mode,
+            related,
+            decorate: options.decorate,
+            checkUpdate: options.checkUpdate,
+            body: options.create?.body,
+          }),
+      }),
+    ),
+  );
+}
+
 function attributeRoutes(store: EntityStore, options: EntityRouteOptions): ApiRoute[] {
   const { spec } = store;
   const tags = tagOf(store);
@@ -205,6 +250,7 @@ export function buildEntityRoutes(store: EntityStore, options: EntityRouteOption
       handle: (ctx) => handleCreate(ctx, store, options.create),
     }),
     ...buildReadRoutes(store, options),
+    ...buildUpdateRoutes(store, options),
     ...attributeRoutes(store, options),
   ];
 }

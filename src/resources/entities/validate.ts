@@ -70,8 +70,35 @@ export function parseCreateBody(spec: InputDescription, body: unknown, options: 
   const bound = bindPropertyNames(body, declared);
   const errors: FieldError[] = [...bound.errors];
   const fieldInput: Record<string, unknown> = {};
-  const custom: CustomValues = {};
   const extra: Record<string, unknown> = {};
+  const customs = collectCustomValues(spec, errors);
+  for (const [key, value] of Object.entries(bound.values)) {
+    if (Object.hasOwn(spec.fields, key) || (options.isActive && key === 'isActive')) fieldInput[key] = value;
+    else if (extraProperties.includes(key)) extra[key] = value;
+    else if (!customs.take(key, value)) errors.push({ path: key, message: message('unknownProperty', { field: key }) });
+  }
+  customs.finish();
+  const schema = options.isActive ? v.object({ ...buildCreateSchema(spec).entries, isActive: IS_ACTIVE_INPUT }) : buildCreateSchema(spec);
+  const result = v.safeParse(schema, fieldInput, { abortEarly: false });
+  if (!result.success) errors.push(...issuesToErrors(result.issues));
+  if (options.validateExtra) errors.push(...options.validateExtra(extra));
+  if (errors.length > 0 || !result.success) throw validationError(errors);
+  const values: Values = {};
+  for (const [name, value] of Object.entries(result.output)) if (value !== undefined) values[name] = value;
+  return { values, custom: customs.custom, extra };
+}
+
+/** Collects a body's custom attribute values into `custom`; problems go to the body's `errors`. */
+interface CustomCollector {
+  readonly custom: CustomValues;
+  /** Takes a `custom_<name>` property or the `customAttributes` object (true), else leaves the property (false). */
+  take(key: string, value: unknown): boolean;
+  /** Names every custom attribute set more than once (top level and inside customAttributes, in any spelling). */
+  finish(): void;
+}
+
+export function collectCustomValues(spec: InputDescription, errors: FieldError[]): CustomCollector {
+  const custom: CustomValues = {};
   // Paths that set each custom attribute (by lower-case name): top level and inside customAttributes, in any spelling.
   const customPaths = new Map<string, string[]>();
   const addCustom = (raw: string, value: unknown, path: string) => {
@@ -83,25 +110,18 @@ export function parseCreateBody(spec: InputDescription, body: unknown, options: 
       customPaths.set(name.toLowerCase(), [...(customPaths.get(name.toLowerCase()) ?? []), path]);
     }
   };
-  for (const [key, value] of Object.entries(bound.values)) {
-    if (Object.hasOwn(spec.fields, key) || (options.isActive && key === 'isActive')) fieldInput[key] = value;
-    else if (extraProperties.includes(key)) extra[key] = value;
-    else if (isCustomProperty(key)) addCustom(key, value, key);
-    else if (key === CUSTOM_ATTRIBUTES_PROPERTY) {
-      if (value === null || value === undefined) continue;
-      if (!isPlainObject(value)) errors.push({ path: key, message: message('mustBeObject', { field: key }) });
+  return {
+    custom,
+    take(key, value) {
+      if (isCustomProperty(key)) addCustom(key, value, key);
+      else if (key !== CUSTOM_ATTRIBUTES_PROPERTY) return false;
+      else if (value === null || value === undefined) return true;
+      else if (!isPlainObject(value)) errors.push({ path: key, message: message('mustBeObject', { field: key }) });
       else for (const [name, item] of Object.entries(value)) addCustom(name, item, `${key}.${name}`);
-    } else errors.push({ path: key, message: message('unknownProperty', { field: key }) });
-  }
-  errors.push(...findRepeatedCustom(customPaths));
-  const schema = options.isActive ? v.object({ ...buildCreateSchema(spec).entries, isActive: IS_ACTIVE_INPUT }) : buildCreateSchema(spec);
-  const result = v.safeParse(schema, fieldInput, { abortEarly: false });
-  if (!result.success) errors.push(...issuesToErrors(result.issues));
-  if (options.validateExtra) errors.push(...options.validateExtra(extra));
-  if (errors.length > 0 || !result.success) throw validationError(errors);
-  const values: Values = {};
-  for (const [name, value] of Object.entries(result.output)) if (value !== undefined) values[name] = value;
-  return { values, custom, extra };
+      return true;
+    },
+    finish: () => errors.push(...findRepeatedCustom(customPaths)),
+  };
 }
 
 /** A custom attribute set more than once in one body is refused, naming every place that sets it. */

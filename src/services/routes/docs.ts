@@ -6,6 +6,7 @@ import { buildMembershipBodySchema } from './membership-body';
 import type { MembershipBy } from './membership-body';
 import { TEMPLATE_PARAMETER_NAMES } from './template-parameters';
 import { TOOLS_SCHEMA } from './tools';
+import { CREATE_MEMBERS_SCHEMA } from './create-members';
 
 type Parts = Omit<OperationDoc, 'summary' | 'operationId'>;
 
@@ -16,7 +17,7 @@ const members = (what: string) => v.pipe(v.array(RouteMember), v.description(`Th
 export const routeEntityDoc: EntityDocOptions = {
   createName: 'ApiLocationRoutesResource',
   answerExtras: { locations: members('locations'), equipmentItems: members('equipment items'), tools: members('tools') },
-  createExtras: { tools: TOOLS_SCHEMA },
+  createExtras: { tools: TOOLS_SCHEMA, locations: CREATE_MEMBERS_SCHEMA, equipmentItems: CREATE_MEMBERS_SCHEMA },
   schemas: { RouteMember },
 };
 

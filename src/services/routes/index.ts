@@ -16,7 +16,7 @@ import { equipmentMembers, listRouteMembers, locationMembers, MEMBER_KINDS } fro
 import type { MemberKind } from './members';
 import { handleNotificationParameters, loadNotificationParameters } from './notification';
 import { guardRouteReferences } from './reference-guard';
-import { routeAttributeChecks, routeCreateOptions } from './rules';
+import { checkRouteUpdate, routeAttributeChecks, routeCreateOptions } from './rules';
 import { routes, routeStore } from './table';
 
 const BASE = routeSpec.basePath;
@@ -102,6 +102,7 @@ export const routesService = {
     create: routeCreateOptions,
     decorate: decorateRoutes,
     checkAttribute: routeAttributeChecks,
+    checkUpdate: checkRouteUpdate,
     doc: routeEntityDoc,
   }),
   referenceUsers: memberReferenceUsers,

@@ -4,9 +4,12 @@ import type { CreateOptions } from '../../resources/entities/create';
 import type { ApiContext } from '../../http/context';
 import { sqlBuilder } from '../../db/sql';
 import { validationError } from '../../errors/api-error';
+import type { FieldError } from '../../errors/api-error';
+import type { CheckUpdate } from '../../resources/entities/update';
 import { checkBrandModel } from './brand-model';
 import { findRouteByKey } from './find-route';
 import type { RouteSummary } from './find-route';
+import { buildCreateMemberInserts, checkCreateMembers, CREATE_MEMBER_KINDS, validateCreateMembers } from './create-members';
 import { buildMemberInserts } from './member-writes';
 import { findThroughGroup } from '../../resources/entities/group-reads';
 import { applyGroupToMembers } from './group-members';
@@ -16,17 +19,27 @@ import type { MemberKind } from './members';
 import { parseToolKeys } from './tools';
 import { message } from '../../messages/catalogue';
 
-/** Create: `tools` is checked with the other fields, its keys must exist, its rows go in the insert's batch. */
+/**
+ * Create: `tools`, `locations` and `equipmentItems` are checked with the other fields, their keys must exist (locations
+ * and equipment items of the route's company), their rows go in the insert's batch.
+ */
 export const routeCreateOptions: CreateOptions = {
-  extraProperties: ['tools'],
-  validateExtra: (extra) => parseToolKeys(extra.tools).errors,
+  extraProperties: ['tools', ...CREATE_MEMBER_KINDS.map((kind) => kind.field)],
+  validateExtra: (extra) => [...parseToolKeys(extra.tools).errors, ...validateCreateMembers(extra)],
   prepare: async (_ctx, _values, extra) => {
     const tools = parseToolKeys(extra.tools);
     return { uses: tools.keys.map((key) => ({ kind: 'tools', key, path: tools.paths.get(key) ?? 'tools' })) };
   },
-  statements: (ctx, id, _values, extra) => buildMemberInserts(ctx.tenant.scope, toolMembers, id, parseToolKeys(extra.tools).keys),
-  validateCreate: (ctx, values) => checkBrandModel(ctx.tenant, values.brand, values.brandModel, 'brandModel', ctx.tenant.group?.overlay),
-  // The trigger routes_brand_model_insert (rule:route_brand_model) holds the same rule in the insert's batch.
+  statements: (ctx, id, _values, extra) => [
+    ...buildMemberInserts(ctx.tenant.scope, toolMembers, id, parseToolKeys(extra.tools).keys),
+    ...buildCreateMemberInserts(ctx.tenant.scope, id, extra),
+  ],
+  validateCreate: async (ctx, values, extra) => [
+    ...(await checkBrandModel(ctx.tenant, values.brand, values.brandModel, 'brandModel', ctx.tenant.group?.overlay)),
+    ...(await checkCreateMembers(ctx.tenant, values.company, extra)),
+  ],
+  // The triggers routes_brand_model_insert (rule:route_brand_model), route_*_references_insert (rule:unknown_reference)
+  // and route_*_company_insert (rule:route_member_company) hold the same rules in the insert's batch.
   createRuleInDatabase: true,
 };
 
@@ -89,4 +102,25 @@ export const routeAttributeChecks: Readonly<Record<string, (ctx: ApiContext, val
     const errors = await checkBrandModel(ctx.tenant, route.brand, value, 'brandModel', ctx.tenant.group?.overlay);
     if (errors.length > 0) throw validationError(errors);
   },
+};
+
+/**
+ * The same rules on the route as a PATCH or PUT leaves it: its company does not change while it has members, and its
+ * brand model is a model of its brand (both as the update sets them, else as stored).
+ */
+export const checkRouteUpdate: CheckUpdate = async (ctx, route, values) => {
+  const errors: FieldError[] = [];
+  const company = String(route.company);
+  if ('company' in values && values.company !== company) {
+    const { locations, equipmentItems } = await countMembers(ctx, route.id);
+    if (locations + equipmentItems > 0)
+      errors.push({ path: 'company', message: message('companyHasMembers', { locations, equipmentItems, company }) });
+  }
+  if ('brand' in values || 'brandModel' in values) {
+    const brand = 'brand' in values ? values.brand : route.brand;
+    const brandModel = 'brandModel' in values ? values.brandModel : route.brandModel;
+    const path = 'brandModel' in values ? 'brandModel' : 'brand';
+    errors.push(...(await checkBrandModel(ctx.tenant, brand, brandModel, path, ctx.tenant.group?.overlay)));
+  }
+  return errors;
 };

@@ -2,6 +2,7 @@
 import * as v from 'valibot';
 import type { FieldError } from '../../errors/api-error';
 import { message } from '../../messages/catalogue';
+import { isPlainObject } from '../../validation/values';
 
 const MAX_TOOLS = 1000;
 const MAX_KEY_LENGTH = 100;
@@ -11,7 +12,16 @@ export const TOOLS_SCHEMA = v.optional(
   v.nullable(
     v.union([
       v.pipe(v.string(), v.description('Comma-separated tool keys')),
-      v.pipe(v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(MAX_KEY_LENGTH))), v.maxLength(MAX_TOOLS)),
+      v.pipe(
+        v.array(
+          v.union([
+            v.pipe(v.string(), v.minLength(1), v.maxLength(MAX_KEY_LENGTH)),
+            v.looseObject({ key: v.pipe(v.string(), v.minLength(1), v.maxLength(MAX_KEY_LENGTH)) }),
+          ]),
+        ),
+        v.maxLength(MAX_TOOLS),
+        v.description('Tool keys, or {key} objects as reads answer them'),
+      ),
     ]),
   ),
 );
@@ -24,7 +34,7 @@ interface ToolKeys {
   readonly errors: FieldError[];
 }
 
-/** `"T1, T2"`, `["T1","T2"]`, `null` or absent -> distinct keys; every bad item is named. */
+/** `"T1, T2"`, `["T1","T2"]` (or `[{"key": "T1"}, ...]`), `null` or absent -> distinct keys; every bad item is named. */
 export function parseToolKeys(raw: unknown): ToolKeys {
   if (raw === undefined || raw === null) return { keys: [], paths: new Map(), errors: [] };
   let items: unknown[];
@@ -33,7 +43,8 @@ export function parseToolKeys(raw: unknown): ToolKeys {
       .split(',')
       .map((item) => item.trim())
       .filter((item) => item !== '');
-  else if (Array.isArray(raw)) items = raw;
+  // Items as reads answer them ({id, key, description}) stand for their key.
+  else if (Array.isArray(raw)) items = raw.map((item: unknown) => (isPlainObject(item) && typeof item.key === 'string' ? item.key : item));
   else
     return {
       keys: [],
