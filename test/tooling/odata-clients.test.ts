@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { OData } from '@odata/client';
 import { SignJWT } from 'jose';
 import ts from 'typescript';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DENO_TEST_JWT_SECRET, readDenoServer } from '../deno/server.js';
 import { PROJECT_ROOT, startDevServer } from './dev-server.js';
 import type { DevServer } from './dev-server.js';
@@ -169,11 +169,12 @@ afterAll(() => {
 
 describe.each(targets)('OData clients against $name', (target) => {
   const tenant = `oc${Date.now().toString(36)}${target.name}`;
-  const org = 'main';
   let root = '';
   let token = '';
 
-  beforeAll(async () => {
+  // Each test on an org of its own.
+  beforeEach(async (context) => {
+    const org = context.task.name.startsWith('a typed') ? 'typed' : 'generic';
     root = `${target.baseUrl}/odata/${tenant}/${org}/`;
     token = await mintToken(target, tenant, org);
   });
@@ -241,7 +242,7 @@ describe.each(targets)('OData clients against $name', (target) => {
         client.newBatchRequest({ collection: 'emailTemplates', method: 'DELETE', id: 'generic-2' }),
       ]),
     );
-    expect(json.map((answer) => answer.status)).toEqual([200, 204]);
+    expect(json.map((answer) => answer.status)).toEqual([204, 204]);
     expect((await templates.retrieve('generic-3')).description).toBe('From a JSON batch');
     await templates.delete('generic-1');
     expect(await templates.count()).toBe(1);
