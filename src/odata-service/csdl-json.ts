@@ -38,7 +38,7 @@ function writeEnumType(type: EdmEnumType): Json {
   return { $Kind: 'EnumType', ...Object.fromEntries(type.members.map((member) => [member.name, member.value])) };
 }
 
-const paths = (names: readonly string[], kind: '$PropertyPath' | '$NavigationPropertyPath') => names.map((name) => ({ [kind]: name }));
+const paths = (names: readonly string[]) => names.map((name) => ({ $PropertyPath: name }));
 
 function writeEntitySet(set: EdmEntitySet): Json {
   const { capabilities: caps, type } = set;
@@ -47,18 +47,12 @@ function writeEntitySet(set: EdmEntitySet): Json {
     $Type: `${NAMESPACE}.${type.name}`,
     '@Capabilities.FilterRestrictions': {
       Filterable: caps.filterable,
-      NonFilterableProperties: paths(caps.nonFilterable, '$PropertyPath'),
+      NonFilterableProperties: paths(caps.nonFilterable),
     },
-    '@Capabilities.SortRestrictions': { Sortable: caps.sortable, NonSortableProperties: paths(caps.nonSortable, '$PropertyPath') },
+    '@Capabilities.SortRestrictions': { Sortable: caps.sortable, NonSortableProperties: paths(caps.nonSortable) },
     '@Capabilities.TopSupported': true,
     '@Capabilities.SkipSupported': true,
-    '@Capabilities.CountRestrictions': {
-      Countable: true,
-      NonCountableNavigationProperties: paths(
-        type.navigations.map((navigation) => navigation.name),
-        '$NavigationPropertyPath',
-      ),
-    },
+    '@Capabilities.CountRestrictions': { Countable: true },
     '@Capabilities.ExpandRestrictions': { Expandable: type.navigations.length > 0 },
     '@Capabilities.InsertRestrictions': { Insertable: caps.insertable },
     '@Capabilities.UpdateRestrictions': { Updatable: caps.updatable },

@@ -53,12 +53,12 @@ function writeEnumType(type: EdmEnumType): string[] {
   ];
 }
 
-function writePaths(property: string, paths: readonly string[], kind: 'PropertyPath' | 'NavigationPropertyPath'): string[] {
+function writePaths(property: string, paths: readonly string[]): string[] {
   if (paths.length === 0) return [];
   return [
     `            <PropertyValue Property="${property}">`,
     '              <Collection>',
-    ...paths.map((path) => `                <${kind}>${path}</${kind}>`),
+    ...paths.map((path) => `                <PropertyPath>${path}</PropertyPath>`),
     '              </Collection>',
     '            </PropertyValue>',
   ];
@@ -85,22 +85,12 @@ function writeEntitySet(set: EdmEntitySet): string[] {
     `      <EntitySet Name="${set.name}" EntityType="${NAMESPACE}.${type.name}">`,
     ...writeRecord('FilterRestrictions', [
       boolValue('Filterable', caps.filterable),
-      ...writePaths('NonFilterableProperties', caps.nonFilterable, 'PropertyPath'),
+      ...writePaths('NonFilterableProperties', caps.nonFilterable),
     ]),
-    ...writeRecord('SortRestrictions', [
-      boolValue('Sortable', caps.sortable),
-      ...writePaths('NonSortableProperties', caps.nonSortable, 'PropertyPath'),
-    ]),
+    ...writeRecord('SortRestrictions', [boolValue('Sortable', caps.sortable), ...writePaths('NonSortableProperties', caps.nonSortable)]),
     `        <Annotation Term="Capabilities.TopSupported" Bool="true"/>`,
     `        <Annotation Term="Capabilities.SkipSupported" Bool="true"/>`,
-    ...writeRecord('CountRestrictions', [
-      boolValue('Countable', true),
-      ...writePaths(
-        'NonCountableNavigationProperties',
-        type.navigations.map((navigation) => navigation.name),
-        'NavigationPropertyPath',
-      ),
-    ]),
+    ...writeRecord('CountRestrictions', [boolValue('Countable', true)]),
     ...writeRecord('ExpandRestrictions', [boolValue('Expandable', type.navigations.length > 0)]),
     ...writeRecord('InsertRestrictions', [boolValue('Insertable', caps.insertable)]),
     ...writeRecord('UpdateRestrictions', [boolValue('Updatable', caps.updatable)]),

@@ -213,15 +213,15 @@ function describeKind(builder: ModelBuilder, kind: ReferenceResource): EdmEntity
   return { name, key: ['key'], properties: [ID, key, ...builder.properties(name, kind.fields)], navigations: [], openType: false };
 }
 
-function entityCapabilities(spec: EntityResource, type: EdmEntityType): SetCapabilities {
+function entityCapabilities(spec: EntityResource): SetCapabilities {
   const hidden = Object.entries(spec.fields)
     .filter(([, field]) => field.notQueryable || field.kind === 'stringList')
     .map(([name]) => name);
   return {
     filterable: true,
     sortable: true,
-    nonFilterable: [...hidden, ...type.navigations.map((nav) => nav.name)],
-    nonSortable: [...hidden, ...type.navigations.map((nav) => nav.name)],
+    nonFilterable: hidden,
+    nonSortable: hidden,
     insertable: true,
     updatable: true,
     deletable: true,
@@ -252,7 +252,7 @@ export function buildServiceModel(descriptions: ServiceDescriptions): ServiceMod
     const type = describeEntity(builder, spec, descriptions.lines);
     entityTypes.push(type);
     if (spec.members) entityTypes.push(describeMember(spec));
-    entitySets.push({ name: spec.name, type, source: { storage: 'entity', spec }, capabilities: entityCapabilities(spec, type) });
+    entitySets.push({ name: spec.name, type, source: { storage: 'entity', spec }, capabilities: entityCapabilities(spec) });
   }
   for (const line of descriptions.lines) entityTypes.push(describeLine(builder, line));
   for (const kind of descriptions.kinds) {

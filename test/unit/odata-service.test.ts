@@ -162,8 +162,8 @@ describe('the service model and its CSDL', () => {
     expect(widgets?.capabilities).toEqual({
       filterable: true,
       sortable: true,
-      nonFilterable: ['notes', 'places', 'parts'],
-      nonSortable: ['notes', 'places', 'parts'],
+      nonFilterable: ['notes'],
+      nonSortable: ['notes'],
       insertable: true,
       updatable: true,
       deletable: true,
@@ -223,7 +223,7 @@ describe('the service model and its CSDL', () => {
       $Type: 'Erp.Widget',
       '@Capabilities.SortRestrictions': {
         Sortable: true,
-        NonSortableProperties: [{ $PropertyPath: 'notes' }, { $PropertyPath: 'places' }, { $PropertyPath: 'parts' }],
+        NonSortableProperties: [{ $PropertyPath: 'notes' }],
       },
     });
   });
