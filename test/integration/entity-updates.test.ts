@@ -156,6 +156,16 @@ describe('If-Match, validation and what cannot change', () => {
   });
 });
 
+describe('create bodies', () => {
+  it('ignore instance annotations, as PATCH and PUT do', async () => {
+    const created = await client.call<string>('POST', TEMPLATES, {
+      body: { '@odata.type': '#Erp.EmailTemplate', ...template, 'subject@odata.type': '#String' },
+    });
+    expect(created.status, created.text).toBe(201);
+    expect((await client.call<Resource>('GET', `${TEMPLATES}/welcome`)).body.subject).toBe(template.subject);
+  });
+});
+
 describe('PUT of an email template (replace)', () => {
   it('sets every field: absent optional ones null, isActive true, custom values replaced', async () => {
     await createTemplate({ custom_team: 'ops' });

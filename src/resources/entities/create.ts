@@ -22,6 +22,7 @@ import { isRefusedInsert } from './record-writes';
 import { openEntityRepository } from './repository';
 import type { EntitySpec, Values } from './spec';
 import type { EntityStore } from './store';
+import { dropAnnotations } from './update-body';
 import { collectReferenceUses, parseCreateBody } from './validate';
 import type { CreateInput } from './validate';
 
@@ -106,7 +107,8 @@ const CREATE_ATTEMPTS = 3;
  */
 export async function handleCreate(ctx: ApiContext, store: EntityStore, options: CreateOptions = {}): Promise<Answer<201, string>> {
   const { spec } = store;
-  const body = await readJsonBody(ctx.request, options.body);
+  // Instance annotations (`@odata.type`), which OData clients may send, are not properties.
+  const body = dropAnnotations(await readJsonBody(ctx.request, options.body));
   const input = parseCreateBody(spec, body, {
     ...(options.extraProperties ? { extraProperties: options.extraProperties } : {}),
     ...(options.validateExtra ? { validateExtra: options.validateExtra } : {}),

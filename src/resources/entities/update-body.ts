@@ -86,6 +86,14 @@ function absentValue(field: FieldSpec): unknown {
 }
 
 /**
+ * The body without its instance annotations (`@odata.etag`, `name@odata.type`: OData clients send them back with what
+ * they read); anything but an object as it is.
+ */
+export function dropAnnotations(body: unknown): unknown {
+  return isPlainObject(body) ? Object.fromEntries(Object.entries(body).filter(([key]) => !key.includes('@'))) : body;
+}
+
+/**
  * Splits and validates a PATCH or PUT body. Property names bind case-insensitively; instance annotations
  * (`@odata.etag`, `name@odata.type`), which OData clients send back, are ignored; unknown properties are refused.
  * Answers every problem instead of throwing, so that the caller adds what it finds comparing with the record.
@@ -102,8 +110,7 @@ export function parseUpdateBody(spec: EntitySpec, body: unknown, mode: UpdateMod
     ...relatedNames,
     ...(spec.customAttributes ? [CUSTOM_ATTRIBUTES_PROPERTY] : []),
   ];
-  const given = Object.fromEntries(Object.entries(body).filter(([key]) => !key.includes('@')));
-  const bound = bindPropertyNames(given, declared);
+  const bound = bindPropertyNames(Object.fromEntries(Object.entries(body).filter(([key]) => !key.includes('@'))), declared);
   const errors: FieldError[] = [...bound.errors];
   const fieldInput: Record<string, unknown> = {};
   const readOnly: Record<string, unknown> = {};
