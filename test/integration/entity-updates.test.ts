@@ -204,7 +204,6 @@ describe('tenant isolation', () => {
   });
 });
 
-// $batch does not take PATCH entries yet (branch issue-40-batch adds it); PUT entries are the same handler in replace mode.
 describe('in an atomic group of $batch (PUT entries)', () => {
   it('replaces records created and changed earlier in the group, custom values included, committed together', async () => {
     const answer = await sendBatch(client, [
@@ -245,6 +244,44 @@ describe('in an atomic group of $batch (PUT entries)', () => {
         atomicityGroup: 'g',
         body: { ...template, emailTemplateType: 9 },
       },
+    ]);
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body.responses.map((response) => response.status)).toEqual([424, 400]);
+    const read = await client.call<Resource>('GET', `${TEMPLATES}/welcome`);
+    expect([read.body.subject, read.body.version]).toEqual([template.subject, 1]);
+  });
+});
+
+describe('in an atomic group of $batch (PATCH entries)', () => {
+  it('merges into a record created earlier in the group, custom values merged, committed together', async () => {
+    const answer = await sendBatch(client, [
+      { id: '1', method: 'POST', url: 'operations/emailTemplates', atomicityGroup: 'g', body: { ...template, custom_team: 'ops' } },
+      {
+        id: '2',
+        method: 'PATCH',
+        url: 'operations/emailTemplates/$1',
+        atomicityGroup: 'g',
+        dependsOn: ['1'],
+        headers: { 'if-match': '"1"' },
+        body: { subject: 'Merged', custom_owner: 'ana' },
+      },
+    ]);
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body.responses.map((response) => response.status)).toEqual([201, 200]);
+    const read = await client.call<Resource>('GET', `${TEMPLATES}/welcome`);
+    expect(read.body).toMatchObject({ subject: 'Merged', custom_team: 'ops', custom_owner: 'ana', version: 2 });
+    const events = await readAllChanges(client);
+    expect(events.map((event) => [event.changeType, event.version, event.changes ?? null])).toEqual([
+      ['created', 1, null],
+      ['updated', 2, { attributes: ['subject', 'customAttributes'] }],
+    ]);
+  });
+
+  it('a refused merge refuses the whole group: nothing written', async () => {
+    await createTemplate();
+    const answer = await sendBatch(client, [
+      { id: '1', method: 'PATCH', url: 'operations/emailTemplates/welcome', atomicityGroup: 'g', body: { subject: 'Changed' } },
+      { id: '2', method: 'PATCH', url: 'operations/emailTemplates/welcome', atomicityGroup: 'g', body: { culture: 'xx-NOPE' } },
     ]);
     expect(answer.status, answer.text).toBe(200);
     expect(answer.body.responses.map((response) => response.status)).toEqual([424, 400]);
