@@ -2,7 +2,18 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', '**/.wrangler/', 'worker-configuration.d.ts', 'bench/results/', 'coverage/', 'public/', 'test-results/', 'test/tooling/.generated/'] },
+  {
+    ignores: [
+      'node_modules/',
+      '**/.wrangler/',
+      'worker-configuration.d.ts',
+      'bench/results/',
+      'coverage/',
+      'public/',
+      'test-results/',
+      'test/tooling/.generated/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {

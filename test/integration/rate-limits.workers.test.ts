@@ -137,7 +137,7 @@ describe('rate limits (Rate Limiting binding)', () => {
       // 500 requests of two callers, the batch itself, then 99 of its requests make 600: the 100th is over the limit.
       expect(run.inner.slice(0, 99).every((answer) => answer.status === 200)).toBe(true);
       expect(run.inner[99]?.status).toBe(429);
-      expect(run.inner[99]?.headers['retry-after']).toMatch(/^\d+$/);
+      expect(run.inner[99]?.headers['Retry-After']).toMatch(/^\d+$/);
     },
   );
 
