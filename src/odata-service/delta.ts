@@ -10,7 +10,6 @@ import type { ChangeEventRow } from '../events/table';
 import { ApiError } from '../errors/api-error';
 import { message } from '../messages/catalogue';
 import type { Fields } from '../model/fields';
-import type { EntityResource } from '../model/resource';
 import { resourceOf } from '../resources/entities/events';
 import { referenceResourceOf } from '../resources/reference/write';
 import type { EdmEntitySet } from './model';
@@ -111,7 +110,7 @@ export interface DeltaChanges {
 }
 
 /** The change feed's resource of a set's records: an entity's path, or `referenceData/{kind}`. */
-export function feedResourceOf(set: EdmEntitySet): string {
+function feedResourceOf(set: EdmEntitySet): string {
   return set.source.storage === 'entity' ? resourceOf(set.source.spec) : referenceResourceOf(set.source.spec);
 }
 
