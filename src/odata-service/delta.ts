@@ -9,8 +9,9 @@ import { decodeCursor, encodeCursor, readFeedEnd, readFeedPage, RETENTION_DAYS }
 import type { ChangeEventRow } from '../events/table';
 import { ApiError } from '../errors/api-error';
 import { message } from '../messages/catalogue';
-import type { EntityResource } from '../model/resource';
+import type { Fields } from '../model/fields';
 import { resourceOf } from '../resources/entities/events';
+import { referenceResourceOf } from '../resources/reference/write';
 import type { EdmEntitySet } from './model';
 import { formatKeyPredicate } from './shape';
 
@@ -108,14 +109,19 @@ export interface DeltaChanges {
   readonly hasMore: boolean;
 }
 
-/** The entity's events after `position`, `records` of them at most (one D1 round trip), the newest per record. */
+/** The change feed's resource of a set's records: an entity's path, or `referenceData/{kind}`. */
+function feedResourceOf(set: EdmEntitySet): string {
+  return set.source.storage === 'entity' ? resourceOf(set.source.spec) : referenceResourceOf(set.source.spec);
+}
+
+/** The set's events after `position`, `records` of them at most (one D1 round trip), the newest per record. */
 export async function readChanges(
   tenant: Parameters<typeof readFeedPage>[0],
-  spec: EntityResource,
+  set: EdmEntitySet,
   position: number,
   records: number,
 ): Promise<DeltaChanges> {
-  const page = await readFeedPage(tenant, position, resourceOf(spec), records);
+  const page = await readFeedPage(tenant, position, feedResourceOf(set), records);
   const latest = new Map<string, ChangeEventRow>();
   const born = new Set<string>();
   for (const row of page.rows) {
@@ -133,7 +139,7 @@ export function buildChangedFilter(filter: string | undefined, ids: readonly str
 }
 
 /** The key values of an event's record (its `record_key`: the key fields joined by `/`, the last one taking the rest). */
-function readEventKey(spec: EntityResource, row: ChangeEventRow): Record<string, unknown> {
+function readEventKey(spec: { readonly key: readonly string[]; readonly fields: Fields }, row: ChangeEventRow): Record<string, unknown> {
   const parts = row.recordKey.split('/');
   const values: Record<string, unknown> = {};
   spec.key.forEach((name, index) => {
@@ -144,8 +150,8 @@ function readEventKey(spec: EntityResource, row: ChangeEventRow): Record<string,
 }
 
 /** A `@removed` entry (OData 4.01 JSON): the record's canonical id and key, deleted or no longer matching the read. */
-export function buildRemovedEntry(set: EdmEntitySet, spec: EntityResource, row: ChangeEventRow, root: string): Record<string, unknown> {
-  const key = readEventKey(spec, row);
+export function buildRemovedEntry(set: EdmEntitySet, row: ChangeEventRow, root: string): Record<string, unknown> {
+  const key = readEventKey(set.source.spec, row);
   const reason = row.changeType === 'deleted' ? 'deleted' : 'changed';
   return { '@removed': { reason }, '@id': `${root}${set.name}${formatKeyPredicate(set.type, key)}`, id: row.recordId, ...key };
 }

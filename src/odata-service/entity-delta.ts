@@ -46,7 +46,7 @@ export async function readEntityDelta(request: ServiceRequest, set: EdmEntitySet
   const filter = readFilter(params);
   let changes: DeltaChanges;
   try {
-    changes = await readChanges(ctx.tenant, spec, position, countRecordsPerPage(filter));
+    changes = await readChanges(ctx.tenant, set, position, countRecordsPerPage(filter));
   } catch (error) {
     throw rewordFeedError(error);
   }
@@ -56,7 +56,7 @@ export async function readEntityDelta(request: ServiceRequest, set: EdmEntitySet
     ...matching.map((record) => shapeEntity(record, { type: set.type, level, root, set: set.name, projection })),
     ...changes.latest
       .filter((row) => !found.has(row.recordId) && !changes.born.has(row.recordId))
-      .map((row) => buildRemovedEntry(set, spec, row, root)),
+      .map((row) => buildRemovedEntry(set, row, root)),
   ];
   const link = buildDeltaLink(root, set.name, params, changes.next);
   const body = {

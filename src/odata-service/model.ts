@@ -239,7 +239,7 @@ function referenceCapabilities(kind: ReferenceResource): SetCapabilities {
     insertable: false,
     updatable: writable,
     deletable: writable,
-    trackable: false,
+    trackable: writable,
   };
 }
 

@@ -14,6 +14,8 @@ import { countAnswer, odataJson } from './service';
 import type { ServiceRequest } from './service';
 import { buildContextUrl, shapeEntity } from './shape';
 import { callRoute, readAnswer } from './translate';
+import { asksTrackChanges, buildDeltaLink, readDeltaToken, startTracking } from './delta';
+import { readReferenceDelta } from './reference-delta';
 
 type Record_ = Readonly<Record<string, unknown>>;
 
@@ -28,6 +30,8 @@ async function listRecords(request: ServiceRequest, set: EdmEntitySet): Promise<
 }
 
 const UNSERVED = ['$filter', '$orderby', '$skiptoken', '$search', '$apply'];
+/** A standard list (cultures, currencies) takes no delta token: it tracks nothing. */
+const UNSERVED_UNTRACKED = [...UNSERVED, '$deltatoken'];
 
 /** The whole number of `$skip`, or a 400 naming it. */
 function readSkip(params: URLSearchParams): number {
@@ -40,9 +44,16 @@ function readSkip(params: URLSearchParams): number {
 /** `GET kind` and `GET kind/$count`. */
 export async function readReferenceCollection(request: ServiceRequest, set: EdmEntitySet, count: boolean): Promise<Response> {
   const { params, level, root } = request;
+  const unserved = set.capabilities.trackable ? UNSERVED : UNSERVED_UNTRACKED;
   for (const [key] of params) {
-    if (UNSERVED.includes(key.toLowerCase())) throw odataError(key, undefined, `the reference set ${set.name} does not take ${key}`);
+    if (unserved.includes(key.toLowerCase())) throw odataError(key, undefined, `the reference set ${set.name} does not take ${key}`);
   }
+  const token = count ? undefined : readDeltaToken(params);
+  if (token !== undefined && set.capabilities.trackable) return readReferenceDelta(request, set, token, () => listRecords(request, set));
+  const tracked =
+    !count && set.capabilities.trackable && asksTrackChanges(request.ctx.request.headers.get('prefer'))
+      ? await startTracking(request.ctx.tenant, params)
+      : undefined;
   const records = await listRecords(request, set);
   if (count) return countAnswer(records.length);
   const projection = parseProjection(params, set.type);
@@ -55,8 +66,9 @@ export async function readReferenceCollection(request: ServiceRequest, set: EdmE
     ...(level === 'none' ? {} : { '@odata.context': buildContextUrl(root, set.name, projection) }),
     ...(counted ? { '@odata.count': records.length } : {}),
     value: page.map((record) => shapeEntity(record, { type: set.type, level, root, set: set.name, projection })),
+    ...(tracked === undefined ? {} : { '@odata.deltaLink': buildDeltaLink(root, set.name, params, tracked) }),
   };
-  return odataJson(request, body);
+  return odataJson(request, body, 200, tracked === undefined ? {} : { 'preference-applied': 'odata.track-changes' });
 }
 
 /** `GET kind('key')` (the key in any spelling its kind canonicalizes), or `GET kind(<guid>)` by id. */

@@ -143,6 +143,41 @@ describe('change tracking', () => {
     expect(expired.body.error.message).toContain('Prefer: odata.track-changes');
   });
 
+  it('tracks a reference set: changed and new records, deleted ones as @removed; a standard list tracks nothing', async () => {
+    const client = await freshTenant();
+    const companies = [
+      { key: 'C1', name: 'One', baseCurrency: 'EUR' },
+      { key: 'C2', name: 'Two', baseCurrency: 'EUR' },
+    ];
+    expect((await client.call('PUT', '/referenceData/companies', { body: companies })).status).toBe(200);
+    const start = await callService<Collection>(client, 'GET', 'companies?$select=key,name', { headers: TRACK });
+    expect(start.status, start.text).toBe(200);
+    expect(start.headers.get('preference-applied')).toBe('odata.track-changes');
+    expect(start.body.value.map((company) => company.key)).toEqual(['C1', 'C2']);
+    const deltaLink = start.body['@odata.deltaLink'] ?? '';
+    expect(new URL(deltaLink).searchParams.get('$select')).toBe('key,name');
+
+    const changed = [
+      { key: 'C1', name: 'One, renamed', baseCurrency: 'EUR' },
+      { key: 'C3', name: 'Three', baseCurrency: 'EUR' },
+    ];
+    expect((await client.call('PUT', '/referenceData/companies', { body: changed })).status).toBe(200);
+    expect((await client.call('DELETE', '/referenceData/companies/C2')).status).toBe(204);
+    const delta = await callService<Collection>(client, 'GET', deltaLink);
+    expect(delta.status, delta.text).toBe(200);
+    expect(delta.body.value).toEqual([
+      { key: 'C1', name: 'One, renamed' },
+      { key: 'C3', name: 'Three' },
+      expect.objectContaining({ '@removed': { reason: 'deleted' }, '@id': `${serviceRootOf(client)}companies('C2')`, key: 'C2' }),
+    ]);
+    const again = await callService<Collection>(client, 'GET', delta.body['@odata.deltaLink'] ?? '');
+    expect(again.body.value).toEqual([]);
+
+    const cultures = await callService<Collection>(client, 'GET', 'cultures', { headers: TRACK });
+    expect(cultures.headers.get('preference-applied')).toBeNull();
+    expect(cultures.body['@odata.deltaLink']).toBeUndefined();
+  });
+
   it('says in $metadata which sets track changes', async () => {
     const client = await freshTenant();
     const metadata = await callService(client, 'GET', '$metadata');
@@ -150,6 +185,8 @@ describe('change tracking', () => {
     expect(set).toContain('<Annotation Term="Capabilities.ChangeTracking">');
     expect(set).toMatch(/<PropertyValue Property="Supported" Bool="true"\/>/);
     const companies = /<EntitySet Name="companies"[\s\S]*?<\/EntitySet>/.exec(metadata.text)?.[0] ?? '';
-    expect(companies).toMatch(/ChangeTracking">\s*<Record>\s*<PropertyValue Property="Supported" Bool="false"\/>/);
+    expect(companies).toMatch(/ChangeTracking">\s*<Record>\s*<PropertyValue Property="Supported" Bool="true"\/>/);
+    const cultures = /<EntitySet Name="cultures"[\s\S]*?<\/EntitySet>/.exec(metadata.text)?.[0] ?? '';
+    expect(cultures).toMatch(/ChangeTracking">\s*<Record>\s*<PropertyValue Property="Supported" Bool="false"\/>/);
   });
 });

@@ -175,7 +175,7 @@ describe('the service model and its CSDL', () => {
       insertable: false,
       updatable: true,
       deletable: true,
-      trackable: false,
+      trackable: true,
     });
   });
 

@@ -17,7 +17,7 @@ import { requireTenantReferenceStore } from './tables';
 import type { TenantReferenceStore } from './tables';
 
 /** The change feed's resource of a reference kind. */
-function referenceResourceOf(spec: ReferenceKindSpec): string {
+export function referenceResourceOf(spec: Pick<ReferenceKindSpec, 'name'>): string {
   return `referenceData/${spec.name}`;
 }
 
