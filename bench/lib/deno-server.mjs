@@ -18,6 +18,8 @@ export async function startDenoServer(state, vars) {
   await waitFor(`${url}/health`);
   return {
     url,
+    /** The server's process id (the CPU it uses is the server's). */
+    pid: () => child.pid,
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();

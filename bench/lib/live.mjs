@@ -1,16 +1,22 @@
 // Live streams under load (`npm run bench -- --live`): with 1, 100 and 1,000 Server-Sent Events clients connected to
 // one tenant/org, the commit-to-client latency of its changes (arrival at the client minus the change's `occurredOn`,
 // the audit stamp taken before the commit: an upper bound), and its write throughput against a tenant/org on the same
-// database with no client connected (alternating rounds). Every client reads its stream; a few of them ("observers")
-// parse every event and note its latency, the others only drain what they are sent (as many browsers would).
-import http from 'node:http';
+// database with no client connected (alternating rounds). The clients run in a process of their own
+// (live-clients.mjs): a few of them ("observers") parse every event and note its latency, the others only count the
+// changes they get (each must get every one) in the raw bytes. The CPU the server, the clients, the load generator
+// (this process) and the rest of the machine used in each phase is noted (/proc), as they share the same cores.
+import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { SignJWT } from 'jose';
-import { compareRounds } from './load.mjs';
+import { runRound } from './load.mjs';
 import { send, SECRET, TENANT } from './fixtures.mjs';
 
 /** Clients per token: the API allows 20 streams per token (docs/live.md). */
 const CLIENTS_PER_TOKEN = 10;
 const OBSERVERS = 10;
+/** /proc's clock ticks per second (USER_HZ). */
+const TICKS_PER_SECOND = 100;
 
 function mintClientToken(subject) {
   return new SignJWT({ scope: 'application', orgs: [`${TENANT}/*`] })
@@ -26,76 +32,129 @@ function percentile(values, p) {
   return sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-/**
- * One client: resolves once its stream is `ready`. An observer hands each change (and when it arrived) to `onChange`;
- * any `end` event is counted (a client the server ended: a slow consumer, an expired token).
- */
-function openClient(url, token, observer, tally) {
-  return new Promise((resolve, reject) => {
-    const request = http.request(url, { headers: { accept: 'text/event-stream', authorization: `Bearer ${token}` }, agent: false });
-    request.on('error', reject);
-    request.on('response', (response) => {
-      if (response.statusCode !== 200) {
-        reject(new Error(`${url}: ${response.statusCode}`));
-        response.resume();
-        return;
-      }
-      response.setEncoding('utf8');
-      let pending = '';
-      let ready = false;
-      response.on('data', (chunk) => {
-        const arrived = Date.now();
-        if (ready && !observer) {
-          if (chunk.includes('event: end')) tally.ended += 1;
-          return;
-        }
-        pending += chunk;
-        let cut;
-        while ((cut = pending.indexOf('\n\n')) >= 0) {
-          const block = pending.slice(0, cut);
-          pending = pending.slice(cut + 2);
-          if (block.includes('event: ready')) {
-            ready = true;
-            resolve({ close: () => request.destroy() });
-          } else if (block.includes('event: end')) tally.ended += 1;
-          else if (block.includes('event: change')) {
-            const data = block.split('\n').find((line) => line.startsWith('data: '));
-            tally.latencies.push(arrived - Date.parse(JSON.parse(data.slice(6)).occurredOn));
-          }
-        }
-      });
-      response.on('end', () => (tally.closed += 1));
+/** The clients' process (bench/lib/live-clients.mjs) and a request to it, answered by its next message. */
+function forkClients() {
+  const child = fork(fileURLToPath(new URL('./live-clients.mjs', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const ask = (message) =>
+    new Promise((resolve, reject) => {
+      child.once('message', (answer) => (answer.type === 'failed' ? reject(new Error(answer.error)) : resolve(answer)));
+      child.send(message);
     });
-    request.end();
-  });
+  return { child, ask };
 }
 
-/** `count` clients on `base` (tokens of 10 clients each), opened 50 at a time; answers them and their tally. */
+/** `count` clients on `base` (tokens of 10 clients each, the first OBSERVERS of them observers), in their own process. */
 async function connectClients(base, count) {
-  const tally = { latencies: [], ended: 0, closed: 0 };
   const tokens = [];
   for (let index = 0; index < Math.ceil(count / CLIENTS_PER_TOKEN); index += 1) tokens.push(await mintClientToken(`live-${index}`));
-  const clients = [];
-  for (let start = 0; start < count; start += 50) {
-    const batch = [];
-    for (let index = start; index < Math.min(count, start + 50); index += 1)
-      batch.push(openClient(`${base}/changes/stream`, tokens[Math.floor(index / CLIENTS_PER_TOKEN)], index < OBSERVERS, tally));
-    clients.push(...(await Promise.all(batch)));
+  const clients = forkClients();
+  try {
+    await clients.ask({ type: 'connect', url: `${base}/changes/stream`, tokens, perToken: CLIENTS_PER_TOKEN, count, observers: OBSERVERS });
+  } catch (error) {
+    clients.child.kill();
+    throw error;
   }
-  return { tally, close: () => clients.forEach((client) => client.close()) };
+  return {
+    pid: clients.child.pid,
+    progress: () => clients.ask({ type: 'progress' }),
+    take: () => clients.ask({ type: 'take' }),
+    close: () => clients.child.send({ type: 'close' }),
+  };
 }
 
-/** `writes` creates one after another, `gapMs` apart; answers when every observer got each of them (or after 60 s). */
-async function sendPaced(api, token, prefix, count, tally, writes, gapMs) {
-  const expected = tally.latencies.length + Math.min(count, OBSERVERS) * writes;
+/** CPU milliseconds a process has used (user and system, from /proc), or undefined when it is not readable. */
+function readProcessCpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The machine's busy CPU milliseconds (all cores, from /proc/stat). */
+function readMachineBusyMs() {
+  const values = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
+  return ((values.reduce((sum, value) => sum + value, 0) - values[3] - values[4]) * 1000) / TICKS_PER_SECOND;
+}
+
+/** A snapshot of the CPU used so far by the server, the clients' process, this process (the load) and the machine. */
+function snapshotCpu(pids) {
+  const own = process.cpuUsage();
+  return {
+    wall: performance.now(),
+    server: pids.server === undefined ? 0 : (readProcessCpuMs(pids.server) ?? 0),
+    clients: readProcessCpuMs(pids.clients) ?? 0,
+    load: (own.user + own.system) / 1000,
+    busy: readMachineBusyMs(),
+  };
+}
+
+/** What was used between two snapshots, added to `sum` (milliseconds). */
+function addCpu(sum, before, after) {
+  const total = { ...sum };
+  for (const key of Object.keys(before)) total[key] = (total[key] ?? 0) + after[key] - before[key];
+  return total;
+}
+
+/** Cores used (of the machine's 2): the server, the clients, the load generator (this process), and everything else. */
+function describeCpu(used, serverKnown) {
+  const cores = (ms) => Math.round((ms / used.wall) * 100) / 100;
+  return {
+    server: serverKnown ? cores(used.server) : null,
+    clients: cores(used.clients),
+    load: cores(used.load),
+    others: cores(used.busy - used.server - used.clients - used.load),
+    busy: cores(used.busy),
+  };
+}
+
+/** Waits until `done(progress)` or `timeoutMs`; answers the last progress. */
+async function waitForClients(clients, done, timeoutMs) {
   const started = Date.now();
+  for (;;) {
+    const progress = await clients.progress();
+    if (done(progress) || Date.now() - started > timeoutMs) return progress;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** `writes` creates one after another, `gapMs` apart; answers when every client got each of them (or after 60 s). */
+async function sendPaced(api, token, prefix, count, clients, writes, gapMs) {
   for (let index = 0; index < writes; index += 1) {
     const key = `paced-${count}-${index}-${Date.now()}`;
     await send(api, token, 'POST', '/operations/emailTemplates', templateOf(key), prefix);
     await new Promise((resolve) => setTimeout(resolve, gapMs));
   }
-  while (tally.latencies.length < expected && Date.now() - started < 60_000) await new Promise((resolve) => setTimeout(resolve, 50));
-  return expected - tally.latencies.length;
+  const expected = Math.min(count, OBSERVERS) * writes;
+  await waitForClients(clients, ({ observed, changes }) => observed >= expected && (changes === null || changes >= writes), 60_000);
+}
+
+/**
+ * Alternating rounds of creates without clients (`a`) and with them (`b`), after a one-second warm-up of each (as
+ * compareRounds in load.mjs): each side's median rate, the CPU each process used during its rounds, and the creates
+ * the watched side made (every client must get each).
+ */
+async function compareWithCpu(a, b, rounds, seconds, pids) {
+  await runRound({ ...a, seconds: 1 });
+  const warm = await runRound({ ...b, seconds: 1 });
+  let created = warm.total - warm.failed;
+  const rates = { a: [], b: [] };
+  const cpu = { a: {}, b: {} };
+  for (let round = 0; round < rounds; round += 1) {
+    for (const [side, load] of [
+      ['a', a],
+      ['b', b],
+    ]) {
+      const before = snapshotCpu(pids);
+      const result = await runRound({ ...load, seconds });
+      cpu[side] = addCpu(cpu[side], before, snapshotCpu(pids));
+      rates[side].push(result.rps);
+      if (side === 'b') created += result.total - result.failed;
+    }
+  }
+  const median = (values) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
+  return { a: { rps: median(rates.a), cpu: cpu.a }, b: { rps: median(rates.b), cpu: cpu.b }, created };
 }
 
 function templateOf(templateKey) {
@@ -129,29 +188,53 @@ async function measureCount({ api, token, auth, quiet, createLoad, rounds, secon
   const prefix = `/api/${TENANT}/live-${count}`;
   await send(api, token, 'POST', '/operations/emailTemplates', templateOf('placed'), prefix);
   const connectStarted = Date.now();
-  const { tally, close } = await connectClients(`${api.url}${prefix}`, count);
-  const connectMs = Date.now() - connectStarted;
-  const missed = await sendPaced(api, token, prefix, count, tally, 100, 50);
-  const paced = {
-    p50_ms: percentile(tally.latencies, 50),
-    p99_ms: percentile(tally.latencies, 99),
-    samples: tally.latencies.length,
-    missed,
-  };
-  tally.latencies.length = 0;
-  const writes = await compareRounds(createLoad(`${api.url}${quiet}`, auth), createLoad(`${api.url}${prefix}`, auth), rounds, seconds);
-  const underLoad = { p50_ms: percentile(tally.latencies, 50), p99_ms: percentile(tally.latencies, 99), samples: tally.latencies.length };
-  close();
-  const entry = {
-    clients: count,
-    connect_ms: connectMs,
-    latency_paced: paced,
-    latency_under_load: underLoad,
-    writes_without_clients_rps: Math.round(writes.a.rps),
-    writes_with_clients_rps: Math.round(writes.b.rps),
-    write_ratio: Math.round((writes.b.rps / writes.a.rps) * 1000) / 1000,
-    ended_by_server: tally.ended,
-  };
-  console.error(`  live, ${count} clients: ${JSON.stringify(entry)}`);
-  return entry;
+  const clients = await connectClients(`${api.url}${prefix}`, count);
+  try {
+    const connectMs = Date.now() - connectStarted;
+    const pids = { server: api.pid?.(), clients: clients.pid };
+    const before = snapshotCpu(pids);
+    await sendPaced(api, token, prefix, count, clients, 100, 50);
+    const pacedCpu = describeCpu(addCpu({}, before, snapshotCpu(pids)), pids.server !== undefined);
+    const pacedTally = await clients.take();
+    const writes = await compareWithCpu(
+      createLoad(`${api.url}${quiet}`, auth),
+      createLoad(`${api.url}${prefix}`, auth),
+      rounds,
+      seconds,
+      pids,
+    );
+    await waitForClients(clients, ({ changes, most }) => changes === null || (changes >= writes.created && changes === most), 30_000);
+    const loadTally = await clients.take();
+    const entry = {
+      clients: count,
+      connect_ms: connectMs,
+      latency_paced: {
+        p50_ms: percentile(pacedTally.latencies, 50),
+        p99_ms: percentile(pacedTally.latencies, 99),
+        samples: pacedTally.latencies.length,
+        missed: Math.min(count, OBSERVERS) * 100 - pacedTally.latencies.length,
+        changes_per_client: pacedTally.changes,
+      },
+      latency_under_load: {
+        p50_ms: percentile(loadTally.latencies, 50),
+        p99_ms: percentile(loadTally.latencies, 99),
+        samples: loadTally.latencies.length,
+        creates: writes.created,
+        changes_per_client: loadTally.changes,
+      },
+      writes_without_clients_rps: Math.round(writes.a.rps),
+      writes_with_clients_rps: Math.round(writes.b.rps),
+      write_ratio: Math.round((writes.b.rps / writes.a.rps) * 1000) / 1000,
+      ended_by_server: loadTally.ended,
+      cpu_cores: {
+        paced: pacedCpu,
+        without_clients: describeCpu(writes.a.cpu, pids.server !== undefined),
+        with_clients: describeCpu(writes.b.cpu, pids.server !== undefined),
+      },
+    };
+    console.error(`  live, ${count} clients: ${JSON.stringify(entry)}`);
+    return entry;
+  } finally {
+    clients.close();
+  }
 }

@@ -1,12 +1,12 @@
 /**
  * One tenant/org's live streams, the same in the Durable Object and in Deno's process: every connection first
  * replays the feed after its cursor from D1 (page by page, paced by its buffer), then joins the live set, which the
- * pump feeds: told by a write watcher that the feed reached `seq` (after the write committed), it reads the events
- * after the last one it fanned out, once for every connection, and sends each connection those of its resource after
- * its own cursor. Every connection has its cursor, so an event is sent once to each, in commit order, none skipped:
- * a connection joins the live set only when its replay has reached the pump's position (else it reads again).
+ * pump feeds: told by a write watcher that the feed reached `seq` (after the write committed), it reads, off the
+ * writer's path and at most once per spacing (spaceFanOuts), the events after the last one it fanned out, once for
+ * every connection, and sends each connection those of its resource after its own cursor, as one frame. Every
+ * connection has its cursor, so an event is sent once to each, in commit order, none skipped: a connection joins the
+ * live set only when its replay has reached the pump's position (else it reads again).
  */
-import { ApiError } from '../errors/api-error';
 import type { FeedPage } from '../events/feed';
 import { isResourceUnder } from '../events/feed';
 import type { ChangesFrame, EndReason, LiveFrame } from './frames';
@@ -15,29 +15,31 @@ import type { LiveHubHost } from './hub-host';
 import type { LiveGrant } from './grant';
 import { checkAdmission } from './admission';
 import { LIVE_LIMITS } from './limits';
+import { FanOutPacer } from './pacer';
 import type { LiveTransport } from './transport';
-
-interface Connection {
-  readonly id: string;
-  readonly grant: LiveGrant;
-  readonly transport: LiveTransport;
-  /** The last sequence number this connection has been given (or that its resource filter passed over). */
-  cursor: number;
-  /** The cursor last sent as an SSE `id` (a heartbeat sends a newer one). */
-  idSent: number | undefined;
-}
+import { explainFailure, waitForRoom } from './connection';
+import type { Connection } from './connection';
 
 export class LiveHub {
   private readonly connections = new Map<string, Connection>();
   private readonly live = new Set<Connection>();
   /** The last sequence number fanned out to the live set (undefined until a connection joins). */
   private head: number | undefined;
-  /** The newest sequence number the hub was told of. */
+  /** The newest sequence number the hub was told of (a commit's: never guessed, see poll). */
   private target = 0;
+  /** A read beyond the head was asked for without a sequence number (poll). */
+  private polled = false;
   private pumping = false;
+  private readonly pacer = new FanOutPacer(
+    () => this.host.now(),
+    () => this.live.size,
+    () => void this.pump(),
+  );
   private heartbeat: ReturnType<typeof setInterval> | undefined;
   private keepTimer: ReturnType<typeof setTimeout> | undefined;
   private lastRevocationCheck = 0;
+  /** The expiry last given to the host (it is told again only when the earliest changes). */
+  private expiryAt: number | null | undefined;
 
   constructor(private readonly host: LiveHubHost) {}
 
@@ -116,7 +118,7 @@ export class LiveHub {
   /** A write committed: the feed reaches at least `seq`. */
   notify(seq: number): void {
     this.target = Math.max(this.target, seq);
-    void this.pump();
+    this.schedulePump();
   }
 
   /**
@@ -124,7 +126,13 @@ export class LiveHub {
    * between a commit and its `waitUntil`) or a write no watcher sees (a restore's `restored` event) left behind.
    */
   poll(): void {
-    if (this.head !== undefined) this.notify(this.head + 1);
+    this.polled = this.head !== undefined;
+    if (this.polled) this.schedulePump();
+  }
+
+  /** Whether the pump has something to read: a live connection, and a commit beyond the head or a poll. */
+  private get due(): boolean {
+    return this.live.size > 0 && this.head !== undefined && (this.target > this.head || this.polled);
   }
 
   /** Ends the streams whose token has expired; schedules the next expiry. */
@@ -132,6 +140,8 @@ export class LiveHub {
     const now = this.host.now();
     for (const connection of [...this.connections.values()])
       if (connection.grant.expiresAt * 1000 <= now) this.end(connection.id, 'tokenExpired');
+    // Woken (the object's alarm, shared with other work, may have fired for that): the next expiry is armed again.
+    this.expiryAt = undefined;
     this.scheduleExpiry();
   }
 
@@ -147,7 +157,8 @@ export class LiveHub {
   private scheduleExpiry(): void {
     let next: number | null = null;
     for (const connection of this.connections.values()) next = Math.min(next ?? Infinity, connection.grant.expiresAt * 1000);
-    this.host.scheduleExpiry(next);
+    if (next !== this.expiryAt) this.host.scheduleExpiry(next);
+    this.expiryAt = next;
   }
 
   /** Sends a frame unless the connection holds too much already (then it ends as a slow consumer): false when ended. */
@@ -196,7 +207,7 @@ export class LiveHub {
         if (connection.cursor >= (this.head ?? connection.cursor)) return this.join(connection);
       }
     } catch (error) {
-      this.fail(connection, error);
+      this.end(connection.id, explainFailure(error));
     }
   }
 
@@ -206,29 +217,19 @@ export class LiveHub {
     this.deliver(connection, { kind: 'ready', seq: connection.cursor });
     connection.idSent = connection.cursor;
     this.target = Math.max(this.target, connection.cursor);
-    void this.pump();
+    this.schedulePump();
   }
 
   /** Waits while the connection holds more than half its buffer: false when it ended (or stalled and was ended). */
   private async pace(connection: Connection): Promise<boolean> {
-    const deadline = this.host.now() + LIVE_LIMITS.stallMs;
-    while (!connection.transport.closed && connection.transport.pending() > LIVE_LIMITS.bufferBytes / 2) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const stalled = new Promise<'stalled'>((resolve) => (timer = setTimeout(() => resolve('stalled'), LIVE_LIMITS.stallMs)));
-      const outcome = await Promise.race([connection.transport.drained(), stalled]);
-      clearTimeout(timer);
-      if (outcome === 'stalled' || this.host.now() > deadline) {
-        this.end(connection.id, 'slowConsumer');
-        return false;
-      }
-    }
-    return !connection.transport.closed;
+    const outcome = await waitForRoom(connection.transport, this.host.now);
+    if (outcome === 'stalled') this.end(connection.id, 'slowConsumer');
+    return outcome === 'room';
   }
 
-  private fail(connection: Connection, error: unknown): void {
-    const expired = error instanceof ApiError && error.code === 'CursorExpired';
-    if (!expired) console.error(JSON.stringify({ level: 'error', message: 'live stream failed', error: String(error) }));
-    this.end(connection.id, expired ? 'cursorExpired' : 'serverError');
+  /** Runs the pump off the caller's path (a writer's answer goes first), spaced: the commits meanwhile share it. */
+  private schedulePump(): void {
+    if (!this.pumping) this.pacer.schedule();
   }
 
   /** Fans out what the feed holds beyond the head, while anyone listens (one pump at a time). */
@@ -236,12 +237,16 @@ export class LiveHub {
     if (this.pumping) return;
     this.pumping = true;
     try {
-      while (this.live.size > 0 && this.head !== undefined && this.target > this.head) {
+      while (this.due && this.head !== undefined) {
         const asked = this.target;
+        this.polled = false;
+        this.pacer.begin();
         const page = await this.host.readFeed(this.head, '*', LIVE_LIMITS.pageSize);
         this.fanOut(page);
+        if (page.hasMore) continue;
         // The feed's end, read after every notification so far: nothing more to read unless told of more meanwhile.
-        if (!page.hasMore && this.target === asked) this.target = this.head;
+        if (this.target === asked) this.target = this.head;
+        break;
       }
     } catch (error) {
       console.error(JSON.stringify({ level: 'error', message: 'live pump failed', error: String(error) }));
@@ -249,6 +254,8 @@ export class LiveHub {
     } finally {
       this.pumping = false;
     }
+    // Told of more during the read: the next fan-out, spaced.
+    if (this.due) this.schedulePump();
     if (this.live.size > 0) await this.checkRevocations();
   }
 
@@ -270,7 +277,7 @@ export class LiveHub {
         };
         frames.set(key, frame);
       }
-      if (frame.events.length > 0) this.deliver(connection, frame);
+      if (frame.events.length > 0 && this.deliver(connection, frame)) this.pacer.sent(connection.transport);
       connection.cursor = Math.max(connection.cursor, page.next);
     }
     this.head = Math.max(this.head ?? 0, page.next);

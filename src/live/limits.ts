@@ -22,4 +22,17 @@ export const LIVE_LIMITS = {
   firstListenerPollMs: 50,
   /** How often, at most, the object persists its position (for WebSockets that outlive a hibernation). */
   keepHeadMs: 5_000,
+  /**
+   * The time between the starts of two fan-outs, per live connection, and at most (src/live/pacer.ts): the commits of
+   * that time reach each connection as one frame (one write per connection instead of one per commit). A fan-out also
+   * waits, up to the most, while the runtime still holds the last frame of the one before (checking this often).
+   */
+  fanOutSpacingPerStreamMs: 0.025,
+  fanOutSpacingMaxMs: 50,
+  fanOutDrainCheckMs: 2,
 } as const;
+
+/** How long after a fan-out started the next one may start, with `streams` live connections. */
+export function spaceFanOuts(streams: number): number {
+  return Math.min(LIVE_LIMITS.fanOutSpacingMaxMs, streams * LIVE_LIMITS.fanOutSpacingPerStreamMs);
+}

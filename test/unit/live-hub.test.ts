@@ -5,13 +5,13 @@
  * in commit order. And the limits, the expiry, revocations and slow consumers.
  */
 import fc from 'fast-check';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FeedPage } from '../../src/events/feed';
 import type { ChangeEventRow } from '../../src/events/table';
 import type { EndReason, LiveFrame } from '../../src/live/frames';
 import type { LiveGrant } from '../../src/live/grant';
 import { LiveHub } from '../../src/live/hub';
-import { LIVE_LIMITS } from '../../src/live/limits';
+import { LIVE_LIMITS, spaceFanOuts } from '../../src/live/limits';
 import type { LiveTransport } from '../../src/live/transport';
 
 const RESOURCES = ['operations/emailTemplates', 'referenceData/companies', 'maintenance/indicators'];
@@ -113,9 +113,15 @@ function openHub(feed: MemoryFeed, scheduled: (number | null)[] = []): LiveHub {
   });
 }
 
-/** Lets every pending promise continuation run. */
-async function settle(): Promise<void> {
-  for (let index = 0; index < 20; index += 1) await Promise.resolve();
+/**
+ * Lets every pending promise continuation run, and the fan-outs due meanwhile (they are spaced, on timers: fake ones
+ * here), those they schedule included.
+ */
+async function settle(advanceMs: number = LIVE_LIMITS.fanOutSpacingMaxMs): Promise<void> {
+  for (let round = 0; round < 3; round += 1) {
+    for (let index = 0; index < 20; index += 1) await Promise.resolve();
+    await vi.advanceTimersByTimeAsync(advanceMs);
+  }
 }
 
 type Step =
@@ -131,12 +137,19 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('release' as const), index: fc.nat(10) }),
 );
 
+// The spaced fan-outs' timers (setTimeout) run on fake time, advanced by settle(); the hub's intervals (its first
+// second's reads, heartbeats) stay real unless a test fakes them too.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+});
+
 afterEach(() => {
   vi.useRealTimers();
 });
 
 describe('the live hub', () => {
   it('gives every connection each event after its cursor of its resource once, in commit order, whatever the interleaving', async () => {
+    vi.useFakeTimers();
     await fc.assert(
       fc.asyncProperty(fc.array(stepArbitrary, { minLength: 1, maxLength: 60 }), async (steps) => {
         const feed = new MemoryFeed();
@@ -158,7 +171,9 @@ describe('the live hub', () => {
         }
         // The last commit's notification arrives (earlier ones may have been lost), then every read is answered.
         hub.notify(feed.rows.length);
-        for (let round = 0; round < 500 && (feed.pending.length > 0 || round < 2); round += 1) {
+        // Until no read has been pending for three rounds (a fan-out planned meanwhile would have read).
+        for (let round = 0, quiet = 0; round < 500 && quiet < 3; round += 1) {
+          quiet = feed.pending.length === 0 ? quiet + 1 : 0;
           feed.release(0);
           await settle();
         }
@@ -167,6 +182,8 @@ describe('the live hub', () => {
           expect(transport.changes()).toEqual(expected);
           expect(transport.frames.filter((frame) => frame.kind === 'ready')).toHaveLength(1);
         }
+        // Its timers stop (the next run's fake time does not drive them).
+        hub.endAll('shutdown');
       }),
       { numRuns: 300 },
     );
@@ -249,24 +266,99 @@ describe('the live hub', () => {
     expect(fast.changes()).toEqual([1]);
   });
 
+  it("fans out off the notifier's path, spaced by the live connections: the commits meanwhile as one frame each", async () => {
+    vi.useFakeTimers();
+    const feed = new MemoryFeed();
+    const hub = openHub(feed);
+    const transports = Array.from({ length: 1000 }, () => new MemoryTransport());
+    transports.forEach((transport, index) => void hub.attach(`c${index}`, grantOf({ tokenKey: `k${index}` }), transport));
+    // The replays, and the hub's own reads of its first second (LIVE_LIMITS.quietMs), are over.
+    for (let elapsed = 0; elapsed <= LIVE_LIMITS.quietMs + LIVE_LIMITS.fanOutSpacingMaxMs; elapsed += LIVE_LIMITS.firstListenerPollMs) {
+      while (feed.pending.length > 0) feed.release(0);
+      await vi.advanceTimersByTimeAsync(LIVE_LIMITS.firstListenerPollMs);
+    }
+    expect(feed.pending).toHaveLength(0);
+    hub.notify(feed.append(RESOURCES[0] ?? ''));
+    // Nothing is read or sent while the writer that told the hub runs; then at once (no fan-out for a while).
+    expect(feed.pending).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(feed.pending).toHaveLength(1);
+    feed.release(0);
+    await vi.advanceTimersByTimeAsync(0);
+    // Three more commits within the spacing of that fan-out: read once it has passed, sent as one frame.
+    for (let index = 0; index < 3; index += 1) hub.notify(feed.append(RESOURCES[1] ?? ''));
+    const spacing = spaceFanOuts(1000);
+    expect(spacing).toBeGreaterThan(1);
+    await vi.advanceTimersByTimeAsync(spacing - 1);
+    expect(feed.pending).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(feed.pending).toHaveLength(1);
+    feed.release(0);
+    await settle();
+    for (const transport of transports) {
+      expect(transport.changes()).toEqual([1, 2, 3, 4]);
+      const sizes = transport.frames.flatMap((frame) => (frame.kind === 'changes' ? [frame.events.length] : []));
+      expect(sizes).toEqual([1, 3]);
+    }
+    // One frame object (encoded once) for every connection.
+    expect(new Set(transports.map((transport) => transport.frames.at(-1))).size).toBe(1);
+  });
+
+  it('holds a fan-out while the runtime still holds the last frame of the one before, up to the most', async () => {
+    vi.useFakeTimers();
+    const feed = new MemoryFeed();
+    const hub = openHub(feed);
+    const transports = Array.from({ length: 10 }, () => new MemoryTransport());
+    transports.forEach((transport, index) => void hub.attach(`c${index}`, grantOf({ tokenKey: `k${index}` }), transport));
+    for (let elapsed = 0; elapsed <= LIVE_LIMITS.quietMs + LIVE_LIMITS.fanOutSpacingMaxMs; elapsed += LIVE_LIMITS.firstListenerPollMs) {
+      while (feed.pending.length > 0) feed.release(0);
+      await vi.advanceTimersByTimeAsync(LIVE_LIMITS.firstListenerPollMs);
+    }
+    const last = transports.at(-1) ?? new MemoryTransport();
+    const fanOut = async (): Promise<void> => {
+      expect(feed.pending).toHaveLength(1);
+      feed.release(0);
+      await vi.advanceTimersByTimeAsync(0);
+    };
+    hub.notify(feed.append(RESOURCES[0] ?? ''));
+    await vi.advanceTimersByTimeAsync(0);
+    await fanOut();
+    // Its client has not taken the frame yet: the next fan-out waits, and goes as soon as it has.
+    last.held = 100;
+    hub.notify(feed.append(RESOURCES[0] ?? ''));
+    await vi.advanceTimersByTimeAsync(10);
+    expect(feed.pending).toHaveLength(0);
+    last.held = 0;
+    await vi.advanceTimersByTimeAsync(LIVE_LIMITS.fanOutDrainCheckMs);
+    await fanOut();
+    // Never taken: the next one goes anyway once the most has passed.
+    last.held = 100;
+    hub.notify(feed.append(RESOURCES[0] ?? ''));
+    await vi.advanceTimersByTimeAsync(LIVE_LIMITS.fanOutSpacingMaxMs - 10);
+    expect(feed.pending).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(10);
+    await fanOut();
+    for (const transport of transports) expect(transport.changes()).toEqual([1, 2, 3]);
+  });
+
   it('sends Server-Sent Events heartbeats, with the cursor once filtered events moved it', async () => {
     vi.useFakeTimers();
     const feed = new MemoryFeed();
     const hub = openHub(feed);
     const transport = new MemoryTransport();
     void hub.attach('c', grantOf({ resource: 'maintenance' }), transport);
-    await settle();
+    await settle(1);
     feed.release(0);
-    await settle();
+    await settle(1);
     hub.notify(feed.append(RESOURCES[0] ?? ''));
-    await settle();
+    await settle(1);
     feed.release(0);
-    await settle();
+    await settle(1);
     vi.advanceTimersByTime(LIVE_LIMITS.heartbeatMs);
-    await settle();
+    await settle(1);
     expect(transport.frames.filter((frame) => frame.kind === 'heartbeat')).toEqual([{ kind: 'heartbeat', seq: 1 }]);
     vi.advanceTimersByTime(LIVE_LIMITS.heartbeatMs);
-    await settle();
+    await settle(1);
     expect(transport.frames.filter((frame) => frame.kind === 'heartbeat').at(-1)).toEqual({ kind: 'heartbeat', seq: undefined });
     hub.endAll('shutdown');
     expect(transport.ended).toBe('shutdown');
