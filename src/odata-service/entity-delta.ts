@@ -58,6 +58,12 @@ export async function readEntityDelta(request: ServiceRequest, set: EdmEntitySet
       .filter((row) => !found.has(row.recordId) && !changes.born.has(row.recordId))
       .map((row) => buildRemovedEntry(set, row, root)),
   ];
+  return answerDeltaPage(request, set, value, changes);
+}
+
+/** A page of changes (`...#{set}/$delta`): its entries, then the next page's link or, on the last, a new delta link. */
+export function answerDeltaPage(request: ServiceRequest, set: EdmEntitySet, value: readonly unknown[], changes: DeltaChanges): Response {
+  const { params, root, level } = request;
   const link = buildDeltaLink(root, set.name, params, changes.next);
   const body = {
     ...(level === 'none' ? {} : { '@odata.context': `${root}$metadata#${set.name}/$delta` }),

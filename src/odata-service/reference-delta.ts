@@ -4,11 +4,11 @@
  * (read from today's whole list, what the tracked read cost) and `@removed` entries for those deleted. Standard lists
  * (`cultures`, `currencies`) are the same for every tenant/org and never change through the API: they track nothing.
  */
-import { buildDeltaLink, buildRemovedEntry, decodeDeltaToken, readChanges, rewordFeedError } from './delta';
+import { buildRemovedEntry, decodeDeltaToken, readChanges, rewordFeedError } from './delta';
 import type { DeltaChanges } from './delta';
 import type { EdmEntitySet } from './model';
 import { parseProjection } from './query';
-import { odataJson } from './service';
+import { answerDeltaPage } from './entity-delta';
 import type { ServiceRequest } from './service';
 import { shapeEntity } from './shape';
 
@@ -41,11 +41,5 @@ export async function readReferenceDelta(
     if (record) return [shapeEntity(record, { type: set.type, level, root, set: set.name, projection })];
     return changes.born.has(row.recordId) ? [] : [buildRemovedEntry(set, row, root)];
   });
-  const link = buildDeltaLink(root, set.name, params, changes.next);
-  const body = {
-    ...(level === 'none' ? {} : { '@odata.context': `${root}$metadata#${set.name}/$delta` }),
-    value,
-    ...(changes.hasMore ? { '@odata.nextLink': link } : { '@odata.deltaLink': link }),
-  };
-  return odataJson(request, body, 200, { 'preference-applied': 'odata.track-changes' });
+  return answerDeltaPage(request, set, value, changes);
 }
