@@ -75,7 +75,7 @@ export async function readEntityCollection(request: ServiceRequest, set: EdmEnti
   }
   const token = readDeltaToken(params);
   if (token !== undefined) return readEntityDelta(request, set, spec, token);
-  const projection = parseProjection(params, set.type);
+  const projection = parseProjection(params, set.type, SERVICE_MODEL.entityTypes);
   const prefer = ctx.request.headers.get('prefer');
   const pageSize = readPageSize(prefer);
   const tracked = asksTrackChanges(prefer) || params.has(TRACK_FROM) ? await startTracking(ctx.tenant, params) : undefined;
@@ -116,7 +116,7 @@ async function readRecord(
 /** `GET set(key)`. */
 export async function readEntity(request: ServiceRequest, set: EdmEntitySet, key: KeyPredicate): Promise<Response> {
   refuseCollectionOptions(request.params);
-  const projection = parseProjection(request.params, set.type);
+  const projection = parseProjection(request.params, set.type, SERVICE_MODEL.entityTypes);
   const { record, etag } = await readRecord(request, entitySpecOf(set), key);
   return answerEntity(request, set, record, projection, etag);
 }

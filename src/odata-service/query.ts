@@ -34,7 +34,7 @@ function splitList(option: string, text: string): { name: string; at: number }[]
 }
 
 /** `$select` and `$expand` of a read of `type`: names it has (dynamic `custom_<name>` when it is open), `*`. */
-export function parseProjection(params: URLSearchParams, type: EdmEntityType): Projection {
+export function parseProjection(params: URLSearchParams, type: EdmEntityType, types: readonly EdmEntityType[] = []): Projection {
   const selectText = readOption(params, '$select')?.trim();
   const expandText = readOption(params, '$expand')?.trim();
   const properties = new Set(type.properties.map((property) => property.name));
@@ -45,15 +45,57 @@ export function parseProjection(params: URLSearchParams, type: EdmEntityType): P
         throw odataError('$select', at, `unknown property '${name}'`);
       })
     : undefined;
+  const nested: Record<string, readonly string[]> = {};
   const expand = expandText
-    ? splitList('$expand', expandText).flatMap(({ name, at }) => {
-        if (name.includes('(')) throw odataError('$expand', at, 'options inside $expand (name(...)) are not supported');
-        if (name === '*') return navigations;
-        if (navigations.includes(name)) return [name];
-        throw odataError('$expand', at, `unknown navigation property '${name}'; expandable: ${navigations.join(', ') || 'none'}`);
+    ? splitExpand(expandText).flatMap(({ name, options, at }) => {
+        if (name === '*' && options === undefined) return navigations;
+        if (!navigations.includes(name)) {
+          throw odataError('$expand', at, `unknown navigation property '${name}'; expandable: ${navigations.join(', ') || 'none'}`);
+        }
+        if (options !== undefined) {
+          const target = types.find((candidate) => candidate.name === type.navigations.find((nav) => nav.name === name)?.type);
+          nested[name] = parseNestedSelect(options, at + name.length + 1, target);
+        }
+        return [name];
       })
     : [];
-  return { ...(select ? { select } : {}), expand: [...new Set(expand)] };
+  return { ...(select ? { select } : {}), expand: [...new Set(expand)], ...(Object.keys(nested).length > 0 ? { nested } : {}) };
+}
+
+/** `a,b(opts),c`: the items of `$expand`, split at the commas outside parentheses; each with its options text, if any. */
+function splitExpand(text: string): { name: string; options?: string; at: number }[] {
+  const items: { name: string; options?: string; at: number }[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let index = 0; index <= text.length; index += 1) {
+    const char = text[index];
+    if (char === '(') depth += 1;
+    if (char === ')') depth -= 1;
+    if (depth < 0) throw odataError('$expand', index, 'a closing parenthesis without its opening one');
+    if ((char === ',' && depth === 0) || index === text.length) {
+      const part = text.slice(start, index);
+      const open = part.indexOf('(');
+      const name = (open === -1 ? part : part.slice(0, open)).trim();
+      if (name === '') throw odataError('$expand', start, 'expected a navigation property name');
+      if (open !== -1 && !part.trimEnd().endsWith(')')) throw odataError('$expand', index, `expected ')' after the options of ${name}`);
+      const options = open === -1 ? undefined : part.slice(open + 1, part.trimEnd().length - 1);
+      items.push({ name, at: start + part.indexOf(name), ...(options === undefined ? {} : { options }) });
+      start = index + 1;
+    }
+  }
+  if (depth !== 0) throw odataError('$expand', text.length, "expected ')'");
+  return items;
+}
+
+/** The options inside `$expand=name(...)`: `$select` only (a list of names, or `*`); any other option is a 400. */
+function parseNestedSelect(options: string, at: number, target: EdmEntityType | undefined): readonly string[] {
+  const match = /^\s*\$select\s*=\s*([^;]*)$/i.exec(options);
+  if (!match?.[1]) throw odataError('$expand', at, 'only $select is supported inside $expand (name($select=a,b))');
+  const known = new Set(target?.properties.map((property) => property.name));
+  return splitList('$expand', match[1]).map(({ name, at: offset }) => {
+    if (name === '*' || !target || known.has(name) || (target.openType && name.startsWith(CUSTOM_PREFIX))) return name;
+    throw odataError('$expand', at + offset, `unknown property '${name}' of ${target.name}`);
+  });
 }
 
 /** The page size: `Prefer: odata.maxpagesize=N` (1 to 1000), else 100; and whether the preference was applied. */

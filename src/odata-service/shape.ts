@@ -44,6 +44,8 @@ export function formatKeyPredicate(type: EdmEntityType, record: Readonly<Record<
 export interface Projection {
   readonly select?: readonly string[];
   readonly expand: readonly string[];
+  /** `$expand=name($select=a,b)`: the properties kept of each expanded item, by navigation property. */
+  readonly nested?: Readonly<Record<string, readonly string[]>>;
 }
 
 interface EntityShape {
@@ -84,11 +86,25 @@ export function shapeEntity(record: Readonly<Record<string, unknown>>, shape: En
   }
   if (level !== 'none' && typeof record.version === 'number') entity['@odata.etag'] = etagOf(record.version);
   for (const name of listKept(type, record, shape.projection)) entity[name] = shapeValue(type, name, record[name]);
+  for (const [name, select] of Object.entries(shape.projection.nested ?? {})) {
+    const items = entity[name];
+    if (Array.isArray(items)) entity[name] = items.map((item: unknown) => keepSelected(item, select));
+  }
   return entity;
+}
+
+/** An expanded item with only the properties its nested `$select` names (`*`: all). */
+function keepSelected(item: unknown, select: readonly string[]): unknown {
+  if (select.includes('*') || typeof item !== 'object' || item === null) return item;
+  return Object.fromEntries(Object.entries(item).filter(([name]) => select.includes(name)));
 }
 
 /** `{root}$metadata#{path}`, with the select list when `$select` narrowed the answer. */
 export function buildContextUrl(root: string, path: string, projection: Projection, suffix = ''): string {
-  const select = projection.select && !projection.select.includes('*') ? `(${[...projection.select, ...projection.expand].join(',')})` : '';
+  const expanded = projection.expand.map((name) => {
+    const nested = projection.nested?.[name];
+    return nested ? `${name}(${nested.join(',')})` : name;
+  });
+  const select = projection.select && !projection.select.includes('*') ? `(${[...projection.select, ...expanded].join(',')})` : '';
   return `${root}$metadata#${path}${select}${suffix}`;
 }

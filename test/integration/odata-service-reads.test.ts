@@ -290,6 +290,26 @@ describe('key predicates and navigation', () => {
     expect((await callService<string>(client, 'GET', "routes(company='C1',routeKey='R1')/locations/$count")).body).toBe('2');
     const badExpand = await callService<ODataError>(client, 'GET', 'routes?$expand=company');
     expect(badExpand.body.error).toMatchObject({ code: 'InvalidODataQuery', target: '$expand' });
+
+    // $select inside $expand (what Power Query sends when a column of a navigation is expanded).
+    const narrowed = await callService<Entity>(
+      client,
+      'GET',
+      "routes(company='C1',routeKey='R1')?$select=routeKey&$expand=locations($select=key),tools",
+    );
+    expect(narrowed.status, narrowed.text).toBe(200);
+    expect(narrowed.body).toEqual({
+      '@odata.context': `${serviceRootOf(client)}$metadata#routes(routeKey,locations(key),tools)/$entity`,
+      '@odata.etag': expect.any(String),
+      routeKey: 'R1',
+      locations: [{ key: 'L1' }, { key: 'L2' }],
+      tools: [expect.objectContaining({ key: 'T1' })],
+    });
+    for (const expand of ['locations($top=1)', 'locations($select=nope)', 'locations($select=key', 'locations)']) {
+      const refused = await callService<ODataError>(client, 'GET', `routes?$expand=${expand}`);
+      expect(refused.status, expand).toBe(400);
+      expect(refused.body.error, expand).toMatchObject({ code: 'InvalidODataQuery', target: '$expand' });
+    }
   });
 
   it('reads reference sets: whole lists with $top/$skip/$count/$select, by key in any spelling the kind takes; no $filter', async () => {

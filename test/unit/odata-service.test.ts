@@ -300,7 +300,12 @@ describe('query options', () => {
     });
     expect(parseProjection(params('$expand=parts,parts'), widget)).toEqual({ expand: ['parts'] });
     expect(() => parseProjection(params('$select=code,nope'), widget)).toThrow(/\$select at position 6: unknown property 'nope'/);
-    expect(() => parseProjection(params('$expand=places($select=key)'), widget)).toThrow(/options inside \$expand/);
+    expect(parseProjection(params('$expand=places($select=key),parts'), widget)).toEqual({
+      expand: ['places', 'parts'],
+      nested: { places: ['key'] },
+    });
+    expect(() => parseProjection(params('$expand=places($top=1)'), widget)).toThrow(/only \$select is supported inside \$expand/);
+    expect(() => parseProjection(params('$expand=places($select=key'), widget)).toThrow(/expected '\)'/);
     expect(() => parseProjection(params('$expand=code'), widget)).toThrow(/unknown navigation property 'code'; expandable: places, parts/);
   });
 
